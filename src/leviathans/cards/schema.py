@@ -1,0 +1,320 @@
+"""The ship-card schema (R7): what a card file may hold, checked when it is loaded.
+
+A card is data (TOML). Each location has its location dice for a target that moved ("go") and
+one that stayed ("stop"), and six slots numbered 1-6 as on the printed card. A slot has a
+breach number (none for a miss) and a kind. Every kind printed on the published cards is known
+here, even where no rule implemented yet gives it an effect; the table :data:`SLOT_KINDS` says
+which fields each kind needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    field_validator,
+    model_validator,
+)
+
+from ..dice import DiceExpr, Die, die
+from ..errors import DiceError
+
+__all__ = [
+    "LOCATIONS_BY_TYPE",
+    "MARKS",
+    "SLOT_KINDS",
+    "Band",
+    "Card",
+    "Location",
+    "LocationDice",
+    "Slot",
+]
+
+
+def _parse_dice(value: Any) -> DiceExpr:
+    if isinstance(value, DiceExpr):
+        return value
+    if isinstance(value, list):
+        value = "+".join(str(v) for v in value)
+    try:
+        return DiceExpr.parse(value)
+    except DiceError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _parse_die(value: Any) -> Die:
+    if isinstance(value, Die):
+        return value
+    if not isinstance(value, str):
+        raise ValueError("a die is a colour name such as 'green'")
+    try:
+        return die(value)
+    except DiceError as exc:
+        raise ValueError(str(exc)) from None
+
+
+Dice = Annotated[DiceExpr, BeforeValidator(_parse_dice), PlainSerializer(str, return_type=str)]
+OneDie = Annotated[Die, BeforeValidator(_parse_die), PlainSerializer(str, return_type=str)]
+
+#: Locations by ship type, in the order printed on the cards. Type 4 sides are split fore/aft;
+#: Type 5 (the aerial fortress) has six sides.
+LOCATIONS_BY_TYPE: Mapping[int, tuple[str, ...]] = {
+    1: ("bow", "port", "starboard", "stern"),
+    2: ("bow", "port", "starboard", "stern"),
+    3: ("bow", "port", "starboard", "stern"),
+    4: ("bow", "fore-port", "aft-port", "fore-starboard", "aft-starboard", "stern"),
+    5: ("side-1", "side-2", "side-3", "side-4", "side-5", "side-6"),
+}
+
+#: Weapon marks printed beside a gun: T turret, triangle bracket fire, square saturation fire;
+#: "artillery" is the card's "A" icon, whose rule has not been published with these texts.
+MARKS = ("turret", "bracket", "saturation", "artillery")
+Mark = Literal["turret", "bracket", "saturation", "artillery"]
+
+# kind -> (required fields, optional fields) besides ``kind`` and ``breach``.
+SLOT_KINDS: Mapping[str, tuple[frozenset[str], frozenset[str]]] = {
+    "miss": (frozenset(), frozenset()),
+    "gun": (frozenset({"name", "short"}), frozenset({"long", "marks"})),
+    "torpedo": (frozenset({"range", "dice"}), frozenset({"he", "marks", "name"})),
+    "shot-cannon": (frozenset({"range", "dice"}), frozenset({"alt_dice"})),
+    "mine-layer": (frozenset(), frozenset()),
+    "crew": (frozenset({"die"}), frozenset()),
+    "precision-crew": (frozenset(), frozenset()),
+    "repair-crew": (frozenset(), frozenset()),
+    "bracketing-crew": (frozenset(), frozenset()),
+    "screening-crew": (frozenset(), frozenset()),
+    "saturation-crew": (frozenset(), frozenset()),
+    "a-h-crew": (frozenset({"die"}), frozenset({"alt_die"})),
+    "advanced-fire-control": (frozenset({"die"}), frozenset()),
+    "armour": (frozenset({"bonus"}), frozenset()),
+    "armoured-hull": (frozenset({"si_bonus"}), frozenset()),
+    "engine": (frozenset({"mp"}), frozenset()),
+    "secondary-engine": (frozenset({"mp"}), frozenset()),
+    "ram-engine": (frozenset({"mp"}), frozenset()),
+    "ram": (frozenset({"die"}), frozenset()),
+    "trim-tank": (frozenset(), frozenset()),
+    "edison-trim-tank": (frozenset(), frozenset()),
+    "steering-gear": (frozenset(), frozenset()),
+    "improved-steering-gear": (frozenset(), frozenset()),
+    "slip-shaft": (frozenset(), frozenset()),
+    "fort-shaft": (frozenset(), frozenset()),
+    "chaff": (frozenset(), frozenset()),
+}
+
+#: Plain-language names, for printing cards.
+KIND_TITLES: Mapping[str, str] = {
+    "miss": "Miss",
+    "gun": "Gun battery",
+    "torpedo": "Torpedo",
+    "shot-cannon": "Shot cannon",
+    "mine-layer": "Mine layer",
+    "crew": "Crew",
+    "precision-crew": "Precision crew",
+    "repair-crew": "Repair crew",
+    "bracketing-crew": "Bracketing crew",
+    "screening-crew": "Screening crew",
+    "saturation-crew": "Saturation crew",
+    "a-h-crew": "A-H crew",
+    "advanced-fire-control": "Advanced fire control",
+    "armour": "Armour",
+    "armoured-hull": "Armoured hull",
+    "engine": "Engine",
+    "secondary-engine": "Secondary engine",
+    "ram-engine": "Ram engine",
+    "ram": "Ram",
+    "trim-tank": "Tesla coil trim tank",
+    "edison-trim-tank": "Edison coil trim tank",
+    "steering-gear": "Steering gear",
+    "improved-steering-gear": "Improved steering gear",
+    "slip-shaft": "Slip shaft",
+    "fort-shaft": "Fort shaft",
+    "chaff": "Chaff",
+}
+
+_FIELDS = ("name", "short", "long", "marks", "range", "dice", "alt_dice", "he", "die", "alt_die",
+           "bonus", "si_bonus", "mp")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Band(_Model):
+    """One range band of a gun: fire at up to ``range`` hexes with ``dice``."""
+
+    range: int = Field(ge=1, le=99)
+    dice: Dice
+
+    @field_validator("dice")
+    @classmethod
+    def _some_dice(cls, v: DiceExpr) -> DiceExpr:
+        if not len(v):
+            raise ValueError("a range band needs at least one die")
+        return v
+
+
+class Slot(_Model):
+    """One slot of a location. ``breach`` is ``None`` only for a miss."""
+
+    kind: str
+    breach: int | None = Field(default=None, ge=1, le=40)
+    name: str | None = None
+    short: Band | None = None
+    long: Band | None = None
+    marks: tuple[Mark, ...] = ()
+    range: int | None = Field(default=None, ge=1, le=99)
+    dice: Dice | None = None
+    alt_dice: Dice | None = None
+    he: bool = False
+    die: OneDie | None = None
+    alt_die: OneDie | None = None
+    bonus: int | None = Field(default=None, ge=1, le=10)
+    si_bonus: int | None = Field(default=None, ge=1, le=10)
+    mp: int | None = Field(default=None, ge=1, le=20)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check_kind(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping):
+            raise ValueError("a slot is a table such as { kind = \"crew\", breach = 9, ... }")
+        kind = data.get("kind")
+        if kind not in SLOT_KINDS:
+            known = ", ".join(SLOT_KINDS)
+            raise ValueError(f"unknown slot kind {kind!r} (known: {known})")
+        required, optional = SLOT_KINDS[kind]
+        given = {k for k in data if k not in ("kind", "breach")}
+        missing = required - given
+        if missing:
+            raise ValueError(f"a {kind} slot needs {', '.join(sorted(missing))}")
+        extra = given - required - optional
+        if extra:
+            raise ValueError(f"a {kind} slot has no {', '.join(sorted(extra))}")
+        if kind == "miss" and data.get("breach") is not None:
+            raise ValueError("a miss slot has no breach number")
+        if kind != "miss" and data.get("breach") is None:
+            raise ValueError(f"a {kind} slot needs a breach number")
+        return data
+
+    @model_validator(mode="after")
+    def _check_bands(self) -> Slot:
+        if self.short is not None and self.long is not None and self.long.range < self.short.range:
+            raise ValueError(
+                f"long range {self.long.range} is shorter than short range {self.short.range}"
+            )
+        return self
+
+    @property
+    def is_miss(self) -> bool:
+        return self.kind == "miss"
+
+    @property
+    def max_range(self) -> int:
+        if self.long is not None:
+            return self.long.range
+        if self.short is not None:
+            return self.short.range
+        return self.range or 0
+
+    def band(self, rng: int) -> Band | None:
+        """The range band a gun uses at ``rng`` hexes (R5), or ``None`` beyond its reach."""
+        if self.short is not None and rng <= self.short.range:
+            return self.short
+        if self.long is not None and rng <= self.long.range:
+            return self.long
+        return None
+
+    def describe(self) -> str:
+        """The slot as printed: ``3in 4/8 hex blue | green [bracket, turret]``."""
+        title = KIND_TITLES[self.kind]
+        if self.kind == "gun" and self.short is not None:
+            ranges = f"{self.short.range}" + (f"/{self.long.range}" if self.long else "")
+            dice = f"{self.short.dice}" + (f" | {self.long.dice}" if self.long else "")
+            marks = f" [{', '.join(self.marks)}]" if self.marks else ""
+            return f"{self.name} {ranges} hex {dice}{marks}"
+        if self.kind == "torpedo":
+            he = "HE torpedo" if self.he else "Torpedo"
+            marks = f" [{', '.join(self.marks)}]" if self.marks else ""
+            return f"{he} {self.range} hex {self.dice}{marks}"
+        if self.kind == "shot-cannon":
+            return f"{title} {self.range} hex {self.dice} | {self.alt_dice}"
+        if self.kind == "armour":
+            return f"{title} +{self.bonus}"
+        if self.kind == "armoured-hull":
+            return f"{title} +{self.si_bonus} SI"
+        if self.mp is not None:
+            return f"{title} {self.mp} MP"
+        if self.die is not None:
+            alt = f" | {self.alt_die}" if self.alt_die is not None else ""
+            return f"{title} {self.die}{alt}"
+        return title
+
+
+class LocationDice(_Model):
+    """Location dice: ``moved`` when the target entered a new hex this turn, else ``stationary``."""
+
+    moved: Dice
+    stationary: Dice
+
+
+class Location(_Model):
+    dice: LocationDice
+    slots: tuple[Slot, ...]
+
+    @field_validator("slots", mode="before")
+    @classmethod
+    def _six(cls, v: Any) -> Any:
+        if isinstance(v, list | tuple) and len(v) != 6:
+            raise ValueError(f"a location has 6 slots, found {len(v)}")
+        return v
+
+
+class Card(_Model):
+    """A ship card."""
+
+    name: str = Field(min_length=1, max_length=60, pattern=r"^[^:@>\n]+$")
+    nation: str = Field(min_length=1)
+    class_: str = Field(alias="class", min_length=1)
+    type: int = Field(ge=1, le=5)
+    structural_integrity: int = Field(ge=1, le=99)
+    starting_mp: int = Field(ge=0, le=40)
+    enter_before_turn: int = Field(ge=0, le=10)
+    anti_air: OneDie | None = None
+    products: tuple[str, ...] = ()
+    locations: dict[str, Location]
+
+    @model_validator(mode="after")
+    def _check(self) -> Card:
+        want = LOCATIONS_BY_TYPE[self.type]
+        have = tuple(self.locations)
+        if set(have) != set(want):
+            raise ValueError(
+                f"a Type {self.type} card has the locations {', '.join(want)}; "
+                f"this one has {', '.join(have)}"
+            )
+        engines = sum(
+            s.mp or 0 for loc in self.locations.values() for s in loc.slots if s.kind == "engine"
+        )
+        if engines != self.starting_mp:
+            raise ValueError(
+                f"starting_mp {self.starting_mp} is not the sum of its engine slots ({engines})"
+            )
+        return self
+
+    @property
+    def location_names(self) -> tuple[str, ...]:
+        return LOCATIONS_BY_TYPE[self.type]
+
+    def slot(self, ref: str) -> Slot:
+        """The slot ``location.N`` (N from 1 to 6)."""
+        loc, _, number = ref.partition(".")
+        return self.locations[loc].slots[int(number) - 1]
+
+    def to_data(self) -> dict[str, Any]:
+        """The card as plain data (as in its file), for records and the browser."""
+        return self.model_dump(by_alias=True, exclude_defaults=True, mode="json")

@@ -1,0 +1,36 @@
+"""Every error the library raises on bad input subclasses :class:`LeviathansError`.
+
+``LeviathansError`` is a ``ValueError`` (as python-chess does for bad moves), so callers that
+only care about "bad input" can catch ``ValueError``. Each message names what was wrong and,
+where there is one, the place (file, key, step).
+"""
+
+from __future__ import annotations
+
+
+class LeviathansError(ValueError):
+    """Base class of every bad-input error of the package."""
+
+
+class DiceError(LeviathansError):
+    """A dice expression that does not parse, or a dice source that cannot give a roll."""
+
+
+class HexError(LeviathansError):
+    """A hex label or facing that does not exist."""
+
+
+class CardError(LeviathansError):
+    """A ship card that fails validation."""
+
+
+class ScenarioError(LeviathansError):
+    """A scenario (position) that fails validation."""
+
+
+class IllegalActionError(LeviathansError):
+    """An action that is not legal in the given state, or text that is no action."""
+
+
+class RecordError(LeviathansError):
+    """A game record that is malformed or does not replay."""

@@ -1,0 +1,20 @@
+"""The rule sets, each behind the game protocol (:mod:`leviathans.protocol`)."""
+
+from __future__ import annotations
+
+from ..errors import LeviathansError
+from ..protocol import Ruleset
+
+__all__ = ["get_ruleset", "ruleset_names"]
+
+
+def ruleset_names() -> tuple[str, ...]:
+    return ("airfleet",)
+
+
+def get_ruleset(name: str) -> Ruleset:
+    if name == "airfleet":
+        from .airfleet import AIRFLEET
+
+        return AIRFLEET
+    raise LeviathansError(f"unknown rule set {name!r} (known: {', '.join(ruleset_names())})")

@@ -1,0 +1,66 @@
+"""The quick-start air-fleet game of 1910 (``leviathans-quick-start-rules.txt``).
+
+>>> from leviathans.dice import SeededDice
+>>> game = AIRFLEET.new_game(quickstart_battle(), SeededDice(1))
+>>> game.phase.name, game.to_move
+('DEPLOYMENT', 'british')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...dice import DiceSource
+from .actions import AirAction, Cease, Deploy, Fire, Step, parse_action
+from .options import Options
+from .setup import SIDES, GameSetup, parse_setup, quickstart_battle
+from .state import GameState, Phase
+
+__all__ = [
+    "AIRFLEET",
+    "AirAction",
+    "AirFleet",
+    "Cease",
+    "Deploy",
+    "Fire",
+    "GameSetup",
+    "GameState",
+    "Options",
+    "Phase",
+    "Step",
+    "parse_setup",
+    "quickstart_battle",
+]
+
+
+class AirFleet:
+    """The air-fleet rule set behind the game protocol."""
+
+    name = "airfleet"
+    players: tuple[str, ...] = SIDES
+
+    def load_setup(self, data: Mapping[str, Any], where: str = "scenario") -> GameSetup:
+        return parse_setup(data, where)
+
+    def setup_data(self, setup: GameSetup) -> dict[str, Any]:
+        return setup.to_data()
+
+    def default_setup(self, options: Options | None = None) -> GameSetup:
+        return quickstart_battle(options)
+
+    def new_game(self, setup: GameSetup, dice: DiceSource) -> GameState:
+        from .turn import new_game
+
+        phase = Phase.DEPLOYMENT if setup.start_phase == "deployment" else Phase.MOVEMENT
+        first = GameState(setup, setup.start_turn, phase, setup.placements, setup.initiative)
+        return new_game(first, dice)
+
+    def parse_action(self, text: str) -> AirAction:
+        return parse_action(text)
+
+    def __repr__(self) -> str:
+        return "AirFleet()"
+
+
+AIRFLEET = AirFleet()

@@ -1,0 +1,101 @@
+"""Air-fleet actions and their notation.
+
+=================================  ==========================================================
+``Raven@0710:NE``                  deploy the ship named Raven, bow on hex 0710, facing NE
+``Raven:F``                        move Raven forward one hex (1 MP)
+``Raven:L`` / ``Raven:R``          turn Raven one hexside to port / starboard (1 MP)
+``Raven:E``                        end Raven's move (unused MP are lost)
+``Raven:bow.3>Pontbriand:port``    fire Raven's bow slot 3 at the Pontbriand, striking its port
+``done``                           the side to move makes no more attacks this turn
+``concede french``                 the French side gives up (allowed at any time)
+=================================  ==========================================================
+
+Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ...errors import HexError, IllegalActionError
+from ...hexgrid import Facing, Hex
+from ...protocol import Concede
+
+__all__ = ["AirAction", "Cease", "Deploy", "Fire", "Step", "parse_action"]
+
+StepKind = Literal["F", "L", "R", "E"]
+STEPS: tuple[StepKind, ...] = ("F", "L", "R", "E")
+
+
+@dataclass(frozen=True, slots=True)
+class Deploy:
+    ship: str
+    bow: Hex
+    facing: Facing
+
+    def text(self) -> str:
+        return f"{self.ship}@{self.bow.label()}:{self.facing.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    ship: str
+    step: StepKind
+
+    def text(self) -> str:
+        return f"{self.ship}:{self.step}"
+
+
+@dataclass(frozen=True, slots=True)
+class Fire:
+    ship: str
+    slot: str
+    target: str
+    location: str
+
+    def text(self) -> str:
+        return f"{self.ship}:{self.slot}>{self.target}:{self.location}"
+
+
+@dataclass(frozen=True, slots=True)
+class Cease:
+    def text(self) -> str:
+        return "done"
+
+
+AirAction = Deploy | Step | Fire | Cease | Concede
+
+
+def parse_action(text: str) -> AirAction:
+    """Read an action written in the notation above."""
+    if not isinstance(text, str):
+        raise IllegalActionError(f"an action is text, not {type(text).__name__}")
+    t = text.strip()
+    if t == "done":
+        return Cease()
+    concede = Concede.from_text(t)
+    if concede is not None:
+        return concede
+    try:
+        if ">" in t:
+            left, _, right = t.partition(">")
+            ship, _, slot = left.rpartition(":")
+            target, _, location = right.rpartition(":")
+            if ship and slot and target and location:
+                return Fire(ship.strip(), slot.strip(), target.strip(), location.strip())
+        elif "@" in t:
+            ship, _, where = t.rpartition("@")
+            label, _, facing = where.partition(":")
+            if ship and label and facing:
+                return Deploy(ship.strip(), Hex.from_label(label), Facing.parse(facing))
+        else:
+            ship, _, step = t.rpartition(":")
+            if ship and step.strip() in STEPS:
+                return Step(ship.strip(), step.strip())  # type: ignore[arg-type]
+    except HexError as exc:
+        raise IllegalActionError(f"cannot read action {text!r}: {exc}") from None
+    raise IllegalActionError(
+        f"cannot read action {text!r} (e.g. Raven:F, Raven@0710:NE, "
+        f"Raven:bow.3>Pontbriand:port, done)"
+    )

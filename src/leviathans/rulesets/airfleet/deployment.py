@@ -1,0 +1,91 @@
+"""Deployment (R2): each side places its ships in its zone, the whole ship on the board and in
+the zone (half-hexes excluded), facing any way, never overlapping another ship.
+
+The text gives no order; we alternate one ship at a time, starting with the first side listed
+(British), and a side that has placed all its ships stands aside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+
+from ...board import Board
+from ...errors import HexError
+from ...hexgrid import Facing, Hex, footprint
+from ...protocol import Event
+from .actions import Deploy
+from .events import Deployed
+from .state import GameState
+
+__all__ = ["apply_deploy", "legal_deployments", "side_to_deploy", "why_illegal"]
+
+
+def side_to_deploy(state: GameState) -> str | None:
+    counts = {side: [0, 0] for side in state.setup.sides}  # side -> [placed, still to place]
+    for spec, s in zip(state.setup.ships, state.ships, strict=True):
+        counts[spec.side][0 if s.bow is not None else 1] += 1
+    waiting = [side for side in state.setup.sides if counts[side][1]]
+    if not waiting:
+        return None
+    return min(waiting, key=lambda side: counts[side][0])
+
+
+def _occupied(state: GameState) -> set[tuple[int, int]]:
+    return {h for i in state.afloat() for h in state.hexes(i)}
+
+
+@cache
+def placements(board: Board, side: str, length: int) -> tuple[tuple[Hex, Facing], ...]:
+    """Every (bow, facing) that puts a ship of ``length`` hexes wholly in the side's zone."""
+    zone = board.zone_hexes(side)
+    return tuple(
+        (bow, facing)
+        for bow in sorted(zone, key=lambda h: h.offset())
+        for facing in Facing
+        if all(h in zone for h in footprint(bow, facing, length))
+    )
+
+
+def legal_deployments(state: GameState) -> Iterator[Deploy]:
+    side = side_to_deploy(state)
+    if side is None:
+        return
+    occupied = _occupied(state)
+    for spec, s in zip(state.setup.ships, state.ships, strict=True):
+        if spec.side != side or s.bow is not None:
+            continue
+        for bow, facing in placements(state.setup.board, side, spec.length):
+            if not any(h in occupied for h in footprint(bow, facing, spec.length)):
+                yield Deploy(spec.name, bow, facing)
+
+
+def why_illegal(state: GameState, action: Deploy) -> str | None:
+    if action.ship not in state.setup.by_name:
+        return f"there is no ship named {action.ship!r}"
+    i = state.setup.by_name[action.ship]
+    spec = state.setup.ships[i]
+    side = side_to_deploy(state)
+    if spec.side != side:
+        return f"it is {side}'s turn to deploy"
+    if state.ships[i].bow is not None:
+        return f"{action.ship} is already deployed"
+    occupied = _occupied(state)
+    for h in footprint(action.bow, action.facing, spec.length):
+        if not state.setup.board.in_zone(side, h):
+            try:
+                where = f"hex {h.label()}"
+            except HexError:
+                where = "part of the ship"
+            return f"{where} is not in {side}'s deployment zone"
+        if h in occupied:
+            return f"hex {h.label()} is taken by another ship"
+    return None
+
+
+def apply_deploy(state: GameState, action: Deploy, events: list[Event]) -> GameState:
+    i = state.setup.by_name[action.ship]
+    ships = list(state.ships)
+    ships[i] = ships[i]._replace(bow=action.bow, facing=action.facing)
+    events.append(Deployed(action.ship, action.bow.label(), action.facing.name))
+    return state.evolve(ships=tuple(ships))

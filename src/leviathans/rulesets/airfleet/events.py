@@ -1,0 +1,133 @@
+"""What happens in an air-fleet game, for logs, records and the browser."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ...protocol import Outcome
+
+__all__ = [
+    "AttackResult",
+    "Deployed",
+    "GameEnded",
+    "InitiativeRolled",
+    "MoveEnded",
+    "ShipLost",
+    "TurnEnded",
+    "TurnStarted",
+]
+
+
+class _Event:
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)  # type: ignore[call-overload]
+        data["event"] = type(self).__name__
+        return data  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(_Event):
+    turn: int
+
+    def text(self) -> str:
+        return f"== Turn {self.turn} =="
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeRolled(_Event):
+    #: each attempt: {side: [die, die]}; ties are re-rolled
+    attempts: tuple[dict[str, tuple[int, int]], ...]
+    winner: str
+
+    def text(self) -> str:
+        parts = []
+        for attempt in self.attempts:
+            parts.append(", ".join(f"{side} {a}+{b}={a + b}" for side, (a, b) in attempt.items()))
+        return f"Initiative (2 red each): {'; tie, re-roll: '.join(parts)} -> {self.winner}"
+
+
+@dataclass(frozen=True, slots=True)
+class Deployed(_Event):
+    ship: str
+    bow: str
+    facing: str
+
+    def text(self) -> str:
+        return f"{self.ship} deploys at {self.bow} facing {self.facing}"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEnded(_Event):
+    ship: str
+    start: str
+    bow: str
+    facing: str
+    mp_spent: int
+    mp: int
+
+    def text(self) -> str:
+        if self.mp_spent == 0:
+            return f"{self.ship} stays at {self.bow} facing {self.facing} (MP {self.mp})"
+        return (f"{self.ship} moves {self.start} -> {self.bow} facing {self.facing} "
+                f"({self.mp_spent} of {self.mp} MP)")
+
+
+@dataclass(frozen=True, slots=True)
+class AttackResult(_Event):
+    """One breach roll and everything that followed from it."""
+
+    ship: str
+    slot: str
+    weapon: str
+    target: str
+    location: str
+    range: int
+    #: (role, die, face) for every die of the breach roll: weapon, crew, location
+    dice: tuple[tuple[str, str, int], ...]
+    modifier: int
+    total: int
+    slot_roll: int
+    #: what happened, in order: e.g. ("destroyed port.1",) or ("critical: reroll 1", ...)
+    results: tuple[str, ...]
+    keel: tuple[int, int, int] | None = None  # (red, red, modifier)
+    keel_broken: bool = False
+    destroyed: tuple[str, ...] = field(default=())
+
+    def text(self) -> str:
+        dice = " ".join(f"{role} {d}={face}" for role, d, face in self.dice)
+        mod = f" {self.modifier:+d}" if self.modifier else ""
+        return (f"{self.ship} {self.slot} ({self.weapon}) -> {self.target} {self.location} at "
+                f"range {self.range}: {dice}{mod} = {self.total}, slot die {self.slot_roll}: "
+                f"{'; '.join(self.results)}")
+
+
+@dataclass(frozen=True, slots=True)
+class ShipLost(_Event):
+    ship: str
+    side: str
+    reason: str
+
+    def text(self) -> str:
+        return f"{self.ship} is destroyed: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(_Event):
+    turn: int
+
+    def text(self) -> str:
+        return f"End of turn {self.turn}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(_Event):
+    winner: str | None
+    reason: str
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome(self.winner, self.reason)
+
+    def text(self) -> str:
+        return f"Game over: {self.outcome.text()}"

@@ -1,0 +1,68 @@
+"""Where a ship's guns reach and where a shot strikes (R3, R4, R5)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...hexgrid import Facing, Hex, distance, footprint, sectors_containing
+from .ships import ShipSpec
+
+__all__ = [
+    "attack_range",
+    "damage_locations",
+    "in_arc",
+    "pivot_bow",
+    "relative_sectors",
+]
+
+
+def relative_sectors(origin: tuple[int, int], target: tuple[int, int], facing: int) -> int:
+    """Sector mask of ``target`` seen from ``origin``, numbered from ``facing`` (0 = ahead)."""
+    mask = sectors_containing(origin, target)
+    return ((mask >> facing) | (mask << (6 - facing))) & 0b111111
+
+
+def in_arc(spec: ShipSpec, hexes: Sequence[Hex], facing: int, loc: int,
+           target: tuple[int, int]) -> bool:
+    """R4: is ``target`` in the arc of location ``loc`` (own hexes are in no arc)?"""
+    if target in hexes:
+        return False
+    return bool(relative_sectors(hexes[spec.weapon_hex[loc]], target, facing) & spec.arc[loc])
+
+
+def attack_range(spec: ShipSpec, hexes: Sequence[Hex], facing: int, loc: int,
+                 target_hexes: Sequence[Hex]) -> int | None:
+    """R5: distance from the location's weapon hex to the nearest target hex in its arc, or
+    ``None`` when no target hex is in the arc."""
+    origin = hexes[spec.weapon_hex[loc]]
+    arc = spec.arc[loc]
+    best: int | None = None
+    for t in target_hexes:
+        if relative_sectors(origin, t, facing) & arc:
+            d = distance(origin, t)
+            if best is None or d < best:
+                best = d
+    return best
+
+
+def damage_locations(spec: ShipSpec, hexes: Sequence[Hex], facing: int,
+                     from_hex: tuple[int, int]) -> tuple[int, ...]:
+    """R4: the locations of a target a shot fired from ``from_hex`` may strike.
+
+    The location is the target's arc holding the firing hex; on a line between two arcs the
+    attacker chooses, so both are returned. On a Type 4 ship a side hit may strike the fore or
+    the aft location of that side, as the attacker chooses.
+    """
+    found = [i for i in range(len(spec.locations)) if in_arc(spec, hexes, facing, i, from_hex)]
+    if spec.type == 4:
+        names = spec.locations
+        sides = {names[i].removeprefix("fore-").removeprefix("aft-") for i in found}
+        found = [i for i, n in enumerate(names)
+                 if n.removeprefix("fore-").removeprefix("aft-") in sides]
+    return tuple(found)
+
+
+def pivot_bow(spec: ShipSpec, bow: Hex, facing: Facing, new_facing: Facing) -> Hex:
+    """R3: the bow hex after turning to ``new_facing`` about the ship's pivot hex."""
+    pivot = footprint(bow, facing, spec.length)[spec.pivot]
+    return pivot.neighbour(new_facing, spec.pivot) if spec.pivot else pivot

@@ -1,0 +1,243 @@
+"""Movement (quick-start rules).
+
+A ship's movement points (MP) are the sum of its engine slots not destroyed in earlier turns.
+Entering the hex ahead costs 1 MP; a facing change costs 1 MP per hexside, pivoting on the
+pivot hex (R3), and needs the card's "enter before turn" hexes entered since the start of the
+move or the last facing change, never more than one hexside per hex. A ship may pass through
+others but never end its move on one; it cannot leave the board; unused MP are lost. A ship
+that ends its move with any hex on a half-hex is destroyed at once (R2).
+
+The engine only offers steps after which the ship can still end its move legally (off every
+other ship), so no player, human or bot, can paint a ship into a corner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...hexgrid import Facing, Hex, footprint
+from ...protocol import Event
+from .actions import STEPS, Step
+from .events import MoveEnded, ShipLost
+from .geometry import pivot_bow
+from .setup import GameSetup
+from .ships import AFLOAT, REMOVED, ShipSpec
+from .state import GameState, MoveProgress
+
+__all__ = [
+    "apply_step",
+    "candidates",
+    "legal_steps",
+    "reachable_ends",
+    "start_move",
+    "why_illegal",
+]
+
+
+def candidates(state: GameState) -> Iterator[int]:
+    """Ships of the current movement group that have not moved yet."""
+    side, ship_type = state.groups[0]
+    for i, (spec, s) in enumerate(zip(state.setup.ships, state.ships, strict=True)):
+        if (spec.side == side and spec.type == ship_type and s.status == AFLOAT
+                and s.bow is not None and not state.finished >> i & 1):
+            yield i
+
+
+def start_move(state: GameState, index: int) -> MoveProgress:
+    s = state.ships[index]
+    assert s.bow is not None
+    occupied = frozenset(h for j in state.afloat() if j != index for h in state.hexes(j))
+    return MoveProgress(index, state.mp_available(index), 0, False, 0, occupied,
+                        (s.bow, s.facing), {})
+
+
+def _on_board(setup: GameSetup, hexes: tuple[Hex, ...]) -> bool:
+    contains = setup.board.contains
+    return all(contains(h) for h in hexes)
+
+
+def _after(setup: GameSetup, spec: ShipSpec, bow: Hex, facing: Facing, step: str
+           ) -> tuple[Hex, Facing] | None:
+    """Position after a forward move or turn, or ``None`` if it would leave the board."""
+    if step == "F":
+        bow = bow.neighbour(facing)
+    else:
+        new_facing = facing.turned(-1 if step == "L" else 1)
+        bow = pivot_bow(spec, bow, facing, new_facing)
+        facing = new_facing
+    if not _on_board(setup, footprint(bow, facing, spec.length)):
+        return None
+    return bow, facing
+
+
+def _can_end(setup: GameSetup, spec: ShipSpec, prog: MoveProgress, bow: Hex, facing: Facing,
+             mp: int, since: int, turned: bool) -> bool:
+    """Can the ship, from here, still end its move off every other ship?"""
+    occupied = prog.occupied
+    hexes = footprint(bow, facing, spec.length)
+    if not any(h in occupied for h in hexes):
+        return True
+    if mp == 0:
+        return False
+    ebt = spec.enter_before_turn
+    key = (bow, facing, mp, min(since, ebt), turned)
+    memo = prog.memo
+    known = memo.get(key)
+    if known is not None:
+        return known
+    result = False  # every step spends 1 MP, so the search has no cycles
+    can_turn = since >= ebt and not turned
+    for step in ("F", "L", "R"):
+        if step != "F" and not can_turn:
+            continue
+        nxt = _after(setup, spec, bow, facing, step)
+        if nxt is None:
+            continue
+        if step == "F":
+            ok = _can_end(setup, spec, prog, nxt[0], nxt[1], mp - 1, since + 1, False)
+        else:
+            ok = _can_end(setup, spec, prog, nxt[0], nxt[1], mp - 1, 0, True)
+        if ok:
+            result = True
+            break
+    memo[key] = result
+    return result
+
+
+def _step_ok(state: GameState, prog: MoveProgress, step: str) -> bool:
+    setup = state.setup
+    spec = setup.ships[prog.ship]
+    s = state.ships[prog.ship]
+    assert s.bow is not None
+    if step == "E":
+        hexes = footprint(s.bow, s.facing, spec.length)
+        return not any(h in prog.occupied for h in hexes)
+    if prog.mp < 1:
+        return False
+    if step != "F" and (prog.since < spec.enter_before_turn or prog.turned):
+        return False
+    nxt = _after(setup, spec, s.bow, s.facing, step)
+    if nxt is None:
+        return False
+    if step == "F":
+        return _can_end(setup, spec, prog, nxt[0], nxt[1], prog.mp - 1, prog.since + 1, False)
+    return _can_end(setup, spec, prog, nxt[0], nxt[1], prog.mp - 1, 0, True)
+
+
+def legal_steps(state: GameState) -> Iterator[Step]:
+    if state.moving is not None:
+        progs = [state.moving]
+    else:
+        progs = [start_move(state, i) for i in candidates(state)]
+    for prog in progs:
+        name = state.setup.ships[prog.ship].name
+        for step in STEPS:
+            if _step_ok(state, prog, step):
+                yield Step(name, step)
+
+
+def why_illegal(state: GameState, action: Step) -> str | None:
+    index = state.setup.by_name.get(action.ship)
+    if index is None:
+        return f"there is no ship named {action.ship!r}"
+    if state.moving is not None:
+        if state.moving.ship != index:
+            current = state.setup.ships[state.moving.ship].name
+            return f"{current} is moving; it must end its move first"
+        prog = state.moving
+    else:
+        if index not in candidates(state):
+            side, ship_type = state.groups[0]
+            return f"{action.ship} does not move now: {side} Type {ship_type} ships are moving"
+        prog = start_move(state, index)
+    if _step_ok(state, prog, action.step):
+        return None
+    spec = state.setup.ships[index]
+    if action.step == "E":
+        return f"{action.ship} may not end its move on another ship"
+    if prog.mp < 1:
+        return f"{action.ship} has no movement points left"
+    if action.step != "F" and prog.turned:
+        return f"{action.ship} may change facing only one hexside per hex"
+    if action.step != "F" and prog.since < spec.enter_before_turn:
+        return (f"{action.ship} must enter {spec.enter_before_turn} hex(es) before a facing "
+                f"change ({prog.since} so far)")
+    return f"{action.ship} cannot make that move: it would leave the board or end overlapped"
+
+
+def apply_step(state: GameState, action: Step, events: list[Event]) -> GameState:
+    index = state.setup.by_name[action.ship]
+    prog = state.moving if state.moving is not None else start_move(state, index)
+    if action.step == "E":
+        return finish_move(state, prog, events)
+    spec = state.setup.ships[index]
+    s = state.ships[index]
+    assert s.bow is not None
+    nxt = _after(state.setup, spec, s.bow, s.facing, action.step)
+    assert nxt is not None
+    forward = action.step == "F"
+    ships = list(state.ships)
+    ships[index] = s._replace(bow=nxt[0], facing=nxt[1], moved=s.moved or forward)
+    new_prog = MoveProgress(index, prog.mp - 1, prog.since + 1 if forward else 0, not forward,
+                            prog.used + 1, prog.occupied, prog.start, prog.memo)
+    state = state.evolve(ships=tuple(ships), moving=new_prog)
+    if new_prog.mp == 0:  # nothing left to decide
+        return finish_move(state, new_prog, events)
+    return state
+
+
+def finish_move(state: GameState, prog: MoveProgress, events: list[Event]) -> GameState:
+    """End the ship's move; a ship on a half-hex is lost at once (R2)."""
+    index = prog.ship
+    spec = state.setup.ships[index]
+    s = state.ships[index]
+    assert s.bow is not None
+    events.append(MoveEnded(spec.name, prog.start[0].label(), s.bow.label(), s.facing.name,
+                            prog.used, prog.used + prog.mp))
+    ships = state.ships
+    board = state.setup.board
+    if any(board.is_half_hex(h) for h in footprint(s.bow, s.facing, spec.length)):
+        ships = ships[:index] + (s._replace(status=REMOVED),) + ships[index + 1:]
+        events.append(ShipLost(spec.name, spec.side, "ended its move on a half-hex"))
+    return state.evolve(ships=ships, moving=None, finished=state.finished | 1 << index)
+
+
+def reachable_ends(state: GameState, index: int) -> dict[tuple[Hex, Facing], list[str]]:
+    """Every legal end position of ship ``index``'s move from where it stands now, each with
+    one shortest sequence of steps reaching it (for bots and the browser)."""
+    setup = state.setup
+    spec = setup.ships[index]
+    s = state.ships[index]
+    assert s.bow is not None
+    prog = state.moving if state.moving is not None and state.moving.ship == index \
+        else start_move(state, index)
+    ebt = spec.enter_before_turn
+    start = (s.bow, s.facing, prog.mp, min(prog.since, ebt), prog.turned)
+    seen = {start}
+    frontier = [(start, [])]
+    ends: dict[tuple[Hex, Facing], list[str]] = {}
+    occupied = prog.occupied
+    while frontier:
+        nxt_frontier = []
+        for (bow, facing, mp, since, turned), path in frontier:
+            if (bow, facing) not in ends and not any(
+                    h in occupied for h in footprint(bow, facing, spec.length)):
+                ends[(bow, facing)] = path
+            if mp == 0:
+                continue
+            for step in ("F", "L", "R"):
+                if step != "F" and (since < ebt or turned):
+                    continue
+                nxt = _after(setup, spec, bow, facing, step)
+                if nxt is None:
+                    continue
+                if step == "F":
+                    key = (nxt[0], nxt[1], mp - 1, min(since + 1, ebt), False)
+                else:
+                    key = (nxt[0], nxt[1], mp - 1, 0, True)
+                if key in seen:
+                    continue
+                seen.add(key)
+                nxt_frontier.append((key, [*path, step]))
+        frontier = nxt_frontier
+    return ends

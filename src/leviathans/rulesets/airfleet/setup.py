@@ -1,0 +1,285 @@
+"""Setting up an air-fleet game: the board, the ships and where they stand (a *scenario*).
+
+A scenario is plain data (a TOML file, or the ``setup`` of a record)::
+
+    [board]                 # optional: the quick-start board by default
+    columns = 40
+    rows = 22
+
+    [start]                 # optional: where the game starts
+    turn = 1
+    phase = "initiative"    # deployment | initiative | movement | gunnery
+    initiative = "french"   # the side that won initiative (movement and gunnery starts)
+
+    [options]               # optional rules options (see options.py)
+    turn_limit = 30
+
+    [[ships]]
+    name = "Raven"          # optional: the card's name by default
+    card = "HML Raven"      # a built-in card (or card_file = "path.toml", or card_data)
+    side = "british"
+    bow = "0710"            # optional: leave bow and facing out to deploy during the game
+    facing = "NE"
+    moved = true            # entered a new hex this turn (location dice "go")
+    destroyed = ["port.1"]  # slots destroyed in earlier turns
+    destroyed_this_turn = []  # slots destroyed this turn (gunnery starts)
+    fired = []              # gun slots that already fired this turn (gunnery starts)
+
+Everything here is pure: reading files is :func:`leviathans.rulesets.airfleet.scenario`'s job.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...board import Board, quickstart_board
+from ...cards import find_card, parse_card
+from ...cards.schema import Card
+from ...errors import LeviathansError, ScenarioError
+from ...hexgrid import Facing, Hex
+from .options import Options
+from .ships import AFLOAT, ShipSpec, ShipState, compile_ship
+
+__all__ = ["PHASES", "SIDES", "GameSetup", "parse_setup", "quickstart_battle"]
+
+SIDES: tuple[str, str] = ("british", "french")
+PHASES = ("deployment", "initiative", "movement", "gunnery")
+_NAME = re.compile(r"^[^\s:@>](?:[^:@>\n]*[^\s:@>])?$")
+_SHIP_KEYS = {
+    "name", "card", "card_file", "card_data", "side", "bow", "facing", "moved", "destroyed",
+    "destroyed_this_turn", "fired",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class GameSetup:
+    """Everything fixed for one game: board, ships, options, where play starts."""
+
+    board: Board
+    ships: tuple[ShipSpec, ...]
+    placements: tuple[ShipState, ...]
+    options: Options = Options()
+    start_turn: int = 1
+    start_phase: str = "initiative"
+    initiative: str | None = None
+    sides: tuple[str, str] = SIDES
+    by_name: dict[str, int] = field(default_factory=dict)
+
+    def ship(self, name: str) -> ShipSpec:
+        try:
+            return self.ships[self.by_name[name]]
+        except KeyError:
+            raise ScenarioError(f"no ship named {name!r} in this game") from None
+
+    def other(self, side: str) -> str:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def with_options(self, options: Options) -> GameSetup:
+        return GameSetup(self.board, self.ships, self.placements, options, self.start_turn,
+                         self.start_phase, self.initiative, self.sides, self.by_name)
+
+    def to_data(self) -> dict[str, Any]:
+        """Self-contained plain data: card contents are embedded, so a record replays even if
+        the package's cards change later."""
+        ships = []
+        for spec, place in zip(self.ships, self.placements, strict=True):
+            entry: dict[str, Any] = {
+                "name": spec.name,
+                "card": spec.card.name,
+                "card_data": spec.card.to_data(),
+                "side": spec.side,
+            }
+            if place.bow is not None:
+                entry["bow"] = place.bow.label()
+                entry["facing"] = place.facing.name
+                entry["moved"] = place.moved
+            for key, mask in (("destroyed", place.destroyed),
+                              ("destroyed_this_turn", place.circled), ("fired", place.fired)):
+                if mask:
+                    entry[key] = [spec.slot_ref(i) for i in range(36) if mask >> i & 1]
+            ships.append(entry)
+        start: dict[str, Any] = {"turn": self.start_turn, "phase": self.start_phase}
+        if self.initiative is not None:
+            start["initiative"] = self.initiative
+        return {
+            "board": self.board.to_dict(),
+            "start": start,
+            "options": self.options.to_dict(),
+            "ships": ships,
+        }
+
+
+def _card_for(entry: Mapping[str, Any], where: str) -> Card:
+    data = entry.get("card_data")
+    if data is not None:
+        if not isinstance(data, Mapping):
+            raise ScenarioError(f"{where}.card_data: expected a table")
+        return parse_card(data, f"{where}.card_data")
+    name = entry.get("card")
+    if not isinstance(name, str):
+        raise ScenarioError(f"{where}: needs card = \"NAME\" (see `leviathans ships`)")
+    try:
+        return find_card(name)
+    except LeviathansError as exc:
+        raise ScenarioError(f"{where}.card: {exc}") from None
+
+
+def _slot_mask(spec: ShipSpec, refs: Any, where: str, *, guns_only: bool = False) -> int:
+    if refs is None:
+        return 0
+    if not isinstance(refs, list):
+        raise ScenarioError(f"{where}: expected a list such as [\"port.1\"]")
+    mask = 0
+    for ref in refs:
+        if not isinstance(ref, str):
+            raise ScenarioError(f"{where}: {ref!r} is not a slot such as \"port.1\"")
+        try:
+            i = spec.slot_index(ref)
+        except ScenarioError as exc:
+            raise ScenarioError(f"{where}: {exc}") from None
+        if spec.miss_mask >> i & 1:
+            raise ScenarioError(f"{where}: {ref} is a miss slot, which cannot be destroyed")
+        if guns_only and not spec.gun_mask >> i & 1:
+            raise ScenarioError(f"{where}: {ref} is not a gun battery")
+        mask |= 1 << i
+    return mask
+
+
+def parse_setup(data: Mapping[str, Any], where: str = "scenario") -> GameSetup:
+    """Validate a scenario given as plain data and build the game setup."""
+    if not isinstance(data, Mapping):
+        raise ScenarioError(f"{where}: expected a table")
+    unknown = set(data) - {"board", "ships", "start", "options"}
+    if unknown:
+        raise ScenarioError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+    board_data = data.get("board", {})
+    if not isinstance(board_data, Mapping):
+        raise ScenarioError(f"{where}.board: expected a table")
+    board = Board.from_dict(board_data, f"{where}.board")
+    options = Options.from_dict(data.get("options", {}) or {}, f"{where}.options")
+    raw_ships = data.get("ships")
+    if not isinstance(raw_ships, list) or not raw_ships:
+        raise ScenarioError(f"{where}: needs at least one [[ships]] entry")
+
+    specs: list[ShipSpec] = []
+    places: list[ShipState] = []
+    by_name: dict[str, int] = {}
+    occupied: dict[Hex, str] = {}
+    for i, entry in enumerate(raw_ships):
+        at = f"{where}.ships[{i + 1}]"
+        if not isinstance(entry, Mapping):
+            raise ScenarioError(f"{at}: expected a table")
+        extra = set(entry) - _SHIP_KEYS
+        if extra:
+            raise ScenarioError(f"{at}: unknown key(s) {', '.join(sorted(extra))}")
+        card = _card_for(entry, at)
+        name = entry.get("name", card.name)
+        if not isinstance(name, str) or not _NAME.match(name):
+            raise ScenarioError(f"{at}.name: {name!r} is not a ship name (no : @ or >)")
+        if name in by_name:
+            raise ScenarioError(f"{at}.name: a second ship named {name!r} (names are unique)")
+        side = entry.get("side")
+        if side not in SIDES:
+            raise ScenarioError(f"{at}.side: {side!r} is not one of {', '.join(SIDES)}")
+        at = f"{where}.ships[{i + 1}] ({name})"
+        try:
+            spec = compile_ship(i, name, side, card)
+        except LeviathansError as exc:
+            raise ScenarioError(f"{at}: {exc}") from None
+        bow_label, facing_text = entry.get("bow"), entry.get("facing")
+        bow: Hex | None = None
+        facing = Facing.N
+        if (bow_label is None) != (facing_text is None):
+            raise ScenarioError(f"{at}: give both bow and facing, or neither (to deploy later)")
+        if bow_label is not None:
+            try:
+                bow = Hex.from_label(str(bow_label))
+                facing = Facing.parse(str(facing_text))
+            except LeviathansError as exc:
+                raise ScenarioError(f"{at}: {exc}") from None
+            for h in spec.hexes(bow, facing):
+                if not board.contains(h):
+                    raise ScenarioError(
+                        f"{at}: bow {bow_label} facing {facing.name} puts part of the ship "
+                        f"off the board"
+                    )
+                if board.is_half_hex(h):
+                    raise ScenarioError(
+                        f"{at}: hex {h.label()} is a half-hex on the board's edge (R2)"
+                    )
+                if h in occupied:
+                    raise ScenarioError(
+                        f"{at}: two ships on one hex: {occupied[h]} and {name} share {h.label()}"
+                    )
+                occupied[h] = name
+        moved = entry.get("moved", False)
+        if not isinstance(moved, bool):
+            raise ScenarioError(f"{at}.moved: expected true or false")
+        destroyed = _slot_mask(spec, entry.get("destroyed"), f"{at}.destroyed")
+        circled = _slot_mask(spec, entry.get("destroyed_this_turn"),
+                             f"{at}.destroyed_this_turn")
+        if destroyed & circled:
+            raise ScenarioError(f"{at}: a slot is both destroyed and destroyed this turn")
+        fired = _slot_mask(spec, entry.get("fired"), f"{at}.fired", guns_only=True)
+        if fired & destroyed:
+            raise ScenarioError(f"{at}.fired: a gun destroyed in an earlier turn cannot fire")
+        specs.append(spec)
+        places.append(ShipState(bow, facing, AFLOAT, destroyed, circled, fired,
+                                moved and bow is not None))
+        by_name[name] = i
+
+    start = data.get("start", {}) or {}
+    if not isinstance(start, Mapping):
+        raise ScenarioError(f"{where}.start: expected a table")
+    extra = set(start) - {"turn", "phase", "initiative"}
+    if extra:
+        raise ScenarioError(f"{where}.start: unknown key(s) {', '.join(sorted(extra))}")
+    undeployed = any(p.bow is None for p in places)
+    phase = start.get("phase", "deployment" if undeployed else "initiative")
+    if phase not in PHASES:
+        raise ScenarioError(f"{where}.start.phase: {phase!r} is not one of {', '.join(PHASES)}")
+    if undeployed and phase != "deployment":
+        raise ScenarioError(
+            f"{where}.start.phase: {phase} needs every ship placed (bow and facing)"
+        )
+    if not undeployed and phase == "deployment":
+        raise ScenarioError(f"{where}.start.phase: every ship is already placed")
+    turn = start.get("turn", 1)
+    if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
+        raise ScenarioError(f"{where}.start.turn: expected a turn number, 1 or more")
+    initiative = start.get("initiative")
+    if phase in ("movement", "gunnery"):
+        if initiative not in SIDES:
+            raise ScenarioError(
+                f"{where}.start.initiative: a {phase} start needs the side that won initiative "
+                f"({' or '.join(SIDES)})"
+            )
+    elif initiative is not None:
+        raise ScenarioError(f"{where}.start.initiative: only for movement or gunnery starts")
+    for side in SIDES:
+        if not any(s.side == side for s in specs):
+            raise ScenarioError(f"{where}: side {side} has no ship")
+    return GameSetup(board, tuple(specs), tuple(places), options, turn, phase, initiative,
+                     SIDES, by_name)
+
+
+#: The quick-start battle: two ships a side, deployed in their zones during the game.
+QUICKSTART_SHIPS = (
+    ("HML Hertfordshire", "british"),
+    ("HML Raven", "british"),
+    ("Pontbriand", "french"),
+    ("Pelletier", "french"),
+)
+
+
+def quickstart_battle(options: Options | None = None) -> GameSetup:
+    """The quick-start battle, ships to be deployed in their zones (R2)."""
+    data = {
+        "board": quickstart_board().to_dict(),
+        "ships": [{"card": card, "side": side} for card, side in QUICKSTART_SHIPS],
+        "options": (options or Options()).to_dict(),
+    }
+    return parse_setup(data, "quick-start battle")

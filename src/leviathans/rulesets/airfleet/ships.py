@@ -1,0 +1,194 @@
+"""A ship in play: its card compiled for fast lookups (:class:`ShipSpec`) and its changing
+state (:class:`ShipState`).
+
+Slots are numbered flat: location ``i`` (in card order) holds slots ``6*i`` to ``6*i + 5``.
+Sets of slots (destroyed, destroyed this turn, fired) are integer bit masks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from ...cards.schema import Card, Slot
+from ...dice import DiceExpr, Die
+from ...errors import ScenarioError
+from ...hexgrid import Facing, Hex, footprint
+
+__all__ = ["AFLOAT", "KEEL_BROKEN", "REMOVED", "ShipSpec", "ShipState", "compile_ship"]
+
+# Ship status.
+AFLOAT = 0
+#: The keel broke this turn: the ship is destroyed, but, all fire being simultaneous, it stays
+#: on the board and fires until the end of the turn.
+KEEL_BROKEN = 1
+#: Gone from the board (destroyed, or lost on a half-hex).
+REMOVED = 2
+
+# R3: per type, (hexes, pivot hex index).
+_SHAPES = {1: (2, 0), 2: (3, 1), 3: (3, 1), 4: (4, 1)}
+
+# R4: the sectors of each arc, as a mask relative to the ship's facing (bit k = sector k
+# clockwise from ahead): bow 0, starboard 1-2, stern 3, port 4-5.
+_ARCS = {"bow": 0b000001, "starboard": 0b000110, "stern": 0b001000, "port": 0b110000}
+
+
+def _arc_and_hex(location: str, ship_type: int, length: int) -> tuple[int, int]:
+    """R3/R4: the arc mask of a location and the index of the hex its guns fire from."""
+    side_of = location.removeprefix("fore-").removeprefix("aft-")
+    arc = _ARCS[side_of]
+    if location == "bow":
+        return arc, 0
+    if location == "stern":
+        return arc, length - 1
+    if ship_type == 1:
+        return arc, 0
+    if ship_type in (2, 3):
+        return arc, 1
+    return arc, (2 if location.startswith("aft-") else 1)
+
+
+@dataclass(frozen=True, eq=False)
+class ShipSpec:
+    """What does not change about a ship during a game."""
+
+    index: int
+    name: str
+    side: str
+    card: Card
+    length: int
+    pivot: int
+    locations: tuple[str, ...]
+    slots: tuple[Slot, ...]
+    loc_mask: tuple[int, ...]
+    miss_mask: int
+    gun_mask: int
+    trim_mask: int
+    #: per location: crew slots as (flat index, die), best die first (R6).
+    crew: tuple[tuple[tuple[int, Die], ...], ...]
+    #: per location: armour slots as (flat index, bonus).
+    armour: tuple[tuple[tuple[int, int], ...], ...]
+    engines: tuple[tuple[int, int], ...]
+    arc: tuple[int, ...]
+    weapon_hex: tuple[int, ...]
+    moved_dice: tuple[DiceExpr, ...]
+    stationary_dice: tuple[DiceExpr, ...]
+    loc_index: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def type(self) -> int:
+        return self.card.type
+
+    @property
+    def si(self) -> int:
+        return self.card.structural_integrity
+
+    @property
+    def enter_before_turn(self) -> int:
+        return self.card.enter_before_turn
+
+    def hexes(self, bow: tuple[int, int], facing: int) -> tuple[Hex, ...]:
+        return footprint(bow, facing, self.length)
+
+    def slot_ref(self, flat: int) -> str:
+        """``location.N`` as on the card (N from 1)."""
+        return f"{self.locations[flat // 6]}.{flat % 6 + 1}"
+
+    def slot_index(self, ref: str) -> int:
+        """Flat index of ``location.N``; raises ScenarioError for an unknown slot."""
+        loc, _, number = ref.strip().partition(".")
+        if loc not in self.loc_index or not number.isdigit() or not 1 <= int(number) <= 6:
+            raise ScenarioError(
+                f"{self.name}: no slot {ref!r} (use location.N with location one of "
+                f"{', '.join(self.locations)} and N from 1 to 6)"
+            )
+        return self.loc_index[loc] * 6 + int(number) - 1
+
+    def mp(self, destroyed: int) -> int:
+        """Movement points from the engines not destroyed before this turn."""
+        return sum(mp for i, mp in self.engines if not destroyed >> i & 1)
+
+
+def compile_ship(index: int, name: str, side: str, card: Card) -> ShipSpec:
+    if card.type not in _SHAPES:
+        raise ScenarioError(
+            f"{name}: a Type {card.type} ship has no footprint in the air-fleet rules yet"
+        )
+    length, pivot = _SHAPES[card.type]
+    locations = card.location_names
+    slots: list[Slot] = []
+    loc_mask, crew, armour, arc, weapon_hex = [], [], [], [], []
+    engines: list[tuple[int, int]] = []
+    miss = gun = trim = 0
+    for li, loc in enumerate(locations):
+        loc_slots = card.locations[loc].slots
+        loc_mask.append(0b111111 << (6 * li))
+        crews: list[tuple[int, Die]] = []
+        armours: list[tuple[int, int]] = []
+        for si, slot in enumerate(loc_slots):
+            flat = 6 * li + si
+            slots.append(slot)
+            if slot.kind == "miss":
+                miss |= 1 << flat
+            elif slot.kind == "gun":
+                gun |= 1 << flat
+            elif slot.kind == "trim-tank":
+                trim |= 1 << flat
+            elif slot.kind == "crew" and slot.die is not None:
+                crews.append((flat, slot.die))
+            elif slot.kind == "armour" and slot.bonus is not None:
+                armours.append((flat, slot.bonus))
+            elif slot.kind == "engine" and slot.mp is not None:
+                engines.append((flat, slot.mp))
+        crews.sort(key=lambda c: c[1].mean, reverse=True)
+        crew.append(tuple(crews))
+        armour.append(tuple(armours))
+        a, h = _arc_and_hex(loc, card.type, length)
+        arc.append(a)
+        weapon_hex.append(h)
+    return ShipSpec(
+        index=index,
+        name=name,
+        side=side,
+        card=card,
+        length=length,
+        pivot=pivot,
+        locations=locations,
+        slots=tuple(slots),
+        loc_mask=tuple(loc_mask),
+        miss_mask=miss,
+        gun_mask=gun,
+        trim_mask=trim,
+        crew=tuple(crew),
+        armour=tuple(armour),
+        engines=tuple(engines),
+        arc=tuple(arc),
+        weapon_hex=tuple(weapon_hex),
+        moved_dice=tuple(card.locations[loc].dice.moved for loc in locations),
+        stationary_dice=tuple(card.locations[loc].dice.stationary for loc in locations),
+        loc_index={loc: i for i, loc in enumerate(locations)},
+    )
+
+
+class ShipState(NamedTuple):
+    """What changes about a ship: where it is and what is destroyed."""
+
+    bow: Hex | None
+    facing: Facing
+    status: int = AFLOAT
+    #: slots destroyed in earlier turns (struck through on the card)
+    destroyed: int = 0
+    #: slots destroyed this turn (circled): they still work until the end of the turn (R6)
+    circled: int = 0
+    #: gun slots that have fired this turn
+    fired: int = 0
+    #: entered a new hex this turn: location dice "go" (R6)
+    moved: bool = False
+
+    @property
+    def on_board(self) -> bool:
+        return self.bow is not None and self.status != REMOVED
+
+    @property
+    def all_destroyed(self) -> int:
+        return self.destroyed | self.circled
