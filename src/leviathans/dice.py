@@ -32,12 +32,12 @@ __all__ = [
     "DiceExpr",
     "DiceSource",
     "Die",
+    "RecordingDice",
     "Roll",
     "ScriptedDice",
     "SeededDice",
-    "RecordingDice",
-    "die",
     "dial_up",
+    "die",
 ]
 
 

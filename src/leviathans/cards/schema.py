@@ -184,7 +184,7 @@ class Slot(_Model):
         if not isinstance(data, Mapping):
             raise ValueError("a slot is a table such as { kind = \"crew\", breach = 9, ... }")
         kind = data.get("kind")
-        if kind not in SLOT_KINDS:
+        if not isinstance(kind, str) or kind not in SLOT_KINDS:
             known = ", ".join(SLOT_KINDS)
             raise ValueError(f"unknown slot kind {kind!r} (known: {known})")
         required, optional = SLOT_KINDS[kind]

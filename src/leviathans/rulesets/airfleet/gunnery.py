@@ -36,6 +36,7 @@ __all__ = [
     "keel_modifier",
     "legal_attacks",
     "location_dice",
+    "ship_attack_options",
     "trim_penalty",
     "why_illegal",
 ]
@@ -57,45 +58,53 @@ class AttackOption:
 
 
 def attack_options(state: GameState, side: str) -> tuple[AttackOption, ...]:
-    """Every (gun, target, location) the side's unfired or fired guns could use this turn."""
-    setup = state.setup
-    mine = [i for i in state.afloat() if setup.ships[i].side == side]
-    theirs = [i for i in state.afloat() if setup.ships[i].side != side]
+    """Every (gun, target, location) open to the side's guns this turn, fired or not."""
     out: list[AttackOption] = []
-    for i in mine:
-        spec = setup.ships[i]
-        s = state.ships[i]
-        hexes = state.hexes(i)
-        guns = spec.gun_mask & ~s.destroyed
-        if not guns:
-            continue
-        for j in theirs:
-            tspec = setup.ships[j]
-            t = state.ships[j]
-            thexes = state.hexes(j)
-            per_loc: dict[int, tuple[int, tuple[int, ...]] | None] = {}
-            for g in range(len(spec.slots)):
-                if not guns >> g & 1:
-                    continue
-                loc = g // 6
-                if loc not in per_loc:
-                    rng = attack_range(spec, hexes, s.facing, loc, thexes)
-                    if rng is None:
-                        per_loc[loc] = None
-                    else:
-                        origin = hexes[spec.weapon_hex[loc]]
-                        per_loc[loc] = (rng, damage_locations(tspec, thexes, t.facing, origin))
-                geo = per_loc[loc]
-                if geo is None:
-                    continue
-                rng, locs = geo
-                band = spec.slots[g].band(rng)
-                if band is None:
-                    continue
-                for tl in locs:
-                    action = Fire(spec.name, spec.slot_ref(g), tspec.name, tspec.locations[tl])
-                    out.append(AttackOption(i, g, j, tl, rng, band.dice, action))
+    for i in state.afloat():
+        if state.setup.ships[i].side == side:
+            out.extend(ship_attack_options(state, i))
     return tuple(out)
+
+
+def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
+    """Every (gun, target, location) open to one ship's guns not destroyed in earlier turns."""
+    setup = state.setup
+    spec = setup.ships[index]
+    s = state.ships[index]
+    guns = spec.gun_mask & ~s.destroyed
+    out: list[AttackOption] = []
+    if not guns:
+        return out
+    hexes = state.hexes(index)
+    for j in state.afloat():
+        tspec = setup.ships[j]
+        if tspec.side == spec.side:
+            continue
+        t = state.ships[j]
+        thexes = state.hexes(j)
+        per_loc: dict[int, tuple[int, tuple[int, ...]] | None] = {}
+        for g in range(len(spec.slots)):
+            if not guns >> g & 1:
+                continue
+            loc = g // 6
+            if loc not in per_loc:
+                rng = attack_range(spec, hexes, s.facing, loc, thexes)
+                if rng is None:
+                    per_loc[loc] = None
+                else:
+                    origin = hexes[spec.weapon_hex[loc]]
+                    per_loc[loc] = (rng, damage_locations(tspec, thexes, t.facing, origin))
+            geo = per_loc[loc]
+            if geo is None:
+                continue
+            rng, locs = geo
+            band = spec.slots[g].band(rng)
+            if band is None:
+                continue
+            for tl in locs:
+                action = Fire(spec.name, spec.slot_ref(g), tspec.name, tspec.locations[tl])
+                out.append(AttackOption(index, g, j, tl, rng, band.dice, action))
+    return out
 
 
 def legal_attacks(state: GameState) -> Iterator[AirAction]:

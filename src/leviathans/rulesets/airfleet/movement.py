@@ -197,7 +197,7 @@ def finish_move(state: GameState, prog: MoveProgress, events: list[Event]) -> Ga
     ships = state.ships
     board = state.setup.board
     if any(board.is_half_hex(h) for h in footprint(s.bow, s.facing, spec.length)):
-        ships = ships[:index] + (s._replace(status=REMOVED),) + ships[index + 1:]
+        ships = (*ships[:index], s._replace(status=REMOVED), *ships[index + 1:])
         events.append(ShipLost(spec.name, spec.side, "ended its move on a half-hex"))
     return state.evolve(ships=ships, moving=None, finished=state.finished | 1 << index)
 
@@ -214,11 +214,11 @@ def reachable_ends(state: GameState, index: int) -> dict[tuple[Hex, Facing], lis
     ebt = spec.enter_before_turn
     start = (s.bow, s.facing, prog.mp, min(prog.since, ebt), prog.turned)
     seen = {start}
-    frontier = [(start, [])]
+    frontier: list[tuple[tuple[Hex, Facing, int, int, bool], list[str]]] = [(start, [])]
     ends: dict[tuple[Hex, Facing], list[str]] = {}
     occupied = prog.occupied
     while frontier:
-        nxt_frontier = []
+        nxt_frontier: list[tuple[tuple[Hex, Facing, int, int, bool], list[str]]] = []
         for (bow, facing, mp, since, turned), path in frontier:
             if (bow, facing) not in ends and not any(
                     h in occupied for h in footprint(bow, facing, spec.length)):

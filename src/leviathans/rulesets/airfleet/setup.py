@@ -61,7 +61,7 @@ class GameSetup:
     board: Board
     ships: tuple[ShipSpec, ...]
     placements: tuple[ShipState, ...]
-    options: Options = Options()
+    options: Options = field(default_factory=Options)
     start_turn: int = 1
     start_phase: str = "initiative"
     initiative: str | None = None

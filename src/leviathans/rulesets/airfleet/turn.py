@@ -95,9 +95,11 @@ def advance(state: GameState, dice: DiceSource, events: list[Event]) -> GameStat
             state = begin_gunnery(state, state.initiative)
         else:  # gunnery
             while state.firing:
-                if state.attacks is None:
-                    state = state.evolve(attacks=attack_options(state, state.firing[0]))
-                if any(not state.ships[o.ship].fired >> o.slot & 1 for o in state.attacks):
+                attacks = state.attacks
+                if attacks is None:
+                    attacks = attack_options(state, state.firing[0])
+                    state = state.evolve(attacks=attacks)
+                if any(not state.ships[o.ship].fired >> o.slot & 1 for o in attacks):
                     return state
                 state = state.evolve(firing=state.firing[1:], attacks=None)
             state = end_turn(state, events)

@@ -1,0 +1,206 @@
+"""The ``leviathans`` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from . import __version__
+from .errors import LeviathansError
+
+__all__ = ["main"]
+
+
+def _cmd_ships(args: argparse.Namespace) -> int:
+    from .cards import builtin_cards, find_card, load_card
+    from .render.cards import card_table, cards_table, print_rich
+
+    if args.name is None:
+        print_rich(cards_table(list(builtin_cards().values())))
+        return 0
+    card = load_card(args.name) if args.name.endswith(".toml") else find_card(args.name)
+    if args.json:
+        print(json.dumps(card.to_data(), indent=1, ensure_ascii=False))
+    else:
+        print_rich(card_table(card))
+    return 0
+
+
+def _cmd_odds(args: argparse.Namespace) -> int:
+    from .dice import DiceExpr
+
+    expr = DiceExpr.parse(args.expr)
+    p = expr.prob_at_least(args.target, args.modifier)
+    if args.json:
+        print(json.dumps({"expression": str(expr), "target": args.target,
+                          "modifier": args.modifier, "fraction": f"{p.numerator}/{p.denominator}",
+                          "probability": float(p)}))
+    else:
+        mod = f" {args.modifier:+d}" if args.modifier else ""
+        print(f"P({expr}{mod} >= {args.target}) = {p.numerator}/{p.denominator} "
+              f"= {float(p) * 100:.2f}%")
+    return 0
+
+
+def _cmd_battle(args: argparse.Namespace) -> int:
+    from .bots import make_bot
+    from .records import Recorder
+    from .render.text import position_text
+    from .rulesets.airfleet import Options, quickstart_battle
+
+    setup = quickstart_battle(Options(turn_limit=args.turn_limit))
+    bots = {"british": make_bot(args.british, args.seed * 2 + 1),
+            "french": make_bot(args.french, args.seed * 2 + 2)}
+    rec = Recorder(setup_ruleset(), setup, seed=args.seed,
+                   players={side: bot.name for side, bot in bots.items()})
+    out = sys.stdout
+    print(f"Quick-start battle, seed {args.seed}: british ({args.british}) against french "
+          f"({args.french})", file=out)
+    _print_events(rec.state, args.quiet)
+    state = rec.state
+    while state.outcome is None:
+        player = state.to_move
+        assert player is not None
+        state = rec.play(bots[player].choose(state))
+        _print_events(state, args.quiet)
+    print(file=out)
+    print(position_text(state), file=out)
+    print(f"Result: {state.outcome.text()} (turn {state.view(None)['turn']}, "
+          f"{len(rec.record.steps) - 1} actions)", file=out)
+    if args.record:
+        rec.record.save(args.record)
+        print(f"Record written to {args.record}", file=out)
+    return 0
+
+
+def setup_ruleset() -> Any:
+    from .rulesets.airfleet import AIRFLEET
+
+    return AIRFLEET
+
+
+def _print_events(state: Any, quiet: bool) -> None:
+    from .rulesets.airfleet.events import AttackResult, MoveEnded
+
+    for event in state.events:
+        if quiet and isinstance(event, AttackResult | MoveEnded):
+            continue
+        print(("  " if isinstance(event, AttackResult | MoveEnded) else "") + event.text())
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from .records import GameRecord, replay
+    from .render.text import position_text
+
+    record = GameRecord.load(args.file)
+    last = None
+    for step in replay(record, args.file):
+        last = step
+    assert last is not None
+    print(f"{args.file}: {len(record.steps) - 1} actions replayed and verified "
+          f"({'scripted dice' if record.scripted else f'seed {record.seed}'})")
+    print(position_text(last.state))
+    if last.state.outcome is not None:
+        print(f"Result: {last.state.outcome.text()}")
+    return 0
+
+
+def _cmd_inspect(args: argparse.Namespace) -> int:
+    from .render.text import inspect_data, inspect_text
+
+    state = _load_position(args.file, args.at)
+    if args.json:
+        print(json.dumps(inspect_data(state), indent=1, ensure_ascii=False))
+    else:
+        print(inspect_text(state))
+    return 0
+
+
+def _load_position(file: str, at: int | None) -> Any:
+    """A scenario's position as placed, or a record's position after step ``at``."""
+    from .errors import RecordError
+    from .records import GameRecord, replay
+    from .rulesets.airfleet import GameState, Phase
+    from .scenarios import load_scenario
+
+    if file.endswith(".json"):
+        record = GameRecord.load(file)
+        if at is not None and not 0 <= at < len(record.steps):
+            raise RecordError(f"{file}: --at {at}: the record has steps 0 to "
+                              f"{len(record.steps) - 1}")
+        state = None
+        for step in replay(record, file):
+            state = step.state
+            if at is not None and step.index == at:
+                break
+        return state
+    if at is not None:
+        raise LeviathansError("--at is for records (.json), not scenarios")
+    setup = load_scenario(file)
+    phase = Phase.DEPLOYMENT if setup.start_phase == "deployment" else Phase.GUNNERY
+    return GameState(setup, setup.start_turn, phase, setup.placements, setup.initiative)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="leviathans",
+                                description="Leviathans rules engine and tools.")
+    p.add_argument("--version", action="version", version=f"leviathans {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("ships", help="list the ship cards, or print one")
+    s.add_argument("name", nargs="?", help="a card name (or a card .toml file)")
+    s.add_argument("--json", action="store_true", help="print the card's data as JSON")
+    s.set_defaults(func=_cmd_ships)
+
+    s = sub.add_parser("odds", help="exact odds that a dice roll meets a target")
+    s.add_argument("expr", help="dice, e.g. blue+green+black or 2red")
+    s.add_argument("target", type=int)
+    s.add_argument("--modifier", type=int, default=0, help="added to the roll")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=_cmd_odds)
+
+    s = sub.add_parser("battle", help="play the quick-start battle between bots")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--british", default="greedy", help="bot for the British (random, greedy)")
+    s.add_argument("--french", default="greedy", help="bot for the French")
+    s.add_argument("--turn-limit", type=int, default=30,
+                   help="a draw agreed after this many turns (default 30)")
+    s.add_argument("--record", metavar="FILE", help="write the game record here")
+    s.add_argument("--quiet", action="store_true", help="only turns, losses and the result")
+    s.set_defaults(func=_cmd_battle)
+
+    s = sub.add_parser("replay", help="replay and verify a game record")
+    s.add_argument("file")
+    s.set_defaults(func=_cmd_replay)
+
+    s = sub.add_parser("inspect", help="ships, positions and possible attacks with exact odds")
+    s.add_argument("file", help="a scenario (.toml) or a record (.json)")
+    s.add_argument("--at", type=int, metavar="STEP", help="a record's position after STEP")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=_cmd_inspect)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except LeviathansError as exc:
+        print(f"leviathans: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"leviathans: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

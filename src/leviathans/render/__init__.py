@@ -1,0 +1,1 @@
+"""Drawing games and cards for people: terminal text now, SVG later."""

@@ -1,0 +1,108 @@
+"""Positions as text and as JSON-ready data: ``leviathans replay`` and ``leviathans inspect``."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from ..protocol import GameState as AnyState
+from ..rulesets.airfleet import GameState
+from ..rulesets.airfleet.gunnery import AttackOption, ship_attack_options
+from ..rulesets.airfleet.odds import attack_odds
+
+__all__ = ["inspect_data", "inspect_text", "position_text"]
+
+_STATUS = ("afloat", "keel broken", "destroyed")
+
+
+def _fraction(p: Fraction) -> dict[str, Any]:
+    return {"fraction": f"{p.numerator}/{p.denominator}", "probability": float(p)}
+
+
+def _air(state: AnyState) -> GameState:
+    if not isinstance(state, GameState):
+        raise TypeError(f"no text rendering for {state.ruleset.name} yet")
+    return state
+
+
+def position_text(any_state: AnyState) -> str:
+    """One line per ship: where it is, its state and its damage."""
+    state = _air(any_state)
+    lines = [f"Turn {state.turn}, {state.phase.name.lower()}"
+             + (f", {state.to_move} to move" if state.to_move else "")]
+    view = state.view(None)
+    for ship in view["ships"]:
+        where = ("not deployed" if ship["facing"] is None and ship["status"] == "afloat"
+                 else ", ".join(ship["hexes"]) + f" facing {ship['facing']}"
+                 if ship["hexes"] else "-")
+        damage = ship["destroyed"] + [f"({r})" for r in ship["destroyed_this_turn"]]
+        lines.append(f"  {ship['side']:8} {ship['name']:18} {ship['status']:11} {where}; "
+                     f"MP {ship['mp']}; destroyed: {', '.join(damage) or 'none'}")
+    return "\n".join(lines)
+
+
+def _grouped(state: GameState, index: int) -> list[dict[str, Any]]:
+    """Attacks of one ship, one entry per (gun, target) with every location it may strike."""
+    grouped: dict[tuple[int, int], list[AttackOption]] = {}
+    for opt in ship_attack_options(state, index):
+        grouped.setdefault((opt.slot, opt.target), []).append(opt)
+    setup = state.setup
+    spec = setup.ships[index]
+    out = []
+    for (slot, target), opts in grouped.items():
+        tspec = setup.ships[target]
+        first = opts[0]
+        odds = {}
+        for opt in opts:
+            o = attack_odds(state, opt)
+            odds[tspec.locations[opt.location]] = {
+                "destroy": {ref: _fraction(p) for ref, p in o.slots.items()},
+                "critical": _fraction(o.critical),
+                "keel": _fraction(o.keel),
+                "expected_slots": float(o.expected_slots),
+            }
+        out.append({
+            "weapon": spec.slot_ref(slot),
+            "gun": spec.slots[slot].name,
+            "fired": bool(state.ships[index].fired >> slot & 1),
+            "target": tspec.name,
+            "range": first.range,
+            "dice": first.weapon_dice.colours,
+            "locations": [tspec.locations[o.location] for o in opts],
+            "odds": odds,
+        })
+    return out
+
+
+def inspect_data(any_state: AnyState) -> dict[str, Any]:
+    state = _air(any_state)
+    view = state.view(None)
+    ships = []
+    for i, ship in enumerate(view["ships"]):
+        entry = {k: ship[k] for k in ("name", "side", "card", "type", "hexes", "facing",
+                                      "status", "mp", "moved", "destroyed",
+                                      "destroyed_this_turn")}
+        entry["attacks"] = _grouped(state, i) if state.ships[i].on_board else []
+        ships.append(entry)
+    return {"turn": view["turn"], "phase": view["phase"], "ships": ships}
+
+
+def inspect_text(any_state: AnyState) -> str:
+    state = _air(any_state)
+    data = inspect_data(state)
+    lines = [position_text(state)]
+    for ship in data["ships"]:
+        if not ship["attacks"]:
+            continue
+        lines.append(f"{ship['name']} can fire:")
+        for a in ship["attacks"]:
+            for loc, odds in a["odds"].items():
+                best = sorted(odds["destroy"].items(), key=lambda kv: -kv[1]["probability"])
+                slots = ", ".join(f"{ref} {v['probability'] * 100:.1f}%" for ref, v in best
+                                  if v["probability"] > 0)
+                lines.append(
+                    f"  {a['weapon']} {a['gun']} -> {a['target']} {loc}, range {a['range']}, "
+                    f"{'+'.join(a['dice'])}: expected {odds['expected_slots']:.3f} slots "
+                    f"[{slots or 'no chance'}], keel {odds['keel']['probability'] * 100:.2f}%"
+                    + (" (fired)" if a["fired"] else ""))
+    return "\n".join(lines)

@@ -1,0 +1,40 @@
+"""Reading scenario files (TOML) for a rule set; the rule set validates the contents."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from .cards import load_card
+from .errors import LeviathansError, ScenarioError
+from .rulesets import get_ruleset
+
+__all__ = ["load_scenario", "read_scenario_data"]
+
+
+def read_scenario_data(path: str | Path) -> dict[str, Any]:
+    """The scenario's data, with each ``card_file`` (relative to the scenario) read in."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{p}: not valid TOML: {exc}") from None
+    for i, ship in enumerate(data.get("ships", []) if isinstance(data.get("ships"), list) else []):
+        if isinstance(ship, dict) and "card_file" in ship:
+            card_path = p.parent / str(ship.pop("card_file"))
+            try:
+                ship["card_data"] = load_card(card_path).to_data()
+            except LeviathansError as exc:
+                raise ScenarioError(f"{p}: ships[{i + 1}].card_file: {exc}") from None
+    return data
+
+
+def load_scenario(path: str | Path, ruleset: str = "airfleet") -> Any:
+    """Read and validate a scenario file; errors name the file and the place."""
+    data = read_scenario_data(path)
+    return get_ruleset(ruleset).load_setup(data, str(path))
