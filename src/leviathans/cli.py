@@ -123,7 +123,7 @@ def _load_position(file: str, at: int | None) -> Any:
     """A scenario's position as placed, or a record's position after step ``at``."""
     from .errors import RecordError
     from .records import GameRecord, replay
-    from .rulesets.airfleet import GameState, Phase
+    from .rulesets.airfleet import AIRFLEET
     from .scenarios import load_scenario
 
     if file.endswith(".json"):
@@ -139,9 +139,7 @@ def _load_position(file: str, at: int | None) -> Any:
         return state
     if at is not None:
         raise LeviathansError("--at is for records (.json), not scenarios")
-    setup = load_scenario(file)
-    phase = Phase.DEPLOYMENT if setup.start_phase == "deployment" else Phase.GUNNERY
-    return GameState(setup, setup.start_turn, phase, setup.placements, setup.initiative)
+    return AIRFLEET.position(load_scenario(file))
 
 
 def build_parser() -> argparse.ArgumentParser:

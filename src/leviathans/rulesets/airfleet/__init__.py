@@ -56,6 +56,22 @@ class AirFleet:
         first = GameState(setup, setup.start_turn, phase, setup.placements, setup.initiative)
         return new_game(first, dice)
 
+    def position(self, setup: GameSetup) -> GameState:
+        """The setup's position as placed, without rolling anything (for inspection).
+
+        A scenario that starts at initiative is shown as if its ships were about to fire,
+        so their possible attacks can be listed."""
+        from .turn import begin_gunnery, begin_movement
+
+        if setup.start_phase == "deployment":
+            return GameState(setup, setup.start_turn, Phase.DEPLOYMENT, setup.placements)
+        first = GameState(setup, setup.start_turn, Phase.GUNNERY, setup.placements,
+                          setup.initiative)
+        if setup.start_phase == "movement":
+            assert setup.initiative is not None
+            return begin_movement(first, setup.initiative)
+        return begin_gunnery(first, setup.initiative or setup.sides[1])
+
     def parse_action(self, text: str) -> AirAction:
         return parse_action(text)
 

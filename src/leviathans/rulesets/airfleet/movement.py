@@ -157,11 +157,11 @@ def why_illegal(state: GameState, action: Step) -> str | None:
         return f"{action.ship} may not end its move on another ship"
     if prog.mp < 1:
         return f"{action.ship} has no movement points left"
-    if action.step != "F" and prog.turned:
-        return f"{action.ship} may change facing only one hexside per hex"
     if action.step != "F" and prog.since < spec.enter_before_turn:
         return (f"{action.ship} must enter {spec.enter_before_turn} hex(es) before a facing "
                 f"change ({prog.since} so far)")
+    if action.step != "F" and prog.turned:
+        return f"{action.ship} may change facing only one hexside per hex"
     return f"{action.ship} cannot make that move: it would leave the board or end overlapped"
 
 

@@ -118,9 +118,9 @@ class GameState:
     def to_move(self) -> str | None:
         phase = self.phase
         if phase == Phase.MOVEMENT:
-            return self.groups[0][0]
+            return self.groups[0][0] if self.groups else None
         if phase == Phase.GUNNERY:
-            return self.firing[0]
+            return self.firing[0] if self.firing else None
         if phase == Phase.DEPLOYMENT:
             return deployment.side_to_deploy(self)
         return None

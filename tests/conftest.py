@@ -1,0 +1,47 @@
+"""Shared helpers for the tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from leviathans.dice import DiceSource, ScriptedDice
+from leviathans.rulesets.airfleet import AIRFLEET, GameState, parse_setup
+
+EXAMPLES = Path(__file__).parent / "examples"
+
+
+def ship(card: str, side: str, bow: str | None = None, facing: str | None = None,
+         **extra: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {"card": card, "side": side, **extra}
+    if bow is not None:
+        entry["bow"] = bow
+        entry["facing"] = facing
+    return entry
+
+
+def game(ships: Iterable[Mapping[str, Any]], dice: DiceSource | None = None,
+         **start: Any) -> GameState:
+    """A game from inline scenario data; ``start`` keys go to [start] (or board/options)."""
+    data: dict[str, Any] = {"ships": list(ships)}
+    for key in ("board", "options"):
+        if key in start:
+            data[key] = start.pop(key)
+    if start:
+        data["start"] = start
+    setup = parse_setup(data)
+    return AIRFLEET.new_game(setup, dice if dice is not None else ScriptedDice())
+
+
+def play(state: GameState, actions: Iterable[str], dice: DiceSource) -> GameState:
+    for text in actions:
+        state = state.apply(state.parse_action(text), dice)
+    return state
+
+
+@pytest.fixture
+def examples() -> Path:
+    return EXAMPLES
