@@ -291,11 +291,6 @@ def test_prob_at_least_extremes() -> None:
     assert e.prob_at_least(21, 1) == Fraction(1, 144)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="dice.py module docstring claims P(blue+green+black >= 11) = 137/288; "
-    "the code (and brute force) give 2/3",
-)
 def test_dice_module_doctests() -> None:
     result = doctest.testmod(leviathans.dice, verbose=False, report=False)
     assert result.attempted > 0

@@ -460,11 +460,6 @@ def test_from_dict_error_names_the_place() -> None:
         Board.from_dict({"zones": {"british": {"first": 0, "last": 4}}})
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Board.from_dict passes `where` to none of the checks in Board.__post_init__: a bad "
-    "size or zone range says 'board: ...' instead of naming the place given",
-)
 def test_from_dict_size_and_zone_errors_name_the_place() -> None:
     where = re.escape("scenario.toml: board")
     with pytest.raises(ScenarioError, match=where):
@@ -474,21 +469,11 @@ def test_from_dict_size_and_zone_errors_name_the_place() -> None:
                         where="scenario.toml: board")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Board.from_dict converts zone_depth with int() outside its try block: a non-number "
-    "raises a bare ValueError without the place, not ScenarioError",
-)
 def test_from_dict_bad_zone_depth_is_a_scenario_error() -> None:
     with pytest.raises(ScenarioError):
         Board.from_dict({"zone_depth": "deep"})
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Board.from_dict calls dict(zones) unchecked: zones = 5 raises TypeError, "
-    "not ScenarioError",
-)
 def test_from_dict_zones_not_a_table_is_a_scenario_error() -> None:
     with pytest.raises(ScenarioError):
         Board.from_dict({"zones": 5})

@@ -94,32 +94,43 @@ class Board:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "board") -> Board:
         """Build a board from a mapping; missing keys take the quick-start values."""
+        if not isinstance(data, Mapping):
+            raise ScenarioError(f"{where}: expected a table")
         base = quickstart_board()
         known = {"columns", "rows", "half_hex_ring", "zones", "zone_depth"}
         unknown = set(data) - known
         if unknown:
             raise ScenarioError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
-        try:
-            columns = int(data.get("columns", base.columns))
-            rows = int(data.get("rows", base.rows))
-            ring = bool(data.get("half_hex_ring", base.half_hex_ring))
-        except (TypeError, ValueError) as exc:
-            raise ScenarioError(f"{where}: {exc}") from None
+        columns = _whole(data.get("columns", base.columns), f"{where}.columns")
+        rows = _whole(data.get("rows", base.rows), f"{where}.rows")
+        ring = data.get("half_hex_ring", base.half_hex_ring)
+        if not isinstance(ring, bool):
+            raise ScenarioError(f"{where}.half_hex_ring: expected true or false")
         zones_raw = data.get("zones")
         if zones_raw is None:
-            depth = int(data.get("zone_depth", 4))
+            depth = _whole(data.get("zone_depth", 4), f"{where}.zone_depth")
             zones = _edge_zones(columns, depth)
         else:
+            if not isinstance(zones_raw, Mapping):
+                raise ScenarioError(f"{where}.zones: expected a table of {{first, last}} "
+                                    f"per side")
             zones = []
-            for side, z in dict(zones_raw).items():
-                try:
-                    zones.append((str(side), Zone(int(z["first"]), int(z["last"]))))
-                except (KeyError, TypeError, ValueError):
-                    raise ScenarioError(
-                        f"{where}: zones.{side}: expected {{first = N, last = N}}"
-                    ) from None
+            for side, z in zones_raw.items():
+                if not isinstance(z, Mapping) or set(z) != {"first", "last"}:
+                    raise ScenarioError(f"{where}.zones.{side}: expected {{first = N, last = N}}")
+                zones.append((str(side), Zone(_whole(z["first"], f"{where}.zones.{side}.first"),
+                                              _whole(z["last"], f"{where}.zones.{side}.last"))))
             zones = sorted(zones)
-        return cls(columns, rows, ring, tuple(zones))
+        try:
+            return cls(columns, rows, ring, tuple(zones))
+        except ScenarioError as exc:
+            raise ScenarioError(f"{where}: {str(exc).removeprefix('board: ')}") from None
+
+
+def _whole(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScenarioError(f"{where}: expected a whole number, got {value!r}")
+    return value
 
 
 @cache

@@ -7,7 +7,7 @@ colon-separated, most general part first, so a scripted source can answer a whol
 rolls (``slot``) or one member (``slot:reroll``).
 
 >>> DiceExpr.parse("blue+green+black").prob_at_least(11)
-Fraction(137, 288)
+Fraction(2, 3)
 >>> str(DiceExpr.parse("red+red"))
 '2red'
 """

@@ -59,7 +59,14 @@ def _parse_die(value: Any) -> Die:
         raise ValueError(str(exc)) from None
 
 
-Dice = Annotated[DiceExpr, BeforeValidator(_parse_dice), PlainSerializer(str, return_type=str)]
+def _some_dice(value: Any) -> DiceExpr:
+    expr = _parse_dice(value)
+    if not len(expr):
+        raise ValueError("needs at least one die")
+    return expr
+
+
+Dice = Annotated[DiceExpr, BeforeValidator(_some_dice), PlainSerializer(str, return_type=str)]
 OneDie = Annotated[Die, BeforeValidator(_parse_die), PlainSerializer(str, return_type=str)]
 
 #: Locations by ship type, in the order printed on the cards. Type 4 sides are split fore/aft;
@@ -86,7 +93,7 @@ SLOT_KINDS: Mapping[str, tuple[frozenset[str], frozenset[str]]] = {
     "mine-layer": (frozenset(), frozenset()),
     "crew": (frozenset({"die"}), frozenset()),
     "precision-crew": (frozenset(), frozenset()),
-    "repair-crew": (frozenset(), frozenset()),
+    "repair-crew": (frozenset({"die"}), frozenset()),
     "bracketing-crew": (frozenset(), frozenset()),
     "screening-crew": (frozenset(), frozenset()),
     "saturation-crew": (frozenset(), frozenset()),
@@ -150,13 +157,6 @@ class Band(_Model):
 
     range: int = Field(ge=1, le=99)
     dice: Dice
-
-    @field_validator("dice")
-    @classmethod
-    def _some_dice(cls, v: DiceExpr) -> DiceExpr:
-        if not len(v):
-            raise ValueError("a range band needs at least one die")
-        return v
 
 
 class Slot(_Model):

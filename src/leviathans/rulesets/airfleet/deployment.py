@@ -47,6 +47,13 @@ def placements(board: Board, side: str, length: int) -> tuple[tuple[Hex, Facing]
     )
 
 
+@cache
+def _deploy_actions(board: Board, side: str, length: int, ship: str
+                    ) -> tuple[tuple[Deploy, tuple[Hex, ...]], ...]:
+    return tuple((Deploy(ship, bow, facing), footprint(bow, facing, length))
+                 for bow, facing in placements(board, side, length))
+
+
 def legal_deployments(state: GameState) -> Iterator[Deploy]:
     side = side_to_deploy(state)
     if side is None:
@@ -55,9 +62,9 @@ def legal_deployments(state: GameState) -> Iterator[Deploy]:
     for spec, s in zip(state.setup.ships, state.ships, strict=True):
         if spec.side != side or s.bow is not None:
             continue
-        for bow, facing in placements(state.setup.board, side, spec.length):
-            if not any(h in occupied for h in footprint(bow, facing, spec.length)):
-                yield Deploy(spec.name, bow, facing)
+        for action, hexes in _deploy_actions(state.setup.board, side, spec.length, spec.name):
+            if not occupied or not any(h in occupied for h in hexes):
+                yield action
 
 
 def why_illegal(state: GameState, action: Deploy) -> str | None:

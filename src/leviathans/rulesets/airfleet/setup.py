@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ...board import Board, quickstart_board
@@ -277,9 +278,14 @@ QUICKSTART_SHIPS = (
 
 def quickstart_battle(options: Options | None = None) -> GameSetup:
     """The quick-start battle, ships to be deployed in their zones (R2)."""
+    return _quickstart_battle(options or Options())
+
+
+@cache
+def _quickstart_battle(options: Options) -> GameSetup:
     data = {
         "board": quickstart_board().to_dict(),
         "ships": [{"card": card, "side": side} for card, side in QUICKSTART_SHIPS],
-        "options": (options or Options()).to_dict(),
+        "options": options.to_dict(),
     }
     return parse_setup(data, "quick-start battle")

@@ -57,6 +57,9 @@ class MoveProgress:
         self.memo = memo
 
 
+_new_state = object.__new__
+
+
 class GameState:
     """One position of an air-fleet game. Treat as immutable."""
 
@@ -100,10 +103,21 @@ class GameState:
 
     def evolve(self, **changes: Any) -> GameState:
         """A copy with some fields changed (states are values: never mutate one in place)."""
-        new = GameState.__new__(GameState)
-        for name in GameState.__slots__:
-            object.__setattr__(new, name, changes[name] if name in changes
-                               else getattr(self, name))
+        new = _new_state(GameState)
+        new.attacks = self.attacks
+        new.events = self.events
+        new.finished = self.finished
+        new.firing = self.firing
+        new.groups = self.groups
+        new.initiative = self.initiative
+        new.moving = self.moving
+        new.outcome = self.outcome
+        new.phase = self.phase
+        new.setup = self.setup
+        new.ships = self.ships
+        new.turn = self.turn
+        for name, value in changes.items():
+            setattr(new, name, value)
         return new
 
     # --- protocol ---------------------------------------------------------------------------

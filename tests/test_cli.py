@@ -1,0 +1,168 @@
+"""The ``leviathans`` command: outputs, determinism, and one-line errors on bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from leviathans.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_ships_lists_and_prints_cards(capsys) -> None:
+    code, out, _ = run(capsys, "ships")
+    assert code == 0
+    for name in ("HML Hertfordshire", "HML Raven", "Pontbriand", "Pelletier"):
+        assert name in out
+    code, out, _ = run(capsys, "ships", "Raven")
+    assert code == 0
+    assert "HML Raven" in out and "STARBOARD" in out
+    assert "3in 4/8 hex blue | green [bracket, turret]" in out
+    code, out, _ = run(capsys, "ships", "Pontbriand", "--json")
+    assert json.loads(out)["structural_integrity"] == 20
+
+
+def test_odds(capsys) -> None:
+    code, out, _ = run(capsys, "odds", "blue+green+black", "11")
+    assert code == 0 and out.strip() == "P(green+blue+black >= 11) = 2/3 = 66.67%"
+    code, out, _ = run(capsys, "odds", "2red", "16", "--json")
+    data = json.loads(out)
+    # by hand: first die 6 (1 way) needs 10 (1); 7 (2) needs 9-10 (2); 8 needs 8-10 (3);
+    # 9 needs 7-10 (5); 10 needs 6-10 (6): 1 + 4 + 3 + 5 + 6 = 19 of 144
+    assert data["fraction"] == "19/144" and data["probability"] == pytest.approx(19 / 144)
+
+
+def test_battle_is_deterministic_per_seed(capsys, tmp_path: Path) -> None:
+    args = ("battle", "--british", "greedy", "--french", "random", "--turn-limit", "12")
+    _, first, _ = run(capsys, *args, "--seed", "1")
+    _, second, _ = run(capsys, *args, "--seed", "1")
+    _, other, _ = run(capsys, *args, "--seed", "2")
+    assert first == second
+    assert first != other
+    assert "== Turn 1 ==" in first and "Result: " in first
+    record = tmp_path / "b.json"
+    code, out, _ = run(capsys, *args, "--seed", "1", "--record", str(record))
+    assert code == 0
+    code, out, _ = run(capsys, "replay", str(record))
+    assert code == 0 and "replayed and verified (seed 1)" in out
+    final = first.split("\n\n")[-1].splitlines()[0]
+    assert final in out  # the replay's final position is the battle's
+
+
+def test_inspect_json(capsys, examples: Path) -> None:
+    code, out, _ = run(capsys, "inspect", str(examples / "breach-example.toml"), "--json")
+    assert code == 0
+    data = json.loads(out)
+    herts = next(s for s in data["ships"] if s["name"] == "HML Hertfordshire")
+    assert herts["side"] == "british" and herts["facing"] == "NE"
+    assert herts["hexes"] == ["1210", "1111", "1011"]
+    attack = next(a for a in herts["attacks"] if a["weapon"] == "bow.3")
+    assert attack["target"] == "Pontbriand" and attack["range"] == 8
+    assert attack["dice"] == ["blue"] and attack["locations"] == ["port"]
+    # P(port.1 destroyed) = 1/6 * P(blue + black >= 11)
+    p = attack["odds"]["port"]["destroy"]["port.1"]
+    assert p["fraction"] == "11/144" and p["probability"] == pytest.approx(11 / 144)
+
+
+def test_inspect_a_record_at_a_step(capsys, examples: Path) -> None:
+    path = str(examples / "breach-example.json")
+    _, out, _ = run(capsys, "inspect", path, "--at", "1", "--json")
+    pont = next(s for s in json.loads(out)["ships"] if s["name"] == "Pontbriand")
+    assert pont["destroyed_this_turn"] == ["port.1"] and pont["status"] == "afloat"
+    _, out, _ = run(capsys, "inspect", path, "--at", "2", "--json")
+    pont = next(s for s in json.loads(out)["ships"] if s["name"] == "Pontbriand")
+    assert pont["status"] == "keel broken"
+    code, _, err = run(capsys, "inspect", path, "--at", "9")
+    assert code == 2 and "the record has steps 0 to 4" in err
+
+
+BAD_CARD = """
+name = "Bad"
+nation = "british"
+class = "test"
+type = 1
+structural_integrity = 20
+starting_mp = 3
+enter_before_turn = 1
+[locations.bow]
+dice = { moved = "blue", stationary = "yellow" }
+slots = [{ kind = "miss" }, { kind = "miss" }, { kind = "miss" }, { kind = "miss" },
+         { kind = "miss" }]
+"""
+
+
+def scenario(tmp_path: Path, body: str) -> str:
+    path = tmp_path / "s.toml"
+    path.write_text(body)
+    return str(path)
+
+
+def one_line_error(capsys, *args: str) -> str:
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert "Traceback" not in err and err.count("\n") == 1
+    assert err.startswith("leviathans: error: ")
+    return err
+
+
+def test_bad_input_gets_a_one_line_error(capsys, tmp_path: Path, examples: Path) -> None:
+    card = tmp_path / "bad.toml"
+    card.write_text(BAD_CARD)
+    err = one_line_error(capsys, "ships", str(card))
+    assert str(card) in err and "locations.bow.slots: a location has 6 slots, found 5" in err
+
+    card.write_text(BAD_CARD.replace('{ kind = "miss" }]', '{ kind = "lazer" }, '
+                                     '{ kind = "miss" }]'))
+    err = one_line_error(capsys, "ships", str(card))
+    assert "unknown slot kind 'lazer'" in err
+
+    err = one_line_error(capsys, "inspect", scenario(tmp_path, """
+[[ships]]
+card = "HML Raven"
+side = "british"
+bow = "07X0"
+facing = "N"
+"""))
+    assert "s.toml.ships[1] (HML Raven): unknown hex label '07X0'" in err
+
+    err = one_line_error(capsys, "inspect", scenario(tmp_path, """
+[[ships]]
+card = "HML Raven"
+side = "british"
+bow = "0710"
+facing = "N"
+[[ships]]
+card = "Pelletier"
+side = "french"
+bow = "0711"
+facing = "N"
+"""))
+    assert "two ships on one hex: HML Raven and Pelletier share 0711" in err
+
+    data = json.loads((examples / "breach-example.json").read_text())
+    data["steps"][1]["action"] = "HML Raven:F"
+    bad = tmp_path / "illegal.json"
+    bad.write_text(json.dumps(data))
+    err = one_line_error(capsys, "replay", str(bad))
+    assert "illegal.json: step 1 (HML Raven:F): illegal action" in err
+
+    data = json.loads((examples / "breach-example.json").read_text())
+    data["steps"][2]["rolls"] = data["steps"][2]["rolls"][:4]
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps(data))
+    err = one_line_error(capsys, "replay", str(short))
+    assert "short.json: step 2" in err and "the dice ran out" in err
+
+    err = one_line_error(capsys, "ships", "Bismarck")
+    assert "no ship card named 'Bismarck'" in err
+    err = one_line_error(capsys, "odds", "purple", "3")
+    assert "unknown die 'purple'" in err
+    err = one_line_error(capsys, "replay", str(tmp_path / "nowhere.json"))
+    assert "cannot read" in err
