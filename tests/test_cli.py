@@ -106,6 +106,7 @@ def scenario(tmp_path: Path, body: str) -> str:
 
 def one_line_error(capsys, *args: str) -> str:
     code, out, err = run(capsys, *args)
+    assert out == ""
     assert code == 2
     assert "Traceback" not in err and err.count("\n") == 1
     assert err.startswith("leviathans: error: ")
