@@ -21,7 +21,7 @@ from ..rulesets.airfleet import GameState as AirState
 from ..rulesets.airfleet.geometry import relative_sectors
 from ..rulesets.airfleet.gunnery import AttackOption, find_option, ship_attack_options
 from ..rulesets.airfleet.movement import candidates, reachable_ends
-from ..rulesets.airfleet.odds import attack_odds
+from ..rulesets.airfleet.odds import attack_value as _attack_value
 
 __all__ = ["GreedyBot", "attack_value"]
 
@@ -32,8 +32,7 @@ CAUTION = 0.6
 
 
 def attack_value(state: AirState, opt: AttackOption) -> float:
-    odds = attack_odds(state, opt)
-    return float(odds.expected_slots) + KEEL_VALUE * float(odds.keel)
+    return _attack_value(state, opt, KEEL_VALUE)
 
 
 def _best_per_gun(state: AirState, options: list[AttackOption], target: int | None = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from ...hexgrid import Facing, Hex, distance, footprint, sectors_containing
 from .ships import ShipSpec
@@ -18,7 +19,12 @@ __all__ = [
 
 def relative_sectors(origin: tuple[int, int], target: tuple[int, int], facing: int) -> int:
     """Sector mask of ``target`` seen from ``origin``, numbered from ``facing`` (0 = ahead)."""
-    mask = sectors_containing(origin, target)
+    return _relative(target[0] - origin[0], target[1] - origin[1], facing)
+
+
+@cache
+def _relative(dq: int, dr: int, facing: int) -> int:
+    mask = sectors_containing((0, 0), (dq, dr))
     return ((mask >> facing) | (mask << (6 - facing))) & 0b111111
 
 

@@ -71,39 +71,33 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
     setup = state.setup
     spec = setup.ships[index]
     s = state.ships[index]
-    guns = spec.gun_mask & ~s.destroyed
     out: list[AttackOption] = []
+    guns = spec.gun_mask & ~s.destroyed
     if not guns:
         return out
     hexes = state.hexes(index)
+    slots = spec.slots
     for j in state.afloat():
         tspec = setup.ships[j]
         if tspec.side == spec.side:
             continue
         t = state.ships[j]
         thexes = state.hexes(j)
-        per_loc: dict[int, tuple[int, tuple[int, ...]] | None] = {}
-        for g in range(len(spec.slots)):
-            if not guns >> g & 1:
+        for loc, loc_guns in enumerate(spec.guns):
+            live = [g for g in loc_guns if guns >> g & 1]
+            if not live:
                 continue
-            loc = g // 6
-            if loc not in per_loc:
-                rng = attack_range(spec, hexes, s.facing, loc, thexes)
-                if rng is None:
-                    per_loc[loc] = None
-                else:
-                    origin = hexes[spec.weapon_hex[loc]]
-                    per_loc[loc] = (rng, damage_locations(tspec, thexes, t.facing, origin))
-            geo = per_loc[loc]
-            if geo is None:
+            rng = attack_range(spec, hexes, s.facing, loc, thexes)
+            if rng is None:
                 continue
-            rng, locs = geo
-            band = spec.slots[g].band(rng)
-            if band is None:
-                continue
-            for tl in locs:
-                action = Fire(spec.name, spec.slot_ref(g), tspec.name, tspec.locations[tl])
-                out.append(AttackOption(index, g, j, tl, rng, band.dice, action))
+            locs = damage_locations(tspec, thexes, t.facing, hexes[spec.weapon_hex[loc]])
+            for g in live:
+                band = slots[g].band(rng)
+                if band is None:
+                    continue
+                for tl in locs:
+                    action = Fire(spec.name, spec.refs[g], tspec.name, tspec.locations[tl])
+                    out.append(AttackOption(index, g, j, tl, rng, band.dice, action))
     return out
 
 

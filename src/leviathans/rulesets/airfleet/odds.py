@@ -18,7 +18,7 @@ from .gunnery import (
 )
 from .state import GameState
 
-__all__ = ["AttackOdds", "attack_odds", "breach_total_counts", "expected_slots"]
+__all__ = ["AttackOdds", "attack_odds", "attack_value", "breach_total_counts"]
 
 _TWO_RED = DiceExpr.parse("2red")
 
@@ -94,7 +94,7 @@ def attack_odds(state: GameState, opt: AttackOption) -> AttackOdds:
     expr, modifier = breach_total_counts(state, opt)
     tspec, target = state.setup.ships[opt.target], state.ships[opt.target]
     loc = opt.location
-    breach = tuple(s.breach for s in tspec.slots[6 * loc:6 * loc + 6])
+    breach = tspec.breach[loc]
     gone = (target.all_destroyed >> (6 * loc)) & 0b111111
     need = tspec.si - keel_modifier(tspec, target, loc)
     slots, keel, critical = _location_odds(expr, modifier, breach,
@@ -103,8 +103,28 @@ def attack_odds(state: GameState, opt: AttackOption) -> AttackOdds:
     return AttackOdds(refs, keel, critical)
 
 
-def expected_slots(state: GameState, opt: AttackOption) -> float:
-    """Expected slots destroyed (as a float, for bots)."""
-    return float(attack_odds(state, opt).expected_slots)
+def attack_value(state: GameState, opt: AttackOption, keel_value: float) -> float:
+    """Expected slots destroyed plus ``keel_value`` times the keel chance, as a float (for
+    bots: the same numbers as :func:`attack_odds`, cached on what decides them)."""
+    setup = state.setup
+    spec, ship = setup.ships[opt.ship], state.ships[opt.ship]
+    tspec, target = setup.ships[opt.target], state.ships[opt.target]
+    loc = opt.location
+    crew = crew_die(spec, ship, opt.slot // 6)
+    key = (opt.weapon_dice, crew[1] if crew else None, location_dice(tspec, target, loc),
+           trim_penalty(spec, ship), tspec.breach[loc], tspec.si,
+           (target.all_destroyed >> (6 * loc)) & 0b111111,
+           armour_bonus(tspec, target, loc), keel_modifier(tspec, target, loc))
+    found = _VALUES.get(key)
+    if found is None:
+        odds = attack_odds(state, opt)
+        found = (float(odds.expected_slots), float(odds.keel))
+        if len(_VALUES) > 200_000:  # bounded: long simulations must not grow without end
+            _VALUES.clear()
+        _VALUES[key] = found
+    return found[0] + keel_value * found[1]
+
+
+_VALUES: dict[tuple[object, ...], tuple[float, float]] = {}
 
 

@@ -73,6 +73,12 @@ class ShipSpec:
     weapon_hex: tuple[int, ...]
     moved_dice: tuple[DiceExpr, ...]
     stationary_dice: tuple[DiceExpr, ...]
+    #: per location: the six printed breach numbers (``None`` for a miss)
+    breach: tuple[tuple[int | None, ...], ...] = ()
+    #: ``location.N`` of every slot, by flat index
+    refs: tuple[str, ...] = ()
+    #: per location: the flat indices of its gun batteries
+    guns: tuple[tuple[int, ...], ...] = ()
     loc_index: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -92,7 +98,7 @@ class ShipSpec:
 
     def slot_ref(self, flat: int) -> str:
         """``location.N`` as on the card (N from 1)."""
-        return f"{self.locations[flat // 6]}.{flat % 6 + 1}"
+        return self.refs[flat]
 
     def slot_index(self, ref: str) -> int:
         """Flat index of ``location.N``; raises ScenarioError for an unknown slot."""
@@ -166,6 +172,10 @@ def compile_ship(index: int, name: str, side: str, card: Card) -> ShipSpec:
         weapon_hex=tuple(weapon_hex),
         moved_dice=tuple(card.locations[loc].dice.moved for loc in locations),
         stationary_dice=tuple(card.locations[loc].dice.stationary for loc in locations),
+        breach=tuple(tuple(s.breach for s in card.locations[loc].slots) for loc in locations),
+        refs=tuple(f"{loc}.{n}" for loc in locations for n in range(1, 7)),
+        guns=tuple(tuple(6 * li + si for si in range(6) if gun >> (6 * li + si) & 1)
+                   for li in range(len(locations))),
         loc_index={loc: i for i, loc in enumerate(locations)},
     )
 

@@ -1,0 +1,114 @@
+"""`make bench`: measure the engine and print the numbers; never fails on timing.
+
+On one core (the process is pinned to one CPU where the OS allows it):
+* engine steps per second: random-bot quick-start battles, each step = list the legal
+  actions of the decision, pick one, apply it (checked);
+* full random-bot battles per second, and greedy-bot battles per second;
+* the baseline: python-chess random playouts (list the legal moves, pick one, push), plies
+  per second, measured in the same run.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+
+SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
+
+
+def pin_one_core() -> str:
+    try:
+        cpu = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+        return f"pinned to CPU {cpu}"
+    except (AttributeError, OSError):
+        return "not pinned"
+
+
+def timed(fn: Callable[[int], int], seconds: float) -> tuple[int, int, float]:
+    """Run fn(i) for i = 0, 1, ... until ``seconds`` pass; returns (calls, units, elapsed)."""
+    calls = units = 0
+    start = time.perf_counter()
+    while True:
+        units += fn(calls)
+        calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return calls, units, elapsed
+
+
+def airfleet_random(seed: int) -> int:
+    from leviathans.dice import SeededDice
+    from leviathans.rulesets.airfleet import AIRFLEET, Options, quickstart_battle
+
+    rng = random.Random(seed)
+    dice = SeededDice(seed)
+    state = AIRFLEET.new_game(quickstart_battle(Options(turn_limit=30)), dice)
+    steps = 0
+    while state.outcome is None:
+        actions = list(state.legal_actions())
+        state = state.apply(actions[int(rng.random() * len(actions))], dice)
+        steps += 1
+    return steps
+
+
+def airfleet_greedy(seed: int) -> int:
+    from leviathans.bots import make_bot
+    from leviathans.bots.base import play_game
+    from leviathans.dice import SeededDice
+    from leviathans.rulesets.airfleet import AIRFLEET, Options, quickstart_battle
+
+    dice = SeededDice(seed)
+    state = AIRFLEET.new_game(quickstart_battle(Options(turn_limit=30)), dice)
+    bots = {"british": make_bot("greedy", 2 * seed), "french": make_bot("greedy", 2 * seed + 1)}
+    final = play_game(state, bots, dice)
+    return final.turn  # type: ignore[attr-defined, no-any-return]
+
+
+def chess_random(seed: int) -> int:
+    import chess
+
+    rng = random.Random(seed)
+    board = chess.Board()
+    plies = 0
+    while not board.is_game_over() and plies < 400:
+        moves = list(board.legal_moves)
+        board.push(moves[int(rng.random() * len(moves))])
+        plies += 1
+    return plies
+
+
+def main() -> int:
+    import chess
+
+    import leviathans
+
+    pinned = pin_one_core()
+    print(f"leviathans {leviathans.__version__} bench: Python {platform.python_version()}, "
+          f"{platform.machine()}, {pinned}, {SECONDS:g} s per measure")
+    airfleet_random(0)  # warm caches (card loading, footprints) before timing
+    chess_random(0)
+
+    calls, plies, t = timed(chess_random, SECONDS)
+    chess_rate = plies / t
+    print(f"  baseline  python-chess {chess.__version__} random playouts: "
+          f"{chess_rate:10,.0f} plies/s ({calls} games)")
+
+    calls, steps, t = timed(airfleet_random, SECONDS)
+    step_rate = steps / t
+    print(f"  air fleet random-bot battles: {step_rate:10,.0f} engine steps/s "
+          f"({step_rate / chess_rate:.2f}x python-chess), {calls / t:8.1f} battles/s "
+          f"({steps / calls:.0f} steps per battle)")
+
+    calls, turns, t = timed(airfleet_greedy, SECONDS)
+    print(f"  air fleet greedy-bot battles: {calls / t:8.2f} battles/s "
+          f"({turns / calls:.1f} turns per battle, {calls} battles)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
