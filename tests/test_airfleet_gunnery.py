@@ -203,3 +203,15 @@ def test_fire_order_option_winner_first() -> None:
     winner_first = game(ships, phase="gunnery", initiative="french",
                         options={"fire_order": "winner-first"})
     assert winner_first.to_move == "french"
+
+
+def test_position_of_a_gunnery_scenario_offers_its_attacks(examples) -> None:
+    from leviathans.rulesets.airfleet import AIRFLEET
+    from leviathans.scenarios import load_scenario
+
+    state = AIRFLEET.position(load_scenario(examples / "breach-example.toml"))
+    texts = [a.text() for a in state.legal_actions()]
+    assert "HML Hertfordshire:bow.3>Pontbriand:port" in texts and texts[-1] == "done"
+    dice = ScriptedDice.by_label({"weapon": [4], "location": [7], "slot": [1]})
+    after = state.apply(state.parse_action("HML Hertfordshire:bow.3>Pontbriand:port"), dice)
+    assert after.ship("Pontbriand").circled == 1 << 6

@@ -30,6 +30,7 @@ __all__ = [
     "apply_fire",
     "armour_bonus",
     "attack_options",
+    "current_attacks",
     "breach_numbers",
     "cease_fire",
     "crew_die",
@@ -101,15 +102,25 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
     return out
 
 
+def current_attacks(state: GameState) -> tuple[AttackOption, ...]:
+    """The firing side's attack options, computed once per state (they are derived data:
+    ships do not move during gunnery)."""
+    if state.attacks is None:
+        if not state.firing:
+            return ()
+        state.attacks = attack_options(state, state.firing[0])
+    return state.attacks
+
+
 def legal_attacks(state: GameState) -> Iterator[AirAction]:
-    for opt in state.attacks or ():
+    for opt in current_attacks(state):
         if not state.ships[opt.ship].fired >> opt.slot & 1:
             yield opt.action
     yield Cease()
 
 
 def find_option(state: GameState, action: Fire) -> AttackOption | None:
-    for opt in state.attacks or ():
+    for opt in current_attacks(state):
         if opt.action == action:
             return opt
     return None
@@ -143,7 +154,7 @@ def why_illegal(state: GameState, action: Fire | Cease) -> str | None:
     opt = find_option(state, action)
     if opt is not None:
         return None
-    others = [o for o in state.attacks or () if o.ship == index and o.slot == g
+    others = [o for o in current_attacks(state) if o.ship == index and o.slot == g
               and setup.ships[o.target].name == action.target]
     if others:
         where = " or ".join(setup.ships[o.target].locations[o.location] for o in others)

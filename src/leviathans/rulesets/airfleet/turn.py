@@ -9,7 +9,7 @@ from __future__ import annotations
 from ...dice import DiceSource, die
 from ...protocol import Event, Outcome
 from .events import GameEnded, InitiativeRolled, ShipLost, TurnEnded, TurnStarted
-from .gunnery import attack_options
+from .gunnery import current_attacks
 from .movement import candidates, finish_move, start_move
 from .ships import AFLOAT, KEEL_BROKEN, REMOVED
 from .state import GameState, Phase
@@ -95,11 +95,8 @@ def advance(state: GameState, dice: DiceSource, events: list[Event]) -> GameStat
             state = begin_gunnery(state, state.initiative)
         else:  # gunnery
             while state.firing:
-                attacks = state.attacks
-                if attacks is None:
-                    attacks = attack_options(state, state.firing[0])
-                    state = state.evolve(attacks=attacks)
-                if any(not state.ships[o.ship].fired >> o.slot & 1 for o in attacks):
+                if any(not state.ships[o.ship].fired >> o.slot & 1
+                       for o in current_attacks(state)):
                     return state
                 state = state.evolve(firing=state.firing[1:], attacks=None)
             state = end_turn(state, events)
