@@ -179,6 +179,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--at", type=int, metavar="STEP", help="a record's position after STEP")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_cmd_inspect)
+
+    from .rulesets.starship.commands import register as register_starship
+
+    register_starship(sub)
     return p
 
 
