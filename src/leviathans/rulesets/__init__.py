@@ -9,7 +9,7 @@ __all__ = ["get_ruleset", "ruleset_names"]
 
 
 def ruleset_names() -> tuple[str, ...]:
-    return ("airfleet",)
+    return ("airfleet", "starship")
 
 
 def get_ruleset(name: str) -> Ruleset:
@@ -17,4 +17,8 @@ def get_ruleset(name: str) -> Ruleset:
         from .airfleet import AIRFLEET
 
         return AIRFLEET
+    if name == "starship":
+        from .starship import STARSHIP
+
+        return STARSHIP
     raise LeviathansError(f"unknown rule set {name!r} (known: {', '.join(ruleset_names())})")

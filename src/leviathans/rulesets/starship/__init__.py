@@ -1,10 +1,12 @@
 """The starship game (``leviathans-starship-v0.5.txt``, rulings S1-S6): its data and fleets.
 
-This package holds what a fleet is made of, not how a battle is played: the game's tables as
-validated data (:mod:`.data`), the rules options where the text can be read two ways
-(:mod:`.options`), the ship and squadron builder with its points (:mod:`.builder`), fleet
-files (:mod:`.fleet`), helm cards (:mod:`.helm`) and the ``fleet`` command (:mod:`.commands`).
-The turn rules are built on top of these modules.
+What a fleet is made of: the game's tables as validated data (:mod:`.data`), the rules
+options where the text can be read two ways (:mod:`.options`), the ship and squadron builder
+with its points (:mod:`.builder`), fleet files (:mod:`.fleet`), helm cards (:mod:`.helm`) and
+the ``fleet`` command (:mod:`.commands`). How a battle is played: the table geometry
+(:mod:`.geometry`), the scenario (:mod:`.setup`), the state (:mod:`.state`), the phases
+(:mod:`.command`, :mod:`.movement`, :mod:`.attack`, :mod:`.flow`), behind the game protocol
+(:mod:`.game`).
 
 >>> from leviathans.rulesets.starship import ElementSpec, build_element
 >>> frigate = build_element(ElementSpec.model_validate(
@@ -40,11 +42,13 @@ from .data import (
 )
 from .errors import BuildError, FleetError, OptionsError, StarshipDataError, StarshipError
 from .fleet import Admiral, Fleet, Unit, load_fleet, parse_fleet, sample_fleet_paths
+from .game import STARSHIP, Starship
 from .helm import helm_card, helm_card_text
 from .options import Options
 
 __all__ = [
     "ARCS",
+    "STARSHIP",
     "Admiral",
     "Assessment",
     "AttackDice",
@@ -61,6 +65,7 @@ __all__ = [
     "Problem",
     "ShipClass",
     "Span",
+    "Starship",
     "StarshipData",
     "StarshipDataError",
     "StarshipError",

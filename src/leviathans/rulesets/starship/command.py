@@ -1,0 +1,317 @@
+"""The command phase, and the hangar decisions at its end.
+
+Each admiral rolls CMD dice openly: the CMD of every ship still in the fleet plus the
+admiral's (S6: 2). With no die above 3 the admiral may re-roll them all once (mulligan).
+Then, in secret, each die may go to one system of one element (the die must reach the
+system's activation value; each system once per element; a unit's dice go to its leader and
+count for every member that has the system; each disorder token blocks one system slot), to
+the initiative pool, or to the re-roll pool. The reveal: the higher initiative pool wins, ties
+rolled off with a d6 each (S1). Active systems that act at the end of the phase act then:
+Divert Power To Shields clears D3 shielded boxes, Repair Hangars repairs the squadrons aboard,
+and Hangar Bays lets squadrons launch into base contact or come back aboard.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from ...dice import DiceSource, die
+from ...protocol import Event
+from .actions import Assign, Embark, HangarDone, Launch, num
+from .events import StarEvent
+from .geometry import Pose, gap, overlaps
+from .state import DESTROYED, EMBARKED, IN_PLAY, OUT, Phase, Pool, StarshipState
+
+__all__ = [
+    "apply_assign", "apply_hangar", "apply_mulligan", "assign_targets", "begin_turn",
+    "can_mulligan", "hangar_actions", "reveal",
+]
+
+D6 = die("d6")
+
+
+def command_dice(state: StarshipState, side: str) -> int:
+    fleet = state.setup.fleets[side]
+    ships = sum(p.cmd for p, e in zip(state.pieces, state.elements, strict=True)
+                if p.side == side and p.kind == "ship" and e.status != DESTROYED)
+    return fleet.admiral.cmd + ships
+
+
+def _roll(dice: DiceSource, side: str, n: int) -> tuple[int, ...]:
+    return tuple(dice.roll(D6, f"cmd:{side}") for _ in range(n))
+
+
+def begin_turn(state: StarshipState, turn: int, dice: DiceSource,
+               events: list[Event]) -> StarshipState:
+    events.append(StarEvent("turn", f"== Turn {turn} ==", {"turn": turn}))
+    pools = []
+    for side in state.setup.sides:
+        rolled = _roll(dice, side, command_dice(state, side))
+        pools.append(Pool(rolled, tuple(sorted(rolled, reverse=True))))
+        events.append(StarEvent("cmd", f"{side} rolls {len(rolled)} CMD dice: "
+                                f"{' '.join(map(str, rolled)) or '-'}",
+                                {"side": side, "dice": list(rolled)}))
+    return state.evolve(turn=turn, phase=Phase.COMMAND, pools=(pools[0], pools[1]),
+                        to_act=None, activation=(), move=None, attack=None, pushes=(),
+                        decided=frozenset())
+
+
+def can_mulligan(pool: Pool) -> bool:
+    return not pool.mulligan_used and all(d <= 3 for d in pool.rolled)
+
+
+def apply_mulligan(state: StarshipState, side: str, take: bool, dice: DiceSource,
+                   events: list[Event]) -> StarshipState:
+    pool = state.pool(side)
+    if not take:
+        return state.evolve(pools=state.with_pool(side, pool._replace(mulligan_decided=True)))
+    rolled = _roll(dice, side, len(pool.rolled))
+    events.append(StarEvent("mulligan", f"{side} declares a mulligan and re-rolls: "
+                            f"{' '.join(map(str, rolled))}", {"side": side, "dice": list(rolled)}))
+    new = Pool(rolled, tuple(sorted(rolled, reverse=True)), mulligan_used=True,
+               mulligan_decided=True)
+    return state.evolve(pools=state.with_pool(side, new))
+
+
+def _assignable(state: StarshipState, side: str) -> Iterator[int]:
+    """Elements that may take CMD dice: in the fleet, in play or out of play through the
+    Hyperspace Drive, and a unit's leader only."""
+    for i, (p, e) in enumerate(zip(state.pieces, state.elements, strict=True)):
+        if p.side != side or p.kind == "torpedo" or e.status not in (IN_PLAY, OUT):
+            continue
+        unit = state.setup.unit(p.unit)
+        if unit is not None and unit.leader != i:
+            continue
+        yield i
+
+
+def system_targets(state: StarshipState, side: str, value: int) -> Iterator[str]:
+    """``ELEMENT:system`` targets a die of ``value`` may activate now."""
+    pool = state.pool(side)
+    for i in _assignable(state, side):
+        p = state.pieces[i]
+        taken = [t.partition(":")[2] for _, t in pool.assigned if t.partition(":")[0] == p.name]
+        if len(taken) >= p.system_slots - state.elements[i].disorder:
+            continue
+        for system, activation in p.systems.items():
+            if value >= activation and system not in taken:
+                yield f"{p.name}:{system}"
+
+
+def assign_targets(state: StarshipState, side: str, value: int) -> Iterator[str]:
+    yield "initiative"
+    yield "reroll"
+    yield from system_targets(state, side, value)
+
+
+def assign_actions(state: StarshipState, side: str) -> Iterator[Assign]:
+    pool = state.pool(side)
+    for value in sorted(set(pool.free), reverse=True):
+        for target in assign_targets(state, side, value):
+            yield Assign(value, target)
+    yield Assign(0, "done")
+
+
+def why_not_assign(state: StarshipState, side: str, action: Assign) -> str | None:
+    if action.target == "done":
+        return None
+    pool = state.pool(side)
+    if action.die not in pool.free:
+        return f"no unassigned CMD die shows {action.die}"
+    if action.target in ("initiative", "reroll"):
+        return None
+    name, _, system = action.target.partition(":")
+    i = state.index(name)
+    if i is None or state.pieces[i].side != side:
+        return f"{name!r} is not an element of {side}'s fleet"
+    if action.target in system_targets(state, side, action.die):
+        return None
+    p = state.pieces[i]
+    if system not in p.systems:
+        return f"{name} has no system {system!r} (it has {', '.join(p.systems) or 'none'})"
+    if i not in _assignable(state, side):
+        return f"{name} cannot take CMD dice now (a unit's dice go to its leader)"
+    if action.die < p.systems[system]:
+        return f"{system} needs a die of {p.systems[system]}+"
+    return f"{name} cannot activate {system} again, or has no system slot free"
+
+
+def apply_assign(state: StarshipState, side: str, action: Assign) -> StarshipState:
+    pool = state.pool(side)
+    if action.target == "done":
+        pool = pool._replace(finished=True)
+    else:
+        free = list(pool.free)
+        free.remove(action.die)
+        pool = pool._replace(free=tuple(free),
+                             assigned=(*pool.assigned, (action.die, action.target)),
+                             finished=not free)
+    return state.evolve(pools=state.with_pool(side, pool))
+
+
+def reveal(state: StarshipState, dice: DiceSource, events: list[Event]) -> StarshipState:
+    """Reveal both admirals' assignments, settle initiative, activate the systems."""
+    sides = state.setup.sides
+    elements = list(state.elements)
+    pools = []
+    for side in sides:
+        pool = state.pool(side)
+        for _, target in pool.assigned:
+            name, _, system = target.partition(":")
+            if not system:
+                continue
+            i = state.index(name)
+            assert i is not None
+            unit = state.setup.unit(state.pieces[i].unit)
+            for m in unit.members if unit is not None else (i,):
+                if system in state.pieces[m].systems and elements[m].status != DESTROYED:
+                    elements[m] = elements[m]._replace(systems=elements[m].systems | {system})
+        rerolls = sum(1 for _, t in pool.assigned if t == "reroll")
+        pools.append(pool._replace(rerolls=rerolls, finished=True))
+        text = ", ".join(f"{d}>{t}" for d, t in pool.assigned) or "nothing"
+        events.append(StarEvent("reveal", f"{side} reveals: {text}",
+                                {"side": side, "assigned": [list(a) for a in pool.assigned]}))
+    a, b = pools[0].initiative, pools[1].initiative
+    rolloffs = []
+    while a == b:
+        ra, rb = (dice.roll(D6, f"initiative:{side}") for side in sides)
+        rolloffs.append((ra, rb))
+        a, b = ra, rb
+    winner = sides[0] if a > b else sides[1]
+    extra = f", roll-off {'; '.join(f'{x}-{y}' for x, y in rolloffs)}" if rolloffs else ""
+    events.append(StarEvent("initiative", f"Initiative: {sides[0]} {pools[0].initiative}, "
+                            f"{sides[1]} {pools[1].initiative}{extra} -> {winner}",
+                            {"pools": [p.initiative for p in pools], "rolloffs": rolloffs,
+                             "winner": winner}))
+    state = state.evolve(elements=tuple(elements), pools=(pools[0], pools[1]),
+                         initiative=winner)
+    return _end_of_command(state, dice, events)
+
+
+def _end_of_command(state: StarshipState, dice: DiceSource,
+                    events: list[Event]) -> StarshipState:
+    elements = list(state.elements)
+    for i, (p, e) in enumerate(zip(state.pieces, elements, strict=True)):
+        if "divert-power-to-shields" in e.systems and e.shield_hits:
+            d3 = (dice.roll(D6, "shields") + 1) // 2
+            cleared = min(d3, e.shield_hits)
+            elements[i] = e._replace(shield_hits=e.shield_hits - cleared)
+            events.append(StarEvent("shields", f"{p.name} diverts power to shields: D3 = {d3}, "
+                                    f"{cleared} shielded box(es) cleared",
+                                    {"element": p.name, "d3": d3, "cleared": cleared}))
+        if "repair-hangars" in e.systems:
+            for j, sq in enumerate(elements):
+                if sq.carrier == i and sq.status == EMBARKED and sq.hits:
+                    elements[j] = sq._replace(shield_hits=0, hull_hits=0)
+                    events.append(StarEvent("repair", f"{state.pieces[j].name} is repaired "
+                                            f"aboard {p.name}", {"element": state.pieces[j].name}))
+    return state.evolve(elements=tuple(elements), phase=Phase.HANGAR, decided=frozenset(),
+                        to_act=None)
+
+
+# --- hangars -----------------------------------------------------------------------------------
+
+BEARINGS = tuple(float(b) for b in range(0, 360, 45))
+
+
+def _carriers(state: StarshipState, side: str) -> Iterator[int]:
+    for i in state.in_play():
+        p = state.pieces[i]
+        if p.side == side and "hangar-bays" in state.elements[i].systems:
+            yield i
+
+
+def _aboard(state: StarshipState, carrier: int) -> list[int]:
+    return [j for j, e in enumerate(state.elements)
+            if e.carrier == carrier and e.status == EMBARKED]
+
+
+def contact_pose(state: StarshipState, anchor: int, piece: int, bearing: float) -> Pose:
+    """Where a piece stands touching ``anchor`` at ``bearing`` (degrees)."""
+    a = state.elements[anchor].pose
+    assert a is not None
+    r = state.pieces[anchor].radius + state.pieces[piece].radius
+    rad = math.radians(bearing)
+    return Pose(a.x + r * math.sin(rad), a.y - r * math.cos(rad), bearing)
+
+
+def fits(state: StarshipState, piece: int, pose: Pose, ignore: frozenset[int] = frozenset()
+         ) -> bool:
+    """On the table and overlapping no element in play (but itself and ``ignore``)."""
+    return clear(state, state.pieces[piece].radius, pose, ignore | {piece})
+
+
+def clear(state: StarshipState, radius: float, pose: Pose,
+          ignore: frozenset[int] = frozenset()) -> bool:
+    """Would a base of ``radius`` at ``pose`` be on the table and off every element in play?"""
+    setup = state.setup
+    if not (0 <= pose.x <= setup.width and 0 <= pose.y <= setup.depth):
+        return False
+    for j in state.in_play():
+        if j in ignore:
+            continue
+        other = state.elements[j].pose
+        assert other is not None
+        if overlaps((pose.x, pose.y), radius, (other.x, other.y), state.pieces[j].radius):
+            return False
+    return True
+
+
+def hangar_actions(state: StarshipState, side: str) -> Iterator[Launch | Embark | HangarDone]:
+    for c in _carriers(state, side):
+        carrier = state.pieces[c]
+        for sq in _aboard(state, c):
+            for b in BEARINGS:
+                if fits(state, sq, contact_pose(state, c, sq, b)):
+                    yield Launch(state.pieces[sq].name, carrier.name, b)
+        if len(_aboard(state, c)) >= carrier.hangar_capacity:
+            continue
+        cpose = state.elements[c].pose
+        assert cpose is not None
+        for j in state.in_play():
+            p, e = state.pieces[j], state.elements[j]
+            if p.side != side or p.kind != "squadron" or e.pose is None:
+                continue
+            if gap((e.pose.x, e.pose.y), p.radius, (cpose.x, cpose.y), carrier.radius) \
+                    <= 2 * p.engine_points + 1e-6:
+                yield Embark(p.name, carrier.name)
+    yield HangarDone()
+
+
+def has_hangar_choice(state: StarshipState, side: str) -> bool:
+    return any(not isinstance(a, HangarDone) for a in hangar_actions(state, side))
+
+
+def apply_hangar(state: StarshipState, side: str, action: Launch | Embark | HangarDone,
+                 events: list[Event]) -> StarshipState:
+    if isinstance(action, HangarDone):
+        return state.evolve(decided=state.decided | {side})
+    sq = state.index(action.squadron)
+    c = state.index(action.carrier)
+    assert sq is not None and c is not None
+    elements = list(state.elements)
+    if isinstance(action, Launch):
+        pose = contact_pose(state, c, sq, action.bearing)
+        elements[sq] = elements[sq]._replace(pose=pose, status=IN_PLAY, carrier=None)
+        events.append(StarEvent("launch", f"{action.squadron} launches from {action.carrier} at "
+                                f"bearing {num(action.bearing)}",
+                                {"element": action.squadron, "carrier": action.carrier}))
+    else:
+        elements[sq] = elements[sq]._replace(pose=None, status=EMBARKED, carrier=c)
+        events.append(StarEvent("embark", f"{action.squadron} lands aboard {action.carrier}",
+                                {"element": action.squadron, "carrier": action.carrier}))
+    return state.evolve(elements=tuple(elements))
+
+
+def why_not_hangar(state: StarshipState, side: str,
+                   action: Launch | Embark | HangarDone) -> str | None:
+    if action in set(hangar_actions(state, side)):
+        return None
+    if isinstance(action, Launch):
+        return (f"{action.squadron} cannot launch from {action.carrier} at bearing "
+                f"{num(action.bearing)} (not aboard, Hangar Bays not active, or no room there)")
+    if isinstance(action, Embark):
+        return (f"{action.squadron} cannot embark on {action.carrier} (Hangar Bays not active, "
+                f"too far, or the hangar is full)")
+    return None

@@ -1,0 +1,458 @@
+"""The movement phase.
+
+Admirals alternate, the initiative holder first, each activating one element (or a whole
+unit) until every element has moved once. A ship or torpedo spends engine points (EP): each
+moves it straight ahead up to 2" (3" with Full Thrust, if it does not turn this move) or
+pivots it up to 45 degrees about its centre (S5), a pivot needing forward travel of at least
+its CMD in inches since the start of the move or the last pivot (squadrons and torpedoes,
+CMD 0, pivot freely; Retro Thrusters allow a pivot on every other EP). It may pass through
+others but not end on them; ships ignore squadrons, and squadrons they end on are placed
+touching them by their own admiral. A squadron is simply placed within EP x 2" of where it
+was. An element whose centre ends off the table has left it and is destroyed (S2). Units
+must end within 6" of one another, or take a disorder token. The Hyperspace Drive, active,
+takes an element out of play, or brings one back more than 6" from any enemy.
+
+Continuous choices are offered as a grid (forward 0.5" to the maximum in 0.5" steps; pivots
+of 15, 30 and 45 degrees; squadron placements on 16 bearings at three distances); any other
+value the rules allow is legal too when given as text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...protocol import Event
+from .actions import Arrive, EndMove, Forward, Jump, Place, Push, StarAction, Turn, num
+from .command import contact_pose, fits
+from .events import StarEvent
+from .geometry import EPSILON, Pose, bearing, centre_distance, gap, overlaps
+from .state import IN_PLAY, OUT, Move, StarshipState
+
+__all__ = [
+    "activatable", "apply_move", "coherency", "move_actions", "push_actions", "why_not_move",
+]
+
+TURNS = (-45.0, -30.0, -15.0, 15.0, 30.0, 45.0)
+PUSH_BEARINGS = tuple(b * 22.5 for b in range(16))
+
+
+def _ship_like(state: StarshipState, i: int) -> bool:
+    return state.pieces[i].kind != "squadron"
+
+
+def activatable(state: StarshipState, side: str) -> list[tuple[int, ...]]:
+    """Groups (one element, or a unit's members) of ``side`` that may still move now."""
+    groups: list[tuple[int, ...]] = []
+    seen: set[str] = set()
+    for i, (p, e) in enumerate(zip(state.pieces, state.elements, strict=True)):
+        if p.side != side or e.done:
+            continue
+        if e.status == OUT and "hyperspace-drive" not in e.systems:
+            continue
+        if e.status not in (IN_PLAY, OUT):
+            continue
+        if p.kind == "torpedo" and e.launched >= state.turn:
+            continue  # launched this turn: it moves from the next movement phase
+        if p.unit is not None:
+            if p.unit in seen:
+                continue
+            seen.add(p.unit)
+            unit = state.setup.unit(p.unit)
+            assert unit is not None
+            members = tuple(m for m in unit.members
+                            if state.elements[m].status in (IN_PLAY, OUT)
+                            and not state.elements[m].done)
+            groups.append(members)
+        else:
+            groups.append((i,))
+    return groups
+
+
+def _max_step(state: StarshipState, i: int, move: Move) -> float:
+    full = "full-thrust" in state.elements[i].systems and not move.turned
+    return 3.0 if full else 2.0
+
+
+def _others(state: StarshipState, i: int) -> list[int]:
+    """What a moving element may not end on: everything in play, but a ship ignores
+    squadrons (it pushes them aside)."""
+    ship_like = _ship_like(state, i)
+    return [j for j in state.in_play() if j != i
+            and not (ship_like and state.pieces[j].kind == "squadron")]
+
+
+def _clear_at(state: StarshipState, i: int, x: float, y: float, others: list[int]) -> bool:
+    r = state.pieces[i].radius
+    for j in others:
+        pose = state.elements[j].pose
+        assert pose is not None
+        if overlaps((x, y), r, (pose.x, pose.y), state.pieces[j].radius):
+            return False
+    return True
+
+
+def _can_clear(state: StarshipState, i: int, pose: Pose, ep: int, step: float,
+               others: list[int]) -> bool:
+    """Can the element, from ``pose``, still end clear by going straight on?"""
+    if _clear_at(state, i, pose.x, pose.y, others):
+        return True
+    reach = ep * step
+    k = 1
+    while k * 0.1 <= reach + EPSILON:
+        p = pose.forward(k * 0.1)
+        if _clear_at(state, i, p.x, p.y, others):
+            return True
+        k += 1
+    return False
+
+
+def _pose(state: StarshipState, i: int) -> Pose:
+    pose = state.elements[i].pose
+    assert pose is not None
+    return pose
+
+
+def _start(state: StarshipState, i: int) -> Move:
+    return Move(i, state.pieces[i].engine_points, 0.0, False, False, False, 0)
+
+
+def _turn_allowed(state: StarshipState, i: int, move: Move) -> bool:
+    if move.long_step:
+        return False  # Full Thrust carried it more than 2" on a step: no pivot this move
+    if move.since_turn >= state.pieces[i].cmd - EPSILON:
+        return True
+    return "retro-thrusters" in state.elements[i].systems and not move.last_was_turn
+
+
+def _forward_ok(state: StarshipState, i: int, move: Move, inches: float) -> bool:
+    if move.ep < 1 or not 0 < inches <= _max_step(state, i, move) + EPSILON:
+        return False
+    pose = _pose(state, i).forward(inches)
+    step = _max_step(state, i, move._replace(long_step=move.long_step or inches > 2.0))
+    return _can_clear(state, i, pose, move.ep - 1, step, _others(state, i))
+
+
+def _turn_ok(state: StarshipState, i: int, move: Move, degrees: float) -> bool:
+    """A pivot leaves the base where it is, so it only needs a way out straight ahead."""
+    pose = _pose(state, i).turned(degrees)
+    step = _max_step(state, i, move._replace(turned=True))
+    return _can_clear(state, i, pose, move.ep - 1, step, _others(state, i))
+
+
+def _end_ok(state: StarshipState, i: int, move: Move) -> bool:
+    """Clear of others; or, with no way left to get clear (only possible after a push or
+    arrival of others), the move may still end."""
+    pose = _pose(state, i)
+    if _clear_at(state, i, pose.x, pose.y, _others(state, i)):
+        return True
+    return not any(True for _ in _steps_left(state, i, move))
+
+
+def _steps_left(state: StarshipState, i: int, move: Move) -> Iterator[float]:
+    if move.ep < 1:
+        return
+    d = 0.5
+    while d <= _max_step(state, i, move) + EPSILON:
+        if _forward_ok(state, i, move, d):
+            yield d
+        d += 0.5
+    if _turn_allowed(state, i, move):
+        for t in TURNS:
+            if _turn_ok(state, i, move, t):
+                yield t
+
+
+def _squadron_spots(state: StarshipState, i: int) -> Iterator[tuple[float, float]]:
+    pose = _pose(state, i)
+    reach = 2.0 * state.pieces[i].engine_points
+    yield round(pose.x, 2), round(pose.y, 2)
+    enemies = [j for j in state.in_play() if state.pieces[j].side != state.pieces[i].side]
+    bearings = [b * 22.5 for b in range(16)]
+    if enemies:
+        nearest = min(enemies, key=lambda j: centre_distance(
+            (pose.x, pose.y), (_pose(state, j).x, _pose(state, j).y)))
+        bearings.insert(0, bearing((pose.x, pose.y), (_pose(state, nearest).x,
+                                                       _pose(state, nearest).y)))
+    for b in bearings:
+        for d in (reach, reach / 2, reach / 4):
+            p = Pose(pose.x, pose.y, b).forward(d)
+            yield round(p.x, 2), round(p.y, 2)
+
+
+def _place_ok(state: StarshipState, i: int, x: float, y: float) -> bool:
+    pose = _pose(state, i)
+    if centre_distance((pose.x, pose.y), (x, y)) > 2.0 * state.pieces[i].engine_points + 1e-6:
+        return False
+    return fits(state, i, Pose(x, y, pose.heading))
+
+
+def _arrive_ok(state: StarshipState, i: int, x: float, y: float) -> bool:
+    p = state.pieces[i]
+    if not fits(state, i, Pose(x, y, 0.0)):
+        return False
+    for j in state.in_play():
+        q = state.pieces[j]
+        if q.side != p.side and gap((x, y), p.radius, (_pose(state, j).x, _pose(state, j).y),
+                                    q.radius) <= 6.0 + EPSILON:
+            return False
+    return True
+
+
+def _arrival_spots(state: StarshipState, i: int) -> Iterator[Arrive]:
+    setup = state.setup
+    name = state.pieces[i].name
+    enemies = [j for j in state.in_play() if state.pieces[j].side != state.pieces[i].side]
+    y = 6.0
+    while y <= setup.depth - 6.0 + EPSILON:
+        x = 6.0
+        while x <= setup.width - 6.0 + EPSILON:
+            if _arrive_ok(state, i, x, y):
+                heading = 0.0
+                if enemies:
+                    near = min(enemies, key=lambda j: centre_distance(
+                        (x, y), (_pose(state, j).x, _pose(state, j).y)))
+                    heading = round(bearing((x, y), (_pose(state, near).x,
+                                                     _pose(state, near).y)) / 45.0) * 45.0 % 360
+                yield Arrive(name, x, y, heading)
+            x += 6.0
+        y += 6.0
+
+
+def move_actions(state: StarshipState) -> Iterator[StarAction]:
+    """Legal moves: of the element moving, else of any group the side may activate."""
+    if state.move is not None:
+        yield from _element_moves(state, state.move.element, state.move)
+        return
+    if state.activation:
+        members: list[int] = list(state.activation)
+    else:
+        assert state.to_act is not None
+        members = [i for g in activatable(state, state.to_act) for i in g]
+    for i in members:
+        yield from _element_moves(state, i, None)
+
+
+def _element_moves(state: StarshipState, i: int, move: Move | None) -> Iterator[StarAction]:
+    p, e = state.pieces[i], state.elements[i]
+    hyper = "hyperspace-drive" in e.systems
+    if e.status == OUT:
+        yield from _arrival_spots(state, i)
+        return
+    if p.kind == "squadron":
+        spots = [xy for xy in dict.fromkeys(_squadron_spots(state, i)) if _place_ok(state, i, *xy)]
+        # A squadron with nowhere clear to go (boxed in after a push) stays where it is.
+        for x, y in spots or [next(_squadron_spots(state, i))]:
+            yield Place(p.name, x, y)
+        if hyper:
+            yield Jump(p.name)
+        return
+    m = move if move is not None else _start(state, i)
+    found = False
+    if m.ep >= 1:
+        top = _max_step(state, i, m)
+        d = 0.5
+        while d <= top + EPSILON:
+            if _forward_ok(state, i, m, d):
+                found = True
+                yield Forward(p.name, d)
+            d += 0.5
+        if _turn_allowed(state, i, m):
+            for t in TURNS:
+                if _turn_ok(state, i, m, t):
+                    found = True
+                    yield Turn(p.name, t)
+    if _end_ok(state, i, m) or not found:
+        yield EndMove(p.name)
+    if hyper and move is None:
+        yield Jump(p.name)
+
+
+def why_not_move(state: StarshipState, action: StarAction) -> str | None:
+    name = getattr(action, "element", None)
+    i = state.index(name) if isinstance(name, str) else None
+    if i is None:
+        return f"there is no element named {name!r}"
+    p, e = state.pieces[i], state.elements[i]
+    if state.move is not None and state.move.element != i:
+        return f"{state.pieces[state.move.element].name} is moving; it must end its move first"
+    if state.move is None:
+        allowed = (state.activation if state.activation else
+                   [j for g in activatable(state, state.to_act or "") for j in g])
+        if i not in allowed:
+            return f"{name} does not move now ({state.to_act} is activating)"
+    m = state.move if state.move is not None else _start(state, i)
+    if isinstance(action, Forward):
+        if p.kind == "squadron" or e.status != IN_PLAY:
+            return f"{name} is not moved by engine points"
+        if m.ep < 1:
+            return f"{name} has no engine points left"
+        if not 0 < action.inches <= _max_step(state, i, m) + EPSILON:
+            return f"{name} moves up to {num(_max_step(state, i, m))}\" per engine point"
+        if not _forward_ok(state, i, m, action.inches):
+            return f"{name} could not end its move clear of other elements from there"
+        return None
+    if isinstance(action, Turn):
+        if p.kind == "squadron" or e.status != IN_PLAY:
+            return f"{name} is not moved by engine points"
+        if m.ep < 1:
+            return f"{name} has no engine points left"
+        if not 0 < abs(action.degrees) <= 45.0 + EPSILON:
+            return "a pivot is up to 45 degrees (S5)"
+        if not _turn_allowed(state, i, m):
+            return (f"{name} must travel {p.cmd}\" straight ahead before pivoting "
+                    f"({num(m.since_turn)}\" so far)")
+        if not _turn_ok(state, i, m, action.degrees):
+            return f"{name} could not end its move clear of other elements from there"
+        return None
+    if isinstance(action, EndMove):
+        if p.kind == "squadron" or e.status != IN_PLAY:
+            return f"{name} is not moved by engine points"
+        if not _end_ok(state, i, m):
+            return f"{name} may not end its move on another element"
+        return None
+    if isinstance(action, Place):
+        if p.kind != "squadron":
+            return f"{name} is not a squadron"
+        if action in set(_element_moves(state, i, None)):
+            return None
+        if not _place_ok(state, i, action.x, action.y):
+            return (f"{name} may be placed within {num(2 * p.engine_points)}\" of where it was, "
+                    f"on the table and clear of other elements")
+        return None
+    if isinstance(action, Jump):
+        if "hyperspace-drive" not in e.systems or e.status != IN_PLAY or state.move is not None:
+            return f"{name} cannot jump now (Hyperspace Drive not active, or moving)"
+        return None
+    if isinstance(action, Arrive):
+        if e.status != OUT:
+            return f"{name} is not out of play"
+        if not _arrive_ok(state, i, action.x, action.y):
+            return f"{name} must arrive on the table, clear, and more than 6\" from any enemy"
+        return None
+    return f"{action.text()!r} is not a movement"
+
+
+def apply_move(state: StarshipState, action: StarAction, events: list[Event]) -> StarshipState:
+    name = getattr(action, "element")  # noqa: B009 (every movement action names an element)
+    i = state.index(name)
+    assert i is not None
+    activation = state.activation
+    if not activation:
+        group = next(g for g in activatable(state, state.to_act or "") if i in g)
+        activation = group
+    elements = list(state.elements)
+    e = elements[i]
+    if isinstance(action, Forward | Turn):
+        m = state.move if state.move is not None else _start(state, i)
+        pose = _pose(state, i)
+        if isinstance(action, Forward):
+            pose = pose.forward(action.inches)
+            m = m._replace(ep=m.ep - 1, since_turn=m.since_turn + action.inches,
+                           last_was_turn=False, long_step=m.long_step or action.inches > 2.0,
+                           used=m.used + 1)
+        else:
+            pose = pose.turned(action.degrees)
+            m = m._replace(ep=m.ep - 1, since_turn=0.0, turned=True, last_was_turn=True,
+                           used=m.used + 1)
+        elements[i] = e._replace(pose=pose)
+        if state.move is None:
+            events.append(StarEvent("move-start", f"{name} moves from {_pose(state, i).text()}",
+                                    {"element": name}))
+        return state.evolve(elements=tuple(elements), move=m, activation=activation)
+    if isinstance(action, EndMove):
+        return _finish(state.evolve(activation=activation), i, events)
+    if isinstance(action, Place):
+        old = _pose(state, i)
+        elements[i] = e._replace(pose=Pose(action.x, action.y, old.heading))
+        events.append(StarEvent("move", f"{name} is placed at ({num(action.x)}, {num(action.y)})",
+                                {"element": name, "x": action.x, "y": action.y}))
+        return _done(state.evolve(elements=tuple(elements), activation=activation), i)
+    if isinstance(action, Jump):
+        elements[i] = e._replace(pose=None, status=OUT)
+        events.append(StarEvent("jump", f"{name} jumps out of play", {"element": name}))
+        return _done(state.evolve(elements=tuple(elements), activation=activation), i)
+    assert isinstance(action, Arrive)
+    elements[i] = e._replace(pose=Pose(action.x, action.y, action.heading), status=IN_PLAY)
+    events.append(StarEvent("arrive", f"{name} arrives at ({num(action.x)}, {num(action.y)}) "
+                            f"heading {num(action.heading)}", {"element": name}))
+    return _done(state.evolve(elements=tuple(elements), activation=activation), i)
+
+
+def _done(state: StarshipState, i: int) -> StarshipState:
+    elements = list(state.elements)
+    elements[i] = elements[i]._replace(done=True)
+    return state.evolve(elements=tuple(elements), move=None,
+                        activation=tuple(j for j in state.activation if j != i))
+
+
+def _finish(state: StarshipState, i: int, events: list[Event]) -> StarshipState:
+    """End a ship's or torpedo's move: off the table it is lost (S2); squadrons under it are
+    pushed aside by their admirals."""
+    p = state.pieces[i]
+    pose = _pose(state, i)
+    used = state.move.used if state.move is not None else 0
+    events.append(StarEvent("move", f"{p.name} ends its move at {pose.text()} "
+                            f"({used} EP spent)", {"element": p.name, "x": pose.x, "y": pose.y,
+                                                   "heading": pose.heading}))
+    state = _done(state, i)
+    setup = state.setup
+    if not (0 <= pose.x <= setup.width and 0 <= pose.y <= setup.depth):
+        from .flow import destroy
+
+        return destroy(state, i, "left the table", events)
+    pushes = []
+    for j in state.in_play():
+        q = state.pieces[j]
+        if q.kind == "squadron" and j != i:
+            other = _pose(state, j)
+            if overlaps((pose.x, pose.y), p.radius, (other.x, other.y), q.radius):
+                pushes.append((j, i))
+    return state.evolve(pushes=tuple(pushes)) if pushes else state
+
+
+def push_actions(state: StarshipState) -> Iterator[Push]:
+    sq, ship = state.pushes[0]
+    name = state.pieces[sq].name
+    later = frozenset(s for s, _ in state.pushes[1:])
+    spots = [b for b in PUSH_BEARINGS if fits(state, sq, contact_pose(state, ship, sq, b),
+                                                ignore=later | {sq})]
+    # With every spot taken, the squadron still has to go somewhere touching the ship.
+    for b in spots or PUSH_BEARINGS:
+        yield Push(name, b)
+
+
+def apply_push(state: StarshipState, action: Push, events: list[Event]) -> StarshipState:
+    sq, ship = state.pushes[0]
+    elements = list(state.elements)
+    old = elements[sq].pose
+    assert old is not None
+    new = contact_pose(state, ship, sq, action.bearing)
+    elements[sq] = elements[sq]._replace(pose=Pose(new.x, new.y, old.heading))
+    events.append(StarEvent("push", f"{action.squadron} is pushed aside by "
+                            f"{state.pieces[ship].name}, to bearing {num(action.bearing)}",
+                            {"element": action.squadron}))
+    return state.evolve(elements=tuple(elements), pushes=state.pushes[1:])
+
+
+def coherency(state: StarshipState, events: list[Event]) -> StarshipState:
+    """End of the movement phase: unit members more than 6" from every other member take a
+    disorder token (none under Red Alert)."""
+    elements = list(state.elements)
+    for unit in state.setup.units:
+        live = [m for m in unit.members if elements[m].status == IN_PLAY]
+        if len(live) < 2:
+            continue
+        for m in live:
+            pm = _pose(state, m)
+            near = any(gap((pm.x, pm.y), state.pieces[m].radius,
+                           (_pose(state, o).x, _pose(state, o).y), state.pieces[o].radius)
+                       <= 6.0 + EPSILON for o in live if o != m)
+            if not near:
+                from .flow import add_disorder
+
+                elements[m] = add_disorder(elements[m], 1)
+                name = state.pieces[m].name
+                events.append(StarEvent("disorder", f"{name} strays from unit {unit.name}: "
+                                        f"disorder", {"element": name}))
+    return state.evolve(elements=tuple(elements))
+
