@@ -49,16 +49,27 @@ def _cmd_battle(args: argparse.Namespace) -> int:
     from .bots import make_bot
     from .records import Recorder
     from .render.text import position_text
-    from .rulesets.airfleet import Options, quickstart_battle
+    from .rulesets import get_ruleset
 
-    setup = quickstart_battle(Options(turn_limit=args.turn_limit))
-    bots = {"british": make_bot(args.british, args.seed * 2 + 1),
-            "french": make_bot(args.french, args.seed * 2 + 2)}
-    rec = Recorder(setup_ruleset(), setup, seed=args.seed,
+    ruleset = get_ruleset(args.ruleset)
+    if args.ruleset == "airfleet":
+        from .rulesets.airfleet import Options, quickstart_battle
+
+        setup: Any = quickstart_battle(Options(turn_limit=args.turn_limit or 30))
+        title = "Quick-start battle"
+    else:
+        from .rulesets.starship.setup import sample_battle
+
+        setup = sample_battle(args.turn_limit or 15)
+        title = "Starship battle (sample fleets)"
+    chosen = {"british": args.british, "french": args.french, "red": args.red,
+              "blue": args.blue}
+    bots = {side: make_bot(chosen[side], args.seed * 2 + 1 + k)
+            for k, side in enumerate(ruleset.players)}
+    rec = Recorder(ruleset, setup, seed=args.seed,
                    players={side: bot.name for side, bot in bots.items()})
-    out = sys.stdout
-    print(f"Quick-start battle, seed {args.seed}: british ({args.british}) against french "
-          f"({args.french})", file=out)
+    vs = " against ".join(f"{side} ({bot.name})" for side, bot in bots.items())
+    print(f"{title}, seed {args.seed}: {vs}")
     _print_events(rec.state, args.quiet)
     state = rec.state
     while state.outcome is None:
@@ -66,29 +77,26 @@ def _cmd_battle(args: argparse.Namespace) -> int:
         assert player is not None
         state = rec.play(bots[player].choose(state))
         _print_events(state, args.quiet)
-    print(file=out)
-    print(position_text(state), file=out)
+    print()
+    print(position_text(state))
     print(f"Result: {state.outcome.text()} (turn {state.view(None)['turn']}, "
-          f"{len(rec.record.steps) - 1} actions)", file=out)
+          f"{len(rec.record.steps) - 1} actions)")
     if args.record:
         rec.record.save(args.record)
-        print(f"Record written to {args.record}", file=out)
+        print(f"Record written to {args.record}")
     return 0
 
 
-def setup_ruleset() -> Any:
-    from .rulesets.airfleet import AIRFLEET
-
-    return AIRFLEET
+_DETAIL = {"AttackResult", "MoveEnded", "attack", "move", "reroll", "push", "launch",
+           "embark", "move-start", "cmd", "reveal", "shields", "launch-torpedo"}
 
 
 def _print_events(state: Any, quiet: bool) -> None:
-    from .rulesets.airfleet.events import AttackResult, MoveEnded
-
     for event in state.events:
-        if quiet and isinstance(event, AttackResult | MoveEnded):
+        kind = getattr(event, "kind", type(event).__name__)
+        if kind == "move-start" or (quiet and kind in _DETAIL):
             continue
-        print(("  " if isinstance(event, AttackResult | MoveEnded) else "") + event.text())
+        print(("  " if kind in _DETAIL else "") + event.text())
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -124,7 +132,7 @@ def _load_position(file: str, at: int | None) -> Any:
     from .errors import RecordError
     from .records import GameRecord, replay
     from .rulesets.airfleet import AIRFLEET
-    from .scenarios import load_scenario
+    from .scenarios import load_scenario, read_scenario_data
 
     if file.endswith(".json"):
         record = GameRecord.load(file)
@@ -139,6 +147,11 @@ def _load_position(file: str, at: int | None) -> Any:
         return state
     if at is not None:
         raise LeviathansError("--at is for records (.json), not scenarios")
+    if "fleets" in read_scenario_data(file):
+        from .rulesets.starship import STARSHIP
+        from .rulesets.starship.setup import read_scenario
+
+        return STARSHIP.position(read_scenario(file))
     return AIRFLEET.position(load_scenario(file))
 
 
@@ -160,12 +173,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_cmd_odds)
 
-    s = sub.add_parser("battle", help="play the quick-start battle between bots")
+    s = sub.add_parser("battle", help="a battle between bots (quick-start or starship)")
+    s.add_argument("--ruleset", choices=("airfleet", "starship"), default="airfleet")
     s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--british", default="greedy", help="bot for the British (random, greedy)")
-    s.add_argument("--french", default="greedy", help="bot for the French")
-    s.add_argument("--turn-limit", type=int, default=30,
-                   help="a draw agreed after this many turns (default 30)")
+    s.add_argument("--british", default="greedy", help="air fleet: bot for the British "
+                   "(random, greedy)")
+    s.add_argument("--french", default="greedy", help="air fleet: bot for the French")
+    s.add_argument("--red", default="greedy", help="starship: bot for red (fleet A)")
+    s.add_argument("--blue", default="greedy", help="starship: bot for blue (fleet B)")
+    s.add_argument("--turn-limit", type=int, default=None,
+                   help="a draw agreed after this many turns (air fleet 30, starship 15)")
     s.add_argument("--record", metavar="FILE", help="write the game record here")
     s.add_argument("--quiet", action="store_true", help="only turns, losses and the result")
     s.set_defaults(func=_cmd_battle)

@@ -1,6 +1,6 @@
 """The greedy bot: one-step lookahead on exact expected damage.
 
-Air-fleet game:
+The starship game: see :mod:`.greedy_starship`. Air-fleet game:
 
 * deployment: near the middle of its zone, bow towards the centre of the board;
 * movement: looks at every legal end of the ship's move and takes the one where its guns
@@ -22,6 +22,8 @@ from ..rulesets.airfleet.geometry import relative_sectors
 from ..rulesets.airfleet.gunnery import AttackOption, find_option, ship_attack_options
 from ..rulesets.airfleet.movement import candidates, reachable_ends
 from ..rulesets.airfleet.odds import attack_value as _attack_value
+from ..rulesets.starship.state import StarshipState
+from .greedy_starship import StarshipGreedy
 
 __all__ = ["GreedyBot", "attack_value"]
 
@@ -54,8 +56,13 @@ class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self._random = random.Random(seed)
         self._plan: tuple[Any, list[str]] | None = None
+        self._star: StarshipGreedy | None = None
 
     def choose(self, state: GameState) -> Action:
+        if isinstance(state, StarshipState):
+            if self._star is None:
+                self._star = StarshipGreedy(self._random)
+            return self._star.choose(state, list(state.legal_actions()))
         if not isinstance(state, AirState):
             raise TypeError(f"the greedy bot does not play {state.ruleset.name} yet")
         actions = list(state.legal_actions())
