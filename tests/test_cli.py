@@ -167,3 +167,42 @@ facing = "N"
     assert "unknown die 'purple'" in err
     err = one_line_error(capsys, "replay", str(tmp_path / "nowhere.json"))
     assert "cannot read" in err
+
+
+def test_starship_battle_record_replay_and_inspect(capsys, tmp_path: Path) -> None:
+    args = ("battle", "--ruleset", "starship", "--red", "greedy", "--blue", "random",
+            "--turn-limit", "3")
+    _, first, _ = run(capsys, *args, "--seed", "4")
+    _, second, _ = run(capsys, *args, "--seed", "4")
+    _, other, _ = run(capsys, *args, "--seed", "5")
+    assert first == second and first != other
+    assert "Starship battle (sample fleets), seed 4: red (greedy) against blue (random)" in first
+    assert "== Turn 1 ==" in first and "Initiative: " in first and "Result: " in first
+    record = tmp_path / "star.json"
+    code, _, _ = run(capsys, *args, "--seed", "4", "--record", str(record))
+    assert code == 0
+    code, out, _ = run(capsys, "replay", str(record))
+    assert code == 0 and "replayed and verified (seed 4)" in out
+    code, out, _ = run(capsys, "inspect", str(record), "--at", "0", "--json")
+    assert code == 0 and json.loads(out)["phase"] == "command"
+
+
+def test_starship_inspect_shows_exact_hit_chances(capsys) -> None:
+    scenario = Path(__file__).parent / "starship" / "duel.toml"
+    code, out, _ = run(capsys, "inspect", str(scenario), "--json")
+    assert code == 0
+    data = json.loads(out)
+    lancer = next(e for e in data["elements"] if e["name"] == "Lancer")
+    assert (lancer["x"], lancer["y"], lancer["heading"]) == (30.0, 30.0, 0.0)
+    assert lancer["shielded"] == 2 and lancer["unshielded"] == 5
+    heavy = next(a for a in lancer["attacks"]
+                 if a["weapon"] == "front.2" and a["target"] == "Dominion")
+    # A d10 against a destroyer (to hit 5-10): 6 faces of 10 hit; damage 1,1,1,2,2,3.
+    assert heavy["hit"] == [{"fraction": "3/5", "probability": 0.6}]
+    assert heavy["expected"] == pytest.approx(1.0)
+    assert heavy["damage"]["3"]["fraction"] == "1/10"
+    dominion = next(e for e in data["elements"] if e["name"] == "Dominion")
+    atomic = next(a for a in dominion["attacks"] if a["system"] == "Atomic Warheads")
+    # d8+4 is 5-12; against a frigate (4-8) 5, 6, 7, 8 hit: 1/2, damage 1,1,1,2.
+    assert atomic["hit"][0]["fraction"] == "1/2" and atomic["expected"] == pytest.approx(0.625)
+    assert all(a["target"] not in ("Kestrel One", "Wraith") for a in dominion["attacks"])
