@@ -23,6 +23,7 @@
                                             die 2, spend a held Divert Power To Weapons die on
                                             every miss, or keep the roll
 ``rally Lancer`` / ``rally none``           the morale roll for one disordered element
+``lead Valiant``                            a unit whose leader was destroyed: its new leader
 ``concede red``                             give up (any time)
 ==========================================  ===================================================
 """
@@ -221,6 +222,16 @@ class Accept:
 
 
 @dataclass(frozen=True, slots=True)
+class Lead:
+    """The admiral names a unit's new leader after the old one is destroyed."""
+
+    element: str
+
+    def text(self) -> str:
+        return f"lead {self.element}"
+
+
+@dataclass(frozen=True, slots=True)
 class Rally:
     element: str  # "none" for no roll
 
@@ -230,7 +241,7 @@ class Rally:
 
 StarAction = (Mulligan | Assign | Launch | Embark | HangarDone | Forward | Turn | EndMove | Place
               | Jump | Arrive | Push | Attack | Stand | Reroll | Overcharge | Accept | Rally
-              | Concede)
+              | Lead | Concede)
 
 _NUM = r"(-?\d+(?:\.\d+)?)"
 _FIXED: dict[str, StarAction] = {
@@ -268,6 +279,8 @@ def parse_action(text: str) -> StarAction:
         return Reroll(int(rest))
     if head == "rally" and rest.strip():
         return Rally(rest.strip())
+    if head == "lead" and rest.strip():
+        return Lead(rest.strip())
     if ">" in t:
         left, _, right = t.partition(">")
         element, _, weapon = left.rpartition(":")

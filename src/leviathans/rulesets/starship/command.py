@@ -80,8 +80,7 @@ def _assignable(state: StarshipState, side: str) -> Iterator[int]:
     for i, (p, e) in enumerate(zip(state.pieces, state.elements, strict=True)):
         if p.side != side or p.kind == "torpedo" or e.status not in (IN_PLAY, OUT):
             continue
-        unit = state.setup.unit(p.unit)
-        if unit is not None and unit.leader != i:
+        if p.unit is not None and state.leader(p.unit) != i:
             continue
         yield i
 

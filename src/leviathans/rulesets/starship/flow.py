@@ -21,6 +21,7 @@ from .actions import (
     HangarDone,
     Jump,
     Launch,
+    Lead,
     Mulligan,
     Overcharge,
     Place,
@@ -53,6 +54,9 @@ _HANGAR = (Launch, Embark, HangarDone)
 def legal_actions(state: StarshipState) -> Iterator[StarAction]:
     if state.phase == Phase.OVER:
         return
+    if state.nominations:
+        yield from _lead_actions(state)
+        return
     if state.pushes:
         yield from movement.push_actions(state)
         return
@@ -84,6 +88,14 @@ def why_illegal(state: StarshipState, action: StarAction) -> str | None:
     if state.phase == Phase.OVER:
         return "the game is over"
     phase = state.phase.name.lower()
+    if state.nominations:
+        if not isinstance(action, Lead):
+            unit = state.setup.units[state.nominations[0]]
+            return f"unit {unit.name} lost its leader: name a new one first (lead NAME)"
+        return None if action in set(_lead_actions(state)) else \
+            f"{action.element} cannot lead the unit (not a surviving member)"
+    if isinstance(action, Lead):
+        return "no unit needs a new leader"
     if state.pushes:
         if not isinstance(action, Push):
             return f"{state.pieces[state.pushes[0][0]].name} must first be pushed aside"
@@ -126,6 +138,8 @@ def apply(state: StarshipState, action: StarAction, dice: DiceSource,
     if isinstance(action, Concede):
         return _end(state, Outcome(state.setup.other(action.player),
                                    f"{action.player} conceded"), events)
+    if isinstance(action, Lead):
+        return _apply_lead(state, action, events)
     if isinstance(action, Push):
         return movement.apply_push(state, action, events)
     if isinstance(action, Mulligan):
@@ -164,7 +178,7 @@ def _order(state: StarshipState) -> tuple[str, str]:
 def advance(state: StarshipState, dice: DiceSource, events: list[Event]) -> StarshipState:
     """Play everything that needs no decision, until one does or the game is over."""
     while True:
-        if state.phase == Phase.OVER or state.pushes:
+        if state.phase == Phase.OVER or state.pushes or state.nominations:
             return state
         if state.phase == Phase.COMMAND:
             waiting = _command_waiting(state)
@@ -263,6 +277,7 @@ def destroy(state: StarshipState, i: int, reason: str, events: list[Event],
                          activation=tuple(j for j in state.activation if j not in gone),
                          move=None if state.move is not None and state.move.element in gone
                          else state.move)
+    state = _succession(state, gone, events)
     for side in state.setup.sides:
         lost, total = state.fleet_losses(side)
         if 2 * lost > total:
@@ -275,6 +290,49 @@ def _end(state: StarshipState, outcome: Outcome, events: list[Event]) -> Starshi
     events.append(StarEvent("game-over", f"Game over: {outcome.text()}", outcome.to_dict()))
     return state.evolve(phase=Phase.OVER, outcome=outcome, to_act=None, move=None, attack=None,
                         activation=(), pushes=())
+
+
+# --- unit leaders -------------------------------------------------------------------------------
+
+
+def _survivors(state: StarshipState, k: int) -> list[int]:
+    return [m for m in state.setup.units[k].members
+            if state.elements[m].status not in (DESTROYED,)]
+
+
+def _succession(state: StarshipState, gone: list[int], events: list[Event]) -> StarshipState:
+    """A unit whose leader is destroyed gets a new one: named by its admiral, or the only
+    survivor."""
+    leaders = list(state.leaders)
+    pending = list(state.nominations)
+    for k, leader in enumerate(leaders):
+        if leader not in gone:
+            continue
+        survivors = _survivors(state, k)
+        if len(survivors) == 1:
+            leaders[k] = survivors[0]
+            events.append(StarEvent("leader", f"{state.pieces[survivors[0]].name} now leads "
+                                    f"unit {state.setup.units[k].name}",
+                                    {"unit": state.setup.units[k].name}))
+        elif survivors and k not in pending:
+            pending.append(k)
+    return state.evolve(leaders=tuple(leaders), nominations=tuple(pending))
+
+
+def _lead_actions(state: StarshipState) -> Iterator[Lead]:
+    for m in _survivors(state, state.nominations[0]):
+        yield Lead(state.pieces[m].name)
+
+
+def _apply_lead(state: StarshipState, action: Lead, events: list[Event]) -> StarshipState:
+    k = state.nominations[0]
+    i = state.index(action.element)
+    assert i is not None
+    leaders = list(state.leaders)
+    leaders[k] = i
+    events.append(StarEvent("leader", f"{action.element} now leads unit "
+                            f"{state.setup.units[k].name}", {"unit": state.setup.units[k].name}))
+    return state.evolve(leaders=tuple(leaders), nominations=state.nominations[1:])
 
 
 # --- morale -------------------------------------------------------------------------------------

@@ -122,8 +122,9 @@ class StarshipState:
     """One position of a starship battle. Treat as immutable."""
 
     __slots__ = (
-        "activation", "attack", "decided", "elements", "events", "initiative", "move",
-        "outcome", "phase", "pieces", "pools", "pushes", "setup", "to_act", "turn",
+        "activation", "attack", "decided", "elements", "events", "initiative", "leaders", "move",
+        "nominations", "outcome", "phase", "pieces", "pools", "pushes", "setup", "to_act",
+        "turn",
     )
 
     setup: StarshipSetup
@@ -143,6 +144,10 @@ class StarshipState:
     pushes: tuple[tuple[int, int], ...]
     #: sides that have made this phase's one-off decision (hangar, morale)
     decided: frozenset[str]
+    #: each unit's leader now (by the setup's unit order)
+    leaders: tuple[int, ...]
+    #: units whose leader was destroyed, waiting for their admiral to name a new one
+    nominations: tuple[int, ...]
     outcome: Outcome | None
     events: tuple[Event, ...]
 
@@ -162,6 +167,8 @@ class StarshipState:
         self.attack = None
         self.pushes = ()
         self.decided = frozenset()
+        self.leaders = tuple(u.leader for u in setup.units)
+        self.nominations = ()
         self.outcome = None
         self.events = ()
 
@@ -183,6 +190,8 @@ class StarshipState:
     def to_move(self) -> str | None:
         if self.phase == Phase.OVER:
             return None
+        if self.nominations:
+            return self.setup.units[self.nominations[0]].side
         if self.pushes:
             return self.pieces[self.pushes[0][0]].side
         return self.to_act
@@ -236,6 +245,13 @@ class StarshipState:
         for i, e in enumerate(self.elements):
             if e.status == IN_PLAY:
                 yield i
+
+    def leader(self, unit: str | None) -> int | None:
+        """The current leader of the unit called ``unit``."""
+        for k, u in enumerate(self.setup.units):
+            if u.name == unit:
+                return self.leaders[k]
+        return None
 
     def fleet_losses(self, side: str) -> tuple[int, int]:
         """(destroyed, total) fleet elements of a side; torpedoes are not fleet elements."""
