@@ -52,7 +52,7 @@ def _damage_value(state: StarshipState, i: int) -> float:
     """Expected damage element ``i`` could deal now, each weapon at its best target."""
     total = 0.0
     for mount in state.pieces[i].mounts:
-        if mount.weapon.is_torpedo or state.elements[i].spent >> mount.index & 1:
+        if mount.launcher or state.elements[i].spent >> mount.index & 1:
             continue
         best = 0.0
         for j in valid_targets(state, i, mount):
@@ -69,7 +69,7 @@ def _threat(state: StarshipState, i: int) -> float:
         if state.pieces[j].side == side:
             continue
         for mount in state.pieces[j].mounts:
-            if mount.weapon.is_torpedo:
+            if mount.launcher:
                 continue
             if i in valid_targets(state, j, mount):
                 total += float(attack_odds(state, j, mount, i).expected)
@@ -162,7 +162,7 @@ class StarshipGreedy:
             "evasive-maneuvers": 1.0 if near < 10 else 0.1,
             "full-thrust": 1.5 if near > 16 else 0.2,
             "retro-thrusters": 0.5,
-            "torpedoes": 3.0 if any(m.weapon.is_torpedo and not e.spent >> m.index & 1
+            "torpedoes": 3.0 if any(m.launcher and not e.spent >> m.index & 1
                                     for m in p.mounts) and near < 30 else 0.0,
             "hangar-bays": 3.0 if any(x.carrier == i for x in state.elements) else 0.0,
             "divert-power-to-shields": 3.0 if e.shield_hits else 0.0,

@@ -34,7 +34,7 @@ def _attacks(state: StarshipState, i: int) -> list[dict[str, Any]]:
     out = []
     piece = state.pieces[i]
     for mount in piece.mounts:
-        if mount.weapon.is_torpedo:
+        if mount.launcher:
             continue
         for j in valid_targets(state, i, mount):
             odds = attack_odds(state, i, mount, j)

@@ -103,7 +103,7 @@ def _usable(state: StarshipState, i: int, mount: Mount) -> bool:
     e = state.elements[i]
     if e.fired >> mount.index & 1 or e.spent >> mount.index & 1:
         return False
-    return not (mount.weapon.is_torpedo and "torpedoes" not in e.systems)
+    return not (mount.launcher and "torpedoes" not in e.systems)
 
 
 def launch_headings(state: StarshipState, i: int, mount: Mount) -> Iterator[float]:
@@ -131,7 +131,7 @@ def _member_attacks(state: StarshipState, i: int) -> Iterator[Attack]:
     for mount in p.mounts:
         if not _usable(state, i, mount):
             continue
-        if mount.weapon.is_torpedo:
+        if mount.launcher:
             for h in launch_headings(state, i, mount):
                 yield Attack(p.name, mount.label, "launch", h)
             continue

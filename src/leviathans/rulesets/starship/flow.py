@@ -75,6 +75,8 @@ def legal_actions(state: StarshipState) -> Iterator[StarAction]:
         yield from movement.move_actions(state)
     elif state.phase == Phase.ATTACK:
         yield from attack.attack_actions(state)
+    elif state.rally is not None:
+        yield from _rally_rerolls(state, side)
     else:
         yield from _rally_actions(state, side)
 
@@ -120,6 +122,9 @@ def why_illegal(state: StarshipState, action: StarAction) -> str | None:
         if state.phase != Phase.MOVEMENT:
             return f"it is the {phase} phase, not movement"
         return movement.why_not_move(state, action)
+    if state.rally is not None:
+        return None if action in set(_rally_rerolls(state, side)) else \
+            "the morale roll waits: reroll N or accept"
     if isinstance(action, Attack | Stand | Reroll | Overcharge | Accept):
         if state.phase != Phase.ATTACK:
             return f"it is the {phase} phase, not attack"
@@ -150,6 +155,8 @@ def apply(state: StarshipState, action: StarAction, dice: DiceSource,
         return command.apply_hangar(state, side, action, events)
     if isinstance(action, Rally):
         return _rally(state, side, action, dice, events)
+    if state.rally is not None and isinstance(action, Reroll | Accept):
+        return _rally_reroll(state, side, action, dice, events)
     if isinstance(action, Reroll | Overcharge | Accept):
         new = attack.apply_reroll(state, action, dice, events)
     elif isinstance(action, Attack | Stand):
@@ -207,6 +214,8 @@ def advance(state: StarshipState, dice: DiceSource, events: list[Event]) -> Star
                 return state.evolve(to_act=nxt) if state.to_act != nxt else state
             state = _begin(state, Phase.MORALE)
         else:  # morale
+            if state.rally is not None:
+                return state
             chooser = next((s for s in _order(state) if s not in state.decided
                             and len(list(_rally_actions(state, s))) > 1), None)
             if chooser is not None:
@@ -353,16 +362,63 @@ def _rally(state: StarshipState, side: str, action: Rally, dice: DiceSource,
         return state
     i = state.index(action.element)
     assert i is not None
-    p, e = state.pieces[i], state.elements[i]
-    rolls = [dice.roll(D6, "morale") for _ in range(p.cmd)]
-    need = state.setup.data.rules.morale.success
-    removed = min(e.disorder, sum(1 for r in rolls if r >= need))
+    faces = tuple(dice.roll(D6, "morale") for _ in range(state.pieces[i].cmd))
+    events.append(StarEvent("morale-roll", f"{action.element} rolls for morale: "
+                            f"{' '.join(map(str, faces))}", {"element": action.element,
+                                                             "rolls": list(faces)}))
+    return _rally_result(state.evolve(rally=(i, faces)), side, events)
+
+
+def _morale_need(state: StarshipState) -> int:
+    return state.setup.data.rules.morale.success
+
+
+def _rally_rerolls(state: StarshipState, side: str) -> Iterator[Reroll | Accept]:
+    """A re-roll pool die may re-roll any one die (the text: a die of any type)."""
+    assert state.rally is not None
+    if state.pool(side).rerolls > 0:
+        for k in range(len(state.rally[1])):
+            yield Reroll(k + 1)
+    yield Accept()
+
+
+def _rally_reroll(state: StarshipState, side: str, action: Reroll | Accept, dice: DiceSource,
+                  events: list[Event]) -> StarshipState:
+    assert state.rally is not None
+    i, faces = state.rally
+    if isinstance(action, Accept):
+        return _rally_done(state, events)
+    new = list(faces)
+    new[action.die - 1] = dice.roll(D6, "morale:reroll:pool")
+    pool = state.pool(side)
+    events.append(StarEvent("reroll", f"{side} spends a re-roll pool die: {faces[action.die - 1]}"
+                            f" -> {new[action.die - 1]}", {"side": side}))
+    state = state.evolve(pools=state.with_pool(side, pool._replace(rerolls=pool.rerolls - 1)),
+                         rally=(i, tuple(new)))
+    return _rally_result(state, side, events)
+
+
+def _rally_result(state: StarshipState, side: str, events: list[Event]) -> StarshipState:
+    assert state.rally is not None
+    need = _morale_need(state)
+    if state.pool(side).rerolls > 0 and any(f < need for f in state.rally[1]):
+        return state  # its admiral may spend re-roll pool dice first
+    return _rally_done(state, events)
+
+
+def _rally_done(state: StarshipState, events: list[Event]) -> StarshipState:
+    assert state.rally is not None
+    i, faces = state.rally
+    e = state.elements[i]
+    removed = min(e.disorder, sum(1 for f in faces if f >= _morale_need(state)))
     elements = list(state.elements)
     elements[i] = e._replace(disorder=e.disorder - removed)
-    events.append(StarEvent("morale", f"{p.name} rallies: {' '.join(map(str, rolls))}: "
-                            f"{removed} disorder removed", {"element": p.name, "rolls": rolls,
+    name = state.pieces[i].name
+    events.append(StarEvent("morale", f"{name} rallies: {' '.join(map(str, faces))}: "
+                            f"{removed} disorder removed", {"element": name,
+                                                            "rolls": list(faces),
                                                             "removed": removed}))
-    return state.evolve(elements=tuple(elements))
+    return state.evolve(elements=tuple(elements), rally=None)
 
 
 # --- views --------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ its CMD in inches since the start of the move or the last pivot (squadrons and t
 CMD 0, pivot freely; Retro Thrusters allow a pivot on every other EP). It may pass through
 others but not end on them; ships ignore squadrons, and squadrons they end on are placed
 touching them by their own admiral. A squadron is simply placed within EP x 2" of where it
-was. An element whose centre ends off the table has left it and is destroyed (S2). Units
+was. An element whose centre goes off the table has left it and is destroyed at once (S2). Units
 must end within 6" of one another, or take a disorder token. The Hyperspace Drive, active,
 takes an element out of play, or brings one back more than 6" from any enemy.
 
@@ -68,6 +68,11 @@ def activatable(state: StarshipState, side: str) -> list[tuple[int, ...]]:
     return groups
 
 
+def _on_table(state: StarshipState, pose: Pose) -> bool:
+    """S2: an element has left the table when its centre is off it."""
+    return 0 <= pose.x <= state.setup.width and 0 <= pose.y <= state.setup.depth
+
+
 def _max_step(state: StarshipState, i: int, move: Move) -> float:
     full = "full-thrust" in state.elements[i].systems and not move.turned
     return 3.0 if full else 2.0
@@ -91,19 +96,38 @@ def _clear_at(state: StarshipState, i: int, x: float, y: float, others: list[int
     return True
 
 
-def _can_clear(state: StarshipState, i: int, pose: Pose, ep: int, step: float,
-               others: list[int]) -> bool:
-    """Can the element, from ``pose``, still end clear by going straight on?"""
+def _can_clear(state: StarshipState, i: int, pose: Pose, move: Move, others: list[int],
+               memo: dict[tuple[object, ...], bool] | None = None) -> bool:
+    """Can the element, from ``pose`` with ``move`` left, still end its move clear of every
+    other element? Searched over full steps and hard pivots, with any stopping point along
+    a step: moving through others is allowed, ending on them is not."""
     if _clear_at(state, i, pose.x, pose.y, others):
         return True
-    reach = ep * step
+    if move.ep < 1:
+        return False
+    memo = {} if memo is None else memo
+    key = (round(pose.x, 2), round(pose.y, 2), round(pose.heading, 1), move.ep, move.turned,
+           move.last_was_turn, move.long_step, round(min(move.since_turn, 99.0), 1))
+    if key in memo:
+        return memo[key]
+    memo[key] = False
+    top = _max_step(state, i, move)
     k = 1
-    while k * 0.1 <= reach + EPSILON:
-        p = pose.forward(k * 0.1)
+    while k * 0.25 <= top + EPSILON:  # any stopping point along this engine point's step
+        p = pose.forward(k * 0.25)
         if _clear_at(state, i, p.x, p.y, others):
+            memo[key] = True
             return True
         k += 1
-    return False
+    ahead = move._replace(ep=move.ep - 1, since_turn=move.since_turn + top, last_was_turn=False,
+                          long_step=move.long_step or top > 2.0)
+    found = _can_clear(state, i, pose.forward(top), ahead, others, memo)
+    if not found and _turn_allowed(state, i, move):
+        turned = move._replace(ep=move.ep - 1, since_turn=0.0, turned=True, last_was_turn=True)
+        found = any(_can_clear(state, i, pose.turned(t), turned, others, memo)
+                    for t in (45.0, -45.0))
+    memo[key] = found
+    return found
 
 
 def _pose(state: StarshipState, i: int) -> Pose:
@@ -127,16 +151,14 @@ def _turn_allowed(state: StarshipState, i: int, move: Move) -> bool:
 def _forward_ok(state: StarshipState, i: int, move: Move, inches: float) -> bool:
     if move.ep < 1 or not 0 < inches <= _max_step(state, i, move) + EPSILON:
         return False
-    pose = _pose(state, i).forward(inches)
-    step = _max_step(state, i, move._replace(long_step=move.long_step or inches > 2.0))
-    return _can_clear(state, i, pose, move.ep - 1, step, _others(state, i))
+    after = move._replace(ep=move.ep - 1, since_turn=move.since_turn + inches,
+                          last_was_turn=False, long_step=move.long_step or inches > 2.0)
+    return _can_clear(state, i, _pose(state, i).forward(inches), after, _others(state, i))
 
 
 def _turn_ok(state: StarshipState, i: int, move: Move, degrees: float) -> bool:
-    """A pivot leaves the base where it is, so it only needs a way out straight ahead."""
-    pose = _pose(state, i).turned(degrees)
-    step = _max_step(state, i, move._replace(turned=True))
-    return _can_clear(state, i, pose, move.ep - 1, step, _others(state, i))
+    after = move._replace(ep=move.ep - 1, since_turn=0.0, turned=True, last_was_turn=True)
+    return _can_clear(state, i, _pose(state, i).turned(degrees), after, _others(state, i))
 
 
 def _end_ok(state: StarshipState, i: int, move: Move) -> bool:
@@ -237,6 +259,7 @@ def _element_moves(state: StarshipState, i: int, move: Move | None) -> Iterator[
     hyper = "hyperspace-drive" in e.systems
     if e.status == OUT:
         yield from _arrival_spots(state, i)
+        yield EndMove(p.name)  # the drive allows a return; it does not force one
         return
     if p.kind == "squadron":
         spots = [xy for xy in dict.fromkeys(_squadron_spots(state, i)) if _place_ok(state, i, *xy)]
@@ -305,6 +328,8 @@ def why_not_move(state: StarshipState, action: StarAction) -> str | None:
             return f"{name} could not end its move clear of other elements from there"
         return None
     if isinstance(action, EndMove):
+        if e.status == OUT:
+            return None
         if p.kind == "squadron" or e.status != IN_PLAY:
             return f"{name} is not moved by engine points"
         if not _end_ok(state, i, m):
@@ -358,8 +383,18 @@ def apply_move(state: StarshipState, action: StarAction, events: list[Event]) ->
         if state.move is None:
             events.append(StarEvent("move-start", f"{name} moves from {_pose(state, i).text()}",
                                     {"element": name}))
-        return state.evolve(elements=tuple(elements), move=m, activation=activation)
+        state = state.evolve(elements=tuple(elements), move=m, activation=activation)
+        if not _on_table(state, pose):
+            from .flow import destroy
+
+            events.append(StarEvent("move", f"{name} moves off the table at {pose.text()}",
+                                    {"element": name, "x": pose.x, "y": pose.y}))
+            return destroy(_done(state, i), i, "left the table (S2)", events)
+        return state
     if isinstance(action, EndMove):
+        if e.status == OUT:
+            events.append(StarEvent("move", f"{name} stays out of play", {"element": name}))
+            return _done(state.evolve(activation=activation), i)
         return _finish(state.evolve(activation=activation), i, events)
     if isinstance(action, Place):
         old = _pose(state, i)
@@ -395,11 +430,6 @@ def _finish(state: StarshipState, i: int, events: list[Event]) -> StarshipState:
                             f"({used} EP spent)", {"element": p.name, "x": pose.x, "y": pose.y,
                                                    "heading": pose.heading}))
     state = _done(state, i)
-    setup = state.setup
-    if not (0 <= pose.x <= setup.width and 0 <= pose.y <= setup.depth):
-        from .flow import destroy
-
-        return destroy(state, i, "left the table", events)
     pushes = []
     for j in state.in_play():
         q = state.pieces[j]

@@ -91,6 +91,8 @@ class Mount:
     weapon: WeaponSystem
     dice: AttackDice
     range: Span | None  # None: a torpedo launcher
+    #: fires by launching a torpedo element (a torpedo's own attack is not a launcher)
+    launcher: bool = False
 
     @property
     def rules_class(self) -> str | None:
@@ -137,7 +139,7 @@ def _mounts(element: Element, options: FleetOptions) -> tuple[Mount, ...]:
     for i, m in enumerate(element.weapons):
         counts[m.arc] = counts.get(m.arc, 0) + 1
         out.append(Mount(i, f"{m.arc}.{counts[m.arc]}", m.arc, m.weapon,
-                         m.weapon.attack_dice(options), m.weapon.range))
+                         m.weapon.attack_dice(options), m.weapon.range, m.weapon.is_torpedo))
     return tuple(out)
 
 

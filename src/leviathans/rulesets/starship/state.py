@@ -123,8 +123,8 @@ class StarshipState:
 
     __slots__ = (
         "activation", "attack", "decided", "elements", "events", "initiative", "leaders", "move",
-        "nominations", "outcome", "phase", "pieces", "pools", "pushes", "setup", "to_act",
-        "turn",
+        "nominations", "outcome", "phase", "pieces", "pools", "pushes", "rally", "setup",
+        "to_act", "turn",
     )
 
     setup: StarshipSetup
@@ -148,6 +148,8 @@ class StarshipState:
     leaders: tuple[int, ...]
     #: units whose leader was destroyed, waiting for their admiral to name a new one
     nominations: tuple[int, ...]
+    #: a morale roll waiting for its admiral's re-roll choices: (element, dice)
+    rally: tuple[int, tuple[int, ...]] | None
     outcome: Outcome | None
     events: tuple[Event, ...]
 
@@ -169,6 +171,7 @@ class StarshipState:
         self.decided = frozenset()
         self.leaders = tuple(u.leader for u in setup.units)
         self.nominations = ()
+        self.rally = None
         self.outcome = None
         self.events = ()
 
