@@ -4,6 +4,7 @@ On one core (the process is pinned to one CPU where the OS allows it):
 * engine steps per second: random-bot quick-start battles, each step = list the legal
   actions of the decision, pick one, apply it (checked);
 * full random-bot battles per second, and greedy-bot battles per second;
+* the starship game's random-bot battles (engine steps and battles per second);
 * the baseline: python-chess random playouts (list the legal moves, pick one, push), plies
   per second, measured in the same run.
 """
@@ -69,6 +70,22 @@ def airfleet_greedy(seed: int) -> int:
     return final.turn  # type: ignore[attr-defined, no-any-return]
 
 
+def starship_random(seed: int) -> int:
+    from leviathans.dice import SeededDice
+    from leviathans.rulesets.starship import STARSHIP
+    from leviathans.rulesets.starship.setup import sample_battle
+
+    rng = random.Random(seed)
+    dice = SeededDice(seed)
+    state = STARSHIP.new_game(sample_battle(15), dice)
+    steps = 0
+    while state.outcome is None:
+        actions = list(state.legal_actions())
+        state = state.apply(actions[int(rng.random() * len(actions))], dice)
+        steps += 1
+    return steps
+
+
 def chess_random(seed: int) -> int:
     import chess
 
@@ -107,6 +124,10 @@ def main() -> int:
     calls, turns, t = timed(airfleet_greedy, SECONDS)
     print(f"  air fleet greedy-bot battles: {calls / t:8.2f} battles/s "
           f"({turns / calls:.1f} turns per battle, {calls} battles)")
+
+    calls, steps, t = timed(starship_random, SECONDS)
+    print(f"  starship random-bot battles:  {steps / t:10,.0f} engine steps/s, "
+          f"{calls / t:8.1f} battles/s ({steps / calls:.0f} steps per battle)")
     return 0
 
 
