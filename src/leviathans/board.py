@@ -9,7 +9,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
@@ -30,7 +30,7 @@ class Zone:
         return {"first": self.first, "last": self.last}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Board:
     columns: int
     rows: int
@@ -49,6 +49,30 @@ class Board:
                     f"board: zone of {side}: columns {zone.first}-{zone.last} are not on the "
                     f"board of {self.columns} columns"
                 )
+
+    def cells(self) -> frozenset[Hex]:
+        """Every hex of the board (a set, for fast membership tests)."""
+        return self._cells
+
+    def edge(self) -> frozenset[Hex]:
+        """The half-hexes (R2), as a set."""
+        return self._edge
+
+    def __hash__(self) -> int:  # boards key several caches: hash once, not field by field
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.columns, self.rows, self.half_hex_ring, self.zones))
+
+    # Derived sets, computed once per board (the board is immutable).
+    @cached_property
+    def _cells(self) -> frozenset[Hex]:
+        return frozenset(self.hexes())
+
+    @cached_property
+    def _edge(self) -> frozenset[Hex]:
+        return frozenset(h for h in self.hexes() if self.is_half_hex(h))
 
     def contains(self, h: tuple[int, int]) -> bool:
         q = h[0]

@@ -49,8 +49,8 @@ def placements(board: Board, side: str, length: int) -> tuple[tuple[Hex, Facing]
 
 @cache
 def _deploy_actions(board: Board, side: str, length: int, ship: str
-                    ) -> tuple[tuple[Deploy, tuple[Hex, ...]], ...]:
-    return tuple((Deploy(ship, bow, facing), footprint(bow, facing, length))
+                    ) -> tuple[tuple[Deploy, frozenset[Hex]], ...]:
+    return tuple((Deploy(ship, bow, facing), frozenset(footprint(bow, facing, length)))
                  for bow, facing in placements(board, side, length))
 
 
@@ -63,7 +63,7 @@ def legal_deployments(state: GameState) -> Iterator[Deploy]:
         if spec.side != side or s.bow is not None:
             continue
         for action, hexes in _deploy_actions(state.setup.board, side, spec.length, spec.name):
-            if not occupied or not any(h in occupied for h in hexes):
+            if occupied.isdisjoint(hexes):
                 yield action
 
 

@@ -36,24 +36,32 @@ __all__ = [
 
 def candidates(state: GameState) -> Iterator[int]:
     """Ships of the current movement group that have not moved yet."""
-    side, ship_type = state.groups[0]
-    for i, (spec, s) in enumerate(zip(state.setup.ships, state.ships, strict=True)):
-        if (spec.side == side and spec.type == ship_type and s.status == AFLOAT
-                and s.bow is not None and not state.finished >> i & 1):
-            yield i
+    found = state.cache.get("candidates")
+    if found is None:
+        side, ship_type = state.groups[0]
+        found = [i for i, (spec, s) in enumerate(zip(state.setup.ships, state.ships, strict=True))
+                 if spec.side == side and spec.type == ship_type and s.status == AFLOAT
+                 and s.bow is not None and not state.finished >> i & 1]
+        state.cache["candidates"] = found
+    return iter(found)
 
 
 def start_move(state: GameState, index: int) -> MoveProgress:
-    s = state.ships[index]
-    assert s.bow is not None
-    occupied = frozenset(h for j in state.afloat() if j != index for h in state.hexes(j))
-    return MoveProgress(index, state.mp_available(index), 0, False, 0, occupied,
-                        (s.bow, s.facing), {})
+    """The ship's move as it would begin from this state (computed once per state)."""
+    key = ("start", index)
+    prog: MoveProgress | None = state.cache.get(key)
+    if prog is None:
+        s = state.ships[index]
+        assert s.bow is not None
+        occupied = frozenset(h for j in state.afloat() if j != index for h in state.hexes(j))
+        prog = MoveProgress(index, state.mp_available(index), 0, False, 0, occupied,
+                            (s.bow, s.facing), {})
+        state.cache[key] = prog
+    return prog
 
 
 def _on_board(setup: GameSetup, hexes: tuple[Hex, ...]) -> bool:
-    contains = setup.board.contains
-    return all(contains(h) for h in hexes)
+    return setup.board.cells().issuperset(hexes)
 
 
 def _after(setup: GameSetup, spec: ShipSpec, bow: Hex, facing: Facing, step: str
@@ -73,9 +81,7 @@ def _after(setup: GameSetup, spec: ShipSpec, bow: Hex, facing: Facing, step: str
 def _can_end(setup: GameSetup, spec: ShipSpec, prog: MoveProgress, bow: Hex, facing: Facing,
              mp: int, since: int, turned: bool) -> bool:
     """Can the ship, from here, still end its move off every other ship?"""
-    occupied = prog.occupied
-    hexes = footprint(bow, facing, spec.length)
-    if not any(h in occupied for h in hexes):
+    if prog.occupied.isdisjoint(footprint(bow, facing, spec.length)):
         return True
     if mp == 0:
         return False
@@ -105,13 +111,20 @@ def _can_end(setup: GameSetup, spec: ShipSpec, prog: MoveProgress, bow: Hex, fac
 
 
 def _step_ok(state: GameState, prog: MoveProgress, step: str) -> bool:
+    key = ("step", prog.ship, step)
+    known: bool | None = state.cache.get(key)
+    if known is None:
+        known = state.cache[key] = _check_step(state, prog, step)
+    return known
+
+
+def _check_step(state: GameState, prog: MoveProgress, step: str) -> bool:
     setup = state.setup
     spec = setup.ships[prog.ship]
     s = state.ships[prog.ship]
     assert s.bow is not None
     if step == "E":
-        hexes = footprint(s.bow, s.facing, spec.length)
-        return not any(h in prog.occupied for h in hexes)
+        return prog.occupied.isdisjoint(footprint(s.bow, s.facing, spec.length))
     if prog.mp < 1:
         return False
     if step != "F" and (prog.since < spec.enter_before_turn or prog.turned):
@@ -195,8 +208,7 @@ def finish_move(state: GameState, prog: MoveProgress, events: list[Event]) -> Ga
     events.append(MoveEnded(spec.name, prog.start[0].label(), s.bow.label(), s.facing.name,
                             prog.used, prog.used + prog.mp))
     ships = state.ships
-    board = state.setup.board
-    if any(board.is_half_hex(h) for h in footprint(s.bow, s.facing, spec.length)):
+    if not state.setup.board.edge().isdisjoint(footprint(s.bow, s.facing, spec.length)):
         ships = (*ships[:index], s._replace(status=REMOVED), *ships[index + 1:])
         events.append(ShipLost(spec.name, spec.side, "ended its move on a half-hex"))
     return state.evolve(ships=ships, moving=None, finished=state.finished | 1 << index)

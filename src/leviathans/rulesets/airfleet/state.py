@@ -64,8 +64,8 @@ class GameState:
     """One position of an air-fleet game. Treat as immutable."""
 
     __slots__ = (
-        "attacks", "events", "finished", "firing", "groups", "initiative", "moving", "outcome",
-        "phase", "setup", "ships", "turn",
+        "attacks", "cache", "events", "finished", "firing", "groups", "initiative", "moving",
+        "outcome", "phase", "setup", "ships", "turn",
     )
 
     setup: GameSetup
@@ -85,6 +85,8 @@ class GameState:
     attacks: tuple[AttackOption, ...] | None
     outcome: Outcome | None
     events: tuple[Event, ...]
+    #: derived data computed once per state (legal-move helpers); never copied by evolve
+    cache: dict[object, Any]
 
     def __init__(self, setup: GameSetup, turn: int, phase: Phase, ships: tuple[ShipState, ...],
                  initiative: str | None = None) -> None:
@@ -100,6 +102,7 @@ class GameState:
         self.attacks = None
         self.outcome = None
         self.events = ()
+        self.cache = {}
 
     def evolve(self, **changes: Any) -> GameState:
         """A copy with some fields changed (states are values: never mutate one in place)."""
@@ -116,6 +119,7 @@ class GameState:
         new.setup = self.setup
         new.ships = self.ships
         new.turn = self.turn
+        new.cache = {}
         for name, value in changes.items():
             setattr(new, name, value)
         return new
