@@ -1,12 +1,16 @@
 # Two commands set everything up on a fresh machine: `make play` and `make test`.
-# uv is bootstrapped into .tools/ with pip; it then builds .venv/ from uv.lock.
+# uv is bootstrapped into .tools/ with pip; it then builds .venv/ from uv.lock. The browser
+# tests drive Debian's chromium and the storage tests start a real PostgreSQL: `make test`
+# installs both from Debian's packages when they are missing (as root, or with sudo).
 
 PYTHON ?= python3
 UV := .tools/bin/uv
 RUN := UV_PYTHON_DOWNLOADS=never $(UV) run --frozen --python $(PYTHON)
-SEED ?= $(shell date +%s)
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
-.PHONY: play test lint typecheck unit bench battle clean
+.PHONY: play test lint typecheck unit bench battle loadtest system-deps clean
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -16,11 +20,23 @@ $(UV):
 	UV_PYTHON_DOWNLOADS=never $(UV) sync --frozen --python $(PYTHON)
 	touch $@
 
-# The main job. Until the browser game lands, a bot battle in the terminal.
+# The main job: the game server on an embedded SQLite file; open the printed address.
 play: .venv/.synced
-	$(RUN) leviathans battle --seed $(SEED) --british greedy --french greedy
+	$(RUN) leviathans serve --host $(HOST) --port $(PORT)
 
-test: lint typecheck unit
+# A bot battle in the terminal.
+battle: .venv/.synced
+	$(RUN) leviathans battle --seed $$(date +%s) --british greedy --french greedy
+
+system-deps:
+	@command -v chromium >/dev/null 2>&1 || { echo "installing Debian's chromium"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
+	  apt-get install -y -qq chromium; }
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "installing PostgreSQL"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
+	  apt-get install -y -qq postgresql; }
+
+test: system-deps lint typecheck unit
 
 lint: .venv/.synced
 	$(RUN) ruff check .
@@ -28,11 +44,14 @@ lint: .venv/.synced
 typecheck: .venv/.synced
 	$(RUN) mypy
 
-unit: .venv/.synced
+unit: .venv/.synced system-deps
 	$(RUN) pytest
 
 bench: .venv/.synced
 	$(RUN) python bench/bench.py
 
+loadtest: .venv/.synced
+	$(RUN) python bench/loadtest.py
+
 clean:
-	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis artifacts

@@ -41,9 +41,13 @@ def test_random_play_is_legal_and_ends(seed: int) -> None:
         actions = list(state.legal_actions())
         assert actions
         action = actions[rng.randrange(len(actions))]
+        i = -1
         if state.phase == Phase.MOVEMENT and isinstance(action, Forward | Turn | EndMove | Place):
             i = state.index(action.element)
             pose = state.elements[i].pose
+            if pose is None:  # out of play through the Hyperspace Drive, staying out
+                i = -1
+        if i >= 0:
             start.setdefault(i, (pose.x, pose.y))
             path.setdefault(i, 0.0)
             if isinstance(action, Forward):
@@ -51,7 +55,7 @@ def test_random_play_is_legal_and_ends(seed: int) -> None:
         state = state.apply(action, dice)
         if isinstance(action, EndMove | Place | Arrive | Push) and not state.pushes:
             _no_overlaps(state)
-        if isinstance(action, EndMove | Place) and state.elements[i].status == IN_PLAY:
+        if i >= 0 and isinstance(action, EndMove | Place) and state.elements[i].status == IN_PLAY:
             piece, element = state.pieces[i], state.elements[i]
             full = "full-thrust" in element.systems
             allowance = piece.engine_points * (3.0 if full else 2.0)

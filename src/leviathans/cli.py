@@ -155,6 +155,46 @@ def _load_position(file: str, at: int | None) -> Any:
     return AIRFLEET.position(load_scenario(file))
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .server.app import create_app
+    from .server.storage import default_database_url
+
+    url = args.database_url or default_database_url()
+    app = create_app(url)
+    shown = url if "@" not in url else url.split("@")[-1]
+    print(f"Leviathans: open http://{args.host}:{args.port}/ in your browser "
+          f"(games saved in {shown}; Ctrl-C stops)", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    """Draw a position as SVG: an air-fleet board or a starship table."""
+    from pathlib import Path
+
+    from .rulesets.airfleet import GameState as AirState
+    from .rulesets.starship.state import StarshipState
+
+    state = _load_position(args.file, args.at)
+    weapon = tuple(args.weapon) if args.weapon else None
+    if isinstance(state, AirState):
+        from .render.svg_airfleet import board_svg, weapon_arcs
+
+        arcs = weapon_arcs(state, weapon[0], weapon[1]) if weapon else None
+        svg = board_svg(state, arcs=arcs, caption=True)
+    elif isinstance(state, StarshipState):
+        from .render.svg_starship import table_svg
+
+        svg = table_svg(state, weapon=(weapon[0], weapon[1]) if weapon else None, caption=True)
+    else:
+        raise LeviathansError(f"{args.file}: no SVG drawing for this rule set")
+    Path(args.out).write_text(svg, encoding="utf-8")
+    print(args.out)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="leviathans",
                                 description="Leviathans rules engine and tools.")
@@ -196,6 +236,26 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--at", type=int, metavar="STEP", help="a record's position after STEP")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_cmd_inspect)
+
+    s = sub.add_parser("serve", help="the game server: play in the browser")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--database-url", metavar="URL",
+                   help="sqlite:///FILE (default: a file in ~/.local/share/leviathans) or "
+                        "postgresql+psycopg://USER@HOST:PORT/DB")
+    s.add_argument("--log-level", default="warning",
+                   choices=("critical", "error", "warning", "info", "debug"))
+    s.set_defaults(func=_cmd_serve)
+
+    s = sub.add_parser("render", help="draw a position as SVG (air-fleet board or starship "
+                       "table)")
+    s.add_argument("file", help="a scenario (.toml) or a record (.json)")
+    s.add_argument("--at", type=int, metavar="STEP", help="a record's position after STEP")
+    s.add_argument("--out", required=True, metavar="FILE", help="the SVG file to write")
+    s.add_argument("--weapon", nargs=2, metavar=("NAME", "WEAPON"),
+                   help="show a weapon's arcs: a ship and gun slot (Raven bow.3), or an "
+                   "element and mount (Lancer front.2)")
+    s.set_defaults(func=_cmd_render)
 
     from .rulesets.starship.commands import register as register_starship
 

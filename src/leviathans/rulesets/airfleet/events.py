@@ -23,6 +23,7 @@ class _Event:
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)  # type: ignore[call-overload]
         data["event"] = type(self).__name__
+        data["text"] = self.text()  # type: ignore[attr-defined]
         return data  # type: ignore[no-any-return]
 
 

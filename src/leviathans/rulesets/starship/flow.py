@@ -424,6 +424,18 @@ def _rally_done(state: StarshipState, events: list[Event]) -> StarshipState:
 # --- views --------------------------------------------------------------------------------------
 
 
+def _pending_attack(state: StarshipState) -> dict[str, Any] | None:
+    """An attack roll waiting for re-roll choices (the dice are rolled in the open)."""
+    pending = state.attack
+    if pending is None:
+        return None
+    mount = state.pieces[pending.attacker].mounts[pending.mount]
+    target = state.pieces[pending.target]
+    values = [f + mount.dice.modifier for f in pending.faces]
+    return {"attacker": state.pieces[pending.attacker].name, "weapon": mount.label,
+            "target": target.name, "values": values, "hits": [v in target.to_hit for v in values]}
+
+
 def view(state: StarshipState, player: str | None) -> dict[str, Any]:
     before_reveal = state.phase == Phase.COMMAND
     elements = []
@@ -460,6 +472,9 @@ def view(state: StarshipState, player: str | None) -> dict[str, Any]:
         "table": {"width": state.setup.width, "depth": state.setup.depth},
         "elements": elements, "pools": pools,
         "moving": None if state.move is None else state.pieces[state.move.element].name,
+        "pending_attack": _pending_attack(state),
+        "pending_rally": None if state.rally is None else {
+            "element": state.pieces[state.rally[0]].name, "rolls": list(state.rally[1])},
         "outcome": state.outcome.to_dict() if state.outcome else None,
     }
 

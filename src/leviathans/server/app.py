@@ -1,0 +1,370 @@
+"""The game server: HTTP and websocket API, the lobby and game pages, static files.
+
+Everything the browser needs is served from here (no CDN). The server is authoritative:
+every action goes through :class:`~leviathans.server.games.GameManager`, which validates it
+with the engine and stores it before answering.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..bots import BOTS
+from ..errors import LeviathansError
+from ..records import GameRecord, replay
+from ..rulesets import get_ruleset, ruleset_names
+from .games import OPPONENTS, ApiError, GameManager, Session, scenarios
+from .storage import Storage, open_storage
+
+__all__ = ["MAX_BODY", "create_app"]
+
+log = logging.getLogger("leviathans.server")
+
+#: Largest request body or websocket message accepted (bytes): records of long games fit.
+MAX_BODY = 2_000_000
+MAX_MESSAGE = 16_384
+
+
+Tokens = Annotated[list[str] | None, Query(max_length=100)]
+
+
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    ruleset: str = "airfleet"
+    side: str | None = None
+    opponent: str = "bot"
+    bot: str = "greedy"
+    scenario: str | None = None
+    turn_limit: int | None = Field(default=None, ge=1, le=200)
+    title: str = Field(default="", max_length=80)
+
+
+class ActionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: str = Field(min_length=1, max_length=100)
+    action: str = Field(min_length=1, max_length=200)
+    expect: int | None = Field(default=None, ge=1)
+
+
+def _renderers() -> dict[str, Callable[..., str]]:
+    """Board drawings by rule set (the SVG the pages show)."""
+    from ..render.svg_airfleet import board_svg
+    from ..render.svg_starship import table_svg
+
+    return {"airfleet": board_svg, "starship": table_svg}
+
+
+def _page(name: str) -> HTMLResponse:
+    text = resources.files("leviathans.server").joinpath(f"static/{name}").read_text("utf-8")
+    return HTMLResponse(text, headers={"Cache-Control": "no-store"})
+
+
+def create_app(storage: Storage | str | None = None) -> FastAPI:
+    """The web application; ``storage`` is a Storage, a database URL, or None for the
+    default SQLite file."""
+    store = storage if not isinstance(storage, str | None) else open_storage(storage)
+    manager = GameManager(store)
+    renderers = _renderers()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        for session in list(manager.sessions.values()):
+            if session.bot_task is not None:
+                session.bot_task.cancel()
+        store.close()
+
+    app = FastAPI(title="Leviathans", lifespan=lifespan, docs_url="/api/docs",
+                  redoc_url=None, openapi_url="/api/openapi.json")
+    app.state.manager = manager
+    static = resources.files("leviathans.server").joinpath("static")
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    # --- errors: always a clear 4xx, never a stack trace -----------------------------------
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(LeviathansError)
+    async def _bad_input(request: Request, exc: LeviathansError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=422)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for err in exc.errors():
+            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+            parts.append(f"{where or 'body'}: {err.get('msg', 'invalid')}")
+        return JSONResponse({"error": "; ".join(parts)}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+
+    @app.middleware("http")
+    async def _limit_body(request: Request, call_next: Any) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            return JSONResponse({"error": f"request too large (limit {MAX_BODY} bytes)"},
+                                status_code=413)
+        response: Response = await call_next(request)
+        return response
+
+    # --- pages ------------------------------------------------------------------------------
+
+    @app.get("/", response_class=HTMLResponse)
+    async def lobby() -> HTMLResponse:
+        return _page("index.html")
+
+    @app.get("/game/{game_id}", response_class=HTMLResponse)
+    async def game_page(game_id: str) -> HTMLResponse:
+        return _page("game.html")
+
+    @app.get("/replay/{game_id}", response_class=HTMLResponse)
+    async def replay_page(game_id: str) -> HTMLResponse:
+        return _page("replay.html")
+
+    # --- lobby API ----------------------------------------------------------------------------
+
+    @app.get("/api/meta")
+    async def meta() -> dict[str, Any]:
+        return {
+            "rulesets": {name: {"players": list(get_ruleset(name).players),
+                                "scenarios": scenarios(name)} for name in ruleset_names()},
+            "bots": list(BOTS), "opponents": list(OPPONENTS),
+        }
+
+    @app.post("/api/games", status_code=201)
+    async def new_game(body: NewGame) -> dict[str, Any]:
+        ruleset = get_ruleset(body.ruleset) if body.ruleset in ruleset_names() else None
+        if ruleset is None:
+            raise ApiError(422, f"rule set {body.ruleset!r} is not one of "
+                                f"{', '.join(ruleset_names())}")
+        side = body.side or ruleset.players[0]
+        session, tokens = await manager.create(body.ruleset, side, body.opponent, body.bot,
+                                               body.scenario, body.turn_limit, body.title)
+        invite = None
+        if body.opponent == "friend":
+            other = next(s for s in session.seats.values() if s.side != side)
+            invite = {"side": other.side, "token": other.token,
+                      "url": f"/game/{session.game.id}?token={other.token}"}
+        return {"id": session.game.id, "tokens": tokens, "invite": invite,
+                "url": f"/game/{session.game.id}?token={tokens[side]}"}
+
+    @app.get("/api/games")
+    async def my_games(tokens: Annotated[str, Query(max_length=5000)] = "") -> dict[str, Any]:
+        wanted = [t for t in tokens.split(",") if t][:100]
+        rows = await asyncio.to_thread(store.games_for_tokens, wanted)
+        return {"games": [{"id": g.id, "ruleset": g.ruleset, "title": g.title,
+                           "status": g.status, "outcome": g.outcome, "side": s.side,
+                           "token": s.token, "created": g.created.isoformat(),
+                           "updated": (g.updated or g.created).isoformat()}
+                          for g, s in rows]}
+
+    @app.get("/api/finished")
+    async def finished(limit: Annotated[int, Query(ge=1, le=100)] = 20) -> dict[str, Any]:
+        rows = await asyncio.to_thread(store.recent_finished, limit)
+        return {"games": [{"id": g.id, "ruleset": g.ruleset, "title": g.title,
+                           "outcome": g.outcome, "created": g.created.isoformat()}
+                          for g in rows]}
+
+    # --- one game --------------------------------------------------------------------------
+
+    def _tokens(token: list[str] | None) -> list[str]:
+        return [t for t in (token or []) if t][:4]
+
+    @app.get("/api/games/{game_id}")
+    async def game_state(game_id: str, token: Tokens = None, lite: bool = False
+                         ) -> dict[str, Any]:
+        """The seat's payload; ``lite`` leaves out the drawing and the log (for bots)."""
+        session = await manager.get(game_id)
+        return manager.payload(session, _tokens(token), None if lite else renderers,
+                               with_log=not lite)
+
+    @app.post("/api/games/{game_id}/actions")
+    async def act(game_id: str, body: ActionIn) -> dict[str, Any]:
+        session = await manager.act(game_id, body.token, body.action, body.expect)
+        return {"seq": session.seq, "to_move": session.state.to_move,
+                "outcome": session.game.outcome}
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: str) -> JSONResponse:
+        session = await manager.get(game_id)
+        data = await asyncio.to_thread(manager.record, session)
+        return JSONResponse(data, headers={
+            "Content-Disposition": f'attachment; filename="leviathans-{game_id}.json"'})
+
+    @app.get("/api/games/{game_id}/replay")
+    async def replay_step(game_id: str, step: Annotated[int, Query(ge=0)]) -> dict[str, Any]:
+        """One step of a finished game (or of an uploaded record) for the replay page."""
+        if game_id in manager.uploads:
+            record, states = manager.uploads[game_id]
+            title = f"Uploaded record ({record.ruleset})"
+            summary: dict[str, Any] = {"id": game_id, "ruleset": record.ruleset, "title": title,
+                       "status": "finished", "outcome": record.result, "seats": []}
+            ruleset = record.ruleset
+        else:
+            session = await manager.get(game_id)
+            if session.state.outcome is None:
+                raise ApiError(403, "a game is replayed once it is over")
+            states, summary, ruleset = session.history, manager.summary(session), \
+                session.ruleset.name
+        if step >= len(states):
+            raise ApiError(422, f"the game has steps 0 to {len(states) - 1}")
+        state = states[step]
+        return {"game": summary, "step": step, "steps": len(states) - 1,
+                "view": state.view(None), "events": [e.to_dict() for e in state.events],
+                "svg": renderers[ruleset](state)}
+
+    @app.get("/api/games/{game_id}/svg")
+    async def svg(game_id: str, token: Tokens = None,
+                  weapon: Annotated[str | None, Query(max_length=120)] = None) -> Response:
+        """The board, with a weapon's arc when asked (``Ship:bow.3``, starship
+        ``Lancer:front.1``)."""
+        session = await manager.get(game_id)
+        manager.sides_of(session, _tokens(token))
+        drawn = _draw_with_weapon(session, weapon, renderers)
+        return Response(drawn, media_type="image/svg+xml")
+
+    @app.get("/api/games/{game_id}/card/{name}")
+    async def card(game_id: str, name: str) -> Response:
+        session = await manager.get(game_id)
+        return Response(_card_svg(session, name), media_type="image/svg+xml")
+
+    @app.post("/api/records", status_code=201)
+    async def upload(request: Request) -> dict[str, Any]:
+        """Open a record for replay: it is checked by replaying it, kept in memory (the
+        latest few), and stepped through like a finished game."""
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            raise ApiError(413, f"record too large (limit {MAX_BODY} bytes)")
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise ApiError(422, "the record is not valid JSON") from None
+        record = GameRecord.from_data(data, "uploaded record")
+        steps = await asyncio.to_thread(lambda: list(replay(record, "uploaded record")))
+        replay_id = manager.keep_upload(record, [s.state for s in steps])
+        return {"id": replay_id, "steps": len(steps) - 1, "ruleset": record.ruleset,
+                "url": f"/replay/{replay_id}"}
+
+    # --- live updates ----------------------------------------------------------------------
+
+    @app.websocket("/ws/games/{game_id}")
+    async def live(ws: WebSocket, game_id: str) -> None:
+        tokens = [t for t in ws.query_params.getlist("token") if t][:4]
+        lite = ws.query_params.get("lite") in ("1", "true")
+        try:
+            session = await manager.get(game_id)
+            manager.sides_of(session, tokens)
+        except ApiError as exc:
+            await ws.close(code=4403 if exc.status == 403 else 4404, reason=exc.message)
+            return
+        await ws.accept()
+        changed = asyncio.Event()
+        session.listeners.add(changed.set)
+        sender = asyncio.create_task(_push(ws, manager, session, tokens, changed,
+                                           None if lite else renderers))
+        try:
+            while True:
+                text = await ws.receive_text()
+                if len(text) > MAX_MESSAGE:
+                    await ws.send_json({"error": "message too large", "status": 413})
+                    continue
+                await _message(ws, manager, game_id, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            session.listeners.discard(changed.set)
+            sender.cancel()
+
+    return app
+
+
+async def _push(ws: WebSocket, manager: GameManager, session: Session, tokens: list[str],
+                changed: asyncio.Event,
+                renderers: dict[str, Callable[..., str]] | None) -> None:
+    """Send the seat's payload now and after every change (coalescing bursts)."""
+    try:
+        while True:
+            changed.clear()
+            current = manager.sessions.get(session.game.id, session)
+            await ws.send_json({"type": "state", **manager.payload(
+                current, tokens, renderers, with_log=renderers is not None)})
+            await changed.wait()
+    except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
+        return
+
+
+async def _message(ws: WebSocket, manager: GameManager, game_id: str, text: str) -> None:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        await ws.send_json({"type": "error", "status": 422, "error": "not valid JSON"})
+        return
+    if not isinstance(data, dict):
+        await ws.send_json({"type": "error", "status": 422, "error": "expected an object"})
+        return
+    try:
+        expect = data.get("expect")
+        if expect is not None and not isinstance(expect, int):
+            raise ApiError(422, "expect must be a step number")
+        session = await manager.act(game_id, data.get("token"), data.get("action"), expect)
+        await ws.send_json({"type": "ack", "seq": session.seq})
+    except ApiError as exc:
+        await ws.send_json({"type": "error", "status": exc.status, "error": exc.message})
+
+
+def _draw_with_weapon(session: Session, weapon: str | None,
+                      renderers: dict[str, Callable[..., str]]) -> str:
+    state = session.state
+    if weapon is None:
+        return renderers[session.ruleset.name](state)
+    name, _, mount = weapon.rpartition(":")
+    if session.ruleset.name == "starship":
+        from ..render.svg_starship import table_svg
+
+        try:
+            return table_svg(state, weapon=(name, mount))  # type: ignore[arg-type]
+        except LeviathansError as exc:
+            raise ApiError(422, str(exc)) from None
+    from ..render.svg_airfleet import board_svg, weapon_arcs
+
+    try:
+        bands = weapon_arcs(state, name, mount)  # type: ignore[arg-type]
+    except LeviathansError as exc:
+        raise ApiError(422, str(exc)) from None
+    return board_svg(state, arcs=bands)  # type: ignore[arg-type]
+
+
+def _card_svg(session: Session, name: str) -> str:
+    state: Any = session.state
+    if session.ruleset.name == "starship":
+        from ..render.svg_cards import helm_card_svg
+
+        index = state.index(name)
+        if index is None or state.pieces[index].kind == "torpedo":
+            raise ApiError(404, f"no element named {name!r}")
+        return helm_card_svg(state.pieces[index], state.elements[index])
+    from ..render.svg_cards import airfleet_card_svg
+
+    if name not in state.setup.by_name:
+        raise ApiError(404, f"no ship named {name!r}")
+    i = state.setup.by_name[name]
+    return airfleet_card_svg(state.setup.ships[i], state.ships[i])

@@ -1,0 +1,65 @@
+"""What the board needs beyond the view to guide a player: exact odds of each legal attack.
+
+Computed by the engine's own odds functions, so the browser holds no second copy of the
+rules: it only shows these numbers next to the actions the engine says are legal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..protocol import GameState
+
+__all__ = ["attack_hints"]
+
+
+def _frac(p: Any) -> dict[str, Any]:
+    return {"fraction": f"{p.numerator}/{p.denominator}", "probability": float(p)}
+
+
+def attack_hints(state: GameState, legal: list[str]) -> dict[str, Any]:
+    """For each legal attack (by its text): range, dice and exact odds."""
+    from ..rulesets.airfleet import GameState as AirState
+    from ..rulesets.starship.state import StarshipState
+
+    if isinstance(state, AirState):
+        return _air(state, set(legal))
+    if isinstance(state, StarshipState):
+        return _star(state, legal)
+    return {}
+
+
+def _air(state: Any, legal: set[str]) -> dict[str, Any]:
+    from ..rulesets.airfleet.gunnery import current_attacks
+    from ..rulesets.airfleet.odds import attack_odds
+
+    out: dict[str, Any] = {}
+    for opt in current_attacks(state) if state.phase.name == "GUNNERY" else ():
+        text = opt.action.text()
+        if text not in legal:
+            continue
+        odds = attack_odds(state, opt)
+        out[text] = {
+            "range": opt.range, "dice": opt.weapon_dice.colours,
+            "destroy": {ref: _frac(p) for ref, p in odds.slots.items()},
+            "critical": _frac(odds.critical), "keel": _frac(odds.keel),
+            "expected": float(odds.expected_slots),
+        }
+    return out
+
+
+def _star(state: Any, legal: list[str]) -> dict[str, Any]:
+    from ..rulesets.starship.actions import Attack, parse_action
+    from ..rulesets.starship.odds import attack_odds
+
+    out: dict[str, Any] = {}
+    for text in legal:
+        action = parse_action(text)
+        if not isinstance(action, Attack) or action.target == "launch":
+            continue
+        i, j = state.index(action.element), state.index(action.target)
+        mount = state.pieces[i].mount(action.weapon)
+        odds = attack_odds(state, i, mount, j)
+        out[text] = {"dice": str(mount.dice), "hit": [_frac(h) for h in odds.hit],
+                     "expected": float(odds.expected), "destroy": _frac(odds.destroy)}
+    return out

@@ -1,0 +1,111 @@
+// The lobby: start a game, resume yours, replay finished ones or an uploaded record.
+import { api, heldTokens, holdTokens, el, outcomeText } from "/static/common.js";
+
+let meta = null;
+
+function fillSelect(select, values, labels = {}) {
+  select.replaceChildren(...values.map((v) => el("option", { value: v }, labels[v] || v)));
+}
+
+function refreshForm() {
+  const ruleset = document.getElementById("ruleset").value;
+  const info = meta.rulesets[ruleset];
+  fillSelect(document.getElementById("side"), info.players);
+  fillSelect(document.getElementById("scenario"), Object.keys(info.scenarios), info.scenarios);
+  const bot = document.getElementById("opponent").value === "bot";
+  document.getElementById("bot-label").hidden = !bot;
+}
+
+async function start(event) {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  const body = {
+    ruleset: form.get("ruleset"), side: form.get("side"), opponent: form.get("opponent"),
+    bot: form.get("bot") || "greedy", scenario: form.get("scenario") || null,
+  };
+  const limit = form.get("turn_limit");
+  if (limit) body.turn_limit = Number(limit);
+  const error = document.getElementById("lobby-error");
+  error.textContent = "";
+  try {
+    const game = await api("/api/games", { method: "POST", body: JSON.stringify(body) });
+    const tokens = Object.values(game.tokens);
+    holdTokens(game.id, tokens);
+    const url = `/game/${game.id}?` + tokens.map((t) => `token=${encodeURIComponent(t)}`).join("&");
+    if (game.invite) {
+      const link = new URL(game.invite.url, location.href).href;
+      localStorage.setItem(`leviathans.invite.${game.id}`, link);
+      const box = document.getElementById("invite");
+      box.hidden = false;
+      box.replaceChildren(
+        el("p", {}, `Send this link to your friend (they play ${game.invite.side}):`),
+        el("a", { href: link, id: "invite-link" }, link),
+        el("p", {}, el("a", { href: url, id: "go" }, "Go to the game")));
+      return;
+    }
+    location.href = url;
+  } catch (e) {
+    error.textContent = e.message;
+  }
+}
+
+async function listGames() {
+  const held = heldTokens();
+  const tokens = Object.values(held).flat();
+  const table = document.querySelector("#my-games tbody");
+  if (!tokens.length) return;
+  const data = await api(`/api/games?tokens=${encodeURIComponent(tokens.join(","))}`);
+  const byGame = new Map();
+  for (const g of data.games) {
+    if (!byGame.has(g.id)) byGame.set(g.id, { ...g, tokens: [] });
+    byGame.get(g.id).tokens.push(g.token);
+  }
+  if (!byGame.size) return;
+  table.replaceChildren(...[...byGame.values()].map((g) => {
+    const url = `/game/${g.id}?` + g.tokens.map((t) => `token=${encodeURIComponent(t)}`).join("&");
+    return el("tr", {},
+      el("td", {}, el("a", { href: url }, g.title)),
+      el("td", {}, g.ruleset),
+      el("td", {}, g.status === "finished" ? outcomeText(g.outcome) : "in play"),
+      el("td", { class: "muted" }, new Date(g.updated).toLocaleString()));
+  }));
+}
+
+async function listFinished() {
+  const data = await api("/api/finished");
+  const table = document.querySelector("#finished tbody");
+  if (!data.games.length) return;
+  table.replaceChildren(...data.games.map((g) => el("tr", {},
+    el("td", {}, el("a", { href: `/replay/${g.id}` }, g.title)),
+    el("td", {}, g.ruleset),
+    el("td", {}, outcomeText(g.outcome)))));
+}
+
+async function upload(event) {
+  const file = event.target.files[0];
+  if (!file) return;
+  const error = document.getElementById("lobby-error");
+  try {
+    const text = await file.text();
+    const result = await api("/api/records", { method: "POST", body: text });
+    location.href = result.url;
+  } catch (e) {
+    error.textContent = `${file.name}: ${e.message}`;
+  }
+}
+
+async function main() {
+  meta = await api("/api/meta");
+  fillSelect(document.getElementById("ruleset"), Object.keys(meta.rulesets),
+             { airfleet: "Air fleet 1910 (quick-start)", starship: "Starship (v0.5)" });
+  fillSelect(document.getElementById("bot"), meta.bots);
+  document.getElementById("bot").value = meta.bots.includes("greedy") ? "greedy" : meta.bots[0];
+  document.getElementById("ruleset").addEventListener("change", refreshForm);
+  document.getElementById("opponent").addEventListener("change", refreshForm);
+  document.getElementById("new-game").addEventListener("submit", start);
+  document.getElementById("record-file").addEventListener("change", upload);
+  refreshForm();
+  await Promise.all([listGames(), listFinished()]);
+}
+
+main().catch((e) => { document.getElementById("lobby-error").textContent = e.message; });

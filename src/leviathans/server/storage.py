@@ -1,0 +1,928 @@
+"""Saved games for the game server: games, seats and the actions played, in SQL or in memory.
+
+A saved game holds what a game record (:mod:`leviathans.records`) holds, split so that playing a
+move is one small insert rather than rewriting the whole record:
+
+* a :class:`GameRow`: rule set, setup, the dice seed, title, status and outcome;
+* its :class:`SeatRow` s: which side each player token controls (human or bot);
+* its :class:`ActionRow` s, one per step of the record: ``seq`` 0 holds the opening rolls (no
+  action), then one row per action with every roll it caused.
+
+The seed is a secret: with it anyone could foresee every roll, so it lives here and in the
+server's memory only (it is even left out of ``repr(GameRow)`` so it cannot leak into logs).
+The stored rolls let the server check a replay, and make the game's record once it is over.
+
+Two implementations of the :class:`Storage` protocol behave the same:
+
+* :class:`MemoryStorage`: dicts behind a lock, for tests (``memory://``);
+* :class:`SqlStorage`: SQLAlchemy Core on SQLite (one file, WAL journal) or PostgreSQL
+  (psycopg 3). Its schema is managed by Alembic (``migrations/`` beside this module) and every
+  open upgrades the database to the newest revision, so a new version of the server keeps the
+  games saved by the old one.
+
+Playing a move is the one write that races (two requests for the same game at once), so
+:meth:`Storage.append_action` checks that the action is exactly the next one and inserts it in
+one transaction: the loser of a race gets :class:`Conflict`, never a gap or a duplicate. Once it
+returns, the action is on disk (SQLite commits to the WAL, which survives the process being
+killed; PostgreSQL commits with its default synchronous commit).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol, Self
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import event
+from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
+
+from ..dice import Roll
+from ..errors import LeviathansError
+
+__all__ = [
+    "ActionRow",
+    "Conflict",
+    "GameRow",
+    "MemoryStorage",
+    "SeatRow",
+    "SqlStorage",
+    "Storage",
+    "StorageError",
+    "alembic_config",
+    "default_database_url",
+    "new_game_id",
+    "new_seat_token",
+    "open_storage",
+    "upgrade_database",
+]
+
+log = logging.getLogger(__name__)
+
+#: The URL that :func:`open_storage` answers with a :class:`MemoryStorage`.
+MEMORY_URL = "memory://"
+#: Where the Alembic environment and revisions live (shipped inside the package).
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+STATUSES = ("active", "finished")
+KINDS = ("human", "bot")
+#: Shortest seat token accepted: a token is a password, a short one could be guessed.
+MIN_TOKEN_LENGTH = 16
+# Column widths; checked in Python too, so that both implementations refuse the same rows
+# (SQLite would store an over-long string without a word).
+_WIDTHS = {"id": 64, "ruleset": 32, "side": 64, "token": 128, "bot": 64}
+_SEED_MIN, _SEED_MAX = -(2**63), 2**63 - 1  # a BIGINT
+_SQLITE_BUSY_MS = 15_000  # how long a writer waits for another one before giving up
+_IN_CHUNK = 500  # tokens per IN (...) query, well under every bound-parameter limit
+_PG_MIGRATION_LOCK = 0x4C455649  # "LEVI": one migrator at a time per PostgreSQL database
+_WRITE = "leviathans_write"  # execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
+
+
+class StorageError(LeviathansError):
+    """The storage cannot do what was asked: a bad URL or row, an unknown game, a database error."""
+
+
+class Conflict(StorageError):
+    """The game moved on since the caller looked: that action ``seq`` is already taken (a race
+    lost), is not the next one, or the game is over. Reload the game and try again."""
+
+
+def new_game_id() -> str:
+    """A fresh game id: short enough for a URL, too random to guess other games from."""
+    return secrets.token_urlsafe(9)
+
+
+def new_seat_token() -> str:
+    """A fresh seat token: whoever holds it plays that seat, so it is a password."""
+    return secrets.token_urlsafe(24)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One saved game. ``seed`` is secret: never send it to a client (it is left out of repr)."""
+
+    id: str
+    ruleset: str
+    setup: dict[str, Any]
+    seed: int = field(repr=False)
+    title: str
+    created: datetime
+    status: str = "active"
+    outcome: dict[str, Any] | None = None
+    updated: datetime | None = None
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One player's seat in a game; ``token`` is the seat's password, unique across all games."""
+
+    game_id: str
+    side: str
+    token: str = field(repr=False)
+    kind: str
+    bot: str | None = None
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One step of a game: ``seq`` 0 is the opening rolls (``action`` None), then 1, 2, 3..."""
+
+    game_id: str
+    seq: int
+    action: str | None
+    rolls: tuple[Roll, ...]
+    created: datetime
+
+
+class Storage(Protocol):
+    """Where the server keeps its games. Every method is safe to call from several threads."""
+
+    def create_game(self, game: GameRow, seats: Sequence[SeatRow], opening: ActionRow) -> None:
+        """Save a new game with its seats and opening rolls (``seq`` 0), all or nothing."""
+        ...
+
+    def get_game(self, game_id: str) -> GameRow | None: ...
+
+    def seats(self, game_id: str) -> list[SeatRow]:
+        """The game's seats in the order given to :meth:`create_game`."""
+        ...
+
+    def seat_by_token(self, token: str) -> SeatRow | None: ...
+
+    def games_for_tokens(self, tokens: Sequence[str]) -> list[tuple[GameRow, SeatRow]]:
+        """The games these tokens sit in, with the seat, newest game (by ``created``) first."""
+        ...
+
+    def recent_finished(self, limit: int = 20) -> list[GameRow]:
+        """Finished games, the most recently finished (by ``updated``) first."""
+        ...
+
+    def actions(self, game_id: str) -> list[ActionRow]:
+        """The game's steps in ``seq`` order, the opening rolls first."""
+        ...
+
+    def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None) -> None:
+        """Add the game's next action, atomically and durably.
+
+        ``row.seq`` must be exactly the last ``seq`` + 1, else :class:`Conflict`. The game's
+        ``updated`` becomes ``row.created``; with an ``outcome`` the game is also marked
+        finished, and no action may follow.
+        """
+        ...
+
+    def close(self) -> None: ...
+
+
+# --- checks and conversions shared by both implementations --------------------------------
+
+
+def _text(value: object, what: str, width: int | None = None, empty: bool = True) -> str:
+    """A string both databases can store: PostgreSQL refuses NUL and unpaired surrogates."""
+    if not isinstance(value, str):
+        raise StorageError(f"{what} must be a string, got {type(value).__name__}")
+    if not empty and not value:
+        raise StorageError(f"{what} must not be empty")
+    if width is not None and len(value) > width:
+        raise StorageError(f"{what} is longer than {width} characters")
+    if "\x00" in value:
+        raise StorageError(f"{what} contains a NUL character")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise StorageError(f"{what} is not valid Unicode (an unpaired surrogate)") from None
+    return value
+
+
+def _utc(value: object, what: str) -> datetime:
+    """Times are stored in UTC; a naive time is refused because its zone would be a guess."""
+    if not isinstance(value, datetime):
+        raise StorageError(f"{what} must be a datetime, got {type(value).__name__}")
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise StorageError(f"{what} must be timezone-aware (UTC), got {value.isoformat()}")
+    return value.astimezone(UTC)
+
+
+def _dumps(value: object, what: str) -> str:
+    """JSON text, kept as text in both databases (key order and numbers come back unchanged)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise StorageError(f"{what} is not JSON data: {exc}") from None
+    return _text(text, what)
+
+
+def _loads(text: str, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StorageError(f"{what}: stored JSON is damaged: {exc}") from None
+
+
+def _json_object(value: object, what: str) -> str:
+    if not isinstance(value, dict):
+        raise StorageError(f"{what} must be a dict, got {type(value).__name__}")
+    return _dumps(value, what)
+
+
+def _rolls(rolls: object, what: str) -> tuple[Roll, ...]:
+    if not isinstance(rolls, tuple | list):
+        raise StorageError(f"{what}: rolls must be a tuple of Roll, got {type(rolls).__name__}")
+    out = []
+    for k, r in enumerate(rolls):
+        if (not isinstance(r, tuple) or len(r) != 3 or not isinstance(r[0], str)
+                or not isinstance(r[1], str) or isinstance(r[2], bool)
+                or not isinstance(r[2], int)):
+            raise StorageError(f"{what}: roll {k + 1} must be Roll(label, die, face), got {r!r}")
+        out.append(Roll(r[0], r[1], r[2]))
+    return tuple(out)
+
+
+def _dump_rolls(rolls: tuple[Roll, ...], what: str) -> str:
+    return _dumps([[r.label, r.die, r.face] for r in rolls], what)
+
+
+def _load_rolls(text: str, what: str) -> tuple[Roll, ...]:
+    data = _loads(text, what)
+    if not isinstance(data, list):
+        raise StorageError(f"{what}: stored rolls are damaged")
+    return _rolls([tuple(r) if isinstance(r, list) else r for r in data], what)
+
+
+def _check_game(game: GameRow) -> GameRow:
+    """The game as it will be stored: every field checked, times in UTC."""
+    what = f"game {game.id!r}"
+    _text(game.id, "game id", _WIDTHS["id"], empty=False)
+    _text(game.ruleset, f"{what}: ruleset", _WIDTHS["ruleset"], empty=False)
+    _text(game.title, f"{what}: title")
+    if isinstance(game.seed, bool) or not isinstance(game.seed, int):
+        raise StorageError(f"{what}: seed must be a whole number")
+    if not _SEED_MIN <= game.seed <= _SEED_MAX:
+        raise StorageError(f"{what}: seed must fit in 64 bits (e.g. secrets.randbits(63))")
+    if game.status not in STATUSES:
+        raise StorageError(f"{what}: status must be one of {', '.join(STATUSES)}, "
+                           f"got {game.status!r}")
+    _json_object(game.setup, f"{what}: setup")
+    if game.outcome is not None:
+        _json_object(game.outcome, f"{what}: outcome")
+    return replace(game, created=_utc(game.created, f"{what}: created"),
+                   updated=None if game.updated is None
+                   else _utc(game.updated, f"{what}: updated"))
+
+
+def _check_seats(game: GameRow, seats: Sequence[SeatRow]) -> list[SeatRow]:
+    sides: set[str] = set()
+    tokens: set[str] = set()
+    for seat in seats:
+        what = f"game {game.id!r}: seat {seat.side!r}"
+        if seat.game_id != game.id:
+            raise StorageError(f"{what} belongs to game {seat.game_id!r}")
+        _text(seat.side, f"{what}: side", _WIDTHS["side"], empty=False)
+        _text(seat.token, f"{what}: token", _WIDTHS["token"])
+        _text(seat.name, f"{what}: name")
+        if len(seat.token) < MIN_TOKEN_LENGTH:
+            raise StorageError(f"{what}: token is shorter than {MIN_TOKEN_LENGTH} characters "
+                               f"(use new_seat_token())")
+        if seat.kind not in KINDS:
+            raise StorageError(f"{what}: kind must be one of {', '.join(KINDS)}, "
+                               f"got {seat.kind!r}")
+        if seat.kind == "bot":
+            _text(seat.bot, f"{what}: bot", _WIDTHS["bot"], empty=False)
+        elif seat.bot is not None:
+            raise StorageError(f"{what}: a human seat has no bot")
+        if seat.side in sides:
+            raise StorageError(f"{what}: two seats for the same side")
+        if seat.token in tokens:
+            raise StorageError(f"{what}: two seats with the same token")
+        sides.add(seat.side)
+        tokens.add(seat.token)
+    return list(seats)
+
+
+def _check_action(row: ActionRow, opening: bool = False) -> ActionRow:
+    """The action as it will be stored; the opening is seq 0 with no action, others seq >= 1."""
+    _text(row.game_id, "game id", _WIDTHS["id"], empty=False)
+    what = f"game {row.game_id!r}: action {row.seq!r}"
+    if isinstance(row.seq, bool) or not isinstance(row.seq, int):
+        raise StorageError(f"{what}: seq must be a whole number")
+    if opening:
+        if row.seq != 0 or row.action is not None:
+            raise StorageError(f"{what}: the opening is seq 0 with no action")
+    else:
+        if row.seq < 1:
+            raise StorageError(f"{what}: actions after the opening have seq 1, 2, 3...")
+        _text(row.action, f"{what}: action", empty=False)
+    rolls = _rolls(row.rolls, what)
+    _dump_rolls(rolls, what)  # refuse labels the database could not store, up front
+    return replace(row, rolls=rolls, created=_utc(row.created, f"{what}: created"))
+
+
+def _check_outcome(row: ActionRow, outcome: dict[str, Any] | None) -> str | None:
+    if outcome is None:
+        return None
+    return _json_object(outcome, f"game {row.game_id!r}: outcome")
+
+
+def _newest_first(pairs: list[tuple[GameRow, SeatRow, int]]) -> list[tuple[GameRow, SeatRow]]:
+    """Newest game first; ties (same time) by id, then seats in their order in the game."""
+    pairs.sort(key=lambda p: (p[0].id, p[2]))
+    pairs.sort(key=lambda p: p[0].created, reverse=True)
+    return [(g, s) for g, s, _ in pairs]
+
+
+# --- in memory ------------------------------------------------------------------------------
+
+
+@dataclass
+class _MemGame:
+    row: GameRow  # setup and outcome live as JSON text below, so callers cannot alias them
+    setup: str
+    outcome: str | None
+    seats: list[SeatRow]
+    actions: list[ActionRow]
+
+    def game(self) -> GameRow:
+        return replace(self.row, setup=_loads(self.setup, "setup"),
+                       outcome=None if self.outcome is None else _loads(self.outcome, "outcome"))
+
+
+class MemoryStorage:
+    """Games in dicts behind one lock: for tests and throw-away servers (``memory://``).
+
+    Rows go through the same checks and the same JSON encoding as in :class:`SqlStorage`, so a
+    test passing here does not fail on a database (a tuple in a setup comes back a list, in both).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._games: dict[str, _MemGame] = {}
+        self._tokens: dict[str, SeatRow] = {}
+        self._closed = False
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _open(self) -> None:
+        if self._closed:
+            raise StorageError("the storage is closed")
+
+    def create_game(self, game: GameRow, seats: Sequence[SeatRow], opening: ActionRow) -> None:
+        game = _check_game(game)
+        seat_list = _check_seats(game, seats)
+        opening = _check_action(opening, opening=True)
+        if opening.game_id != game.id:
+            raise StorageError(f"game {game.id!r}: the opening belongs to game {opening.game_id!r}")
+        setup = _dumps(game.setup, "setup")
+        outcome = None if game.outcome is None else _dumps(game.outcome, "outcome")
+        with self._lock:
+            self._open()
+            if game.id in self._games:
+                raise StorageError(f"game {game.id!r} already exists")
+            for seat in seat_list:
+                if seat.token in self._tokens:
+                    raise StorageError(f"game {game.id!r}: seat {seat.side!r}: token already "
+                                       f"in use")
+            self._games[game.id] = _MemGame(replace(game, setup={}, outcome=None), setup,
+                                            outcome, seat_list, [opening])
+            for seat in seat_list:
+                self._tokens[seat.token] = seat
+
+    def get_game(self, game_id: str) -> GameRow | None:
+        with self._lock:
+            self._open()
+            found = self._games.get(game_id)
+            return None if found is None else found.game()
+
+    def seats(self, game_id: str) -> list[SeatRow]:
+        with self._lock:
+            self._open()
+            found = self._games.get(game_id)
+            return [] if found is None else list(found.seats)
+
+    def seat_by_token(self, token: str) -> SeatRow | None:
+        with self._lock:
+            self._open()
+            return self._tokens.get(token)
+
+    def games_for_tokens(self, tokens: Sequence[str]) -> list[tuple[GameRow, SeatRow]]:
+        with self._lock:
+            self._open()
+            pairs = []
+            for token in set(tokens):
+                seat = self._tokens.get(token)
+                if seat is not None:
+                    mem = self._games[seat.game_id]
+                    pairs.append((mem.game(), seat, mem.seats.index(seat)))
+        return _newest_first(pairs)
+
+    def recent_finished(self, limit: int = 20) -> list[GameRow]:
+        with self._lock:
+            self._open()
+            done = [m.game() for m in self._games.values() if m.row.status == "finished"]
+        done.sort(key=lambda g: g.id)
+        done.sort(key=lambda g: (g.updated is not None, g.updated or g.created, g.created),
+                  reverse=True)
+        return done[:max(limit, 0)]
+
+    def actions(self, game_id: str) -> list[ActionRow]:
+        with self._lock:
+            self._open()
+            found = self._games.get(game_id)
+            return [] if found is None else list(found.actions)
+
+    def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None) -> None:
+        row = _check_action(row)
+        outcome_json = _check_outcome(row, outcome)
+        with self._lock:
+            self._open()
+            mem = self._games.get(row.game_id)
+            if mem is None:
+                raise StorageError(f"no game {row.game_id!r}")
+            _check_next(row, mem.actions[-1].seq if mem.actions else None, mem.row.status)
+            mem.actions.append(row)
+            if outcome_json is None:
+                mem.row = replace(mem.row, updated=row.created)
+            else:
+                mem.row = replace(mem.row, updated=row.created, status="finished")
+                mem.outcome = outcome_json
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+
+
+def _check_next(row: ActionRow, last: int | None, status: str) -> None:
+    """Raise :class:`Conflict` unless ``row`` is exactly the next action of a game in play."""
+    expected = (-1 if last is None else last) + 1
+    if row.seq < expected:
+        raise Conflict(f"game {row.game_id!r}: action {row.seq} is already taken "
+                       f"(the next is {expected})")
+    if row.seq > expected:
+        raise Conflict(f"game {row.game_id!r}: action {row.seq} skips ahead "
+                       f"(the next is {expected})")
+    if status == "finished":
+        raise Conflict(f"game {row.game_id!r} is finished: no action can follow")
+
+
+# --- SQL ------------------------------------------------------------------------------------
+
+
+class _UTCDateTime(sa.types.TypeDecorator[datetime]):
+    """A timezone-aware UTC datetime on both databases.
+
+    PostgreSQL keeps it as ``timestamptz``; SQLite has no time zones, so the UTC wall time is
+    stored (ISO text that sorts in time order) and the zone is put back when read.
+    """
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+#: The schema as the queries below see it. Alembic revisions (``migrations/versions``) create
+#: it; a test checks that upgrading an empty database to head gives exactly this.
+metadata = sa.MetaData(naming_convention={
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+})
+
+games_table = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.String(_WIDTHS["id"]), primary_key=True),
+    sa.Column("ruleset", sa.String(_WIDTHS["ruleset"]), nullable=False),
+    sa.Column("setup", sa.Text, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("title", sa.Text, nullable=False),
+    sa.Column("created", _UTCDateTime, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("outcome", sa.Text, nullable=True),
+    sa.Column("updated", _UTCDateTime, nullable=True),
+    sa.Index("ix_games_status_updated", "status", "updated"),
+)
+
+seats_table = sa.Table(
+    "seats", metadata,
+    sa.Column("game_id", sa.String(_WIDTHS["id"]),
+              sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("side", sa.String(_WIDTHS["side"]), primary_key=True),
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Column("token", sa.String(_WIDTHS["token"]), nullable=False, unique=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("bot", sa.String(_WIDTHS["bot"]), nullable=True),
+    sa.Column("name", sa.Text, nullable=False),
+)
+
+actions_table = sa.Table(
+    "actions", metadata,
+    sa.Column("game_id", sa.String(_WIDTHS["id"]),
+              sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("action", sa.Text, nullable=True),
+    sa.Column("rolls", sa.Text, nullable=False),
+    sa.Column("created", _UTCDateTime, nullable=False),
+)
+
+
+def _game_from(r: sa.Row[Any]) -> GameRow:
+    what = f"game {r.id!r}"
+    return GameRow(id=r.id, ruleset=r.ruleset, setup=_loads(r.setup, f"{what}: setup"),
+                   seed=int(r.seed), title=r.title, created=r.created, status=r.status,
+                   outcome=None if r.outcome is None else _loads(r.outcome, f"{what}: outcome"),
+                   updated=r.updated)
+
+
+def _seat_from(r: sa.Row[Any]) -> SeatRow:
+    return SeatRow(game_id=r.game_id, side=r.side, token=r.token, kind=r.kind, bot=r.bot,
+                   name=r.name)
+
+
+def _action_from(r: sa.Row[Any]) -> ActionRow:
+    return ActionRow(game_id=r.game_id, seq=r.seq, action=r.action,
+                     rolls=_load_rolls(r.rolls, f"game {r.game_id!r}: action {r.seq}"),
+                     created=r.created)
+
+
+_URL_HELP = ("expected sqlite:///path/to/games.db, postgresql+psycopg://user@host:port/db "
+             f"or {MEMORY_URL}")
+
+
+def _parse_url(url: str) -> sa.URL:
+    """The URL to connect to, or a :class:`StorageError` that says what a good one looks like.
+
+    ``postgresql://`` and ``postgres://`` mean psycopg 3, the driver this package depends on
+    (SQLAlchemy alone would pick psycopg2). SQLite in memory is refused: each connection of
+    the pool would see its own empty database; ``memory://`` is the in-memory storage.
+    """
+    try:
+        parsed = sa.make_url(url)
+    except (sa.exc.ArgumentError, ValueError, TypeError):
+        shown = f" {url!r}" if isinstance(url, str) and "@" not in url else ""
+        raise StorageError(f"not a database URL{shown}: {_URL_HELP}") from None
+    backend, driver = parsed.get_backend_name(), parsed.get_driver_name()
+    if backend == "sqlite":
+        if driver not in ("pysqlite",):
+            raise StorageError(f"unsupported SQLite driver {driver!r}: {_URL_HELP}")
+        if not parsed.database or parsed.database == ":memory:" or parsed.query.get("mode"):
+            raise StorageError(f"SQLite needs a file (sqlite:///path/to/games.db); for games "
+                               f"kept in memory use {MEMORY_URL}")
+        return parsed
+    if backend in ("postgresql", "postgres"):
+        if backend == "postgres" or parsed.drivername == "postgresql":
+            return parsed.set(drivername="postgresql+psycopg")
+        if driver != "psycopg":
+            raise StorageError(f"unsupported PostgreSQL driver {driver!r}: {_URL_HELP}")
+        return parsed
+    raise StorageError(f"unsupported database {backend!r}: {_URL_HELP}")
+
+
+def _shown(url: sa.URL) -> str:
+    return url.render_as_string(hide_password=True)
+
+
+def _reason(exc: SQLAlchemyError) -> str:
+    """The database's own words, first line only (SQLAlchemy appends SQL and a help link)."""
+    orig = exc.orig if isinstance(exc, DBAPIError) else None
+    text = str(orig if orig is not None else exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _sqlite_wal(cursor: Any) -> str:
+    """Switch the database to WAL mode; returns the journal mode it ends in.
+
+    The mode is kept in the file, so this is a no-op after the first time. The switch itself
+    needs the file to itself and SQLite does not wait for that (busy_timeout does not apply):
+    when several processes open a new database at once, the losers retry for a while.
+    """
+    mode = str(cursor.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+    deadline = time.monotonic() + _SQLITE_BUSY_MS / 1000
+    delay = 0.005
+    while mode != "wal":
+        try:
+            mode = str(cursor.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
+            break
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.2)
+    return mode
+
+
+def _make_engine(url: sa.URL) -> sa.Engine:
+    """An engine set up for this package's use: see :class:`SqlStorage` for why each setting."""
+    if url.get_backend_name() != "sqlite":
+        return sa.create_engine(url, pool_pre_ping=True)
+    engine = sa.create_engine(url, connect_args={"check_same_thread": False})
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        # Take BEGIN out of sqlite3's hands (it would not begin before a SELECT), see _begin.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {_SQLITE_BUSY_MS}")
+            mode = _sqlite_wal(cursor)
+            if mode != "wal":
+                log.warning("%s: SQLite refused WAL mode (journal_mode=%s); readers and writers "
+                            "will block each other", _shown(url), mode)
+            cursor.execute("PRAGMA synchronous = NORMAL")
+            cursor.execute("PRAGMA foreign_keys = ON")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: sa.Connection) -> None:
+        # A writer takes the write lock at BEGIN: in WAL mode a deferred transaction that read
+        # first and writes second fails outright ("database is locked", no waiting) if another
+        # writer committed in between; IMMEDIATE waits its turn (busy_timeout) instead.
+        immediate = conn.get_execution_options().get(_WRITE, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+def alembic_config(url: str | None = None) -> Config:
+    """An Alembic configuration for the package's migrations, built in code (no alembic.ini).
+
+    For a new revision: ``command.revision(alembic_config(), "message", rev_id="0003")``;
+    with a URL, ``command.upgrade(alembic_config(url), "head")`` and the like work too.
+    """
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    if url is not None:
+        cfg.set_main_option("sqlalchemy.url",
+                            _parse_url(url).render_as_string(hide_password=False)
+                            .replace("%", "%%"))
+    return cfg
+
+
+def _upgrade(engine: sa.Engine, revision: str) -> None:
+    """Upgrade to ``revision`` in one transaction, one process at a time."""
+    cfg = alembic_config()
+    known = {script.revision for script in ScriptDirectory.from_config(cfg).walk_revisions()}
+    with engine.connect() as conn:
+        conn.execution_options(**{_WRITE: True})
+        with conn.begin():
+            if conn.dialect.name == "postgresql":
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"),
+                             {"key": _PG_MIGRATION_LOCK})
+            current = MigrationContext.configure(conn).get_current_heads()
+            unknown = [rev for rev in current if rev not in known]
+            if unknown:
+                raise StorageError(
+                    f"the database's schema is at revision {', '.join(unknown)}, which this "
+                    f"version of leviathans does not know (it knows up to "
+                    f"{ScriptDirectory.from_config(cfg).get_current_head()}): it was written "
+                    f"by a newer version; upgrade leviathans")
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, revision)
+
+
+def upgrade_database(url: str, revision: str = "head") -> None:
+    """Bring the database at ``url`` to a schema revision. :class:`SqlStorage` does ``head``
+    itself on open; this is for tools, and for tests that start from an old revision."""
+    parsed = _parse_url(url)
+    engine = _make_engine(parsed)
+    try:
+        _upgrade(engine, revision)
+    except SQLAlchemyError as exc:
+        raise StorageError(f"{_shown(parsed)}: cannot upgrade the schema: {_reason(exc)}") from exc
+    finally:
+        engine.dispose()
+
+
+class SqlStorage:
+    """Games in SQLite or PostgreSQL, through SQLAlchemy Core; safe to share between threads.
+
+    Opening upgrades the schema to the newest Alembic revision (saved games are kept). On
+    SQLite every connection turns on:
+
+    * ``journal_mode=WAL``: readers do not block the writer, and a commit is in the WAL file
+      once it returns, so it survives the process being killed;
+    * ``synchronous=NORMAL``: no fsync per commit. Safe against a killed process; a power cut
+      may lose the last commits but never corrupts the file;
+    * ``busy_timeout``: a writer waits for another instead of failing at once;
+    * ``foreign_keys=ON``: SQLite ignores foreign keys otherwise.
+
+    Writes on SQLite begin with ``BEGIN IMMEDIATE`` (see :func:`_make_engine`); on PostgreSQL
+    :meth:`append_action` locks the game's row, so appends to one game queue up.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = _parse_url(url)
+        self._engine = _make_engine(self.url)
+        self._closed = False
+        try:
+            _upgrade(self._engine, "head")
+        except SQLAlchemyError as exc:
+            self._engine.dispose()
+            raise StorageError(f"cannot open {self}: {_reason(exc)}") from exc
+        except BaseException:
+            self._engine.dispose()
+            raise
+
+    def __str__(self) -> str:
+        return _shown(self.url)
+
+    def __repr__(self) -> str:
+        return f"SqlStorage({_shown(self.url)!r})"
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _connect(self, what: str, write: bool = False) -> Iterator[sa.Connection]:
+        """A connection in a transaction (committed on success); database errors become
+        :class:`StorageError` naming the database and what was being done."""
+        if self._closed:
+            raise StorageError(f"{self}: the storage is closed")
+        try:
+            with self._engine.connect() as conn:
+                if write:
+                    conn.execution_options(**{_WRITE: True})
+                with conn.begin():
+                    yield conn
+        except IntegrityError:
+            raise
+        except SQLAlchemyError as exc:
+            raise StorageError(f"{self}: {what}: {_reason(exc)}") from exc
+
+    def create_game(self, game: GameRow, seats: Sequence[SeatRow], opening: ActionRow) -> None:
+        game = _check_game(game)
+        seat_list = _check_seats(game, seats)
+        opening = _check_action(opening, opening=True)
+        if opening.game_id != game.id:
+            raise StorageError(f"game {game.id!r}: the opening belongs to game {opening.game_id!r}")
+        what = f"saving game {game.id!r}"
+        try:
+            with self._connect(what, write=True) as conn:
+                if conn.execute(sa.select(games_table.c.id)
+                                .where(games_table.c.id == game.id)).first() is not None:
+                    raise StorageError(f"game {game.id!r} already exists")
+                if seat_list:
+                    taken = conn.execute(sa.select(seats_table.c.token).where(
+                        seats_table.c.token.in_([s.token for s in seat_list]))).scalars().all()
+                    for seat in seat_list:
+                        if seat.token in taken:
+                            raise StorageError(f"game {game.id!r}: seat {seat.side!r}: token "
+                                               f"already in use")
+                conn.execute(games_table.insert().values(
+                    id=game.id, ruleset=game.ruleset, setup=_dumps(game.setup, "setup"),
+                    seed=game.seed, title=game.title, created=game.created, status=game.status,
+                    outcome=None if game.outcome is None else _dumps(game.outcome, "outcome"),
+                    updated=game.updated))
+                if seat_list:
+                    conn.execute(seats_table.insert(), [
+                        {"game_id": s.game_id, "side": s.side, "position": n, "token": s.token,
+                         "kind": s.kind, "bot": s.bot, "name": s.name}
+                        for n, s in enumerate(seat_list)])
+                conn.execute(actions_table.insert().values(
+                    game_id=opening.game_id, seq=0, action=None,
+                    rolls=_dump_rolls(opening.rolls, "rolls"), created=opening.created))
+        except IntegrityError as exc:  # lost a race for the same id or token
+            raise StorageError(f"{self}: {what}: {_reason(exc)}") from exc
+
+    def get_game(self, game_id: str) -> GameRow | None:
+        with self._connect(f"reading game {game_id!r}") as conn:
+            r = conn.execute(sa.select(games_table)
+                             .where(games_table.c.id == game_id)).first()
+        return None if r is None else _game_from(r)
+
+    def seats(self, game_id: str) -> list[SeatRow]:
+        with self._connect(f"reading the seats of game {game_id!r}") as conn:
+            rows = conn.execute(sa.select(seats_table).where(seats_table.c.game_id == game_id)
+                                .order_by(seats_table.c.position)).all()
+        return [_seat_from(r) for r in rows]
+
+    def seat_by_token(self, token: str) -> SeatRow | None:
+        with self._connect("reading a seat") as conn:
+            r = conn.execute(sa.select(seats_table)
+                             .where(seats_table.c.token == token)).first()
+        return None if r is None else _seat_from(r)
+
+    def games_for_tokens(self, tokens: Sequence[str]) -> list[tuple[GameRow, SeatRow]]:
+        wanted = sorted(set(tokens))
+        pairs: list[tuple[GameRow, SeatRow, int]] = []
+        with self._connect("reading the games of some seats") as conn:
+            for start in range(0, len(wanted), _IN_CHUNK):
+                chunk = wanted[start:start + _IN_CHUNK]
+                query = (sa.select(games_table, seats_table.c.side, seats_table.c.position,
+                                   seats_table.c.token, seats_table.c.kind, seats_table.c.bot,
+                                   seats_table.c.name, seats_table.c.game_id)
+                         .join(seats_table, seats_table.c.game_id == games_table.c.id)
+                         .where(seats_table.c.token.in_(chunk)))
+                pairs.extend((_game_from(r), _seat_from(r), r.position)
+                             for r in conn.execute(query))
+        return _newest_first(pairs)
+
+    def recent_finished(self, limit: int = 20) -> list[GameRow]:
+        if limit <= 0:
+            return []
+        with self._connect("reading the finished games") as conn:
+            rows = conn.execute(sa.select(games_table)
+                                .where(games_table.c.status == "finished")
+                                .order_by(games_table.c.updated.desc().nulls_last(),
+                                          games_table.c.created.desc(), games_table.c.id)
+                                .limit(limit)).all()
+        return [_game_from(r) for r in rows]
+
+    def actions(self, game_id: str) -> list[ActionRow]:
+        with self._connect(f"reading the actions of game {game_id!r}") as conn:
+            rows = conn.execute(sa.select(actions_table)
+                                .where(actions_table.c.game_id == game_id)
+                                .order_by(actions_table.c.seq)).all()
+        return [_action_from(r) for r in rows]
+
+    def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None) -> None:
+        row = _check_action(row)
+        outcome_json = _check_outcome(row, outcome)
+        what = f"saving action {row.seq} of game {row.game_id!r}"
+        try:
+            with self._connect(what, write=True) as conn:
+                game = conn.execute(sa.select(games_table.c.status)
+                                    .where(games_table.c.id == row.game_id)
+                                    .with_for_update()).first()
+                if game is None:
+                    raise StorageError(f"no game {row.game_id!r}")
+                last = conn.execute(sa.select(sa.func.max(actions_table.c.seq))
+                                    .where(actions_table.c.game_id == row.game_id)).scalar()
+                _check_next(row, last, game.status)
+                conn.execute(actions_table.insert().values(
+                    game_id=row.game_id, seq=row.seq, action=row.action,
+                    rolls=_dump_rolls(row.rolls, "rolls"), created=row.created))
+                changes: dict[str, Any] = {"updated": row.created}
+                if outcome_json is not None:
+                    changes.update(status="finished", outcome=outcome_json)
+                conn.execute(games_table.update().where(games_table.c.id == row.game_id)
+                             .values(**changes))
+        except IntegrityError as exc:  # the row lock makes this unlikely; a duplicate all the same
+            raise Conflict(f"game {row.game_id!r}: action {row.seq} is already taken") from exc
+
+    def close(self) -> None:
+        self._closed = True
+        self._engine.dispose()
+
+
+def default_database_url() -> str:
+    """``sqlite:///`` + the games file in the user's data folder, created if missing.
+
+    The folder is ``$LEVIATHANS_DATA`` if set, else ``$XDG_DATA_HOME/leviathans`` (by default
+    ``~/.local/share/leviathans``): saved games outlive the checkout and the virtualenv.
+    """
+    base = os.environ.get("LEVIATHANS_DATA")
+    if base:
+        folder = Path(base).expanduser()
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME")
+        folder = (Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share") \
+            / "leviathans"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StorageError(f"cannot create the data folder {folder}: {exc.strerror}") from None
+    return sa.URL.create("sqlite", database=str(folder.resolve() / "games.db")) \
+        .render_as_string(hide_password=False)
+
+
+def open_storage(url: str | None = None) -> Storage:
+    """The storage for ``url``: ``memory://`` keeps games in memory, ``None`` means the SQLite
+    file of :func:`default_database_url`, anything else is a database URL (:class:`SqlStorage`).
+    """
+    if url is None:
+        url = default_database_url()
+    if url.strip() == MEMORY_URL:
+        return MemoryStorage()
+    return SqlStorage(url)
