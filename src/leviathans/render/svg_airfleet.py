@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 
 from ..board import Board
 from ..errors import ScenarioError
@@ -140,6 +141,7 @@ def _hex_class(board: Board, h: Hex) -> str:
     return " ".join(classes)
 
 
+@cache  # the grid never changes during a game: draw it once per board
 def _map(board: Board) -> str:
     cells = []
     for h in board.hexes():
@@ -149,6 +151,7 @@ def _map(board: Board) -> str:
     return el("g", {"class": "hexes"}, *cells)
 
 
+@cache
 def _hex_labels(board: Board) -> str:
     out = []
     for h in board.hexes():
