@@ -206,3 +206,29 @@ def test_starship_inspect_shows_exact_hit_chances(capsys) -> None:
     # d8+4 is 5-12; against a frigate (4-8) 5, 6, 7, 8 hit: 1/2, damage 1,1,1,2.
     assert atomic["hit"][0]["fraction"] == "1/2" and atomic["expected"] == pytest.approx(0.625)
     assert all(a["target"] not in ("Kestrel One", "Wraith") for a in dominion["attacks"])
+
+
+def test_gun_odds_of_the_breach_example(capsys, examples: Path) -> None:
+    code, out, _ = run(capsys, "odds", "--scenario", str(examples / "breach-example.toml"),
+                       "--gun", "HML Hertfordshire:bow.3", "--target", "Pontbriand", "--json")
+    assert code == 0
+    (report,) = json.loads(out)
+    assert report["location"] == "port" and report["range"] == 8 and report["dice"] == ["blue"]
+    assert report["destroy"]["port.1"]["fraction"] == "11/144"  # 1/6 * P(blue+black >= 11)
+    assert report["critical"]["fraction"] == "0/1"  # no slot of the port side is gone yet
+    total = sum(p["probability"] for p in report["destroy"].values())
+    assert total + report["nothing"]["probability"] == pytest.approx(1.0)
+    err = one_line_error(capsys, "odds", "--scenario", str(examples / "breach-example.toml"),
+                         "--gun", "HML Raven:stern.2", "--target", "Pontbriand")
+    assert "not in the arc and range" in err
+
+
+def test_luck_of_the_breach_example(capsys, examples: Path) -> None:
+    code, out, _ = run(capsys, "luck", str(examples / "breach-example.json"), "--json")
+    assert code == 0
+    report = json.loads(out)
+    # Two British attacks: the Hertfordshire's hit (1 slot) and the Raven's broken keel.
+    assert report["actual"] == {"british": 1} and report["actual_keels"] == {"british": 1}
+    rare = report["rarest"]
+    assert rare[0]["step"] == 2 and "the keel breaks" in rare[0]["what"]
+    assert rare[0]["probability"] < 0.01

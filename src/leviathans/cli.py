@@ -30,18 +30,75 @@ def _cmd_ships(args: argparse.Namespace) -> int:
 
 
 def _cmd_odds(args: argparse.Namespace) -> int:
+    if args.scenario is not None:
+        return _gun_odds(args)
     from .dice import DiceExpr
 
+    if args.expr is None or args.target is None:
+        raise LeviathansError("give EXPR TARGET (e.g. blue+green+black 11), or --scenario "
+                              "FILE --gun SHIP:SLOT --target SHIP")
+    try:
+        target = int(args.target)
+    except ValueError:
+        raise LeviathansError(f"TARGET must be a whole number, not {args.target!r}") from None
     expr = DiceExpr.parse(args.expr)
-    p = expr.prob_at_least(args.target, args.modifier)
+    p = expr.prob_at_least(target, args.modifier)
     if args.json:
-        print(json.dumps({"expression": str(expr), "target": args.target,
+        print(json.dumps({"expression": str(expr), "target": target,
                           "modifier": args.modifier, "fraction": f"{p.numerator}/{p.denominator}",
                           "probability": float(p)}))
     else:
         mod = f" {args.modifier:+d}" if args.modifier else ""
-        print(f"P({expr}{mod} >= {args.target}) = {p.numerator}/{p.denominator} "
+        print(f"P({expr}{mod} >= {target}) = {p.numerator}/{p.denominator} "
               f"= {float(p) * 100:.2f}%")
+    return 0
+
+
+def _gun_odds(args: argparse.Namespace) -> int:
+    from .analysis import gun_odds
+
+    if not args.gun or not args.target_ship:
+        raise LeviathansError("with --scenario, give --gun SHIP:SLOT and --target SHIP")
+    state = _load_position(args.scenario, None)
+    report = gun_odds(state, args.gun, args.target_ship)
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return 0
+    for r in report:
+        print(f"{r['gun']} -> {r['target']} {r['location']} at range {r['range']} "
+              f"({'+'.join(r['dice'])}):")
+        for ref, p in sorted(r["destroy"].items(), key=lambda kv: -kv[1]["probability"]):
+            print(f"  destroy {ref:12} {p['fraction']:>12} = {p['probability'] * 100:6.2f}%")
+        for what in ("critical", "keel", "nothing"):
+            p = r[what]
+            print(f"  {what:20} {p['fraction']:>12} = {p['probability'] * 100:6.2f}%")
+        print(f"  expected slots destroyed {r['expected_slots']:.4f}")
+    return 0
+
+
+def _cmd_luck(args: argparse.Namespace) -> int:
+    from .analysis import luck
+    from .records import GameRecord
+
+    report = luck(GameRecord.load(args.file), args.file, args.rarest)
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=1))
+        return 0
+    what = "slots destroyed" if report.ruleset == "airfleet" else "damage dealt"
+    print(f"{args.file}: each side's {what}, expected against actual")
+    for side in sorted(set(report.expected) | set(report.actual)):
+        line = (f"  {side:8} expected {report.expected.get(side, 0):7.2f}, actual "
+                f"{report.actual.get(side, 0):4.0f}")
+        if report.ruleset == "airfleet":
+            line += (f"; keels broken: expected {report.expected_keels.get(side, 0):.3f}, "
+                     f"actual {report.actual_keels.get(side, 0)}")
+        print(line)
+    if report.rare:
+        print("The rarest results:")
+        for p, step, text in report.rare:
+            print(f"  step {step:4}: {p * 100:6.2f}%  {text}")
+    if report.outcome:
+        print(f"Result: {report.outcome['winner'] or 'draw'}: {report.outcome['reason']}")
     return 0
 
 
@@ -206,12 +263,22 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the card's data as JSON")
     s.set_defaults(func=_cmd_ships)
 
-    s = sub.add_parser("odds", help="exact odds that a dice roll meets a target")
-    s.add_argument("expr", help="dice, e.g. blue+green+black or 2red")
-    s.add_argument("target", type=int)
+    s = sub.add_parser("odds", help="exact odds: of a dice roll, or of a gun's attack")
+    s.add_argument("expr", nargs="?", help="dice, e.g. blue+green+black or 2red")
+    s.add_argument("target", nargs="?", help="the total to reach")
     s.add_argument("--modifier", type=int, default=0, help="added to the roll")
+    s.add_argument("--scenario", metavar="FILE", help="a position (scenario or record) for "
+                   "--gun and --target")
+    s.add_argument("--gun", metavar="SHIP:SLOT", help='e.g. "HML Raven:bow.3"')
+    s.add_argument("--target", dest="target_ship", metavar="SHIP")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_cmd_odds)
+
+    s = sub.add_parser("luck", help="a finished game's expected against actual results")
+    s.add_argument("file", help="a record (.json)")
+    s.add_argument("--rarest", type=int, default=5, help="how many rare results to list")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=_cmd_luck)
 
     s = sub.add_parser("battle", help="a battle between bots (quick-start or starship)")
     s.add_argument("--ruleset", choices=("airfleet", "starship"), default="airfleet")

@@ -1,0 +1,152 @@
+"""Odds of whole attacks and the luck of finished games, from the engine's exact odds.
+
+* :func:`gun_odds`: for one gun of a scenario at one target, the exact chance of destroying
+  each slot, of critical damage and of breaking the keel, and the expected slots destroyed,
+  for every location the shot may strike.
+* :func:`luck`: replays a record and compares, side by side, what each side's attacks were
+  expected to do with what they did, and lists the rarest results that decided the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .errors import LeviathansError
+from .protocol import GameState
+from .records import GameRecord, replay
+
+__all__ = ["Luck", "gun_odds", "luck"]
+
+
+def _p(p: Fraction) -> dict[str, Any]:
+    return {"fraction": f"{p.numerator}/{p.denominator}", "probability": float(p)}
+
+
+def gun_odds(state: GameState, gun: str, target: str) -> list[dict[str, Any]]:
+    """Exact odds of ``gun`` (``Ship:location.N``) firing at ``target`` now, per location it
+    may strike (air-fleet game)."""
+    from .rulesets.airfleet import GameState as AirState
+    from .rulesets.airfleet.gunnery import ship_attack_options
+    from .rulesets.airfleet.odds import attack_odds
+
+    if not isinstance(state, AirState):
+        raise LeviathansError("gun odds are for the air-fleet game")
+    ship, _, slot = gun.rpartition(":")
+    if ship not in state.setup.by_name:
+        raise LeviathansError(f"no ship named {ship!r}")
+    if target not in state.setup.by_name:
+        raise LeviathansError(f"no ship named {target!r}")
+    index = state.setup.by_name[ship]
+    options = [o for o in ship_attack_options(state, index)
+               if o.action.slot == slot and o.action.target == target]
+    if not options:
+        raise LeviathansError(f"{target} is not in the arc and range of {gun}")
+    out = []
+    for opt in options:
+        odds = attack_odds(state, opt)
+        nothing = 1 - odds.expected_slots - odds.keel
+        out.append({
+            "gun": gun, "target": target, "location": opt.action.location,
+            "range": opt.range, "dice": opt.weapon_dice.colours,
+            "destroy": {ref: _p(p) for ref, p in odds.slots.items()},
+            "critical": _p(odds.critical), "keel": _p(odds.keel),
+            "expected_slots": float(odds.expected_slots), "nothing": _p(nothing),
+        })
+    return out
+
+
+@dataclass
+class Luck:
+    """Expected against actual results of each side's attacks over a game."""
+
+    ruleset: str
+    expected: dict[str, float] = field(default_factory=dict)
+    actual: dict[str, float] = field(default_factory=dict)
+    expected_keels: dict[str, float] = field(default_factory=dict)
+    actual_keels: dict[str, int] = field(default_factory=dict)
+    #: (probability of the result, step, text)
+    rare: list[tuple[float, int, str]] = field(default_factory=list)
+    outcome: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset, "expected": self.expected, "actual": self.actual,
+                "expected_keels": self.expected_keels, "actual_keels": self.actual_keels,
+                "rarest": [{"probability": p, "step": s, "what": t} for p, s, t in self.rare],
+                "outcome": self.outcome}
+
+
+def luck(record: GameRecord, where: str = "record", rarest: int = 5) -> Luck:
+    """Replay a record and weigh each attack's result against its exact odds."""
+    result = Luck(record.ruleset)
+    previous: GameState | None = None
+    found: list[tuple[float, int, str]] = []
+    pending: list[tuple[str, Any]] = []  # a starship roll waiting for re-roll choices
+    for step in replay(record, where):
+        if previous is not None and step.action is not None:
+            action = previous.parse_action(step.action)
+            if record.ruleset == "airfleet":
+                _air_attack(previous, action, step.state, step.index, result, found)
+            else:
+                _star_attack(previous, action, step.state, step.index, result, found, pending)
+        previous = step.state
+    if previous is not None and previous.outcome is not None:
+        result.outcome = previous.outcome.to_dict()
+    result.rare = sorted(found)[:rarest]
+    return result
+
+
+def _add(table: dict[str, Any], side: str, value: float) -> None:
+    table[side] = table.get(side, 0) + value
+
+
+def _air_attack(before: Any, action: Any, after: Any, index: int, result: Luck,
+                found: list[tuple[float, int, str]]) -> None:
+    from .rulesets.airfleet import Fire
+    from .rulesets.airfleet.events import AttackResult
+    from .rulesets.airfleet.gunnery import find_option
+    from .rulesets.airfleet.odds import attack_odds
+
+    if not isinstance(action, Fire):
+        return
+    opt = find_option(before, action)
+    if opt is None:
+        return
+    side = before.setup.ships[opt.ship].side
+    odds = attack_odds(before, opt)
+    event = next(e for e in after.events if isinstance(e, AttackResult))
+    _add(result.expected, side, float(odds.expected_slots))
+    _add(result.actual, side, len(event.destroyed))
+    _add(result.expected_keels, side, float(odds.keel))
+    _add(result.actual_keels, side, int(event.keel_broken))
+    if event.keel_broken:
+        p = odds.keel
+    elif event.destroyed:
+        p = odds.slots[event.destroyed[0]]
+    else:
+        p = 1 - odds.expected_slots - odds.keel
+    found.append((float(p), index, f"{event.text()}"))
+
+
+def _star_attack(before: Any, action: Any, after: Any, index: int, result: Luck,
+                 found: list[tuple[float, int, str]], pending: list[tuple[str, Any]]) -> None:
+    """A starship attack's odds are taken when it is declared (automatic re-rolls counted,
+    the attacker's optional ones not); its result when it resolves."""
+    from .rulesets.starship.actions import Attack
+    from .rulesets.starship.odds import attack_odds
+
+    if isinstance(action, Attack) and action.target != "launch":
+        i, j = before.index(action.element), before.index(action.target)
+        mount = before.pieces[i].mount(action.weapon)
+        pending[:] = [(before.pieces[i].side, (attack_odds(before, i, mount, j),
+                                                mount.weapon.effect))]
+    events = [e for e in after.events if getattr(e, "kind", "") == "attack"]
+    if not events or not pending:
+        return
+    side, (odds, effect) = pending.pop()
+    # Boarding weapons deal disorder tokens, one per hit, and no damage.
+    actual = int(events[0].data.get("hits" if effect == "disorder" else "damage", 0))
+    _add(result.expected, side, float(odds.expected))
+    _add(result.actual, side, actual)
+    found.append((float(odds.damage.get(actual, Fraction(0))), index, events[0].text()))
