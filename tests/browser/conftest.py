@@ -58,7 +58,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         proc.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # closed after the module: Playwright's loop must not outlive it
 def browser() -> Iterator[Browser]:
     if not os.path.exists(CHROMIUM):
         pytest.fail("Debian's chromium is missing: `make test` installs it (apt-get install "

@@ -8,7 +8,7 @@ import time
 
 from playwright.sync_api import Browser, Page, expect
 
-from conftest import Shots
+from .conftest import Shots
 
 TIMEOUT = 20_000
 

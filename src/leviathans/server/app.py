@@ -20,14 +20,16 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..bots import BOTS
 from ..errors import LeviathansError
 from ..records import GameRecord, replay
 from ..rulesets import get_ruleset, ruleset_names
 from .games import OPPONENTS, ApiError, GameManager, Session, scenarios
-from .storage import Storage, open_storage
+from .storage import Storage, StorageError, open_storage
 
 __all__ = ["MAX_BODY", "create_app"]
 
@@ -36,6 +38,7 @@ log = logging.getLogger("leviathans.server")
 #: Largest request body or websocket message accepted (bytes): records of long games fit.
 MAX_BODY = 2_000_000
 MAX_MESSAGE = 16_384
+_STORAGE_FAILED = "the game could not be saved or loaded just now: try again"
 
 
 Tokens = Annotated[list[str] | None, Query(max_length=100)]
@@ -56,9 +59,55 @@ class NewGame(BaseModel):
 class ActionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    token: str = Field(min_length=1, max_length=100)
+    #: optional here so that a missing token is refused as such (403), as on the websocket
+    token: str | None = Field(default=None, max_length=100)
     action: str = Field(min_length=1, max_length=200)
     expect: int | None = Field(default=None, ge=1)
+
+
+class _BodyLimit:
+    """Refuse a request body over :data:`MAX_BODY` (413) before the app reads it: by its
+    Content-Length, or, for a streamed (chunked) body that has none, by counting its bytes as
+    they come (it is read here, up to the limit, and handed on to the app)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = Headers(scope=scope).get("content-length")
+        if length is not None:
+            if not length.isdigit() or int(length) > MAX_BODY:
+                await _too_large(scope, receive, send)
+            else:  # the server delivers no more than the Content-Length
+                await self.app(scope, receive, send)
+            return
+        buffered: list[Message] = []
+        size = 0
+        while True:
+            message = await receive()
+            buffered.append(message)
+            if message["type"] != "http.request":
+                break
+            size += len(message.get("body", b""))
+            if size > MAX_BODY:
+                await _too_large(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+
+        async def replay() -> Message:
+            return buffered.pop(0) if buffered else await receive()
+
+        await self.app(scope, replay, send)
+
+
+async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
+    response = JSONResponse({"error": f"request too large (limit {MAX_BODY} bytes)"},
+                            status_code=413, headers={"Connection": "close"})
+    await response(scope, receive, send)
 
 
 def _renderers() -> dict[str, Callable[..., str]]:
@@ -105,6 +154,11 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
     async def _bad_input(request: Request, exc: LeviathansError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=422)
 
+    @app.exception_handler(StorageError)
+    async def _storage_failed(request: Request, exc: StorageError) -> JSONResponse:
+        log.error("storage failed: %s", exc)
+        return JSONResponse({"error": _STORAGE_FAILED}, status_code=503)
+
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         parts = []
@@ -117,14 +171,7 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
-    @app.middleware("http")
-    async def _limit_body(request: Request, call_next: Any) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return JSONResponse({"error": f"request too large (limit {MAX_BODY} bytes)"},
-                                status_code=413)
-        response: Response = await call_next(request)
-        return response
+    app.add_middleware(_BodyLimit)
 
     # --- pages ------------------------------------------------------------------------------
 
@@ -191,11 +238,13 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}")
     async def game_state(game_id: str, token: Tokens = None, lite: bool = False
-                         ) -> dict[str, Any]:
+                         ) -> JSONResponse:
         """The seat's payload; ``lite`` leaves out the drawing and the log (for bots)."""
         session = await manager.get(game_id)
-        return manager.payload(session, _tokens(token), None if lite else renderers,
-                               with_log=not lite)
+        # A JSONResponse as is: FastAPI would otherwise walk the whole payload (a board
+        # drawing can be 200 kB) to validate it against the return type first.
+        return JSONResponse(manager.payload(session, _tokens(token),
+                                            None if lite else renderers, with_log=not lite))
 
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, body: ActionIn) -> dict[str, Any]:
@@ -283,11 +332,18 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
                                            None if lite else renderers))
         try:
             while True:
-                text = await ws.receive_text()
-                if len(text) > MAX_MESSAGE:
-                    await ws.send_json({"error": "message too large", "status": 413})
-                    continue
-                await _message(ws, manager, game_id, text)
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if len(text if text is not None else message.get("bytes") or b"") > MAX_MESSAGE:
+                    await ws.send_json({"type": "error", "status": 413,
+                                        "error": f"message too large (limit {MAX_MESSAGE} bytes)"})
+                elif text is None:
+                    await ws.send_json({"type": "error", "status": 422,
+                                        "error": "send a JSON object as a text message"})
+                else:
+                    await _message(ws, manager, game_id, text)
         except WebSocketDisconnect:
             pass
         finally:
@@ -329,6 +385,11 @@ async def _message(ws: WebSocket, manager: GameManager, game_id: str, text: str)
         await ws.send_json({"type": "ack", "seq": session.seq})
     except ApiError as exc:
         await ws.send_json({"type": "error", "status": exc.status, "error": exc.message})
+    except StorageError as exc:  # as over HTTP; the connection stays open
+        log.error("storage failed: %s", exc)
+        await ws.send_json({"type": "error", "status": 503, "error": _STORAGE_FAILED})
+    except LeviathansError as exc:
+        await ws.send_json({"type": "error", "status": 422, "error": str(exc)})
 
 
 def _draw_with_weapon(session: Session, weapon: str | None,

@@ -83,6 +83,13 @@ class Session:
     bot_task: asyncio.Task[None] | None = None
     #: the states after each step, kept for replays of finished games
     history: list[GameState] = field(default_factory=list)
+    #: dropped after a failed write that could not be reloaded: never write from it again
+    stale: bool = False
+    #: what every payload of one state shares, computed once (a new state misses): the legal
+    #: actions with their hints, the drawing (state, renderer, svg), the log as sent
+    offered: tuple[GameState, list[str], dict[str, Any]] | None = field(default=None, repr=False)
+    drawn: tuple[GameState, Callable[..., str], str] | None = field(default=None, repr=False)
+    log_shown: tuple[list[Any], list[dict[str, Any]]] | None = field(default=None, repr=False)
 
     def side_of(self, token: str | None) -> str | None:
         if token is None:
@@ -160,6 +167,7 @@ class GameManager:
     async def get(self, game_id: str) -> Session:
         session = self.sessions.get(game_id)
         if session is not None:
+            self.schedule_bots(session)  # restarts a bot stopped by a failed write
             return session
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         async with lock:
@@ -247,23 +255,25 @@ class GameManager:
 
     async def _apply(self, session: Session, action: Any) -> None:
         """Apply and persist (caller holds the lock); a refused action changes nothing."""
+        if session.stale:
+            raise ApiError(409, "the game moved on meanwhile; reload")
         if not session.state.is_legal(action):
             why = getattr(session.state, "why_illegal", None)
             detail = why(action) if callable(why) else None
             raise ApiError(422, f"illegal action {action.text()!r}: {detail or 'not legal now'}")
-        new = session.state.apply(action, session.dice)
-        rolls = tuple(Roll(*r) for r in session.dice.rolls)
-        session.dice.rolls.clear()
-        row = ActionRow(session.game.id, session.seq + 1, action.text(), rolls, _now())
-        outcome = new.outcome.to_dict() if new.outcome is not None else None
         try:
+            new = session.state.apply(action, session.dice)
+            rolls = tuple(Roll(*r) for r in session.dice.rolls)
+            session.dice.rolls.clear()
+            row = ActionRow(session.game.id, session.seq + 1, action.text(), rolls, _now())
+            outcome = new.outcome.to_dict() if new.outcome is not None else None
             await asyncio.to_thread(self.storage.append_action, row, outcome)
         except Conflict:
-            # Another server process got there first: our copy is stale; reload next time.
-            self.sessions.pop(session.game.id, None)
+            # Another server process got there first: our copy is stale.
+            await self._resync(session)
             raise ApiError(409, "the game moved on meanwhile; reload") from None
         except Exception:
-            self.sessions.pop(session.game.id, None)  # dice advanced: rebuild from storage
+            await self._resync(session)  # the dice ran ahead of what is stored
             raise
         session.state = new
         session.seq += 1
@@ -272,6 +282,23 @@ class GameManager:
         if outcome is not None:
             session.game = GameRow(**{**session.game.__dict__, "status": "finished",
                                       "outcome": outcome})
+        session.notify()
+
+    async def _resync(self, session: Session) -> None:
+        """Rebuild a session from storage after a failed apply or write, in place (caller holds
+        the lock): its dice ran ahead of the stored rolls, and dropping the session instead
+        would leave its websocket listeners, its bot task and any request waiting for its lock
+        on a stale copy that would store rolls a reload cannot reproduce."""
+        try:
+            fresh = await asyncio.to_thread(self._load, session.game.id)
+        except Exception:
+            log.exception("cannot reload game %s", session.game.id)
+            self.sessions.pop(session.game.id, None)
+            session.stale = True
+            return
+        session.game, session.seats, session.state = fresh.game, fresh.seats, fresh.state
+        session.dice, session.seq = fresh.dice, fresh.seq
+        session.log, session.history = fresh.log, fresh.history
         session.notify()
 
     # --- bots --------------------------------------------------------------------------------
@@ -319,6 +346,9 @@ class GameManager:
                     log.exception("bot %s chose an illegal action in game %s", side,
                                   session.game.id)
                     return
+                except Exception:  # a failed write: the next look at the game restarts it
+                    log.exception("bot %s could not play in game %s", side, session.game.id)
+                    return
             await asyncio.sleep(0)
 
     # --- payloads ----------------------------------------------------------------------------
@@ -344,7 +374,7 @@ class GameManager:
         to_move = state.to_move
         # With several seats on one screen, it is the seat to move that looks.
         perspective = to_move if to_move in sides else (sides[0] if sides else None)
-        legal = [a.text() for a in state.legal_actions()] if to_move in sides else []
+        legal, hints = self._offered(session, state) if to_move in sides else ([], {})
         out: dict[str, Any] = {
             "game": self.summary(session),
             "seq": session.seq,
@@ -355,14 +385,40 @@ class GameManager:
             "legal": legal,
         }
         if with_log:
-            out["log"] = [{"seq": seq, "events": events} for seq, events in session.log]
+            out["log"] = self._log(session)
         if legal:
+            out["hints"] = hints
+        if renderers and session.ruleset.name in renderers:
+            draw = renderers[session.ruleset.name]
+            drawn = session.drawn
+            if drawn is None or drawn[0] is not state or drawn[1] is not draw:
+                drawn = session.drawn = (state, draw, draw(state))
+            out["svg"] = drawn[2]
+        return out
+
+    @staticmethod
+    def _offered(session: Session, state: GameState) -> tuple[list[str], dict[str, Any]]:
+        """The legal actions of ``state`` as text, and their attack hints (computed once; the
+        hints are shared by every payload of the state: read them, do not change them)."""
+        offered = session.offered
+        if offered is None or offered[0] is not state:
             from .hints import attack_hints
 
-            out["hints"] = attack_hints(state, legal)
-        if renderers and session.ruleset.name in renderers:
-            out["svg"] = renderers[session.ruleset.name](state)
-        return out
+            legal = [a.text() for a in state.legal_actions()]
+            offered = session.offered = (state, legal, attack_hints(state, legal) if legal
+                                         else {})
+        return list(offered[1]), offered[2]
+
+    @staticmethod
+    def _log(session: Session) -> list[dict[str, Any]]:
+        """The game log as sent: built up one step at a time, handed out as a copy."""
+        shown = session.log_shown
+        if shown is None or shown[0] is not session.log:
+            shown = session.log_shown = (session.log, [])
+        entries = shown[1]
+        entries.extend({"seq": seq, "events": events}
+                       for seq, events in session.log[len(entries):])
+        return list(entries)
 
     def summary(self, session: Session) -> dict[str, Any]:
         game = session.game

@@ -29,6 +29,7 @@ killed; PostgreSQL commits with its default synchronous commit).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -742,6 +743,11 @@ class SqlStorage:
         self.url = _parse_url(url)
         self._engine = _make_engine(self.url)
         self._closed = False
+        # SQLite has one writer at a time: this process's writers queue here, woken the moment
+        # the last one commits, rather than in SQLite's busy handler, which polls with sleeps
+        # of up to 100 ms (busy_timeout still covers writers in other processes).
+        self._write_lock = threading.Lock() if self.url.get_backend_name() == "sqlite" \
+            else contextlib.nullcontext()
         try:
             _upgrade(self._engine, "head")
         except SQLAlchemyError as exc:
@@ -770,7 +776,8 @@ class SqlStorage:
         if self._closed:
             raise StorageError(f"{self}: the storage is closed")
         try:
-            with self._engine.connect() as conn:
+            with (self._write_lock if write else contextlib.nullcontext()), \
+                    self._engine.connect() as conn:
                 if write:
                     conn.execution_options(**{_WRITE: True})
                 with conn.begin():

@@ -1,0 +1,372 @@
+"""`make loadtest`: many games at once against the real game server; measures and prints, and
+never fails on timing (only on errors).
+
+The server is started as a subprocess (``python -m leviathans serve``) on a temporary SQLite
+file, as `make play` runs it. Then GAMES hotseat games are created and played at the same time,
+each by this script's own random-choice clients over the public API, with lite payloads:
+
+* half the games over HTTP: the client looks at the game (GET, both seats' tokens) and posts
+  the action of the seat to move (POST .../actions with ``expect``), like a hotseat browser
+  without a websocket;
+* the other half over websockets: one connection per seat, as two browsers; each waits for
+  a pushed state where its seat is to move, sends its action and waits for the ``ack``.
+
+The latency of an action is from sending it to its acknowledgement (the HTTP response, or the
+websocket ``ack``). Reported: games, actions, actions per second, latency p50/p95/p99 for HTTP
+and websocket separately, and errors (any refusal, error message, drop or time-out), which
+must be 0: the exit status is 1 otherwise.
+
+Options: ``--games``, ``--seed``, ``--database-url`` (another database than a temporary SQLite
+file), ``--profile FILE`` (run the server under cProfile and write its stats there: the event
+loop's thread only), ``--server URL`` (use a server already running; no subprocess).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+#: Turn limits per rule set: a random-choice game then lasts some 20-90 (air fleet) or 250-320
+#: (starship) actions, and the whole run about a minute.
+TURN_LIMITS = {"airfleet": 12, "starship": 4}
+#: Longest wait for any one answer before it counts as an error.
+TIMEOUT = 60.0
+
+
+@dataclass
+class Stats:
+    think: float = 0.0  # mean pause before each action (s): 0 = as fast as the server goes
+
+    latency: dict[str, list[float]] = field(default_factory=lambda: {"http": [], "ws": []})
+    looks: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    payload_bytes: list[int] = field(default_factory=list)
+    games_done: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+
+    def error(self, what: str) -> None:
+        self.errors.append(what)
+        if len(self.errors) <= 10:
+            print(f"  error: {what}", file=sys.stderr, flush=True)
+
+    def finished(self, payload: dict[str, Any]) -> None:
+        self.games_done += 1
+        winner = (payload["game"]["outcome"] or {}).get("winner") or "draw"
+        self.outcomes[winner] = self.outcomes.get(winner, 0) + 1
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """The game server as a subprocess."""
+
+    def __init__(self, database_url: str, log: Path, profile: str | None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        cmd = [sys.executable]
+        if profile:
+            cmd += ["-m", "cProfile", "-o", profile]
+        cmd += ["-m", "leviathans", "serve", "--port", str(self.port), "--database-url",
+                database_url, "--log-level", "warning"]
+        self.log = log
+        with log.open("wb") as out:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"the server stopped: {self.log.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{self.url}/api/meta", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise SystemExit("the server did not start")
+
+    def cpu_seconds(self) -> float | None:
+        """The server's CPU time so far (user + system, all threads), where /proc tells."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rpartition(")")[2].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def stop(self) -> None:
+        """SIGINT: uvicorn shuts down cleanly (and cProfile writes its stats)."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+# --- the clients ----------------------------------------------------------------------------
+
+
+class Http:
+    """A minimal HTTP/1.1 keep-alive client, one connection (one per game, as one browser tab):
+    a load generator must cost little CPU, so that the numbers are the server's (httpx's
+    connection pool spends more CPU per request than the server does)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        data = b"" if body is None else json.dumps(body).encode()
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                f"Content-Length: {len(data)}\r\n")
+        if body is not None:
+            head += "Content-Type: application/json\r\n"
+        self.writer.write(head.encode() + b"\r\n" + data)
+        await self.writer.drain()
+        status_line = await asyncio.wait_for(self.reader.readline(), TIMEOUT)
+        if not status_line:
+            raise ConnectionError("the server closed the connection")
+        length = None
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.strip().lower() == "content-length":
+                length = int(value)
+        if length is None:
+            raise ConnectionError(f"no Content-Length in the answer to {method} {path}")
+        return int(status_line.split()[1]), await self.reader.readexactly(length)
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def play_http(http: Http, gid: str, tokens: dict[str, str], rng: random.Random,
+                    stats: Stats, lite: bool) -> None:
+    """A hotseat browser over HTTP: look (both seats), act for the seat to move."""
+    look = f"/api/games/{gid}?" + "&".join(f"token={t}" for t in tokens.values())
+    look += "&lite=1" if lite else ""
+    while True:
+        start = time.perf_counter()
+        status, content = await http.request("GET", look)
+        stats.looks.append(time.perf_counter() - start)
+        if status != 200:
+            stats.error(f"GET {gid}: {status} {content[:200]!r}")
+            return
+        stats.payload_bytes.append(len(content))
+        state = json.loads(content)
+        if state["game"]["status"] == "finished":
+            stats.finished(state)
+            return
+        body = {"token": tokens[state["to_move"]], "action": rng.choice(state["legal"]),
+                "expect": state["seq"] + 1}
+        await pause(stats, rng)
+        start = time.perf_counter()
+        status, content = await http.request("POST", f"/api/games/{gid}/actions", body)
+        stats.latency["http"].append(time.perf_counter() - start)
+        if status != 200 or json.loads(content)["seq"] != state["seq"] + 1:
+            stats.error(f"POST {gid} {body['action']!r}: {status} {content[:200]!r}")
+            return
+
+
+async def play_ws_seat(url: str, gid: str, side: str, token: str, rng: random.Random,
+                       stats: Stats, lite: bool) -> None:
+    """One seat's browser on a websocket: acts when a pushed state says it is to move."""
+    state: dict[str, Any] | None = None
+    sent_at: float | None = None  # an action awaiting its ack
+    acked = -1  # the step of the last ack: never act on a state older than that
+    async with connect(f"{url}/ws/games/{gid}?token={token}" + ("&lite=1" if lite else ""),
+                       max_size=2**24) as ws:
+        while True:
+            text = await asyncio.wait_for(ws.recv(), TIMEOUT)
+            message = json.loads(text)
+            kind = message["type"]
+            if kind == "state":
+                state = message
+                stats.payload_bytes.append(len(text))
+                if state["game"]["status"] == "finished":
+                    if side == "first":
+                        stats.finished(state)
+                    if sent_at is None:
+                        return
+            elif kind == "ack":
+                assert sent_at is not None
+                stats.latency["ws"].append(time.perf_counter() - sent_at)
+                sent_at, acked = None, message["seq"]
+                if state is not None and state["game"]["status"] == "finished" \
+                        and state["seq"] == acked:
+                    return
+            else:
+                stats.error(f"ws {gid} {side}: {message}")
+                return
+            if (sent_at is None and state is not None and state["legal"]
+                    and state["seq"] >= acked and state["game"]["status"] != "finished"):
+                await pause(stats, rng)
+                await send_action(ws, token, state, rng)
+                sent_at = time.perf_counter()
+
+
+async def pause(stats: Stats, rng: random.Random) -> None:
+    """A player's thinking time: uniform in [0, 2 x think]."""
+    if stats.think:
+        await asyncio.sleep(rng.uniform(0, 2 * stats.think))
+
+
+async def send_action(ws: ClientConnection, token: str, state: dict[str, Any],
+                      rng: random.Random) -> None:
+    await ws.send(json.dumps({"token": token, "action": rng.choice(state["legal"]),
+                              "expect": state["seq"] + 1}))
+
+
+async def one_game(n: int, host: str, port: int, seed: int, stats: Stats,
+                   lite: bool, turn_limits: dict[str, int]) -> None:
+    ruleset = ("airfleet", "starship")[n // 2 % 2]
+    mode = "http" if n % 2 == 0 else "ws"
+    rng = random.Random(seed * 1000 + n)
+    http = Http(host, port)
+    try:
+        status, content = await http.request("POST", "/api/games", {
+            "ruleset": ruleset, "opponent": "hotseat", "turn_limit": turn_limits[ruleset],
+            "title": f"load test {n} ({mode})"})
+        if status != 201:
+            stats.error(f"new game: {status} {content[:200]!r}")
+            return
+        game = json.loads(content)
+        gid, tokens = game["id"], game["tokens"]
+        if mode == "http":
+            await play_http(http, gid, tokens, rng, stats, lite)
+        else:
+            first, second = tokens
+            await asyncio.gather(*(
+                play_ws_seat(f"ws://{host}:{port}", gid, which, tokens[side],
+                             random.Random(rng.random()), stats, lite)
+                for which, side in (("first", first), ("second", second))))
+    except Exception as exc:  # a drop, a time-out: an error, and the game is abandoned
+        stats.error(f"game {n} ({mode}): {type(exc).__name__}: {exc}")
+    finally:
+        await http.close()
+
+
+async def run(url: str, games: int, seed: int, lite: bool, think: float,
+              turn_limits: dict[str, int]) -> tuple[Stats, float]:
+    stats = Stats(think=think)
+    address = url.split("://", 1)[1].rstrip("/")
+    host, _, port = address.rpartition(":")
+    start = time.perf_counter()
+    await asyncio.gather(*(one_game(n, host, int(port), seed, stats, lite, turn_limits)
+                           for n in range(games)))
+    return stats, time.perf_counter() - start
+
+
+# --- the report ------------------------------------------------------------------------------
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def report(stats: Stats, elapsed: float, games: int) -> None:
+    actions = sum(len(v) for v in stats.latency.values())
+    print(f"games:    {stats.games_done} of {games} finished "
+          f"({', '.join(f'{k} {v}' for k, v in sorted(stats.outcomes.items()))})")
+    print(f"actions:  {actions} in {elapsed:.1f} s = {actions / elapsed:.1f} actions/s")
+    print("latency of an action, sent -> acknowledged (ms):")
+    print(f"  {'':10} {'n':>6} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8}")
+    for mode, values in [*stats.latency.items(), ("http look", stats.looks)]:
+        ms = [v * 1000 for v in values]
+        print(f"  {mode:10} {len(ms):>6} {pct(ms, 50):>8.1f} {pct(ms, 95):>8.1f} "
+              f"{pct(ms, 99):>8.1f} {max(ms, default=float('nan')):>8.1f}")
+    if stats.payload_bytes:
+        print(f"payloads: {len(stats.payload_bytes)}, mean "
+              f"{sum(stats.payload_bytes) / len(stats.payload_bytes) / 1000:.1f} kB, "
+              f"max {max(stats.payload_bytes) / 1000:.1f} kB")
+    print(f"errors:   {len(stats.errors)}")
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=50)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--database-url", help="default: a temporary SQLite file")
+    p.add_argument("--profile", metavar="FILE", help="run the server under cProfile")
+    p.add_argument("--server", metavar="URL", help="a server already running")
+    p.add_argument("--turns", default=f"{TURN_LIMITS['airfleet']},{TURN_LIMITS['starship']}",
+                   metavar="AIRFLEET,STARSHIP", help="turn limits (default: %(default)s)")
+    p.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
+                   help="mean pause before each action (default 0: every client acts as soon "
+                        "as it may, which measures the server at saturation)")
+    p.add_argument("--full", action="store_true",
+                   help="full payloads (board drawing and log) as the game page gets them, "
+                        "not lite ones")
+    args = p.parse_args()
+    try:
+        airfleet, starship = (int(n) for n in args.turns.split(","))
+    except ValueError:
+        p.error("--turns takes two whole numbers, e.g. 12,4")
+    turn_limits = {"airfleet": airfleet, "starship": starship}
+
+    with tempfile.TemporaryDirectory(prefix="leviathans-load-") as tmp:
+        server = None
+        url = args.server
+        if url is None:
+            db = args.database_url or f"sqlite:///{Path(tmp) / 'games.db'}"
+            server = Server(db, Path(tmp) / "server.log",
+                            os.path.abspath(args.profile) if args.profile else None)
+            server.wait_ready()
+            url = server.url
+            print(f"server: pid {server.proc.pid} on {url}, database {db.split('@')[-1]}")
+        print(f"load: {args.games} concurrent hotseat games (half over HTTP, half over "
+              f"websockets; {'full' if args.full else 'lite'} payloads), turn limits "
+              f"{turn_limits}, think time {args.think} s", flush=True)
+        server_cpu = client_cpu = None
+        try:
+            cpu_before = (server.cpu_seconds() if server else None), time.process_time()
+            stats, elapsed = asyncio.run(run(url, args.games, args.seed, not args.full,
+                                             args.think, turn_limits))
+            client_cpu = time.process_time() - cpu_before[1]
+            after = server.cpu_seconds() if server else None
+            if after is not None and cpu_before[0] is not None:
+                server_cpu = after - cpu_before[0]
+        finally:
+            if server is not None:
+                server.stop()
+                log = server.log.read_text(errors="replace").strip()
+                if "Traceback" in log or "ERROR" in log:
+                    print(f"server log:\n{log[-3000:]}")
+    report(stats, elapsed, args.games)
+    print(f"cpu:      server {'?' if server_cpu is None else f'{server_cpu:.1f} s'}, "
+          f"load-test clients {client_cpu:.1f} s, in {elapsed:.1f} s on {os.cpu_count()} cpus")
+    if args.profile:
+        print(f"profile: {args.profile} (python -m pstats {args.profile})")
+    return 1 if stats.errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
