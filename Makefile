@@ -50,8 +50,11 @@ unit: .venv/.synced system-deps
 bench: .venv/.synced
 	$(RUN) python bench/bench.py
 
+# 50 concurrent games through the API: paced like bots that take a moment to decide, then
+# flat out (every client acts the moment it may: a saturation test).
 loadtest: .venv/.synced
-	$(RUN) python bench/loadtest.py
+	$(RUN) python bench/loadtest.py --think 0.3 --turns 6,2
+	$(RUN) python bench/loadtest.py --think 0
 
 clean:
 	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis artifacts

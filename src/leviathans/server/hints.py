@@ -49,12 +49,27 @@ def _air(state: Any, legal: set[str]) -> dict[str, Any]:
 
 
 def _star(state: Any, legal: list[str]) -> dict[str, Any]:
-    from ..rulesets.starship.actions import Attack, parse_action
+    """Attacks: exact odds. Movement steps: where the element would stand after the step
+    (the engine's own geometry), for the board's preview."""
+    from ..rulesets.starship.actions import Arrive, Attack, Forward, Place, Turn, parse_action
     from ..rulesets.starship.odds import attack_odds
 
     out: dict[str, Any] = {}
     for text in legal:
         action = parse_action(text)
+        if isinstance(action, Forward | Turn | Place | Arrive):
+            pose = state.elements[state.index(action.element)].pose
+            if isinstance(action, Forward):
+                pose = pose.forward(action.inches)
+            elif isinstance(action, Turn):
+                pose = pose.turned(action.degrees)
+            elif isinstance(action, Arrive):
+                pose = type(pose)(action.x, action.y, action.heading) if pose else None
+            else:
+                pose = type(pose)(action.x, action.y, pose.heading)
+            if pose is not None:
+                out[text] = {"x": pose.x, "y": pose.y, "heading": pose.heading}
+            continue
         if not isinstance(action, Attack) or action.target == "launch":
             continue
         i, j = state.index(action.element), state.index(action.target)

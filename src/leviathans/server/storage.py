@@ -722,6 +722,20 @@ def upgrade_database(url: str, revision: str = "head") -> None:
         engine.dispose()
 
 
+# The statements of the hot path (one action stored), built once: SQLAlchemy then reuses
+# their compiled form instead of building and compiling four statements per action.
+_GAME_STATUS = (sa.select(games_table.c.status)
+                .where(games_table.c.id == sa.bindparam("gid")).with_for_update())
+_LAST_SEQ = (sa.select(sa.func.max(actions_table.c.seq))
+             .where(actions_table.c.game_id == sa.bindparam("gid")))
+_INSERT_ACTION = actions_table.insert()
+_TOUCH_GAME = (games_table.update().where(games_table.c.id == sa.bindparam("gid"))
+               .values(updated=sa.bindparam("upd")))
+_FINISH_GAME = (games_table.update().where(games_table.c.id == sa.bindparam("gid"))
+                .values(updated=sa.bindparam("upd"), status="finished",
+                        outcome=sa.bindparam("out")))
+
+
 class SqlStorage:
     """Games in SQLite or PostgreSQL, through SQLAlchemy Core; safe to share between threads.
 
@@ -879,22 +893,19 @@ class SqlStorage:
         what = f"saving action {row.seq} of game {row.game_id!r}"
         try:
             with self._connect(what, write=True) as conn:
-                game = conn.execute(sa.select(games_table.c.status)
-                                    .where(games_table.c.id == row.game_id)
-                                    .with_for_update()).first()
+                game = conn.execute(_GAME_STATUS, {"gid": row.game_id}).first()
                 if game is None:
                     raise StorageError(f"no game {row.game_id!r}")
-                last = conn.execute(sa.select(sa.func.max(actions_table.c.seq))
-                                    .where(actions_table.c.game_id == row.game_id)).scalar()
+                last = conn.execute(_LAST_SEQ, {"gid": row.game_id}).scalar()
                 _check_next(row, last, game.status)
-                conn.execute(actions_table.insert().values(
-                    game_id=row.game_id, seq=row.seq, action=row.action,
-                    rolls=_dump_rolls(row.rolls, "rolls"), created=row.created))
-                changes: dict[str, Any] = {"updated": row.created}
-                if outcome_json is not None:
-                    changes.update(status="finished", outcome=outcome_json)
-                conn.execute(games_table.update().where(games_table.c.id == row.game_id)
-                             .values(**changes))
+                conn.execute(_INSERT_ACTION, {
+                    "game_id": row.game_id, "seq": row.seq, "action": row.action,
+                    "rolls": _dump_rolls(row.rolls, "rolls"), "created": row.created})
+                if outcome_json is None:
+                    conn.execute(_TOUCH_GAME, {"gid": row.game_id, "upd": row.created})
+                else:
+                    conn.execute(_FINISH_GAME, {"gid": row.game_id, "upd": row.created,
+                                                "out": outcome_json})
         except IntegrityError as exc:  # the row lock makes this unlikely; a duplicate all the same
             raise Conflict(f"game {row.game_id!r}: action {row.seq} is already taken") from exc
 

@@ -191,7 +191,9 @@ function airFire(fires) {
   if (!guns.includes(pick.gun)) pick.gun = guns[0];
   const hints = data.hints || {};
   const targets = fires.filter((a) => a.startsWith(`${pick.gun}>`));
-  if (pick.gun) showWeapon(pick.gun);
+  if (pick.gun) showWeapon(pick.gun).then(() => {
+    for (const a of targets) board.mark(`g.ship[data-ship="${CSS.escape(a.split(">")[1].split(":")[0])}"]`, "target", true);
+  });
   document.onkeydown = null;
   controls(`Gunnery: ${data.to_move}`,
     el("div", { class: "buttons" }, guns.map((g) => button(g, () => { pick.gun = g; airFire(fires); },
@@ -213,10 +215,35 @@ function airFire(fires) {
 // --- starship ------------------------------------------------------------------------------
 
 function tableXY(x, y) {
+  // The table drawing's scale and margin are on its root element (see svg_starship.py).
   const svg = board.svg;
-  const ppi = Number(svg.dataset.ppi || (svg.viewBox.baseVal.width / data.view.table.width));
-  const ox = Number(svg.dataset.ox || 0), oy = Number(svg.dataset.oy || 0);
-  return { x: ox + x * ppi, y: oy + y * ppi };
+  const ppi = Number(svg.dataset.pxPerInch);
+  const margin = Number(svg.dataset.margin);
+  return { x: margin + x * ppi, y: margin + y * ppi };
+}
+
+function preview(pose, radius) {
+  // A ghost of the element where a step would leave it (the server computed the pose).
+  const svg = board.svg;
+  svg.querySelectorAll(".preview").forEach((n) => n.remove());
+  if (!pose) return;
+  const ns = "http://www.w3.org/2000/svg";
+  const { x, y } = tableXY(pose.x, pose.y);
+  const r = Math.max(4, radius * Number(svg.dataset.pxPerInch));
+  const g = document.createElementNS(ns, "g");
+  g.setAttribute("class", "preview");
+  g.setAttribute("pointer-events", "none");
+  const c = document.createElementNS(ns, "circle");
+  c.setAttribute("cx", x); c.setAttribute("cy", y); c.setAttribute("r", r);
+  c.setAttribute("fill", "rgba(197,139,22,.35)"); c.setAttribute("stroke", "#c58b16");
+  c.setAttribute("stroke-dasharray", "4 3");
+  const rad = (pose.heading * Math.PI) / 180;
+  const l = document.createElementNS(ns, "line");
+  l.setAttribute("x1", x); l.setAttribute("y1", y);
+  l.setAttribute("x2", x + Math.sin(rad) * r * 1.6); l.setAttribute("y2", y - Math.cos(rad) * r * 1.6);
+  l.setAttribute("stroke", "#c58b16"); l.setAttribute("stroke-width", 2);
+  g.append(c, l);
+  svg.append(g);
 }
 
 function starControls() {
@@ -284,7 +311,15 @@ function starMove(moves, places) {
     !moving && names.length > 1 ? el("div", { class: "buttons" }, names.map((n) => button(n, () => { pick.element = n; starMove(moves, places); },
       { class: n === pick.element ? "active" : "secondary" }))) : null,
     spots.length ? el("p", { class: "muted" }, `Click one of the ${spots.length} marked places.`) : null,
-    el("div", { class: "buttons", id: "moves" }, mine.map((a) => button(a.split(":").pop(), () => send(a), { "data-action": a }))),
+    el("div", { class: "buttons", id: "moves" }, mine.map((a) => {
+      const b = button(a.split(":").pop(), () => send(a), { "data-action": a });
+      const pose = (data.hints || {})[a];
+      const radius = (data.view.elements.find((e) => e.name === pick.element) || {}).radius || 0.5;
+      b.addEventListener("mouseenter", () => preview(pose, radius));
+      b.addEventListener("mouseleave", () => preview(null));
+      return b;
+    })),
+    el("p", { class: "muted" }, "Point at a step to see where it leaves the element."),
     concede());
 }
 
