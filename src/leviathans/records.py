@@ -27,6 +27,7 @@ from typing import Any
 
 from .dice import DiceSource, Die, RecordingDice, Roll, ScriptedDice, SeededDice
 from .errors import DiceError, LeviathansError, RecordError
+from .files import read_json
 from .protocol import Action, GameState, Ruleset
 from .rulesets import get_ruleset
 
@@ -141,16 +142,7 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
-        p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RecordError(f"{p}: cannot read: {exc.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{p}: not valid JSON: {exc}") from None
-        return cls.from_data(data, str(p))
+        return cls.from_data(read_json(path, RecordError), str(path))
 
 
 class Recorder:

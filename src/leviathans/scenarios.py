@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from .cards import load_card
 from .errors import LeviathansError, ScenarioError
+from .files import read_toml
 from .rulesets import get_ruleset
 
 __all__ = ["load_scenario", "read_scenario_data"]
@@ -16,14 +16,7 @@ __all__ = ["load_scenario", "read_scenario_data"]
 def read_scenario_data(path: str | Path) -> dict[str, Any]:
     """The scenario's data, with each ``card_file`` (relative to the scenario) read in."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{p}: not valid TOML: {exc}") from None
+    data = read_toml(p, ScenarioError)
     for i, ship in enumerate(data.get("ships", []) if isinstance(data.get("ships"), list) else []):
         if isinstance(ship, dict) and "card_file" in ship:
             card_path = p.parent / str(ship.pop("card_file"))

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import CardError
+from ..files import read_toml
 from .schema import Card
 
 __all__ = ["builtin_cards", "find_card", "load_card", "parse_card", "validation_message"]
@@ -37,16 +38,7 @@ def parse_card(data: Mapping[str, Any], where: str = "card") -> Card:
 
 def load_card(path: str | Path) -> Card:
     """Read and validate one card file."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CardError(f"{p}: cannot read: {exc.strerror}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise CardError(f"{p}: not valid TOML: {exc}") from None
-    return parse_card(data, str(p))
+    return parse_card(read_toml(path, CardError), str(path))
 
 
 @cache

@@ -39,7 +39,6 @@ weapons.front: 3 weapons but a frigate has 2 front slots`` (elements are counted
 from __future__ import annotations
 
 import contextlib
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +46,7 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
+from ...files import read_toml
 from .builder import (
     HANGAR_BAYS,
     Element,
@@ -427,16 +427,7 @@ def parse_fleet(data: Mapping[str, Any], where: str = "fleet", options: Options 
 
 def load_fleet(path: str | Path, options: Options | None = None) -> Fleet:
     """Read and check a fleet file; errors name the file as given."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise FleetError(f"{p}: cannot read: {exc.strerror or exc}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise FleetError(f"{p}: not valid TOML: {exc}") from None
-    return parse_fleet(data, str(p), options)
+    return parse_fleet(read_toml(path, FleetError), str(path), options)
 
 
 def sample_fleet_paths() -> tuple[Path, ...]:

@@ -26,7 +26,6 @@ The pure part (:func:`parse_setup`) takes fleets as data; :func:`read_scenario` 
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -34,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import LeviathansError, ScenarioError
+from ...files import read_toml
 from .builder import Element
 from .data import AttackDice, Span, StarshipData, WeaponSystem, load_data
 from .fleet import Fleet, parse_fleet, sample_fleet_paths
@@ -337,23 +337,12 @@ def _fleet_source(raw: Any, where: str, base: Path | None) -> Mapping[str, Any]:
         if base is None:
             raise ScenarioError(f"{where}.file: fleet files are read by read_scenario")
         path = base / str(raw["file"])
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ScenarioError(f"{where}: {path}: cannot read: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{where}: {path}: not valid TOML: {exc}") from None
+    return read_toml(path, ScenarioError, f"{where}: {path}")
 
 
 def read_scenario(path: str | Path) -> StarshipSetup:
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{p}: not valid TOML: {exc}") from None
-    return parse_setup(data, str(p), p.parent)
+    return parse_setup(read_toml(p, ScenarioError), str(p), p.parent)
 
 
 @cache
