@@ -1,0 +1,36 @@
+"""PettingZoo environments for AI research: one AEC environment per rule set.
+
+Each environment has a fixed ``Discrete`` action space per setup (every action that can ever
+be legal there), an action mask of the legal ones, and observations built only from what the
+player may see. Random agents play both in ``examples/random_agents.py``.
+
+>>> import numpy as np
+>>> from leviathans.env import AirFleetEnv, StarshipEnv
+>>> env = AirFleetEnv()
+>>> env.reset(seed=1)
+>>> env.agent_selection, env.action_space("british")
+('british', Discrete(1133))
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> first = int(np.flatnonzero(obs["action_mask"])[0])
+>>> env.action_text(first), env.action_index("HML Hertfordshire@0202:N") == first
+('HML Hertfordshire@0202:N', True)
+>>> env = StarshipEnv()
+>>> env.reset(seed=1)
+>>> env.action_space("red"), env.observation_space("red")["observation"].shape
+(Discrete(1656), (540,))
+"""
+
+from __future__ import annotations
+
+from .airfleet import AirFleetEnv
+from .base import ActionTable, LeviathansEnv, ObservationEncoder, is_turn_limit
+from .starship import StarshipEnv
+
+__all__ = [
+    "ActionTable",
+    "AirFleetEnv",
+    "LeviathansEnv",
+    "ObservationEncoder",
+    "StarshipEnv",
+    "is_turn_limit",
+]
