@@ -252,6 +252,27 @@ def _cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    """Many bot battles of one matchup: rates with intervals, lengths, damage (sim/)."""
+    from .sim.commands import cmd_simulate
+
+    return cmd_simulate(args)
+
+
+def _cmd_ladder(args: argparse.Namespace) -> int:
+    """Every bot against every other, sides swapped for half the games (sim/)."""
+    from .sim.commands import cmd_ladder
+
+    return cmd_ladder(args)
+
+
+def _cmd_balance(args: argparse.Namespace) -> int:
+    """A round robin of ship cards, 1 against 1 and 2 against 2 (sim/)."""
+    from .sim.commands import cmd_balance
+
+    return cmd_balance(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="leviathans",
                                 description="Leviathans rules engine and tools.")
@@ -323,6 +344,43 @@ def build_parser() -> argparse.ArgumentParser:
                    help="show a weapon's arcs: a ship and gun slot (Raven bow.3), or an "
                    "element and mount (Lancer front.2)")
     s.set_defaults(func=_cmd_render)
+
+    from .sim.commands import add_run_options
+
+    s = sub.add_parser("simulate", help="many bot battles: win rates with intervals, battle "
+                       "length, damage by ship and location")
+    s.add_argument("--ruleset", choices=("airfleet", "starship"), default="airfleet")
+    s.add_argument("--british", metavar="CARDS", help='air fleet: cards of the British seat, '
+                   'e.g. "HML Hertfordshire,HML Raven" (default: the quick-start sides)')
+    s.add_argument("--french", metavar="CARDS", help="air fleet: cards of the French seat "
+                   "(any card may take either seat)")
+    s.add_argument("--scenario", metavar="FILE", help="a scenario file instead of the sides")
+    s.add_argument("--red", metavar="FILE", help="starship: red's fleet file (default: the "
+                   "first sample fleet)")
+    s.add_argument("--blue", metavar="FILE", help="starship: blue's fleet file")
+    for side in ("british", "french", "red", "blue"):
+        s.add_argument(f"--bot-{side}", metavar="BOT", help=f"the bot for {side} (default "
+                       "greedy)")
+    add_run_options(s, games=100)
+    s.set_defaults(func=_cmd_simulate)
+
+    s = sub.add_parser("ladder", help="every bot against every other: win rates with "
+                       "intervals")
+    s.add_argument("--ruleset", choices=("airfleet", "starship"), default="airfleet")
+    s.add_argument("--bots", metavar="NAMES", help="bots separated by commas (default: all)")
+    s.add_argument("--self-play", action="store_true", help="each bot against itself too")
+    add_run_options(s, games=20, per_pairing=True)
+    s.set_defaults(func=_cmd_ladder)
+
+    s = sub.add_parser("balance", help="a round robin of the ship cards (1 against 1, 2 "
+                       "against 2): win rates and a heat-map")
+    s.add_argument("--ruleset", choices=("airfleet",), default="airfleet")
+    s.add_argument("--ships", metavar="NAMES", help="cards separated by commas (default: all)")
+    s.add_argument("--sizes", default="1,2", help="fleet sizes to play (default 1,2)")
+    s.add_argument("--bot", default="greedy", help="the bot on both sides (default greedy)")
+    s.add_argument("--mirror", action="store_true", help="each fleet against itself too")
+    add_run_options(s, games=20, per_pairing=True)
+    s.set_defaults(func=_cmd_balance)
 
     from .rulesets.starship.commands import register as register_starship
 

@@ -1,0 +1,162 @@
+"""Playing one game of a matchup and collecting what a designer asks about it.
+
+Generic over the game protocol: the game is played with :func:`leviathans.bots.base.
+play_game`, and every state's events pass through a collector. What an event *means* (which
+ship hurt which, where) is rule-set specific, so each rule set has a small collector; a rule
+set without one still gives winners and battle lengths.
+
+* Air fleet: each :class:`AttackResult` counts its ``destroyed`` slot refs per (target ship,
+  location) and per attacking ship; ``keel_broken`` marks the target's keel broken (once a
+  ship: later hits in the same turn may "break" it again); :class:`ShipLost` a ship lost.
+* Starship: each ``attack`` event's ``damage`` per target element and per attacker (a
+  torpedo's damage is its launcher's; damage to torpedoes is kept per side as
+  ``"<side> torpedoes"``); each ``destroyed`` event of a ship or squadron, a loss.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import make_bot
+from ..bots.base import play_game
+from ..dice import SeededDice
+from ..protocol import Event, GameState, Ruleset
+from .seeds import game_seeds
+
+__all__ = ["NO_LOCATION", "GameStats", "collector_for", "play_one", "torpedoes_side"]
+
+#: The location key used for rule sets whose ships have no hit locations (starship).
+NO_LOCATION = "all"
+
+
+#: Damage to a side's torpedoes is kept under one name per side.
+_TORPEDOES = " torpedoes"
+
+
+def torpedoes_side(name: str) -> str:
+    """The side of a ``"<side> torpedoes"`` entry, else ``""``."""
+    return name.removesuffix(_TORPEDOES) if name.endswith(_TORPEDOES) else ""
+
+
+@dataclass
+class GameStats:
+    """What happened in one game: the numbers the results are made of (JSON-ready)."""
+
+    index: int
+    winner: str | None
+    reason: str
+    turns: int
+    #: target -> location -> damage taken (slots destroyed, or starship damage points)
+    damage_taken: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: attacker -> damage dealt
+    damage_dealt: dict[str, int] = field(default_factory=dict)
+    #: target -> 1 if its keel broke (air fleet)
+    keels: dict[str, int] = field(default_factory=dict)
+    #: ships (elements) lost, in the order they were lost
+    lost: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "winner": self.winner, "reason": self.reason,
+                "turns": self.turns, "damage_taken": self.damage_taken,
+                "damage_dealt": self.damage_dealt, "keels": self.keels, "lost": self.lost}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameStats:
+        return cls(int(data["index"]), data["winner"], str(data["reason"]), int(data["turns"]),
+                   {t: dict(locs) for t, locs in data.get("damage_taken", {}).items()},
+                   dict(data.get("damage_dealt", {})), dict(data.get("keels", {})),
+                   list(data.get("lost", [])))
+
+
+class Collector:
+    """Counts a game's damage, keels and losses from its events (this base: none of them)."""
+
+    def __init__(self) -> None:
+        self.taken: dict[str, dict[str, int]] = {}
+        self.dealt: dict[str, int] = {}
+        self.keels: dict[str, int] = {}
+        self.lost: list[str] = []
+
+    def see(self, state: GameState) -> None:
+        for event in state.events:
+            self.event(event, state)
+
+    def event(self, event: Event, state: GameState) -> None:
+        """One event of the transition that produced ``state``; rule sets override this."""
+
+    def damage(self, attacker: str, target: str, location: str, amount: int) -> None:
+        if amount:
+            locs = self.taken.setdefault(target, {})
+            locs[location] = locs.get(location, 0) + amount
+            self.dealt[attacker] = self.dealt.get(attacker, 0) + amount
+
+    def finish(self, state: GameState, index: int) -> GameStats:
+        outcome = state.outcome
+        assert outcome is not None
+        turn = getattr(state, "turn", None)
+        turns = turn if isinstance(turn, int) else int(state.view(None).get("turn", 0))
+        return GameStats(index, outcome.winner, outcome.reason, turns, self.taken, self.dealt,
+                         self.keels, self.lost)
+
+
+class AirfleetCollector(Collector):
+    def event(self, event: Event, state: GameState) -> None:
+        from ..rulesets.airfleet.events import AttackResult, ShipLost
+
+        if isinstance(event, AttackResult):
+            for ref in event.destroyed:
+                self.damage(event.ship, event.target, ref.partition(".")[0], 1)
+            if event.keel_broken:
+                # Counted once a ship: its keel broken, a ship stays on the board to the end of
+                # the turn, and a later hit there may "break" it again.
+                self.keels[event.target] = 1
+        elif isinstance(event, ShipLost):
+            self.lost.append(event.ship)
+
+
+class StarshipCollector(Collector):
+    def __init__(self) -> None:
+        super().__init__()
+        self.launcher: dict[str, str] = {}
+
+    def event(self, event: Event, state: GameState) -> None:
+        kind = getattr(event, "kind", None)
+        data: dict[str, Any] = getattr(event, "data", {})
+        pieces = getattr(state, "pieces", ())
+        if kind == "launch-torpedo":
+            self.launcher[data["element"]] = data["launcher"]
+        elif kind == "attack" and data.get("damage"):
+            attacker, target = pieces[data["attacker"]], pieces[data["target"]]
+            by = self.launcher.get(attacker.name, attacker.name)
+            to = target.side + _TORPEDOES if target.kind == "torpedo" else target.name
+            self.damage(by, to, NO_LOCATION, int(data["damage"]))
+        elif kind == "destroyed":
+            name = data["element"]
+            if not any(p.name == name and p.kind == "torpedo" for p in pieces):
+                self.lost.append(name)
+
+
+_COLLECTORS: dict[str, type[Collector]] = {
+    "airfleet": AirfleetCollector,
+    "starship": StarshipCollector,
+}
+
+
+def collector_for(ruleset: str) -> Collector:
+    return _COLLECTORS.get(ruleset, Collector)()
+
+
+def play_one(ruleset: Ruleset, setup: Any, bots: Mapping[str, str], seed: int,
+             index: int) -> GameStats:
+    """Play game ``index`` of a run with seed ``seed``; its dice and bots are seeded from
+    ``(seed, index)`` alone."""
+    dice_seed, bot_seeds = game_seeds(seed, index, tuple(ruleset.players))
+    players = {p: make_bot(bots[p], bot_seeds[p]) for p in ruleset.players}
+    dice = SeededDice(dice_seed)
+    collector = collector_for(ruleset.name)
+    state = ruleset.new_game(setup, dice)
+    collector.see(state)
+    final = play_game(state, players, dice, on_step=lambda _action, s: collector.see(s))
+    return collector.finish(final, index)

@@ -1,0 +1,223 @@
+"""Running many games: in this process, on a pool of processes, or on a Dask cluster.
+
+Games are played in batches. A batch task is plain data (rule set name, setup data, bot
+names, seed, a range of game numbers) so it pickles cheaply and means the same on any
+machine; a worker builds the setup, the bots and the dice itself. Every game's dice and bots
+are seeded from ``(seed, game number)`` alone (:mod:`.seeds`), and results are put back in
+game order, so the results never depend on the number of workers, the batch size, or the
+order in which batches finish.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import LeviathansError
+from .collect import GameStats, play_one
+from .matchup import Matchup, load_setup, roster
+from .results import Results
+
+__all__ = ["BatchTask", "Job", "play_batch", "run_jobs", "simulate"]
+
+#: The most games in one batch: small enough for a smooth progress bar and an even spread
+#: over workers, large enough that sending a task costs little next to playing it.
+MAX_BATCH = 25
+
+
+@dataclass(frozen=True)
+class Job:
+    """``games`` games of ``matchup``, seeded from ``seed``."""
+
+    matchup: Matchup
+    games: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class BatchTask:
+    """Games ``start`` to ``stop - 1`` of job ``job``: plain data, for any worker."""
+
+    job: int
+    ruleset: str
+    setup: Mapping[str, Any]
+    bots: Mapping[str, str]
+    seed: int
+    start: int
+    stop: int
+
+    @property
+    def size(self) -> int:
+        return self.stop - self.start
+
+
+def play_batch(task: BatchTask) -> list[GameStats]:
+    """Play a batch of games (runs in a worker: a pool process or a Dask worker)."""
+    from ..rulesets import get_ruleset
+
+    ruleset = get_ruleset(task.ruleset)
+    setup = ruleset.load_setup(task.setup, f"{task.ruleset} setup")
+    return [play_one(ruleset, setup, task.bots, task.seed, i)
+            for i in range(task.start, task.stop)]
+
+
+def _batch_size(total: int, slots: int) -> int:
+    """About four batches per worker slot, so a slow batch at the end does not leave the
+    other workers idle for long."""
+    return max(1, min(MAX_BATCH, total // (4 * max(1, slots))))
+
+
+def _tasks(jobs: Sequence[Job], slots: int) -> list[BatchTask]:
+    size = _batch_size(sum(j.games for j in jobs), slots)
+    tasks = []
+    for k, job in enumerate(jobs):
+        m = job.matchup
+        setup = m.setup_data()
+        for start in range(0, job.games, size):
+            tasks.append(BatchTask(k, m.ruleset, setup, dict(m.bots), job.seed, start,
+                                   min(job.games, start + size)))
+    return tasks
+
+
+Done = Iterator[tuple[BatchTask, list[GameStats]]]
+
+
+def _run_here(tasks: Sequence[BatchTask]) -> Done:
+    for task in tasks:
+        yield task, play_batch(task)
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    """``forkserver`` where there is one (Linux), else ``spawn``: never ``fork``, which
+    copies a parent's threads and locks (a progress bar's, a Dask client's) mid-use.
+
+    Either way the children import the main module again, so a script that calls
+    :func:`simulate` with ``workers > 1`` needs the ``if __name__ == "__main__":`` guard."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    # The server imports the engine and the bots once; each worker forks from it ready.
+    context.set_forkserver_preload([__name__])
+    return context
+
+
+def _run_pool(tasks: Sequence[BatchTask], workers: int) -> Done:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+        futures: dict[Future[list[GameStats]], BatchTask] = {
+            pool.submit(play_batch, t): t for t in tasks}
+        try:
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def _connect(address: str) -> Any:
+    from dask.distributed import Client
+
+    try:
+        return Client(address, timeout="20s")  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as exc:
+        raise LeviathansError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+
+def _cluster_slots(client: Any) -> int:
+    return max(1, int(sum(client.nthreads().values())))
+
+
+def _run_dask(tasks: Sequence[BatchTask], client: Any) -> Done:
+    from dask.distributed import as_completed as dask_completed
+
+    futures = {client.submit(play_batch, t, pure=False): t for t in tasks}
+    for future in dask_completed(list(futures)):  # type: ignore[no-untyped-call]
+        yield futures[future], future.result()
+
+
+class _Progress:
+    """A rich progress bar on stderr with the time left, or nothing."""
+
+    def __init__(self, total: int, description: str, show: bool) -> None:
+        self.total, self.description, self.show = total, description, show
+        self._bar: Any = None
+
+    def __enter__(self) -> Callable[[int], None]:
+        if not self.show:
+            return lambda _n: None
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._bar = Progress(TextColumn("{task.description}"), BarColumn(),
+                             MofNCompleteColumn(), TextColumn("elapsed"), TimeElapsedColumn(),
+                             TextColumn("left"), TimeRemainingColumn(),
+                             console=Console(stderr=True))
+        self._bar.__enter__()
+        task = self._bar.add_task(self.description, total=self.total)
+        return lambda n: self._bar.advance(task, n)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(*exc)
+
+
+def _rosters(jobs: Sequence[Job], workers: int) -> list[list[tuple[str, str]]]:
+    """Check everything here, before any worker starts: a bad setup or bot name fails at
+    once with its own message, not as a traceback from a worker."""
+    if workers < 1:
+        raise LeviathansError(f"--workers must be 1 or more, not {workers}")
+    rosters = []
+    for job in jobs:
+        if job.games < 1:
+            raise LeviathansError(f"--games must be 1 or more, not {job.games}")
+        job.matchup.validate()
+        rosters.append(roster(job.matchup.ruleset, load_setup(job.matchup)))
+    return rosters
+
+
+def _play(jobs: Sequence[Job], workers: int, client: Any) -> Done:
+    """Batches played where asked: on the Dask cluster, a process pool, or here."""
+    slots = _cluster_slots(client) if client is not None else workers
+    tasks = _tasks(jobs, slots)
+    if client is not None:
+        return _run_dask(tasks, client)
+    if workers > 1:
+        return _run_pool(tasks, workers)
+    return _run_here(tasks)
+
+
+def run_jobs(jobs: Sequence[Job], workers: int = 1, cluster: str | None = None,
+             progress: bool = False, description: str = "games") -> list[Results]:
+    """Play every job; one :class:`Results` per job, in order. All jobs share the workers,
+    so a tournament of many small matchups keeps every worker busy."""
+    rosters = _rosters(jobs, workers)
+    games: list[list[GameStats]] = [[] for _ in jobs]
+    client_cm: AbstractContextManager[Any] = (
+        _connect(cluster) if cluster is not None else nullcontext())
+    with client_cm as client, \
+            _Progress(sum(j.games for j in jobs), description, progress) as advance:
+        for task, stats in _play(jobs, workers, client):
+            games[task.job].extend(stats)
+            advance(task.size)
+    return [Results(job.matchup, job.seed, r, sorted(g, key=lambda s: s.index))
+            for job, r, g in zip(jobs, rosters, games, strict=True)]
+
+
+def simulate(spec: Matchup, games: int, seed: int, workers: int = 1,
+             cluster: str | None = None, progress: bool = False) -> Results:
+    """Play ``games`` games of ``spec``; game ``i`` is seeded from ``(seed, i)`` only.
+
+    ``workers=1`` plays here; ``workers=N`` on a pool of N processes; ``cluster`` (a Dask
+    scheduler address such as ``tcp://HOST:8786``) on a Dask cluster, whatever ``workers``
+    says. ``progress`` shows a progress bar with the time left on stderr."""
+    return run_jobs([Job(spec, games, seed)], workers, cluster, progress)[0]
