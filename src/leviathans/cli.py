@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -396,14 +398,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LeviathansError as exc:
         print(f"leviathans: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`leviathans ... | head`): not an error
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (Python's own advice for SIGPIPE)
+        return 0
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"leviathans: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":
