@@ -508,3 +508,25 @@ def test_breach_example_raven_critical_by_hand() -> None:
     assert odds.slots["port.2"] == Fraction(49, 432)
     assert odds.slots["port.5"] == Fraction(7, 108)
     assert odds.keel == Fraction(1, 288)
+
+
+def test_location_value_is_the_nearest_float_of_the_exact_odds() -> None:
+    """The bots' float path (:func:`location_value`, integer counts) gives exactly
+    ``float()`` of the exact fractions, over breach dice, modifiers, printed breach numbers
+    with misses, armour, every mask of destroyed slots and keel needs."""
+    import random
+
+    from leviathans.dice import DiceExpr
+    from leviathans.rulesets.airfleet.odds import _location_odds, location_value
+
+    rng = random.Random(7)
+    exprs = [DiceExpr.parse(t) for t in ("green", "blue+red", "yellow+green+2red",
+                                         "black+blue+red+green", "d6+2black")]
+    for _ in range(3000):
+        expr = rng.choice(exprs)
+        breach = tuple(None if rng.random() < 0.2 else rng.randint(5, 30) for _ in range(6))
+        args = (expr, rng.randint(-3, 1), breach, rng.choice((0, 0, 1, 2)),
+                rng.randrange(64), rng.randint(-2, 26))
+        slots, keel, _ = _location_odds(*args)
+        want = (float(sum(slots, Fraction(0))), float(keel))
+        assert location_value(*args) == want, args

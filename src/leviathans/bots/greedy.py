@@ -14,40 +14,23 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..hexgrid import Facing, Hex, distance
+from ..hexgrid import Hex, distance
 from ..protocol import Action, GameState
 from ..rulesets.airfleet import Cease, Deploy, Fire, Step
 from ..rulesets.airfleet import GameState as AirState
 from ..rulesets.airfleet.geometry import relative_sectors
-from ..rulesets.airfleet.gunnery import AttackOption, find_option, ship_attack_options
-from ..rulesets.airfleet.movement import candidates, reachable_ends
+from ..rulesets.airfleet.gunnery import AttackOption, find_option
+from ..rulesets.airfleet.movement import candidates
 from ..rulesets.airfleet.odds import attack_value as _attack_value
 from ..rulesets.starship.state import StarshipState
+from .greedy_airfleet import CAUTION, KEEL_VALUE, best_end, end_scores
 from .greedy_starship import StarshipGreedy
 
-__all__ = ["GreedyBot", "attack_value"]
-
-#: How much a broken keel is worth, in slots.
-KEEL_VALUE = 10.0
-#: How much of the enemy's expected damage against a position counts against it.
-CAUTION = 0.6
+__all__ = ["CAUTION", "KEEL_VALUE", "GreedyBot", "attack_value"]
 
 
 def attack_value(state: AirState, opt: AttackOption) -> float:
     return _attack_value(state, opt, KEEL_VALUE)
-
-
-def _best_per_gun(state: AirState, options: list[AttackOption], target: int | None = None
-                  ) -> float:
-    best: dict[tuple[int, int], float] = {}
-    for opt in options:
-        if target is not None and opt.target != target:
-            continue
-        key = (opt.ship, opt.slot)
-        v = attack_value(state, opt)
-        if v > best.get(key, -1.0):
-            best[key] = v
-    return sum(best.values())
 
 
 class GreedyBot:
@@ -104,29 +87,14 @@ class GreedyBot:
         return step if step in actions else actions[0]
 
     def _best_path(self, state: AirState, index: int) -> list[str]:
-        ends = reachable_ends(state, index)
-        s = state.ships[index]
-        board = state.setup.board
-        spec = state.setup.ships[index]
-        enemies = [j for j in state.afloat() if state.setup.ships[j].side != spec.side]
-        best: tuple[float, float] | None = None
-        best_path: list[str] = []
-        ships = list(state.ships)
-        for (bow, facing), path in ends.items():
-            hexes = spec.hexes(bow, facing)
-            if any(board.is_half_hex(h) for h in hexes):
-                continue
-            ships[index] = s._replace(bow=bow, facing=Facing(facing),
-                                      moved=s.moved or "F" in path)
-            trial = state.evolve(ships=tuple(ships))
-            value = _best_per_gun(trial, ship_attack_options(trial, index))
-            threat = sum(_best_per_gun(trial, ship_attack_options(trial, j), index)
-                         for j in enemies)
-            near = min((distance(bow, h) for j in enemies for h in trial.hexes(j)), default=0)
-            score = (value - CAUTION * threat - 0.05 * near, self._random.random())
-            if best is None or score > best:
-                best, best_path = score, path
-        return best_path
+        """The path to the best-scoring end (:mod:`.greedy_airfleet`), one draw of the bot's
+        generator per end considered, in the order the ends are found, to break ties."""
+        search, ends, scores = end_scores(state, index)
+        if not len(ends):
+            return []
+        draw = self._random.random
+        draws = [draw() for _ in range(len(ends))]
+        return search.path(int(ends[best_end(scores, draws)]))
 
     # --- gunnery -----------------------------------------------------------------------------
 

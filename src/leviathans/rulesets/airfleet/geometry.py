@@ -9,11 +9,14 @@ from ...hexgrid import Facing, Hex, distance, footprint, sectors_containing
 from .ships import ShipSpec
 
 __all__ = [
+    "AttackGeometry",
+    "attack_geometry",
     "attack_range",
     "damage_locations",
     "in_arc",
     "pivot_bow",
     "relative_sectors",
+    "turned_bow",
 ]
 
 
@@ -70,5 +73,53 @@ def damage_locations(spec: ShipSpec, hexes: Sequence[Hex], facing: int,
 
 def pivot_bow(spec: ShipSpec, bow: Hex, facing: Facing, new_facing: Facing) -> Hex:
     """R3: the bow hex after turning to ``new_facing`` about the ship's pivot hex."""
-    pivot = footprint(bow, facing, spec.length)[spec.pivot]
-    return pivot.neighbour(new_facing, spec.pivot) if spec.pivot else pivot
+    return turned_bow(spec.length, spec.pivot, bow, facing, new_facing)
+
+
+def turned_bow(length: int, pivot: int, bow: Hex, facing: int, new_facing: int) -> Hex:
+    """R3: :func:`pivot_bow` for a ship shape: ``length`` hexes turning about hex ``pivot``."""
+    centre = footprint(bow, facing, length)[pivot]
+    return centre.neighbour(new_facing, pivot) if pivot else centre
+
+
+#: Per location of the attacker: ``(range, locations of the target it may strike)``, or
+#: ``None`` when no hex of the target is in that location's arc.
+AttackGeometry = tuple[tuple[int, tuple[int, ...]] | None, ...]
+
+_GEOMETRY: dict[tuple[int, int, int, int, int, int], AttackGeometry] = {}
+#: bound on the cached placements (a few hundred bytes each)
+GEOMETRY_CACHE_SIZE = 200_000
+
+
+def attack_geometry(spec: ShipSpec, target: ShipSpec, dq: int, dr: int, facing: int,
+                    target_facing: int) -> AttackGeometry:
+    """R4/R5 for every location of ``spec``, its bow on (0, 0) facing ``facing``, against
+    ``target``, its bow on (dq, dr) facing ``target_facing``: :func:`attack_range` and
+    :func:`damage_locations`.
+
+    Arcs and distances depend only on differences of hexes, so the answer depends only on the
+    two ships' shapes and their relative placement: it is cached on that, shared by every
+    state and every game (movement searches ask for the same placements again and again).
+    """
+    key = (spec.shape, target.shape, dq, dr, facing, target_facing)
+    found = _GEOMETRY.get(key)
+    if found is None:
+        if len(_GEOMETRY) >= GEOMETRY_CACHE_SIZE:  # bounded: long simulations must not grow
+            _GEOMETRY.clear()
+        found = _GEOMETRY[key] = _attack_geometry(spec, target, dq, dr, facing, target_facing)
+    return found
+
+
+def _attack_geometry(spec: ShipSpec, target: ShipSpec, dq: int, dr: int, facing: int,
+                     target_facing: int) -> AttackGeometry:
+    hexes = footprint(Hex(0, 0), facing, spec.length)
+    target_hexes = footprint(Hex(dq, dr), target_facing, target.length)
+    out: list[tuple[int, tuple[int, ...]] | None] = []
+    for loc in range(len(spec.locations)):
+        rng = attack_range(spec, hexes, facing, loc, target_hexes)
+        if rng is None:
+            out.append(None)
+        else:
+            origin = hexes[spec.weapon_hex[loc]]
+            out.append((rng, damage_locations(target, target_hexes, target_facing, origin)))
+    return tuple(out)

@@ -21,7 +21,7 @@ from ...dice import D6, DiceExpr, DiceSource, Die, die
 from ...protocol import Event
 from .actions import AirAction, Cease, Fire
 from .events import AttackResult
-from .geometry import attack_range, damage_locations
+from .geometry import attack_geometry
 from .ships import KEEL_BROKEN, ShipSpec, ShipState
 from .state import GameState
 
@@ -74,25 +74,25 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
     s = state.ships[index]
     out: list[AttackOption] = []
     guns = spec.gun_mask & ~s.destroyed
-    if not guns:
+    if not guns or s.bow is None:
         return out
-    hexes = state.hexes(index)
     slots = spec.slots
     for j in state.afloat():
         tspec = setup.ships[j]
         if tspec.side == spec.side:
             continue
         t = state.ships[j]
-        thexes = state.hexes(j)
+        assert t.bow is not None
+        geometry = attack_geometry(spec, tspec, t.bow[0] - s.bow[0], t.bow[1] - s.bow[1],
+                                   s.facing, t.facing)
         for loc, loc_guns in enumerate(spec.guns):
-            live = [g for g in loc_guns if guns >> g & 1]
-            if not live:
+            reach = geometry[loc]
+            if reach is None:
                 continue
-            rng = attack_range(spec, hexes, s.facing, loc, thexes)
-            if rng is None:
-                continue
-            locs = damage_locations(tspec, thexes, t.facing, hexes[spec.weapon_hex[loc]])
-            for g in live:
+            rng, locs = reach
+            for g in loc_guns:
+                if not guns >> g & 1:
+                    continue
                 band = slots[g].band(rng)
                 if band is None:
                     continue

@@ -19,14 +19,15 @@ from ...hexgrid import Facing, Hex, footprint
 from ...protocol import Event
 from .actions import STEPS, Step
 from .events import MoveEnded, ShipLost
-from .geometry import pivot_bow
-from .setup import GameSetup
-from .ships import AFLOAT, REMOVED, ShipSpec
+from .positions import EndSearch, PositionTable, search_ends
+from .ships import AFLOAT, REMOVED
 from .state import GameState, MoveProgress
 
 __all__ = [
     "apply_step",
     "candidates",
+    "end_search",
+    "free_end",
     "legal_steps",
     "reachable_ends",
     "start_move",
@@ -60,33 +61,29 @@ def start_move(state: GameState, index: int) -> MoveProgress:
     return prog
 
 
-def _on_board(setup: GameSetup, hexes: tuple[Hex, ...]) -> bool:
-    return setup.board.cells().issuperset(hexes)
+def _position(state: GameState, index: int) -> int:
+    """The number of ship ``index``'s position in its :class:`.PositionTable`."""
+    s = state.ships[index]
+    assert s.bow is not None
+    return state.setup.positions[index].number[(s.bow, s.facing)]
 
 
-def _after(setup: GameSetup, spec: ShipSpec, bow: Hex, facing: Facing, step: str
-           ) -> tuple[Hex, Facing] | None:
-    """Position after a forward move or turn, or ``None`` if it would leave the board."""
+def _after(table: PositionTable, position: int, step: str) -> int:
+    """Position after a forward move or a turn (R3 pivots), or -1 if it would leave the
+    board."""
     if step == "F":
-        bow = bow.neighbour(facing)
-    else:
-        new_facing = facing.turned(-1 if step == "L" else 1)
-        bow = pivot_bow(spec, bow, facing, new_facing)
-        facing = new_facing
-    if not _on_board(setup, footprint(bow, facing, spec.length)):
-        return None
-    return bow, facing
+        return table.forward[position]
+    return table.left[position] if step == "L" else table.right[position]
 
 
-def _can_end(setup: GameSetup, spec: ShipSpec, prog: MoveProgress, bow: Hex, facing: Facing,
-             mp: int, since: int, turned: bool) -> bool:
+def _can_end(table: PositionTable, ebt: int, prog: MoveProgress, position: int, mp: int,
+             since: int, turned: bool) -> bool:
     """Can the ship, from here, still end its move off every other ship?"""
-    if prog.occupied.isdisjoint(footprint(bow, facing, spec.length)):
+    if prog.occupied.isdisjoint(table.footprints[position]):
         return True
     if mp == 0:
         return False
-    ebt = spec.enter_before_turn
-    key = (bow, facing, mp, min(since, ebt), turned)
+    key = (position, mp, min(since, ebt), turned)
     memo = prog.memo
     known = memo.get(key)
     if known is not None:
@@ -96,13 +93,13 @@ def _can_end(setup: GameSetup, spec: ShipSpec, prog: MoveProgress, bow: Hex, fac
     for step in ("F", "L", "R"):
         if step != "F" and not can_turn:
             continue
-        nxt = _after(setup, spec, bow, facing, step)
-        if nxt is None:
+        nxt = _after(table, position, step)
+        if nxt < 0:
             continue
         if step == "F":
-            ok = _can_end(setup, spec, prog, nxt[0], nxt[1], mp - 1, since + 1, False)
+            ok = _can_end(table, ebt, prog, nxt, mp - 1, since + 1, False)
         else:
-            ok = _can_end(setup, spec, prog, nxt[0], nxt[1], mp - 1, 0, True)
+            ok = _can_end(table, ebt, prog, nxt, mp - 1, 0, True)
         if ok:
             result = True
             break
@@ -119,22 +116,22 @@ def _step_ok(state: GameState, prog: MoveProgress, step: str) -> bool:
 
 
 def _check_step(state: GameState, prog: MoveProgress, step: str) -> bool:
-    setup = state.setup
-    spec = setup.ships[prog.ship]
-    s = state.ships[prog.ship]
-    assert s.bow is not None
+    index = prog.ship
+    table = state.setup.positions[index]
+    position = _position(state, index)
     if step == "E":
-        return prog.occupied.isdisjoint(footprint(s.bow, s.facing, spec.length))
+        return prog.occupied.isdisjoint(table.footprints[position])
     if prog.mp < 1:
         return False
-    if step != "F" and (prog.since < spec.enter_before_turn or prog.turned):
+    ebt = state.setup.ships[index].enter_before_turn
+    if step != "F" and (prog.since < ebt or prog.turned):
         return False
-    nxt = _after(setup, spec, s.bow, s.facing, step)
-    if nxt is None:
+    nxt = _after(table, position, step)
+    if nxt < 0:
         return False
     if step == "F":
-        return _can_end(setup, spec, prog, nxt[0], nxt[1], prog.mp - 1, prog.since + 1, False)
-    return _can_end(setup, spec, prog, nxt[0], nxt[1], prog.mp - 1, 0, True)
+        return _can_end(table, ebt, prog, nxt, prog.mp - 1, prog.since + 1, False)
+    return _can_end(table, ebt, prog, nxt, prog.mp - 1, 0, True)
 
 
 def legal_steps(state: GameState) -> Iterator[Step]:
@@ -183,14 +180,14 @@ def apply_step(state: GameState, action: Step, events: list[Event]) -> GameState
     prog = state.moving if state.moving is not None else start_move(state, index)
     if action.step == "E":
         return finish_move(state, prog, events)
-    spec = state.setup.ships[index]
-    s = state.ships[index]
-    assert s.bow is not None
-    nxt = _after(state.setup, spec, s.bow, s.facing, action.step)
-    assert nxt is not None
+    table = state.setup.positions[index]
+    nxt = _after(table, _position(state, index), action.step)
+    assert nxt >= 0
     forward = action.step == "F"
+    s = state.ships[index]
     ships = list(state.ships)
-    ships[index] = s._replace(bow=nxt[0], facing=nxt[1], moved=s.moved or forward)
+    ships[index] = s._replace(bow=table.bows[nxt], facing=table.facings[nxt],
+                              moved=s.moved or forward)
     new_prog = MoveProgress(index, prog.mp - 1, prog.since + 1 if forward else 0, not forward,
                             prog.used + 1, prog.occupied, prog.start, prog.memo)
     state = state.evolve(ships=tuple(ships), moving=new_prog)
@@ -214,42 +211,30 @@ def finish_move(state: GameState, prog: MoveProgress, events: list[Event]) -> Ga
     return state.evolve(ships=ships, moving=None, finished=state.finished | 1 << index)
 
 
+def end_search(state: GameState, index: int) -> EndSearch:
+    """The search of every way ship ``index``'s move can go from where it stands now (its
+    move in progress, or one about to start); other ships are not in it (see
+    :func:`free_end`)."""
+    prog = state.moving if state.moving is not None and state.moving.ship == index \
+        else start_move(state, index)
+    return search_ends(state.setup.positions[index], _position(state, index), prog.mp,
+                       prog.since, prog.turned, state.setup.ships[index].enter_before_turn)
+
+
+def free_end(state: GameState, index: int, position: int) -> bool:
+    """May ship ``index`` end its move at ``position`` (not on another ship)?"""
+    prog = state.moving if state.moving is not None and state.moving.ship == index \
+        else start_move(state, index)
+    return prog.occupied.isdisjoint(state.setup.positions[index].footprints[position])
+
+
 def reachable_ends(state: GameState, index: int) -> dict[tuple[Hex, Facing], list[str]]:
     """Every legal end position of ship ``index``'s move from where it stands now, each with
     one shortest sequence of steps reaching it (for bots and the browser)."""
-    setup = state.setup
-    spec = setup.ships[index]
-    s = state.ships[index]
-    assert s.bow is not None
-    prog = state.moving if state.moving is not None and state.moving.ship == index \
-        else start_move(state, index)
-    ebt = spec.enter_before_turn
-    start = (s.bow, s.facing, prog.mp, min(prog.since, ebt), prog.turned)
-    seen = {start}
-    frontier: list[tuple[tuple[Hex, Facing, int, int, bool], list[str]]] = [(start, [])]
+    search = end_search(state, index)
+    table = search.table
     ends: dict[tuple[Hex, Facing], list[str]] = {}
-    occupied = prog.occupied
-    while frontier:
-        nxt_frontier: list[tuple[tuple[Hex, Facing, int, int, bool], list[str]]] = []
-        for (bow, facing, mp, since, turned), path in frontier:
-            if (bow, facing) not in ends and not any(
-                    h in occupied for h in footprint(bow, facing, spec.length)):
-                ends[(bow, facing)] = path
-            if mp == 0:
-                continue
-            for step in ("F", "L", "R"):
-                if step != "F" and (since < ebt or turned):
-                    continue
-                nxt = _after(setup, spec, bow, facing, step)
-                if nxt is None:
-                    continue
-                if step == "F":
-                    key = (nxt[0], nxt[1], mp - 1, min(since + 1, ebt), False)
-                else:
-                    key = (nxt[0], nxt[1], mp - 1, 0, True)
-                if key in seen:
-                    continue
-                seen.add(key)
-                nxt_frontier.append((key, [*path, step]))
-        frontier = nxt_frontier
+    for k, p in enumerate(search.ends):
+        if free_end(state, index, p):
+            ends[(table.bows[p], table.facings[p])] = search.path(k)
     return ends

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from ...board import Board, quickstart_board
@@ -42,6 +42,7 @@ from ...cards.schema import Card
 from ...errors import LeviathansError, ScenarioError
 from ...hexgrid import Facing, Hex
 from .options import Options
+from .positions import PositionTable, position_table
 from .ships import AFLOAT, ShipSpec, ShipState, compile_ship
 
 __all__ = ["PHASES", "SIDES", "GameSetup", "parse_setup", "quickstart_battle"]
@@ -77,6 +78,11 @@ class GameSetup:
 
     def other(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    @cached_property
+    def positions(self) -> tuple[PositionTable, ...]:
+        """Per ship: the numbered positions of its shape on the board (for fast movement)."""
+        return tuple(position_table(self.board, s.length, s.pivot) for s in self.ships)
 
     def with_options(self, options: Options) -> GameSetup:
         return GameSetup(self.board, self.ships, self.placements, options, self.start_turn,

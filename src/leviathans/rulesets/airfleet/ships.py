@@ -80,6 +80,9 @@ class ShipSpec:
     #: per location: the flat indices of its gun batteries
     guns: tuple[tuple[int, ...], ...] = ()
     loc_index: dict[str, int] = field(default_factory=dict)
+    #: a number shared by every ship of the same shape (footprint, arcs, weapon hexes,
+    #: locations): what the geometry of attacks depends on, so it can be cached by shape
+    shape: int = 0
 
     @property
     def type(self) -> int:
@@ -113,6 +116,13 @@ class ShipSpec:
     def mp(self, destroyed: int) -> int:
         """Movement points from the engines not destroyed before this turn."""
         return sum(mp for i, mp in self.engines if not destroyed >> i & 1)
+
+
+_SHAPES_SEEN: dict[tuple[object, ...], int] = {}
+
+
+def _shape_number(*shape: object) -> int:
+    return _SHAPES_SEEN.setdefault(shape, len(_SHAPES_SEEN))
 
 
 def compile_ship(index: int, name: str, side: str, card: Card) -> ShipSpec:
@@ -177,6 +187,7 @@ def compile_ship(index: int, name: str, side: str, card: Card) -> ShipSpec:
         guns=tuple(tuple(6 * li + si for si in range(6) if gun >> (6 * li + si) & 1)
                    for li in range(len(locations))),
         loc_index={loc: i for i, loc in enumerate(locations)},
+        shape=_shape_number(length, pivot, card.type, locations, tuple(arc), tuple(weapon_hex)),
     )
 
 
