@@ -377,7 +377,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("balance", help="a round robin of the ship cards (1 against 1, 2 "
                        "against 2): win rates and a heat-map")
     s.add_argument("--ruleset", choices=("airfleet",), default="airfleet")
-    s.add_argument("--ships", metavar="NAMES", help="cards separated by commas (default: all)")
+    s.add_argument("--ships", metavar="NAMES",
+                   help="cards separated by commas (default: the four quick-start cards)")
     s.add_argument("--sizes", default="1,2", help="fleet sizes to play (default 1,2)")
     s.add_argument("--bot", default="greedy", help="the bot on both sides (default greedy)")
     s.add_argument("--mirror", action="store_true", help="each fleet against itself too")

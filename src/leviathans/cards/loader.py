@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import difflib
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,16 @@ from ..errors import CardError
 from ..files import read_toml
 from .schema import Card
 
-__all__ = ["builtin_cards", "find_card", "load_card", "parse_card", "validation_message"]
+__all__ = [
+    "QUICK_START_CARDS",
+    "builtin_cards",
+    "close_names",
+    "find_card",
+    "load_card",
+    "parse_card",
+    "quick_start_cards",
+    "validation_message",
+]
 
 
 def validation_message(exc: ValidationError) -> str:
@@ -41,28 +52,55 @@ def load_card(path: str | Path) -> Card:
     return parse_card(read_toml(path, CardError), str(path))
 
 
-@cache
-def builtin_cards() -> Mapping[str, Card]:
-    """The cards shipped with the package, by name."""
-    out: dict[str, Card] = {}
-    folder = resources.files("leviathans").joinpath("cards/data")
+#: The four quick-start cards (R7): the package's own files, with R7's overrides; the
+#: imported catalog cards sit in ``cards/data/catalog/``.
+QUICK_START_CARDS: tuple[str, ...] = ("HML Hertfordshire", "HML Raven", "Pelletier", "Pontbriand")
+
+
+def _read_folder(folder: Traversable, where: str, out: dict[str, Card]) -> None:
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if not entry.name.endswith(".toml"):
             continue
         try:
             data = tomllib.loads(entry.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
-            raise CardError(f"cards/data/{entry.name}: not valid TOML: {exc}") from None
-        card = parse_card(data, f"cards/data/{entry.name}")
+            raise CardError(f"{where}/{entry.name}: not valid TOML: {exc}") from None
+        card = parse_card(data, f"{where}/{entry.name}")
         if card.name in out:
-            raise CardError(f"cards/data/{entry.name}: a second card named {card.name!r}")
+            raise CardError(f"{where}/{entry.name}: a second card named {card.name!r}")
         out[card.name] = card
+
+
+@cache
+def _own_cards() -> Mapping[str, Card]:
+    """The cards in ``cards/data`` itself (the quick-start cards)."""
+    out: dict[str, Card] = {}
+    _read_folder(resources.files("leviathans").joinpath("cards/data"), "cards/data", out)
     return out
+
+
+@cache
+def builtin_cards() -> Mapping[str, Card]:
+    """The cards shipped with the package, by name: the quick-start cards first, then the
+    ship-cards catalog (``cards/data/catalog``, imported by ``tools/import_catalog.py``)."""
+    out = dict(_own_cards())
+    catalog = resources.files("leviathans").joinpath("cards/data/catalog")
+    if catalog.is_dir():
+        _read_folder(catalog, "cards/data/catalog", out)
+    return out
+
+
+def quick_start_cards() -> Mapping[str, Card]:
+    """The four quick-start cards (R7), by name."""
+    cards = _own_cards()
+    return {name: cards[name] for name in QUICK_START_CARDS}
 
 
 def find_card(name: str, extra: Mapping[str, Card] | None = None) -> Card:
     """A card by name: exact, then case-insensitive, then a unique case-insensitive suffix
     (``Raven`` finds ``HML Raven``)."""
+    if not extra and name in _own_cards():
+        return _own_cards()[name]  # without reading the whole catalog
     cards = dict(builtin_cards())
     if extra:
         cards.update(extra)
@@ -78,4 +116,18 @@ def find_card(name: str, extra: Mapping[str, Card] | None = None) -> Card:
     if len(suffix) > 1:
         names = ", ".join(sorted(c.name for c in suffix))
         raise CardError(f"ship card {name!r} is ambiguous: {names}")
-    raise CardError(f"no ship card named {name!r} (see `leviathans ships`)")
+    close = close_names(name, cards)
+    hint = f"; close: {', '.join(close)}" if close else ""
+    raise CardError(f"no ship card named {name!r}{hint} (see `leviathans ships`)")
+
+
+def close_names(name: str, names: Iterable[str], limit: int = 5) -> list[str]:
+    """Card names close to ``name``: those containing it, then similar spellings."""
+    key = name.strip().lower()
+    pool = sorted(names)
+    out = [n for n in pool if key and key in n.lower()]
+    lowered = {n.lower(): n for n in pool}
+    for match in difflib.get_close_matches(key, list(lowered), n=limit, cutoff=0.6):
+        if lowered[match] not in out:
+            out.append(lowered[match])
+    return out[:limit]

@@ -144,6 +144,10 @@ KIND_TITLES: Mapping[str, str] = {
     "chaff": "Chaff",
 }
 
+#: The engine kinds whose MP make up the starting MP (the catalog's ram engines count; the
+#: secondary engines do not: SML Hund 2 + 4 + 4 = 10 beside its secondary engine of 3).
+_STARTING_ENGINES = frozenset({"engine", "ram-engine"})
+
 _FIELDS = ("name", "short", "long", "marks", "range", "dice", "alt_dice", "he", "die", "alt_die",
            "bonus", "si_bonus", "mp")
 
@@ -298,9 +302,14 @@ class Card(_Model):
                 f"this one has {', '.join(have)}"
             )
         engines = sum(
-            s.mp or 0 for loc in self.locations.values() for s in loc.slots if s.kind == "engine"
+            s.mp or 0
+            for loc in self.locations.values()
+            for s in loc.slots
+            if s.kind in _STARTING_ENGINES
         )
-        if engines != self.starting_mp:
+        # The Type 5 aerial fortress prints its MP and has no engine slots (its fort shafts
+        # are not engines): its MP is taken as printed.
+        if self.type != 5 and engines != self.starting_mp:
             raise ValueError(
                 f"starting_mp {self.starting_mp} is not the sum of its engine slots ({engines})"
             )

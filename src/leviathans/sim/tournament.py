@@ -211,9 +211,10 @@ def balance(ships: Sequence[str] | None = None, sizes: Sequence[int] = (1, 2), g
     Either seat may hold any card (the seats are only "british" and "french"), so ships of
     one nation meet each other too. ``mirror`` adds each fleet against itself (a check on
     the seats: it should come out even)."""
-    from ..cards import builtin_cards, find_card
+    from ..cards import QUICK_START_CARDS, find_card
 
-    cards = [find_card(s.strip()).name for s in ships] if ships else list(builtin_cards())
+    # Without --ships: the four quick-start cards, not the whole imported catalog.
+    cards = [find_card(s.strip()).name for s in ships] if ships else list(QUICK_START_CARDS)
     if len(set(cards)) != len(cards):
         raise LeviathansError(f"--ships names a card twice: {', '.join(cards)}")
     plans = []
