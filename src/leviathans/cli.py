@@ -275,6 +275,33 @@ def _cmd_balance(args: argparse.Namespace) -> int:
     return cmd_balance(args)
 
 
+def _cmd_warfleet_convert(args: argparse.Namespace) -> int:
+    """War Fleet stats of a ship card (W2), or of every card with --all."""
+    from .cards import builtin_cards, find_card, load_card
+    from .rulesets.warfleet.convert import ConvertOptions, convert, ship_text, ships_table
+
+    options = ConvertOptions(si_modifier_counts=args.si_modifier, hull_si=not args.no_hull_si)
+    if args.all:
+        if args.card is not None:
+            raise LeviathansError("give a card or --all, not both")
+        cards = sorted(builtin_cards().values(), key=lambda c: c.name)
+        ships = [convert(card, options) for card in cards]
+        if args.json:
+            print(json.dumps([s.to_json() for s in ships], indent=1, ensure_ascii=False))
+        else:
+            print(ships_table(ships))
+        return 0
+    if args.card is None:
+        raise LeviathansError("give a card name or a card .toml file, or --all")
+    card = load_card(args.card) if args.card.endswith(".toml") else find_card(args.card)
+    ship = convert(card, options)
+    if args.json:
+        print(json.dumps(ship.to_json(), indent=1, ensure_ascii=False))
+    else:
+        print(ship_text(ship))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="leviathans",
                                 description="Leviathans rules engine and tools.")
@@ -285,6 +312,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("name", nargs="?", help="a card name (or a card .toml file)")
     s.add_argument("--json", action="store_true", help="print the card's data as JSON")
     s.set_defaults(func=_cmd_ships)
+
+    s = sub.add_parser("warfleet", help="War Fleet tools: convert ship cards to fleet stats")
+    wf = s.add_subparsers(dest="warfleet_command", required=True, metavar="TOOL")
+    c = wf.add_parser("convert", help="a ship card's War Fleet stats (W2)")
+    c.add_argument("card", nargs="?", metavar="NAME_OR_FILE",
+                   help="a card name, or a card .toml file")
+    c.add_argument("--all", action="store_true", help="convert every card: a table (a list "
+                   "with --json)")
+    c.add_argument("--json", action="store_true", help="print the stats as JSON")
+    c.add_argument("--si-modifier", choices=("non-miss", "all"), default="non-miss",
+                   help="a destroyed location's SI modifier counts its non-miss slots (W2, "
+                   "default) or all six slots")
+    c.add_argument("--no-hull-si", action="store_true",
+                   help="halve the printed SI without the armoured-hull slots' +SI")
+    c.set_defaults(func=_cmd_warfleet_convert)
 
     s = sub.add_parser("odds", help="exact odds: of a dice roll, or of a gun's attack")
     s.add_argument("expr", nargs="?", help="dice, e.g. blue+green+black or 2red")
