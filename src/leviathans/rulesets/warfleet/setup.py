@@ -12,7 +12,8 @@ A scenario is plain data (a TOML file, or the ``setup`` of a record)::
     sheets_down = 1                    # ... and stacked, forming one rectangle
 
     [zones.british]                    # deployment zones (default for two sides: the first
-    columns = [1, 4]                   # and last 4 columns); rows = [a, b] is optional
+    columns = [1, 4]                   # and last 4 columns; with more sides, give one for
+                                       # each side with ships to place); rows are optional
     [zones.french]
     columns = [77, 80]
 
@@ -327,14 +328,11 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario",
 
     zones_raw = data.get("zones")
     zones: list[tuple[str, Zone]] = []
-    if zones_raw is None:
-        if len(sides) != 2:
-            raise ScenarioError(f"{where}.zones: give a deployment zone for each of the "
-                                f"{len(sides)} sides")
+    if zones_raw is None and len(sides) == 2:
         depth = min(4, board.columns // 2)
         zones = [(sides[0], Zone((1, depth), (1, board.rows))),
                  (sides[1], Zone((board.columns - depth + 1, board.columns), (1, board.rows)))]
-    else:
+    elif zones_raw is not None:
         if not isinstance(zones_raw, Mapping):
             raise ScenarioError(f"{where}.zones: expected a table per side")
         for side, z in zones_raw.items():
