@@ -497,6 +497,8 @@ def resolve_combat(state: GameState, dice: DiceSource, events: list[Event]) -> G
 def end_turn(state: GameState, events: list[Event]) -> GameState:
     ships = list(state.ships)
     for i, s in enumerate(ships):
+        if s.used:
+            s = ships[i] = s._replace(used=0)
         if s.status == SUNK:
             ships[i] = s._replace(status=REMOVED)
             events.append(ShipRemoved(state.setup.ships[i].name, state.setup.ships[i].side))
