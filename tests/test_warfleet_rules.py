@@ -7,6 +7,7 @@ and scripts the dice by label: ``initiative``, ``placement``, ``attack``,
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -771,6 +772,28 @@ def test_a_card_without_the_converter_is_a_clear_scenario_error() -> None:
 
     with pytest.raises(ScenarioError, match=r"ships\[0\]\.card: .*HML Raven"):
         parse_setup(data, resolve_card=missing)
+
+
+def test_without_the_converter_a_card_is_a_clear_scenario_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "leviathans.rulesets.warfleet.convert", None)
+    data = scenario({"name": "Raven", "side": "british", "card": "HML Raven"},
+                    ship("Gloire", "french", "3010"))
+    with pytest.raises(ScenarioError, match=r"ships\[0\]\.card: .*conversion .* not available"):
+        parse_setup(data)
+
+
+def test_many_bracket_guns_of_one_name_list_prefixes_but_any_group_is_legal() -> None:
+    guns = [gun("65mm", traits=("bracket",)) for _ in range(8)]
+    dice = british_first()
+    state = to_combat(start(duel(attacker_kw={"bow": loc(6, *guns)}), dice), dice)
+    groups = [a for a in state.legal_actions() if isinstance(a, Declare) and len(a.guns) > 1]
+    assert [len(a.guns) for a in groups] == list(range(2, 9))
+    odd = Declare("Hood", ("bow.8", "bow.3"), "Gloire", "bow")
+    assert state.is_legal(odd)
+    dice.queues.update(attack=[1])
+    state = state.apply(odd, dice)
+    assert state.view(None)["ships"][0]["declared"] == ["bow.3", "bow.8"]
 
 
 @pytest.mark.parametrize(("change", "where"), [

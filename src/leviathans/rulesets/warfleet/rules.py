@@ -39,6 +39,9 @@ __all__ = [
 ]
 
 BLACK = die("black")
+#: Bracket groups are listed as every combination of up to this many guns of one name (more:
+#: only the first 2, 3, ... guns in order); every group is legal whether listed or not.
+MAX_LISTED_BRACKET = 6
 RED = die("red")
 
 
@@ -343,8 +346,11 @@ def _declarations(state: GameState, side: str) -> Iterator[Declare]:
                 if g.bracket:
                     by_name.setdefault(g.attack.weapon, []).append(g.ref)
             for refs in by_name.values():
-                for n in range(2, len(refs) + 1):
-                    groups.extend(combinations(refs, n))
+                if len(refs) <= MAX_LISTED_BRACKET:
+                    for n in range(2, len(refs) + 1):
+                        groups.extend(combinations(refs, n))
+                else:  # keep the list short: the first n guns (any other group is legal too)
+                    groups.extend(tuple(refs[:n]) for n in range(2, len(refs) + 1))
             for guns in groups:
                 for loc in locations:
                     yield Declare(spec.name, guns, target, loc)

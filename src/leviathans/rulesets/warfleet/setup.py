@@ -38,6 +38,7 @@ injected ``resolve_card`` function (default: :mod:`.convert`, imported lazily).
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -231,20 +232,29 @@ class WarSetup:
 
 
 def default_resolve_card(name: str) -> WarShip:
-    """Convert the named ship card with :mod:`.convert` (written separately; wired by the lead)."""
+    """Convert the built-in ship card ``name`` with :mod:`.convert` (imported when first needed).
+
+    Uses ``convert.resolve_card(name)`` if the module has one, else
+    ``convert.convert(find_card(name))``.
+    """
     try:
-        from . import convert  # type: ignore[attr-defined,unused-ignore]
+        convert = importlib.import_module(f"{__package__}.convert")
     except ImportError:
         raise ScenarioError(
             f"card {name!r}: War Fleet card conversion (leviathans.rulesets.warfleet.convert) "
             "is not available; give the ship's stats inline instead"
         ) from None
     resolve = getattr(convert, "resolve_card", None)
-    if not callable(resolve):
-        raise ScenarioError(
-            f"card {name!r}: leviathans.rulesets.warfleet.convert has no resolve_card(name)"
-        )
-    result = resolve(name)
+    if callable(resolve):
+        result = resolve(name)
+    else:
+        to_stats = getattr(convert, "convert", None)
+        if not callable(to_stats):
+            raise ScenarioError(f"card {name!r}: leviathans.rulesets.warfleet.convert has "
+                                "neither resolve_card(name) nor convert(card)")
+        from ...cards import find_card
+
+        result = to_stats(find_card(name))
     if not isinstance(result, WarShip):
         raise ScenarioError(f"card {name!r}: the converter did not return War Fleet stats")
     return result
