@@ -217,15 +217,21 @@ def test_attacks_on_a_ship_with_its_stern_destroyed_dial_up_and_it_has_no_mp() -
     assert roll.dialed == ("target's stern destroyed",)
 
 
-def test_destroying_the_stern_in_combat_dials_up_later_attacks_and_stops_the_ship() -> None:
+@pytest.mark.parametrize(("timing", "second"), [
+    ("end-of-combat", (("red",), 6)), ("immediate", (("black",), 4))])
+def test_destroying_the_stern_in_combat_stops_the_ship_and_then_dials_up(
+        timing: str, second: tuple[tuple[str, ...], int]) -> None:
     dice = british_first()
     attacker = {"bow": loc(6, gun(), gun("4in"))}
-    state = to_combat(start(duel(attacker_kw=attacker, target_facing="N"), dice), dice)
+    data = duel(attacker_kw=attacker, target_facing="N")
+    data["options"] = {"damage_timing": timing}
+    state = to_combat(start(data, dice), dice)
     dice.queues.update(attack=[6, 1], si=[1])
     state = play(state, dice, "Hood:bow.1>Gloire:stern", "Hood:bow.2>Gloire:stern")
-    first, second = events_of(state, AttackRolled)
+    first, later = events_of(state, AttackRolled)
     assert first.dice == ("red",) and first.hit
-    assert second.dice == ("black",) and second.resilience == 4
+    # By default the stern's loss counts from the end of combat (option: at once).
+    assert (later.dice, later.resilience) == second
     assert state.view(None)["ships"][1]["mp"] == 0
 
 
@@ -268,17 +274,32 @@ def test_saturation_boxes_roll_extra_dice_each_a_separate_hit() -> None:
     dice = british_first()
     attacker = {"bow": loc(6, gun("12in", ("yellow", 2), ("blue", 4), saturation=2))}
     state = to_combat(start(duel(attacker_kw=attacker), dice), dice)
-    dice.queues.update({"attack": [6], "attack:saturation": [2, 5], "si": [1, 1]})
+    dice.queues.update({"attack": [6], "attack:saturation": [2, 6], "si": [1, 1]})
     state = play(state, dice, "Hood:bow.1>Gloire:bow")
     rolls = events_of(state, AttackRolled)
     assert [(r.dice, r.total, r.resilience, r.hit, r.saturation) for r in rolls] == [
         (("yellow",), 6, 6, True, False),  # destroys the bow
-        (("yellow",), 2, 4, False, True),  # now against the destroyed resilience 4
-        (("yellow",), 5, 4, True, True),   # a hit on the destroyed bow: doubled SI test
+        (("yellow",), 2, 6, False, True),  # its resilience stays 6 until the end of combat
+        (("yellow",), 6, 6, True, True),   # a hit on the destroyed bow: doubled SI test
     ]
     first, second = events_of(state, SITest)
     assert (first.doubled, first.total) == (False, 1 + 3)
     assert (second.doubled, second.total) == (True, 1 + 3 + 3)
+    assert state.view(None)["ships"][1]["locations"]["bow"]["resilience"] == 4
+
+
+def test_with_immediate_damage_later_dice_face_the_destroyed_resilience() -> None:
+    dice = british_first()
+    attacker = {"bow": loc(6, gun("12in", ("yellow", 2), ("blue", 4), saturation=2))}
+    data = duel(attacker_kw=attacker)
+    data["options"] = {"damage_timing": "immediate"}
+    state = to_combat(start(data, dice), dice)
+    dice.queues.update({"attack": [6], "attack:saturation": [2, 5], "si": [1, 1]})
+    state = play(state, dice, "Hood:bow.1>Gloire:bow")
+    rolls = events_of(state, AttackRolled)
+    assert [(r.total, r.resilience, r.hit) for r in rolls] == [
+        (6, 6, True), (2, 4, False), (5, 4, True)]
+    assert [t.doubled for t in events_of(state, SITest)] == [False, True]
 
 
 def test_saturation_dice_follow_the_dialed_up_die() -> None:
@@ -585,7 +606,8 @@ def test_three_sides_are_ranked_and_only_tied_sides_reroll() -> None:
 def test_bad_initiative_options_are_refused() -> None:
     for options, where in (({"initiative_dice": "purple"}, "initiative_dice"),
                            ({"initiative_winner": "middle"}, "initiative_winner"),
-                           ({"turn_limit": 0}, "turn_limit"), ({"fog": True}, "fog")):
+                           ({"turn_limit": 0}, "turn_limit"), ({"fog": True}, "fog"),
+                           ({"damage_timing": "later"}, "damage_timing")):
         with pytest.raises(ScenarioError, match=where):
             parse_setup({**duel(), "options": options})
 

@@ -9,11 +9,16 @@ from typing import Any, Literal
 from ...dice import DiceExpr
 from ...errors import DiceError, ScenarioError
 
-__all__ = ["INITIATIVE_WINNERS", "Options"]
+__all__ = ["DAMAGE_TIMINGS", "INITIATIVE_WINNERS", "Options"]
 
 #: Which initiative roll wins: the text's default is the highest; its tip lets a group pick
 #: the lowest instead.
 INITIATIVE_WINNERS = ("highest", "lowest")
+#: When a location destroyed during combat starts defending with its destroyed resilience (and
+#: a destroyed stern starts dialing up attacks): at the end of combat (the text: "now damage
+#: takes full effect"), or at once for the rolls that follow. Either way a later hit on it
+#: forces an SI test, and the attacker fires with its stats after movement.
+DAMAGE_TIMINGS = ("end-of-combat", "immediate")
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +30,7 @@ class Options:
     initiative_dice: str = "black"
     #: Does the highest or the lowest initiative total win?
     initiative_winner: Literal["highest", "lowest"] = "highest"
+    damage_timing: Literal["end-of-combat", "immediate"] = "end-of-combat"
 
     @property
     def initiative_expr(self) -> DiceExpr:
@@ -63,4 +69,10 @@ class Options:
                 f"{where}.initiative_winner: {winner!r} is not one of "
                 f"{', '.join(INITIATIVE_WINNERS)}"
             )
-        return cls(turn_limit=limit, initiative_dice=str(expr), initiative_winner=winner)
+        timing = data.get("damage_timing", "end-of-combat")
+        if timing not in DAMAGE_TIMINGS:
+            raise ScenarioError(
+                f"{where}.damage_timing: {timing!r} is not one of {', '.join(DAMAGE_TIMINGS)}"
+            )
+        return cls(turn_limit=limit, initiative_dice=str(expr), initiative_winner=winner,
+                   damage_timing=timing)

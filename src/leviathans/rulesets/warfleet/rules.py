@@ -127,7 +127,7 @@ def legal_placements(state: GameState) -> Iterator[Place]:
         return
     side = state.placing[0]
     ships = _placeable(state, side)
-    occupied = {s.hex for s in state.ships if s.hex is not None}
+    occupied = {s.hex for s in state.ships if s.hex is not None and s.status == AFLOAT}
     zone = state.setup.zone(side)
     hexes = sorted((h for h in state.setup.board.hexes() if zone.contains(h)
                     and h not in occupied), key=lambda h: h.offset())
@@ -154,7 +154,7 @@ def placement_problem(state: GameState, action: Place) -> str | None:
     if not state.setup.zone(side).contains(action.hex) or \
             not state.setup.board.contains(action.hex):
         return f"{action.hex.label()} is not in {side}'s deployment zone"
-    if any(s.hex == action.hex for s in state.ships):
+    if any(s.hex == action.hex and s.status == AFLOAT for s in state.ships):
         return f"{action.hex.label()} already holds a ship (placement needs an empty hex)"
     return None
 
@@ -461,9 +461,12 @@ def resolve_combat(state: GameState, dice: DiceSource, events: list[Event]) -> G
     """Roll every declared attack in declaration order.
 
     The attacker always uses the stats it had when it declared (a ship lost this combat still
-    fires); the target's damage counts at once for later attacks (a destroyed location has its
-    destroyed resilience, a further hit forces an SI test, a destroyed stern dials up)."""
+    fires). A location destroyed by an earlier roll counts as destroyed at once for what a
+    later hit does (an SI test, doubled). Its resilience and a destroyed stern's dial-up count
+    from the end of combat (option ``damage_timing = "end-of-combat"``, the default) or at once
+    for later rolls (``"immediate"``)."""
     ships = list(state.ships)
+    immediate = state.setup.options.damage_timing == "immediate"
     for action in state.declared:
         i = state.setup.by_name[action.ship]
         j = state.setup.by_name[action.target]
@@ -476,12 +479,13 @@ def resolve_combat(state: GameState, dice: DiceSource, events: list[Event]) -> G
         for k in range(1 + first.saturation):
             if ships[j].status != AFLOAT:
                 break
-            dset, why, rng = attack_dice(state, action, ships)
+            basis = ships if immediate else state.ships  # the stats defending this roll
+            dset, why, rng = attack_dice(state, action, basis)
             label = "attack" if k == 0 else "attack:saturation"
             faces = tuple(dice.roll(d, label) for d in dset)
             total = sum(faces)
             was_destroyed = bool(ships[j].destroyed >> loc & 1)
-            resilience = target.resilience(loc, ships[j].destroyed)
+            resilience = target.resilience(loc, basis[j].destroyed)
             hit = total >= resilience  # "equal to or greater" is a success
             events.append(AttackRolled(action.ship, action.guns, first.weapon, action.target,
                                        action.location, rng, tuple(d.name for d in dset),
