@@ -858,3 +858,21 @@ def test_action_text_round_trips_and_bad_text_is_refused() -> None:
     for text in ("Hood:X", "Hood:pivot:UP", "Hood@9:N", ">", "Hood:bow>Gloire:bow"):
         with pytest.raises(IllegalActionError):
             state.parse_action(text)
+
+
+def test_a_side_conceding_during_placement_leaves_the_others_to_place_and_fight() -> None:
+    data = {
+        "sides": ["british", "french", "russian"],
+        "zones": {"british": {"columns": [1, 4]}, "french": {"columns": [18, 22]},
+                  "russian": {"columns": [37, 40]}},
+        "ships": [ship("Hood", "british", None), ship("Gloire", "french", None),
+                  ship("Aurora", "russian", None)],
+    }
+    dice = ScriptedDice.by_label({"placement": [3, 2, 1], "initiative": [4, 5]})
+    state = WARFLEET.new_game(parse_setup(data), dice)
+    assert state.placing == ("russian", "french", "british")
+    state = state.apply(Concede("french"), dice)
+    assert state.placing == ("russian", "british") and state.outcome is None
+    state = play(state, dice, "Aurora@3810:NW", "Hood@0210:NE")
+    assert state.phase == Phase.MOVEMENT and state.order == ("russian", "british")
+    assert state.ships[1].status == REMOVED

@@ -73,8 +73,9 @@ def rank_sides(sides: Sequence[str], dice_expr: DiceExpr, lowest_wins: bool, dic
 
 
 def live_sides(state: GameState) -> tuple[str, ...]:
-    """Sides still in the game: not conceded, with a ship on the map."""
-    present = {state.setup.ships[i].side for i in state.afloat()}
+    """Sides still in the game: not conceded, with a ship on the map (or still to place)."""
+    present = {spec.side for spec, s in zip(state.setup.ships, state.ships, strict=True)
+               if s.status == AFLOAT}
     return tuple(s for s in state.setup.sides if s in present and s not in state.conceded)
 
 
