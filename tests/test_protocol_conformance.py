@@ -22,7 +22,20 @@ def default_setup(name: str) -> Any:
         from leviathans.rulesets.airfleet import Options
 
         return ruleset.default_setup(Options(turn_limit=6))
+    if name == "warfleet":
+        from leviathans.rulesets.warfleet import load_scenario
+
+        # Ships start within reach of each other so random play reaches combat.
+        return ruleset.load_setup(_warfleet_close(load_scenario("skirmish").to_data()))
     return ruleset.default_setup(4)
+
+
+def _warfleet_close(data: dict[str, Any]) -> dict[str, Any]:
+    """The War Fleet skirmish with its deployment zones two hexes apart, four turns long."""
+    data["zones"] = {"british": {"columns": [17, 19], "rows": [8, 14]},
+                     "french": {"columns": [21, 23], "rows": [8, 14]}}
+    data["options"]["turn_limit"] = 4
+    return data
 
 
 def random_play(ruleset: Ruleset, setup: Any, seed: int, steps: int | None = None

@@ -9,7 +9,7 @@ __all__ = ["get_ruleset", "ruleset_names"]
 
 
 def ruleset_names() -> tuple[str, ...]:
-    return ("airfleet", "starship")
+    return ("airfleet", "starship", "warfleet")
 
 
 def get_ruleset(name: str) -> Ruleset:
@@ -21,4 +21,8 @@ def get_ruleset(name: str) -> Ruleset:
         from .starship import STARSHIP
 
         return STARSHIP
+    if name == "warfleet":
+        from .warfleet import WARFLEET
+
+        return WARFLEET
     raise LeviathansError(f"unknown rule set {name!r} (known: {', '.join(ruleset_names())})")

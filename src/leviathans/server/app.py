@@ -27,8 +27,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..bots import BOTS
 from ..errors import LeviathansError
 from ..records import GameRecord, replay
-from ..rulesets import get_ruleset, ruleset_names
-from .games import OPPONENTS, ApiError, GameManager, Session, scenarios
+from ..rulesets import get_ruleset
+from .games import OPPONENTS, PLAYABLE, ApiError, GameManager, Session, scenarios
 from .storage import Storage, StorageError, open_storage
 
 __all__ = ["MAX_BODY", "create_app"]
@@ -193,16 +193,16 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
     async def meta() -> dict[str, Any]:
         return {
             "rulesets": {name: {"players": list(get_ruleset(name).players),
-                                "scenarios": scenarios(name)} for name in ruleset_names()},
+                                "scenarios": scenarios(name)} for name in PLAYABLE},
             "bots": list(BOTS), "opponents": list(OPPONENTS),
         }
 
     @app.post("/api/games", status_code=201)
     async def new_game(body: NewGame) -> dict[str, Any]:
-        ruleset = get_ruleset(body.ruleset) if body.ruleset in ruleset_names() else None
+        ruleset = get_ruleset(body.ruleset) if body.ruleset in PLAYABLE else None
         if ruleset is None:
             raise ApiError(422, f"rule set {body.ruleset!r} is not one of "
-                                f"{', '.join(ruleset_names())}")
+                                f"{', '.join(PLAYABLE)}")
         side = body.side or ruleset.players[0]
         session, tokens = await manager.create(body.ruleset, side, body.opponent, body.bot,
                                                body.scenario, body.turn_limit, body.title)

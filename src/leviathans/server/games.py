@@ -47,6 +47,10 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+#: The rule sets the browser game can show (War Fleet has an engine but no board view yet).
+PLAYABLE: tuple[str, ...] = ("airfleet", "starship")
+
+
 def scenarios(ruleset: str) -> dict[str, str]:
     """The built-in scenarios a new game may start from."""
     if ruleset == "airfleet":

@@ -1,0 +1,617 @@
+"""The rules of War Fleet: placement, initiative, movement, combat and the end phase.
+
+Every roll goes through the injected dice with a label: ``placement:<side>``,
+``initiative:<side>``, ``attack`` (the main attack roll), ``attack:saturation`` (each
+saturation die set) and ``si`` (structural integrity tests).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+
+from ...dice import DiceExpr, DiceSource, Die, dial_up, die
+from ...hexgrid import Facing, distance
+from ...protocol import Event, Outcome
+from .actions import Declare, Done, Pivot, Place, Step
+from .events import (
+    AttackRolled,
+    AttackVoid,
+    Conceded,
+    GameEnded,
+    LocationDestroyed,
+    MoveEnded,
+    Placed,
+    RankRolled,
+    ShipLeftMap,
+    ShipRemoved,
+    ShipSunk,
+    SITest,
+    TurnEnded,
+    TurnStarted,
+)
+from .geometry import in_fire_arc, struck_locations
+from .setup import AFLOAT, LEFT_MAP, REMOVED, SUNK, Gun, ShipState
+from .state import GameState, Moving, Phase
+
+__all__ = [
+    "advance", "gun_range", "movement_groups", "new_game", "placement_schedule", "rank_sides",
+]
+
+BLACK = die("black")
+#: Bracket groups are listed as every combination of up to this many guns of one name (more:
+#: only the first 2, 3, ... guns in order); every group is legal whether listed or not.
+MAX_LISTED_BRACKET = 6
+RED = die("red")
+
+
+# --- roll-offs -------------------------------------------------------------------------------
+
+
+def rank_sides(sides: Sequence[str], dice_expr: DiceExpr, lowest_wins: bool, dice: DiceSource,
+               purpose: str, events: list[Event]) -> tuple[str, ...]:
+    """Every side rolls the same dice; rank by total (highest first, or lowest first);
+    sides that tie re-roll among themselves until every place is decided."""
+    attempts: list[tuple[tuple[str, tuple[int, ...], int], ...]] = []
+
+    def rank(group: Sequence[str]) -> list[str]:
+        rolled = []
+        for side in group:
+            faces = tuple(dice.roll(d, f"{purpose}:{side}") for d in dice_expr.dice())
+            rolled.append((side, faces, sum(faces)))
+        attempts.append(tuple(rolled))
+        totals = sorted({t for _, _, t in rolled}, reverse=not lowest_wins)
+        out: list[str] = []
+        for total in totals:
+            tied = [side for side, _, t in rolled if t == total]
+            out.extend(tied if len(tied) == 1 else rank(tied))
+        return out
+
+    order = tuple(rank(list(sides)))
+    events.append(RankRolled(purpose, str(dice_expr), tuple(attempts), order))
+    return order
+
+
+def live_sides(state: GameState) -> tuple[str, ...]:
+    """Sides still in the game: not conceded, with a ship on the map (or still to place)."""
+    present = {spec.side for spec, s in zip(state.setup.ships, state.ships, strict=True)
+               if s.status == AFLOAT}
+    return tuple(s for s in state.setup.sides if s in present and s not in state.conceded)
+
+
+# --- placement -------------------------------------------------------------------------------
+
+
+def placement_schedule(counts: Sequence[tuple[str, int]]) -> tuple[str, ...]:
+    """Who places each ship, in order. ``counts`` runs from the placement loser to the winner.
+
+    Sides alternate in that order; when the counts differ, every side's ships are split as
+    evenly as possible over as many rounds as the smallest side has ships, so the winner of
+    the roll always places at least one ship after all the others (the text's tip).
+    """
+    counts = [(side, n) for side, n in counts if n > 0]
+    if not counts:
+        return ()
+    rounds = min(n for _, n in counts)
+    out: list[str] = []
+    for r in range(rounds):
+        for side, n in counts:
+            out.extend([side] * (n // rounds + (1 if r < n % rounds else 0)))
+    return tuple(out)
+
+
+def begin_placement(state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+    unplaced = {spec.side for spec, s in zip(state.setup.ships, state.ships, strict=True)
+                if s.hex is None and s.status == AFLOAT}
+    sides = [s for s in state.setup.sides if s in unplaced]
+    if len(sides) > 1:
+        order = rank_sides(sides, DiceExpr.of([BLACK]), False, dice, "placement", events)
+    else:
+        order = tuple(sides)
+    counts = [(side, sum(1 for spec, s in zip(state.setup.ships, state.ships, strict=True)
+                         if spec.side == side and s.hex is None)) for side in reversed(order)]
+    return state.evolve(phase=Phase.PLACEMENT, order=order, placing=placement_schedule(counts))
+
+
+def _placeable(state: GameState, side: str) -> list[int]:
+    """The side's unplaced ships of its highest class still unplaced."""
+    waiting = [i for i, (spec, s) in enumerate(zip(state.setup.ships, state.ships, strict=True))
+               if spec.side == side and s.hex is None and s.status == AFLOAT]
+    if not waiting:
+        return []
+    top = max(state.setup.ships[i].ship_class for i in waiting)
+    return [i for i in waiting if state.setup.ships[i].ship_class == top]
+
+
+def legal_placements(state: GameState) -> Iterator[Place]:
+    if not state.placing:
+        return
+    side = state.placing[0]
+    ships = _placeable(state, side)
+    occupied = {s.hex for s in state.ships if s.hex is not None and s.status == AFLOAT}
+    zone = state.setup.zone(side)
+    hexes = sorted((h for h in state.setup.board.hexes() if zone.contains(h)
+                    and h not in occupied), key=lambda h: h.offset())
+    for i in ships:
+        name = state.setup.ships[i].name
+        for h in hexes:
+            for f in Facing:
+                yield Place(name, h, f)
+
+
+def placement_problem(state: GameState, action: Place) -> str | None:
+    i = state.index(action.ship)
+    if i is None:
+        return f"no ship named {action.ship!r}"
+    side = state.placing[0]
+    spec = state.setup.ships[i]
+    if spec.side != side:
+        return f"it is {side}'s turn to place a ship"
+    if state.ships[i].hex is not None:
+        return f"{spec.name} is already placed"
+    if i not in _placeable(state, side):
+        top = max(state.setup.ships[j].ship_class for j in _placeable(state, side))
+        return f"{side} must first place its class {top} ships"
+    if not state.setup.zone(side).contains(action.hex) or \
+            not state.setup.board.contains(action.hex):
+        return f"{action.hex.label()} is not in {side}'s deployment zone"
+    if any(s.hex == action.hex and s.status == AFLOAT for s in state.ships):
+        return f"{action.hex.label()} already holds a ship (placement needs an empty hex)"
+    return None
+
+
+def apply_place(state: GameState, action: Place, events: list[Event]) -> GameState:
+    i = state.setup.by_name[action.ship]
+    ships = list(state.ships)
+    ships[i] = ships[i]._replace(hex=action.hex, facing=action.facing)
+    events.append(Placed(action.ship, action.hex.label(), action.facing.name))
+    return state.evolve(ships=tuple(ships), placing=state.placing[1:])
+
+
+# --- initiative and movement ---------------------------------------------------------------
+
+
+def movement_groups(state: GameState, order: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """Who moves when: classes from the highest; within each class the sides from the
+    initiative loser to the winner (``order`` is winner first); a side with no ship of a class
+    is skipped. (F1's fog-of-war initiative by class would replace this one function.)"""
+    present = {(state.setup.ships[i].side, state.setup.ships[i].ship_class)
+               for i in state.afloat()}
+    classes = sorted({c for _, c in present}, reverse=True)
+    return tuple((side, c) for c in classes for side in reversed(order) if (side, c) in present)
+
+
+def begin_turn(state: GameState, turn: int, dice: DiceSource, events: list[Event]) -> GameState:
+    events.append(TurnStarted(turn))
+    ships = tuple(s._replace(moved=False, used=0) if s.moved or s.used else s
+                  for s in state.ships)
+    state = state.evolve(turn=turn, ships=ships, phase=Phase.MOVEMENT, placing=(), declared=(),
+                         declaring=(), moving=None)
+    options = state.setup.options
+    order = rank_sides(live_sides(state), options.initiative_expr,
+                       options.initiative_winner == "lowest", dice, "initiative", events)
+    return state.evolve(order=order, groups=movement_groups(state, order))
+
+
+def _waiting(state: GameState) -> list[int]:
+    """Ships of the current movement group that have not moved yet."""
+    if not state.groups:
+        return []
+    side, cls = state.groups[0]
+    return [i for i in state.afloat() if not state.ships[i].moved
+            and state.setup.ships[i].side == side and state.setup.ships[i].ship_class == cls]
+
+
+def _options(state: GameState, i: int, mp: int, spent: int) -> Iterator[Step | Pivot]:
+    name = state.setup.ships[i].name
+    if mp >= 1:
+        yield Step(name, "F")
+        yield Step(name, "L")
+        yield Step(name, "R")
+    if spent == 0 and mp >= 1:
+        facing = state.ships[i].facing
+        for f in Facing:
+            if f != facing:
+                yield Pivot(name, f)
+    yield Step(name, "E")
+
+
+def legal_steps(state: GameState) -> Iterator[Step | Pivot]:
+    if state.moving is not None:
+        yield from _options(state, state.moving.ship, state.moving.mp, state.moving.spent)
+        return
+    for i in _waiting(state):
+        yield from _options(state, i, state.mp(i), 0)
+
+
+def step_problem(state: GameState, action: Step | Pivot) -> str | None:
+    i = state.index(action.ship)
+    if i is None:
+        return f"no ship named {action.ship!r}"
+    if state.moving is not None:
+        if state.moving.ship != i:
+            return f"{state.setup.ships[state.moving.ship].name} is moving"
+        mp, spent = state.moving.mp, state.moving.spent
+    else:
+        if i not in _waiting(state):
+            side, cls = state.groups[0]
+            return f"{action.ship} is not one of {side}'s class {cls} ships still to move"
+        mp, spent = state.mp(i), 0
+    if isinstance(action, Pivot):
+        if spent:
+            return "a pivot needs a ship that has spent no MP this turn"
+        if action.facing == state.ships[i].facing:
+            return f"{action.ship} already faces {action.facing.name}"
+        return None
+    if action.step != "E" and mp < 1:
+        return f"{action.ship} has no MP left"
+    return None
+
+
+def _finish(state: GameState, i: int, spent: int, events: list[Event], ships: list[ShipState],
+            pivot: bool = False) -> GameState:
+    s = ships[i]
+    start = state.moving.start if state.moving is not None else s.hex
+    ships[i] = s._replace(moved=True)
+    if s.status == AFLOAT and s.hex is not None and start is not None:
+        events.append(MoveEnded(state.setup.ships[i].name, start.label(), s.hex.label(),
+                                s.facing.name, spent, state.mp(i), pivot))
+    return state.evolve(ships=tuple(ships), moving=None)
+
+
+def apply_step(state: GameState, action: Step | Pivot, events: list[Event]) -> GameState:
+    i = state.setup.by_name[action.ship]
+    ships = list(state.ships)
+    s = ships[i]
+    assert s.hex is not None
+    moving = state.moving or Moving(i, state.mp(i), 0, s.hex, s.facing)
+    state = state.evolve(moving=moving)
+    if isinstance(action, Pivot):
+        ships[i] = s._replace(facing=action.facing)
+        return _finish(state, i, moving.mp, events, ships, pivot=True)
+    if action.step == "E":
+        return _finish(state, i, moving.spent, events, ships)
+    if action.step == "F":
+        ahead = s.hex.neighbour(s.facing)
+        if not state.setup.board.contains(ahead):
+            # Leaving the map: the ship is lost for the rest of the game.
+            spec = state.setup.ships[i]
+            ships[i] = s._replace(status=LEFT_MAP, moved=True)
+            events.append(ShipLeftMap(spec.name, spec.side, s.hex.label()))
+            return state.evolve(ships=tuple(ships), moving=None)
+        ships[i] = s._replace(hex=ahead)
+    else:
+        ships[i] = s._replace(facing=s.facing.turned(-1 if action.step == "L" else 1))
+    moving = moving._replace(mp=moving.mp - 1, spent=moving.spent + 1)
+    if moving.mp == 0:  # nothing left to spend: the move is done
+        return _finish(state.evolve(moving=moving), i, moving.spent, events, ships)
+    return state.evolve(ships=tuple(ships), moving=moving)
+
+
+# --- combat: declaration ----------------------------------------------------------------------
+
+
+def gun_range(state: GameState, i: int, gun: Gun, j: int) -> int | None:
+    """The range if ship ``i``'s ``gun`` may attack ship ``j`` (arc and long range), else None.
+
+    Beyond long range an attack could only miss: we do not offer it (the text's tip allows
+    declaring it as a certain miss, which changes nothing)."""
+    a, t = state.ships[i], state.ships[j]
+    if a.hex is None or t.hex is None or a.destroyed >> gun.location & 1:
+        return None
+    rng = distance(a.hex, t.hex)
+    if rng > gun.attack.long.range:
+        return None
+    spec = state.setup.ships[i]
+    if not in_fire_arc(spec.arcs[gun.location], gun.turret, a.hex, a.facing, t.hex):
+        return None
+    return rng
+
+
+def _struck(state: GameState, i: int, j: int) -> tuple[str, ...]:
+    a, t = state.ships[i], state.ships[j]
+    assert a.hex is not None and t.hex is not None
+    return struck_locations(state.setup.ships[j].location_arcs, t.hex, t.facing, a.hex)
+
+
+def _enemies(state: GameState, side: str) -> list[int]:
+    return [j for j in state.afloat() if state.setup.ships[j].side != side]
+
+
+def legal_declarations(state: GameState) -> Iterator[Declare | Done]:
+    if not state.declaring:
+        return
+    yield from _declarations(state, state.declaring[0])
+    yield Done()
+
+
+def _declarations(state: GameState, side: str) -> Iterator[Declare]:
+    enemies = _enemies(state, side)
+    for i in state.afloat():
+        spec = state.setup.ships[i]
+        if spec.side != side:
+            continue
+        used = state.ships[i].used
+        free = [g for gi, g in enumerate(spec.guns) if not used >> gi & 1]
+        if not free:
+            continue
+        for j in enemies:
+            reach = [g for g in free if gun_range(state, i, g, j) is not None]
+            if not reach:
+                continue
+            locations = _struck(state, i, j)
+            target = state.setup.ships[j].name
+            groups: list[tuple[str, ...]] = [(g.ref,) for g in reach]
+            by_name: dict[str, list[str]] = {}
+            for g in reach:
+                if g.bracket:
+                    by_name.setdefault(g.attack.weapon, []).append(g.ref)
+            for refs in by_name.values():
+                if len(refs) <= MAX_LISTED_BRACKET:
+                    for n in range(2, len(refs) + 1):
+                        groups.extend(combinations(refs, n))
+                else:  # keep the list short: the first n guns (any other group is legal too)
+                    groups.extend(tuple(refs[:n]) for n in range(2, len(refs) + 1))
+            for guns in groups:
+                for loc in locations:
+                    yield Declare(spec.name, guns, target, loc)
+
+
+def has_declaration(state: GameState, side: str) -> bool:
+    return any(True for _ in _declarations(state, side))
+
+
+def declaration_problem(state: GameState, action: Declare) -> str | None:
+    side = state.declaring[0]
+    i = state.index(action.ship)
+    if i is None:
+        return f"no ship named {action.ship!r}"
+    spec = state.setup.ships[i]
+    if spec.side != side:
+        return f"it is {side}'s turn to declare attacks"
+    if state.ships[i].status != AFLOAT or state.ships[i].hex is None:
+        return f"{spec.name} is not on the map"
+    j = state.index(action.target)
+    if j is None:
+        return f"no ship named {action.target!r}"
+    if state.setup.ships[j].side == side:
+        return "attacks are made against enemy ships"
+    if state.ships[j].status != AFLOAT or state.ships[j].hex is None:
+        return f"{action.target} is not on the map"
+    if len(set(action.guns)) != len(action.guns):
+        return "a gun is listed twice"
+    guns = []
+    for ref in action.guns:
+        gi = spec.gun_index.get(ref)
+        if gi is None:
+            return f"{spec.name} has no gun {ref!r} ({', '.join(spec.gun_index) or 'none'})"
+        if state.ships[i].used >> gi & 1:
+            return f"{spec.name}'s {ref} already has an attack this turn"
+        gun = spec.guns[gi]
+        if state.ships[i].destroyed >> gun.location & 1:
+            return f"{spec.name}'s {spec.locations[gun.location]} is destroyed"
+        if gun_range(state, i, gun, j) is None:
+            return f"{action.target} is not in the arc and range of {spec.name}'s {ref}"
+        guns.append(gun)
+    if len(guns) > 1:
+        if not all(g.bracket for g in guns):
+            return "only bracket fire guns may attack together"
+        if len({g.attack.weapon for g in guns}) != 1:
+            return "bracket fire guns must share one name"
+    if action.location not in _struck(state, i, j):
+        options = " or ".join(_struck(state, i, j))
+        return f"an attack from {spec.name}'s hex strikes the {action.target}'s {options}"
+    return None
+
+
+def declare(state: GameState, action: Declare) -> GameState:
+    i = state.setup.by_name[action.ship]
+    spec = state.setup.ships[i]
+    used = state.ships[i].used
+    for ref in action.guns:
+        used |= 1 << spec.gun_index[ref]
+    ships = list(state.ships)
+    ships[i] = ships[i]._replace(used=used)
+    return state.evolve(ships=tuple(ships), declared=(*state.declared, action))
+
+
+# --- combat: resolution ---------------------------------------------------------------------
+
+
+def attack_dice(state: GameState, action: Declare, ships: Sequence[ShipState]
+                ) -> tuple[tuple[Die, ...], tuple[str, ...], int]:
+    """The dice of a declared attack, why they were dialed up, and the range."""
+    i = state.setup.by_name[action.ship]
+    j = state.setup.by_name[action.target]
+    spec, target = state.setup.ships[i], state.setup.ships[j]
+    first = spec.guns[spec.gun_index[action.guns[0]]].attack
+    a, t = state.ships[i].hex, ships[j].hex
+    assert a is not None and t is not None
+    rng = distance(a, t)
+    band = first.short if rng <= first.short.range else first.long
+    dice: tuple[Die, ...] = tuple(die(c) for c in band.dice)
+    why: list[str] = []
+    for ref in action.guns[1:]:  # bracket fire: one step per gun beyond the first (R1)
+        dice = dial_up(dice)
+        why.append(f"bracket {ref}")
+    if target.stern is not None and ships[j].destroyed >> target.stern & 1:
+        dice = dial_up(dice)  # a ship with its stern destroyed is easier to hit
+        why.append("target's stern destroyed")
+    return dice, tuple(why), rng
+
+
+def _si_test(state: GameState, j: int, loc: int, doubled: bool, ships: list[ShipState],
+             dice: DiceSource, events: list[Event]) -> None:
+    spec = state.setup.ships[j]
+    destroyed = ships[j].destroyed
+    mods = [(spec.locations[k], spec.stats_by_location[k].destroyed.si_modifier)
+            for k in range(len(spec.locations)) if destroyed >> k & 1]
+    if doubled:
+        mods.append((spec.locations[loc], spec.stats_by_location[loc].destroyed.si_modifier))
+    face = dice.roll(RED, "si")
+    total = face + sum(m for _, m in mods)
+    failed = total >= spec.stats.si
+    events.append(SITest(spec.name, spec.locations[loc], face, tuple(mods), total,
+                         spec.stats.si, doubled, failed))
+    if failed:
+        ships[j] = ships[j]._replace(status=SUNK)
+        events.append(ShipSunk(spec.name, spec.side))
+
+
+def resolve_combat(state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+    """Roll every declared attack in declaration order.
+
+    The attacker always uses the stats it had when it declared (a ship lost this combat still
+    fires). A location destroyed by an earlier roll counts as destroyed at once for what a
+    later hit does (an SI test, doubled). Its resilience and a destroyed stern's dial-up count
+    from the end of combat (option ``damage_timing = "end-of-combat"``, the default) or at once
+    for later rolls (``"immediate"``)."""
+    ships = list(state.ships)
+    immediate = state.setup.options.damage_timing == "immediate"
+    for action in state.declared:
+        i = state.setup.by_name[action.ship]
+        j = state.setup.by_name[action.target]
+        spec, target = state.setup.ships[i], state.setup.ships[j]
+        if ships[j].status != AFLOAT:
+            events.append(AttackVoid(action.ship, action.guns, action.target))
+            continue
+        first = spec.guns[spec.gun_index[action.guns[0]]].attack
+        loc = target.location_index(action.location)
+        for k in range(1 + first.saturation):
+            if ships[j].status != AFLOAT:
+                break
+            basis = ships if immediate else state.ships  # the stats defending this roll
+            dset, why, rng = attack_dice(state, action, basis)
+            label = "attack" if k == 0 else "attack:saturation"
+            faces = tuple(dice.roll(d, label) for d in dset)
+            total = sum(faces)
+            was_destroyed = bool(ships[j].destroyed >> loc & 1)
+            resilience = target.resilience(loc, basis[j].destroyed)
+            hit = total >= resilience  # "equal to or greater" is a success
+            events.append(AttackRolled(action.ship, action.guns, first.weapon, action.target,
+                                       action.location, rng, tuple(d.name for d in dset),
+                                       faces, total, resilience, hit, k > 0, why))
+            if not hit:
+                continue
+            if not was_destroyed:
+                ships[j] = ships[j]._replace(destroyed=ships[j].destroyed | 1 << loc)
+                lost = target.stats_by_location[loc].destroyed
+                events.append(LocationDestroyed(target.name, action.location, lost.resilience,
+                                                lost.si_modifier))
+            _si_test(state, j, loc, was_destroyed, ships, dice, events)
+    return state.evolve(ships=tuple(ships))
+
+
+# --- end phase and the flow -----------------------------------------------------------------
+
+
+def end_turn(state: GameState, events: list[Event]) -> GameState:
+    ships = list(state.ships)
+    for i, s in enumerate(ships):
+        if s.used:
+            s = ships[i] = s._replace(used=0)
+        if s.status == SUNK:
+            ships[i] = s._replace(status=REMOVED)
+            events.append(ShipRemoved(state.setup.ships[i].name, state.setup.ships[i].side))
+    state = state.evolve(ships=tuple(ships), declaring=(), declared=(), groups=(), moving=None)
+    events.append(TurnEnded(state.turn))
+    outcome = game_outcome(state)
+    if outcome is None:
+        limit = state.setup.options.turn_limit
+        if limit is not None and state.turn >= limit:
+            outcome = Outcome(None, f"turn limit ({limit}) reached")
+    if outcome is not None:
+        return _over(state, outcome, events)
+    return state
+
+
+def game_outcome(state: GameState) -> Outcome | None:
+    """The game ends when at most one side has ships left: that side wins; none is a draw."""
+    alive = live_sides(state)
+    if len(alive) > 1:
+        return None
+    gone = [s for s in state.setup.sides if s not in alive and s not in state.conceded]
+    if not alive:
+        return Outcome(None, "every side's ships are gone")
+    what = f"every {' and '.join(gone)} ship is gone" if gone else "the others conceded"
+    if state.conceded and gone:
+        what += f" ({', '.join(state.conceded)} conceded)"
+    return Outcome(alive[0], what)
+
+
+def _over(state: GameState, outcome: Outcome, events: list[Event]) -> GameState:
+    events.append(GameEnded(outcome.winner, outcome.reason))
+    return state.evolve(phase=Phase.OVER, outcome=outcome, moving=None, groups=(),
+                        declaring=(), placing=())
+
+
+def concede(state: GameState, side: str, events: list[Event]) -> GameState:
+    events.append(Conceded(side))
+    conceded = (*state.conceded, side)
+    if len(state.setup.sides) - len(conceded) <= 1:
+        winner = next(s for s in state.setup.sides if s not in conceded)
+        return _over(state.evolve(conceded=conceded), Outcome(winner, f"{side} conceded"),
+                     events)
+    # More than two sides: the conceding side's ships leave play and the others fight on.
+    ships = tuple(s._replace(status=REMOVED) if spec.side == side and s.status == AFLOAT else s
+                  for spec, s in zip(state.setup.ships, state.ships, strict=True))
+    moving = state.moving
+    if moving is not None and state.setup.ships[moving.ship].side == side:
+        moving = None
+    state = state.evolve(
+        conceded=conceded, ships=ships, moving=moving,
+        placing=tuple(s for s in state.placing if s != side),
+        groups=tuple(g for g in state.groups if g[0] != side),
+        declaring=tuple(s for s in state.declaring if s != side),
+        declared=tuple(d for d in state.declared
+                       if state.setup.ships[state.setup.by_name[d.ship]].side != side),
+        order=tuple(s for s in state.order if s != side),
+    )
+    outcome = game_outcome(state)
+    if outcome is not None:
+        return _over(state, outcome, events)
+    return state
+
+
+def advance(state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+    """Play everything that needs no decision, until one does or the game is over."""
+    while True:
+        if state.phase == Phase.OVER:
+            return state
+        if state.phase == Phase.PLACEMENT:
+            if state.placing:
+                return state
+            state = begin_turn(state, state.turn, dice, events)
+        elif state.phase == Phase.MOVEMENT:
+            if state.moving is not None:
+                return state
+            while state.groups:
+                for i in _waiting(state):
+                    if state.mp(i) == 0:  # a destroyed stern: nothing to decide
+                        state = _finish(state, i, 0, events, list(state.ships))
+                if _waiting(state):
+                    return state
+                state = state.evolve(groups=state.groups[1:])
+            order = tuple(reversed(state.order))  # declare in reverse initiative order
+            state = state.evolve(phase=Phase.COMBAT, declaring=order, declared=())
+        else:
+            while state.declaring:
+                if has_declaration(state, state.declaring[0]):
+                    return state
+                state = state.evolve(declaring=state.declaring[1:])
+            state = resolve_combat(state, dice, events)
+            state = end_turn(state, events)
+            if state.phase != Phase.OVER:
+                state = begin_turn(state, state.turn + 1, dice, events)
+
+
+def new_game(state: GameState, dice: DiceSource) -> GameState:
+    events: list[Event] = []
+    if any(s.hex is None for s in state.ships):
+        state = begin_placement(state, dice, events)
+    else:
+        state = begin_turn(state, state.turn, dice, events)
+    state = advance(state, dice, events)
+    state = state.evolve()
+    state.events = tuple(events)
+    return state
