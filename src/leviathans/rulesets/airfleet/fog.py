@@ -145,7 +145,10 @@ def why_illegal(state: GameState, action: FogChoice) -> str | None:
     if action.side not in state.setup.sides:
         return f"{action.side!r} is not a side of this game"
     if side != action.side:
-        return f"{action.side} has already placed its cards this turn"
+        assert state.fog is not None
+        if state.fog.placed[state.setup.sides.index(action.side)] is not None:
+            return f"{action.side} has already placed its cards this turn"
+        return f"{side} places its cards first"
     cards = hand(state.setup, side)
     types = sorted(t for t, _ in action.cards)
     if types != list(cards):
