@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from leviathans.bots.greedy import GreedyBot
 from leviathans.cards import load_card
 from leviathans.dice import ScriptedDice, SeededDice
 from leviathans.errors import IllegalActionError, ScenarioError
@@ -324,6 +325,7 @@ def test_ties_are_rolled_again() -> None:
          "initiative:british:type1": [6, 6, 7]})
     ties = [e for e in state.events if isinstance(e, InitiativeTie)]
     assert [(e.face, e.rerolling) for e in ties] == [(6, ("british",)), (6, ("british",))]
+    assert ties[0].text() == "tie at 6: british rolls again"
     assert state.groups == (("french", 1), ("british", 1))
     assert dice.remaining() == 0
 
@@ -403,6 +405,21 @@ def test_options_are_validated_and_default_to_the_quick_start() -> None:
     state = AIRFLEET.new_game(parse_setup({"ships": fog_setup((1,), (1,)).to_data()["ships"]}),
                               SeededDice(3))
     assert state.phase == Phase.MOVEMENT and state.fog is None
+
+
+def test_greedy_bot_places_its_empty_types_first_and_strong_dice_on_its_ships() -> None:
+    state = AIRFLEET.new_game(fog_setup((1, 2), (1,)), ScriptedDice())
+    action = GreedyBot(5).choose(state)
+    assert isinstance(action, FogChoice) and state.is_legal(action)
+    assert [t for t, _ in action.cards][2:] == [1, 2]
+    assert {d for t, d in action.cards if t in (1, 2)} == {"black", "red"}
+
+
+def test_the_environment_refuses_fog_of_war_setups() -> None:
+    from leviathans.env import AirFleetEnv
+
+    with pytest.raises(ScenarioError, match="fog-of-war"):
+        AirFleetEnv(fog_setup((1,), (1,)))
 
 
 # --- secrecy ----------------------------------------------------------------------------------

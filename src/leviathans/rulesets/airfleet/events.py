@@ -101,7 +101,8 @@ class InitiativeTie(_Event):
     rerolling: tuple[str, ...]
 
     def text(self) -> str:
-        return f"tie at {self.face}: {' and '.join(self.rerolling)} roll again"
+        again = "roll again" if len(self.rerolling) > 1 else "rolls again"
+        return f"tie at {self.face}: {' and '.join(self.rerolling)} {again}"
 
 
 @dataclass(frozen=True, slots=True)
