@@ -478,8 +478,19 @@ def test_random_fog_games_end_and_every_ship_moves_once_a_turn(seed: int, cards:
                 if s.status == AFLOAT and s.bow is not None}
         actions = list(state.legal_actions())
         assert actions
-        state = state.apply(actions[rng.randrange(len(actions))], dice)
+        for a in actions[::max(1, len(actions) // 20)]:
+            assert state.parse_action(a.text()) == a and state.is_legal(a)
+        before = json.dumps(state.view(None), sort_keys=True)
+        nxt = state.apply(actions[rng.randrange(len(actions))], dice)
+        assert json.dumps(state.view(None), sort_keys=True) == before, "states are immutable"
+        state = nxt
+        for player in (None, "british", "french"):
+            fog = state.view(player)["fog"]
+            if fog is not None:  # nobody sees another side's placement
+                assert all(s["placement"] is None for side, s in fog["sides"].items()
+                           if side != player)
         events = list(state.events)
+        json.dumps([e.to_dict() for e in events])
     assert state.phase == Phase.OVER and state.turn <= 5
     for turn, ships in afloat_at_start.items():
         got = moved.get(turn, [])
