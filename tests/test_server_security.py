@@ -532,3 +532,21 @@ def test_a_bots_fog_placement_stays_secret_from_the_human(client: TestClient) ->
     assert full["view"]["fog"]["sides"]["british"]["placement"] is None
     text = json.dumps(full)
     assert placed[0] not in text and "fog british" not in text
+
+
+def test_fog_initiative_choices_of_a_new_game(client: TestClient) -> None:
+    meta = client.get("/api/meta").json()
+    assert set(meta["rulesets"]["airfleet"]["initiatives"]) == {
+        "quick-start", "fog-of-war", "fog-of-war-deployed"}
+    assert meta["rulesets"]["starship"]["initiatives"] == {}
+    refused(client.post("/api/games", json={"ruleset": "airfleet", "initiative": "fog"}), 422,
+            "initiative", "fog-of-war")
+    refused(client.post("/api/games", json={"ruleset": "starship",
+                                            "initiative": "fog-of-war"}), 422, "air-fleet")
+    game = new_game(client, ruleset="airfleet", opponent="hotseat",
+                    initiative="fog-of-war-deployed")
+    state = _deploy_all(client, game["id"], game["tokens"])
+    # The quick-start sides deploy Types 1 and 2: two cards each, the black and red dice.
+    assert state["view"]["fog"]["dice"] == ["black", "red"]
+    assert sorted(state["legal"]) == ["fog british 1:black 2:red", "fog british 1:red 2:black",
+                                      "fog british 2:black 1:red", "fog british 2:red 1:black"]
