@@ -56,6 +56,17 @@ def test_battle_is_deterministic_per_seed(capsys, tmp_path: Path) -> None:
     assert final in out  # the replay's final position is the battle's
 
 
+def test_battle_with_fog_of_war_initiative_records_and_replays(capsys, tmp_path: Path) -> None:
+    record = tmp_path / "fog.json"
+    code, out, _ = run(capsys, "battle", "--initiative", "fog-of-war", "--turn-limit", "3",
+                       "--seed", "4", "--record", str(record))
+    assert code == 0
+    assert "british places its ship-type cards and initiative dice face down" in out
+    assert "reveals card 1" in out and "Result: " in out
+    code, out, _ = run(capsys, "replay", str(record))
+    assert code == 0 and "replayed and verified (seed 4)" in out
+
+
 def test_inspect_json(capsys, examples: Path) -> None:
     code, out, _ = run(capsys, "inspect", str(examples / "breach-example.toml"), "--json")
     assert code == 0

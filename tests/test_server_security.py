@@ -454,3 +454,99 @@ def test_race_between_two_websockets_and_http(client: TestClient) -> None:
             assert statuses[0] == 200 and statuses[1:] in ([409, 409], [409, 422], [422, 422]), \
                 (answers, http_answer[0].text)
             assert look(client, gid)["seq"] == state["seq"] + 1
+
+
+# --- fog-of-war initiative: a side's secret card placement (F1) ---------------------------------
+
+
+def _deploy_all(client: TestClient, gid: str, tokens: dict[str, str]) -> dict[str, Any]:
+    """Play the deployment with the first legal action of whichever held seat is to move."""
+    held = list(tokens.values())
+    for _ in range(40):
+        state = wait_for(client, gid, held,
+                         lambda p: p["view"]["phase"] != "deployment" or p["to_move"] in tokens)
+        if state["view"]["phase"] != "deployment":
+            return state
+        token = tokens[state["to_move"]]
+        assert act(client, gid, token, state["legal"][0], state["seq"] + 1).status_code == 200
+    raise AssertionError("the deployment did not end")
+
+
+def test_fog_placement_is_never_sent_to_the_other_seat_or_spectators(client: TestClient) -> None:
+    game = new_game(client, ruleset="airfleet", side="british", opponent="friend",
+                    initiative="fog-of-war")
+    gid, british, french = game["id"], game["tokens"]["british"], game["invite"]["token"]
+    state = _deploy_all(client, gid, {"british": british, "french": french})
+    assert state["view"]["phase"] == "initiative" and state["to_move"] == "british"
+    secret = "fog british 4:blue 3:yellow 2:red 1:black"
+    assert secret in look(client, gid, [british])["legal"]
+    seen: list[str] = []
+    with client.websocket_connect(f"/ws/games/{gid}?token={french}") as french_ws, \
+            client.websocket_connect(f"/ws/games/{gid}") as spectator_ws:
+        seen += [json.dumps(ws_json(french_ws)), json.dumps(ws_json(spectator_ws))]
+        assert act(client, gid, british, secret, state["seq"] + 1).status_code == 200
+        for ws in (french_ws, spectator_ws):
+            while True:
+                message = ws_json(ws)
+                seen.append(json.dumps(message))
+                if message.get("seq") == state["seq"] + 1:
+                    break
+        mine = look(client, gid, [british], lite=False)
+        assert [f"{c['type']}:{c['die']}" for c in
+                mine["view"]["fog"]["sides"]["british"]["placement"]] == secret.split()[2:]
+        for tokens in ([french], []):
+            payload = look(client, gid, tokens, lite=False)
+            seen.append(json.dumps(payload))
+            fog = payload["view"]["fog"]["sides"]["british"]
+            assert fog["chosen"] is True
+            assert fog["placement"] is None and fog["revealed"] == []
+        # Not the record, not the replay while the game is on.
+        assert client.get(f"/api/games/{gid}/record").status_code == 403
+        assert client.get(f"/api/games/{gid}/replay", params={"step": 1}).status_code == 403
+        for text in seen:
+            assert "fog british" not in text
+            assert '"placement": [{"type": 4' not in text
+        # The french place theirs: the reveal shows the other side's cards from the left only.
+        french_now = look(client, gid, [french])
+        assert act(client, gid, french, french_now["legal"][0],
+                   french_now["seq"] + 1).status_code == 200
+        after = look(client, gid, [french], lite=False)
+        theirs = after["view"]["fog"]["sides"]["british"]
+        assert theirs["placement"] is None
+        shown = [f"{c['type']}:{c['die']}" for c in theirs["revealed"]]
+        assert len(shown) >= 1 and shown == secret.split()[2:2 + len(shown)]
+
+
+def test_a_bots_fog_placement_stays_secret_from_the_human(client: TestClient) -> None:
+    # The bot (british) places first; the french human must learn nothing of it.
+    game = new_game(client, ruleset="airfleet", side="french", opponent="bot", bot="greedy",
+                    initiative="fog-of-war")
+    gid, french = game["id"], game["tokens"]["french"]
+    _deploy_all(client, gid, {"french": french})
+    state = wait_for(client, gid, [french], lambda p: p["to_move"] == "french")
+    assert state["view"]["phase"] == "initiative"
+    store = client.app.state.manager.storage  # type: ignore[attr-defined]
+    placed = [a.action for a in store.actions(gid)[1:] if a.action and a.action.startswith("fog ")]
+    assert len(placed) == 1 and placed[0].startswith("fog british ")
+    full = look(client, gid, [french], lite=False)
+    assert full["view"]["fog"]["sides"]["british"]["placement"] is None
+    text = json.dumps(full)
+    assert placed[0] not in text and "fog british" not in text
+
+
+def test_fog_initiative_choices_of_a_new_game(client: TestClient) -> None:
+    meta = client.get("/api/meta").json()
+    assert set(meta["rulesets"]["airfleet"]["initiatives"]) == {
+        "quick-start", "fog-of-war", "fog-of-war-deployed"}
+    assert meta["rulesets"]["starship"]["initiatives"] == {}
+    refused(client.post("/api/games", json={"ruleset": "airfleet", "initiative": "fog"}), 422,
+            "initiative", "fog-of-war")
+    refused(client.post("/api/games", json={"ruleset": "starship",
+                                            "initiative": "fog-of-war"}), 422, "air-fleet")
+    game = new_game(client, ruleset="airfleet", opponent="hotseat",
+                    initiative="fog-of-war-deployed")
+    state = _deploy_all(client, game["id"], game["tokens"])
+    # The quick-start sides deploy Types 1 and 2: two cards each, the black and red dice.
+    assert state["view"]["fog"]["dice"] == ["black", "red"]
+    assert sorted(state["legal"]) == ["fog british 1:black 2:red", "fog british 1:red 2:black",
+                                      "fog british 2:black 1:red", "fog british 2:red 1:black"]

@@ -114,7 +114,8 @@ def _cmd_battle(args: argparse.Namespace) -> int:
     if args.ruleset == "airfleet":
         from .rulesets.airfleet import Options, quickstart_battle
 
-        setup: Any = quickstart_battle(Options(turn_limit=args.turn_limit or 30))
+        setup: Any = quickstart_battle(Options(turn_limit=args.turn_limit or 30,
+                                               initiative=args.initiative))
         title = "Quick-start battle"
     else:
         from .rulesets.starship.setup import sample_battle
@@ -355,6 +356,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--blue", default="greedy", help="starship: bot for blue (fleet B)")
     s.add_argument("--turn-limit", type=int, default=None,
                    help="a draw agreed after this many turns (air fleet 30, starship 15)")
+    s.add_argument("--initiative", choices=("quick-start", "fog-of-war"),
+                   default="quick-start", help="air fleet: the initiative rules (fog-of-war: "
+                   "secret ship-type cards and dice, F1)")
     s.add_argument("--record", metavar="FILE", help="write the game record here")
     s.add_argument("--quiet", action="store_true", help="only turns, losses and the result")
     s.set_defaults(func=_cmd_battle)

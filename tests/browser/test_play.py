@@ -39,6 +39,8 @@ def new_game(page: Page, base: str, ruleset: str, opponent: str, **fields: str) 
         page.fill("#turn-limit", fields["turn_limit"])
     if "side" in fields:
         page.select_option("#side", fields["side"])
+    if "initiative" in fields:
+        page.select_option("#initiative", fields["initiative"])
     page.click("#start")
 
 
@@ -155,6 +157,50 @@ def test_hotseat_game_to_its_end(page: Page, server: str, shots: Shots) -> None:
     page.click("#last")
     expect(page.locator("#result")).to_contain_text("draw")
     shots(page, "replay")
+
+
+def test_fog_of_war_initiative_in_a_hotseat_game(page: Page, server: str, shots: Shots) -> None:
+    """F1 from the lobby: each side places its cards and dice with the selects (the second
+    side sees only that the first has placed face down), then the reveals are in the log."""
+    new_game(page, server, "airfleet", "hotseat", turn_limit="1", initiative="fog-of-war")
+    page.wait_for_selector("#controls h3", timeout=TIMEOUT)
+    placed = []
+    for _ in range(200):
+        h = wait_for_turn(page)
+        if h.startswith("Deploy"):
+            deploy(page, [])
+        elif h.startswith("Initiative"):
+            side = h.split(": ")[1].split(" ")[0]
+            if placed:
+                # The british placement is secret from the french seat.
+                expect(page.locator("#fog [data-fog-side='british']")).to_contain_text(
+                    "4 face down")
+            expect(page.locator("#fog-choice select")).to_have_count(8)
+            # Swap the first two cards (Type 2 first, then Type 1) and the first two dice.
+            page.select_option("select[data-fog-type='0']", "2")
+            page.select_option("select[data-fog-type='1']", "1")
+            page.select_option("select[data-fog-die='0']", "red")
+            page.select_option("select[data-fog-die='1']", "black")
+            if not placed:
+                shots(page, "fog-choice")
+            page.click("#fog-place")
+            page.wait_for_function(
+                f"() => [...document.querySelectorAll('#log .ev')].some(e => "
+                f"e.textContent.includes('{side} places its ship-type cards'))", timeout=TIMEOUT)
+            placed.append(side)
+        elif h.startswith("Move"):
+            page.click("#end-move")
+        elif h.startswith("Gunnery"):
+            page.click("#done")
+        elif h.startswith("Game over"):
+            break
+        page.wait_for_timeout(100)
+    assert placed == ["british", "french"]
+    log = page.inner_text("#log")
+    assert "british reveals card 1: Type 2 (red die)" in log
+    assert "french reveals card 1: Type 2 (red die)" in log
+    assert "moves first" in log or " moves (" in log
+    shots(page, "fog-revealed")
 
 
 def test_two_browsers_through_an_invite_link(browser: Browser, server: str) -> None:

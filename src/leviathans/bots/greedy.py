@@ -16,7 +16,7 @@ from typing import Any
 
 from ..hexgrid import Hex, distance
 from ..protocol import Action, GameState
-from ..rulesets.airfleet import Cease, Deploy, Fire, Step
+from ..rulesets.airfleet import Cease, Deploy, Fire, FogChoice, Step
 from ..rulesets.airfleet import GameState as AirState
 from ..rulesets.airfleet.geometry import relative_sectors
 from ..rulesets.airfleet.gunnery import AttackOption, find_option
@@ -54,6 +54,8 @@ class GreedyBot:
             return self._deploy(state, [a for a in actions if isinstance(a, Deploy)])
         if isinstance(first, Step):
             return self._move(state, [a for a in actions if isinstance(a, Step)])
+        if isinstance(first, FogChoice):
+            return self._fog(state, [a for a in actions if isinstance(a, FogChoice)])
         return self._fire(state, [a for a in actions if isinstance(a, Fire)])
 
     # --- deployment --------------------------------------------------------------------------
@@ -65,6 +67,24 @@ class GreedyBot:
         def score(a: Deploy) -> tuple[float, float]:
             towards = relative_sectors(a.bow, centre, a.facing) & 1
             return (towards * 5.0 - distance(a.bow, centre), self._random.random())
+
+        return max(actions, key=score)
+
+    # --- fog-of-war initiative (F1) ------------------------------------------------------------
+
+    def _fog(self, state: AirState, actions: list[FogChoice]) -> Action:
+        """Cards of types the side does not field first (to soak up the early reveals), its
+        largest ships last, and the strongest dice on the cards it fields; ties at random.
+        The bot looks only at its own ships: the other side's placement is never read."""
+        side = actions[0].side
+        fielded = {state.setup.ships[i].type for i in state.afloat()
+                   if state.setup.ships[i].side == side}
+        strength = {name: n for n, name in enumerate(("blue", "yellow", "red", "black"))}
+
+        def score(a: FogChoice) -> tuple[int, int, float]:
+            order = sum(n * (t if t in fielded else 0) for n, (t, _) in enumerate(a.cards))
+            dice = sum(strength[d] for t, d in a.cards if t in fielded)
+            return (order, dice, self._random.random())
 
         return max(actions, key=score)
 

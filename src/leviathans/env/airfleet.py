@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from ..errors import ScenarioError
 from ..hexgrid import Facing, Hex
 from ..rulesets.airfleet import AIRFLEET, GameSetup, GameState, Options, quickstart_battle
 from ..rulesets.airfleet.actions import STEPS, Deploy, Fire, Step
@@ -175,6 +176,11 @@ class AirFleetEnv(LeviathansEnv[GameState]):
             setup = quickstart_battle(Options(turn_limit=turn_limit))
         elif turn_limit is not None:
             setup = setup.with_options(replace(setup.options, turn_limit=turn_limit))
+        if setup.options.initiative != "quick-start":
+            # The action table and the observation have no place yet for the secret card
+            # placements of fog-of-war initiative (F1).
+            raise ScenarioError(f"the air-fleet environment plays quick-start initiative only, "
+                                f"not options.initiative = {setup.options.initiative!r}")
         super().__init__(AIRFLEET, setup, AirFleetActions(setup), AirFleetObservation(setup),
                          render_mode)
 

@@ -28,7 +28,7 @@ from ..bots import BOTS
 from ..errors import LeviathansError
 from ..records import GameRecord, replay
 from ..rulesets import get_ruleset
-from .games import OPPONENTS, PLAYABLE, ApiError, GameManager, Session, scenarios
+from .games import INITIATIVES, OPPONENTS, PLAYABLE, ApiError, GameManager, Session, scenarios
 from .storage import Storage, StorageError, open_storage
 
 __all__ = ["MAX_BODY", "create_app"]
@@ -54,6 +54,8 @@ class NewGame(BaseModel):
     scenario: str | None = None
     turn_limit: int | None = Field(default=None, ge=1, le=200)
     title: str = Field(default="", max_length=80)
+    #: air-fleet games: quick-start, fog-of-war or fog-of-war-deployed (F1)
+    initiative: str | None = Field(default=None, max_length=40)
 
 
 class ActionIn(BaseModel):
@@ -193,7 +195,9 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
     async def meta() -> dict[str, Any]:
         return {
             "rulesets": {name: {"players": list(get_ruleset(name).players),
-                                "scenarios": scenarios(name)} for name in PLAYABLE},
+                                "scenarios": scenarios(name),
+                                "initiatives": INITIATIVES if name == "airfleet" else {}}
+                         for name in PLAYABLE},
             "bots": list(BOTS), "opponents": list(OPPONENTS),
         }
 
@@ -205,7 +209,8 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
                                 f"{', '.join(PLAYABLE)}")
         side = body.side or ruleset.players[0]
         session, tokens = await manager.create(body.ruleset, side, body.opponent, body.bot,
-                                               body.scenario, body.turn_limit, body.title)
+                                               body.scenario, body.turn_limit, body.title,
+                                               body.initiative)
         invite = None
         if body.opponent == "friend":
             other = next(s for s in session.seats.values() if s.side != side)

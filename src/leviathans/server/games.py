@@ -59,11 +59,26 @@ def scenarios(ruleset: str) -> dict[str, str]:
     return {"samples": "Sample fleets: a carrier group against a raiding squadron"}
 
 
-def _setup_for(ruleset: str, scenario: str, turn_limit: int | None) -> Any:
+#: Initiative rules an air-fleet game may be started with (F1: fog of war, with four cards a
+#: side or with as many as the side deploying most ship types deploys).
+INITIATIVES = {
+    "quick-start": "Quick-start initiative (two red dice a side)",
+    "fog-of-war": "Fog of war: secret ship-type cards and initiative dice",
+    "fog-of-war-deployed": "Fog of war, with cards only for the ship types deployed",
+}
+
+
+def _setup_for(ruleset: str, scenario: str, turn_limit: int | None,
+               initiative: str | None = None) -> Any:
     if ruleset == "airfleet":
         from ..rulesets.airfleet import Options, quickstart_battle
 
-        return quickstart_battle(Options(turn_limit=turn_limit))
+        rule = initiative or "quick-start"
+        if rule == "quick-start":
+            return quickstart_battle(Options(turn_limit=turn_limit))
+        return quickstart_battle(Options(
+            turn_limit=turn_limit, initiative="fog-of-war",
+            fog_cards="deployed" if rule == "fog-of-war-deployed" else 4))
     from ..rulesets.starship.setup import sample_battle
 
     return sample_battle(turn_limit)
@@ -123,7 +138,8 @@ class GameManager:
 
     async def create(self, ruleset_name: str, side: str, opponent: str, bot: str = "greedy",
                      scenario: str | None = None, turn_limit: int | None = None,
-                     title: str = "") -> tuple[Session, dict[str, str]]:
+                     title: str = "", initiative: str | None = None
+                     ) -> tuple[Session, dict[str, str]]:
         """A new game; returns the session and the tokens of the seats the creator holds."""
         try:
             ruleset = get_ruleset(ruleset_name)
@@ -141,7 +157,13 @@ class GameManager:
             raise ApiError(422, f"scenario {scenario!r} is not one of {', '.join(names)}")
         if turn_limit is not None and not 1 <= turn_limit <= 200:
             raise ApiError(422, "turn_limit must be between 1 and 200")
-        setup = _setup_for(ruleset_name, scenario, turn_limit)
+        if initiative is not None:
+            if ruleset_name != "airfleet":
+                raise ApiError(422, "initiative is an option of the air-fleet game only")
+            if initiative not in INITIATIVES:
+                raise ApiError(422, f"initiative {initiative!r} is not one of "
+                                    f"{', '.join(INITIATIVES)}")
+        setup = _setup_for(ruleset_name, scenario, turn_limit, initiative)
         seed = secrets.randbits(63)
         game_id = secrets.token_urlsafe(9)
         other = next(p for p in ruleset.players if p != side)

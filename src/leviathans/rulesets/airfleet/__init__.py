@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import DiceSource
-from .actions import AirAction, Cease, Deploy, Fire, Step, parse_action
+from .actions import AirAction, Cease, Deploy, Fire, FogChoice, Step, parse_action
 from .options import Options
 from .setup import SIDES, GameSetup, parse_setup, quickstart_battle
 from .state import GameState, Phase
@@ -24,6 +24,7 @@ __all__ = [
     "Cease",
     "Deploy",
     "Fire",
+    "FogChoice",
     "GameSetup",
     "GameState",
     "Options",

@@ -8,6 +8,8 @@
 ``Raven:bow.3>Pontbriand:port``    fire Raven's bow slot 3 at the Pontbriand, striking its port
 ``done``                           the side to move makes no more attacks this turn
 ``concede french``                 the French side gives up (allowed at any time)
+``fog british 2:yellow 1:blue ...``  fog-of-war initiative (F1): the British cards, left to
+                                   right, each with its initiative die (a secret choice)
 =================================  ==========================================================
 
 Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.
@@ -15,6 +17,7 @@ Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -22,7 +25,7 @@ from ...errors import HexError, IllegalActionError
 from ...hexgrid import Facing, Hex
 from ...protocol import Concede
 
-__all__ = ["AirAction", "Cease", "Deploy", "Fire", "Step", "parse_action"]
+__all__ = ["AirAction", "Cease", "Deploy", "Fire", "FogChoice", "Step", "parse_action"]
 
 StepKind = Literal["F", "L", "R", "E"]
 STEPS: tuple[StepKind, ...] = ("F", "L", "R", "E")
@@ -64,7 +67,22 @@ class Cease:
         return "done"
 
 
-AirAction = Deploy | Step | Fire | Cease | Concede
+@dataclass(frozen=True, slots=True)
+class FogChoice:
+    """A side's secret fog-of-war placement (F1): its ship-type cards from left to right, each
+    with the initiative die placed on it, as ``(type, die)`` pairs."""
+
+    side: str
+    cards: tuple[tuple[int, str], ...]
+
+    def text(self) -> str:
+        return f"fog {self.side} " + " ".join(f"{t}:{d}" for t, d in self.cards)
+
+
+_FOG = re.compile(r"fog\s+(\S+)((?:\s+\d:[A-Za-z]+)+)")
+
+
+AirAction = Deploy | Step | Fire | Cease | FogChoice | Concede
 
 
 def parse_action(text: str) -> AirAction:
@@ -77,6 +95,13 @@ def parse_action(text: str) -> AirAction:
     concede = Concede.from_text(t)
     if concede is not None:
         return concede
+    fog = _FOG.fullmatch(t)
+    if fog is not None:
+        cards = []
+        for pair in fog.group(2).split():
+            number, _, colour = pair.partition(":")
+            cards.append((int(number), colour.lower()))
+        return FogChoice(fog.group(1), tuple(cards))
     try:
         if ">" in t:
             left, _, right = t.partition(">")
@@ -97,5 +122,5 @@ def parse_action(text: str) -> AirAction:
         raise IllegalActionError(f"cannot read action {text!r}: {exc}") from None
     raise IllegalActionError(
         f"cannot read action {text!r} (e.g. Raven:F, Raven@0710:NE, "
-        f"Raven:bow.3>Pontbriand:port, done)"
+        f"Raven:bow.3>Pontbriand:port, done, fog british 4:black 1:red 2:yellow 3:blue)"
     )

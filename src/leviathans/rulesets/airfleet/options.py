@@ -8,12 +8,21 @@ from typing import Any, Literal
 
 from ...errors import ScenarioError
 
-__all__ = ["FIRE_ORDERS", "Options"]
+__all__ = ["FIRE_ORDERS", "FOG_CARDS", "INITIATIVES", "Options"]
 
 #: Who makes their attacks first in the gunnery phase. The text only says that all fire is
 #: simultaneous; order matters because a slot destroyed earlier in the turn turns a later hit
 #: on it into critical damage. Default: as in movement, the initiative loser acts first.
 FIRE_ORDERS = ("loser-first", "winner-first")
+
+#: How initiative and the movement order are decided each turn: the quick-start rule (two red
+#: dice a side, ship types from the highest) or the fog-of-war rule (F1: secret ship-type
+#: cards and initiative dice, revealed left to right; see fog.py).
+INITIATIVES = ("quick-start", "fog-of-war")
+
+#: How many ship-type cards each side holds with fog-of-war initiative: all four, or (the
+#: text's hint) as many as the side deploying the most ship types deploys.
+FOG_CARDS = (4, "deployed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,9 +34,18 @@ class Options:
     #: The quick-start destruction rules (a location with every slot destroyed, misses
     #: included, or destroyed slots at least half the structural integrity).
     quickstart_destruction: bool = True
+    initiative: Literal["quick-start", "fog-of-war"] = "quick-start"
+    fog_cards: Literal[4, "deployed"] = 4
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        # The initiative options are written only when they differ from the quick-start
+        # default, so the setups of records made before they existed stay as they were.
+        if self.initiative == "quick-start":
+            del data["initiative"]
+        if self.fog_cards == 4:
+            del data["fog_cards"]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "options") -> Options:
@@ -50,4 +68,13 @@ class Options:
         qsd = data.get("quickstart_destruction", True)
         if not isinstance(qsd, bool):
             raise ScenarioError(f"{where}: quickstart_destruction must be true or false")
-        return cls(turn_limit=limit, fire_order=order, quickstart_destruction=qsd)
+        initiative = data.get("initiative", "quick-start")
+        if initiative not in INITIATIVES:
+            raise ScenarioError(
+                f"{where}: initiative {initiative!r} is not one of {', '.join(INITIATIVES)}"
+            )
+        cards = data.get("fog_cards", 4)
+        if isinstance(cards, bool) or cards not in FOG_CARDS:
+            raise ScenarioError(f"{where}: fog_cards {cards!r} is not 4 or \"deployed\"")
+        return cls(turn_limit=limit, fire_order=order, quickstart_destruction=qsd,
+                   initiative=initiative, fog_cards=cards)

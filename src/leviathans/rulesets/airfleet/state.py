@@ -4,6 +4,9 @@ A turn (quick-start rules): initiative (automatic, two red dice a side) -> movem
 type from the highest, the initiative loser first within each type) -> gunnery (each side in
 turn declares and rolls its attacks) -> end of turn (damage takes effect, destruction, end of
 the game). Deployment comes before the first turn when a scenario leaves ships unplaced.
+With fog-of-war initiative (F1, ``fog.py``) a turn starts with both sides' secret placement of
+ship-type cards and initiative dice (the initiative phase), and the movement order comes from
+revealing the cards pair by pair during movement.
 """
 
 from __future__ import annotations
@@ -16,12 +19,13 @@ from ...dice import DiceSource
 from ...errors import IllegalActionError
 from ...hexgrid import Hex, footprint
 from ...protocol import Concede, Event, Outcome
-from .actions import AirAction, Cease, Deploy, Fire, Step, parse_action
+from .actions import AirAction, Cease, Deploy, Fire, FogChoice, Step, parse_action
 from .setup import GameSetup
 from .ships import REMOVED, ShipSpec, ShipState
 
 if TYPE_CHECKING:
     from . import AirFleet
+    from .fog import Fog
     from .gunnery import AttackOption
 
 __all__ = ["GameState", "MoveProgress", "Phase"]
@@ -32,6 +36,8 @@ class Phase(IntEnum):
     MOVEMENT = 1
     GUNNERY = 2
     OVER = 3
+    #: fog-of-war initiative: both sides place their cards and dice in secret (F1)
+    INITIATIVE = 4
 
 
 class MoveProgress:
@@ -64,8 +70,8 @@ class GameState:
     """One position of an air-fleet game. Treat as immutable."""
 
     __slots__ = (
-        "attacks", "cache", "events", "finished", "firing", "groups", "initiative", "moving",
-        "outcome", "phase", "setup", "ships", "turn",
+        "attacks", "cache", "events", "finished", "firing", "fog", "groups", "initiative",
+        "moving", "outcome", "phase", "setup", "ships", "turn",
     )
 
     setup: GameSetup
@@ -83,6 +89,8 @@ class GameState:
     firing: tuple[str, ...]
     #: every attack the firing side could declare (geometry is fixed during gunnery)
     attacks: tuple[AttackOption, ...] | None
+    #: fog-of-war initiative this turn (secret placements, revealed cards), if that option
+    fog: Fog | None
     outcome: Outcome | None
     events: tuple[Event, ...]
     #: derived data computed once per state (legal-move helpers); never copied by evolve
@@ -100,6 +108,7 @@ class GameState:
         self.finished = 0
         self.firing = ()
         self.attacks = None
+        self.fog = None
         self.outcome = None
         self.events = ()
         self.cache = {}
@@ -111,6 +120,7 @@ class GameState:
         new.events = self.events
         new.finished = self.finished
         new.firing = self.firing
+        new.fog = self.fog
         new.groups = self.groups
         new.initiative = self.initiative
         new.moving = self.moving
@@ -141,6 +151,8 @@ class GameState:
             return self.firing[0] if self.firing else None
         if phase == Phase.DEPLOYMENT:
             return deployment.side_to_deploy(self)
+        if phase == Phase.INITIATIVE:
+            return fog.side_to_choose(self)
         return None
 
     @property
@@ -155,6 +167,8 @@ class GameState:
             return gunnery.legal_attacks(self)
         if phase == Phase.DEPLOYMENT:
             return deployment.legal_deployments(self)
+        if phase == Phase.INITIATIVE:
+            return fog.legal_choices(self)
         return iter(())
 
     def why_illegal(self, action: AirAction) -> str | None:
@@ -179,6 +193,11 @@ class GameState:
             if self.phase != Phase.DEPLOYMENT:
                 return f"it is the {self.phase.name.lower()} phase, not deployment"
             return deployment.why_illegal(self, action)
+        if isinstance(action, FogChoice):
+            if self.phase != Phase.INITIATIVE:
+                return (f"it is the {self.phase.name.lower()} phase, not the fog-of-war "
+                        f"initiative placement")
+            return fog.why_illegal(self, action)
         return f"{action!r} is not an air-fleet action"
 
     def is_legal(self, action: AirAction) -> bool:
@@ -201,6 +220,8 @@ class GameState:
             state = gunnery.cease_fire(self)
         elif isinstance(action, Deploy):
             state = deployment.apply_deploy(self, action, events)
+        elif isinstance(action, FogChoice):
+            state = fog.apply_choice(self, action, events)
         else:
             state = turn.concede(self, action.player, events)
         state = turn.advance(state, dice, events)
@@ -236,7 +257,8 @@ class GameState:
         return self.setup.ships[index].mp(self.ships[index].destroyed)
 
     def view(self, player: str | None = None) -> dict[str, Any]:
-        """The whole position (the quick-start game has no hidden information)."""
+        """The position as ``player`` (``None``: a spectator) may see it: everything, except,
+        with fog-of-war initiative, the other side's cards and dice before they are revealed."""
         ships = []
         for i, (spec, s) in enumerate(zip(self.setup.ships, self.ships, strict=True)):
             refs = [spec.slot_ref(j) for j in range(len(spec.slots))]
@@ -272,6 +294,7 @@ class GameState:
             "moving": moving,
             "ships": ships,
             "outcome": self.outcome.to_dict() if self.outcome else None,
+            "fog": fog.view(self, player) if self.fog is not None else None,
         }
 
     def __repr__(self) -> str:
@@ -279,4 +302,4 @@ class GameState:
 
 
 # The phase modules need GameState; import them after it is defined.
-from . import deployment, gunnery, movement, turn  # noqa: E402
+from . import deployment, fog, gunnery, movement, turn  # noqa: E402

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ...dice import DiceSource, die
 from ...protocol import Event, Outcome
+from . import fog
 from .events import GameEnded, InitiativeRolled, ShipLost, TurnEnded, TurnStarted
 from .gunnery import current_attacks
 from .movement import candidates, finish_move, start_move
@@ -56,6 +57,10 @@ def begin_turn(state: GameState, turn: int, dice: DiceSource, events: list[Event
     ships = tuple(s._replace(moved=False, fired=0) if s.moved or s.fired else s
                   for s in state.ships)
     state = state.evolve(turn=turn, ships=ships)
+    if state.setup.options.initiative == "fog-of-war":
+        # F1: both sides place their cards and dice in secret before anything is revealed.
+        return state.evolve(phase=Phase.INITIATIVE, fog=fog.NEW, initiative=None, groups=(),
+                            moving=None, finished=0)
     winner = roll_initiative(state, dice, events)
     return begin_movement(state, winner)
 
@@ -80,19 +85,32 @@ def advance(state: GameState, dice: DiceSource, events: list[Event]) -> GameStat
             if state.to_move is not None:
                 return state
             state = begin_turn(state, state.turn, dice, events)
+        elif phase == Phase.INITIATIVE:
+            return state  # waits for the sides' secret placements
         elif phase == Phase.MOVEMENT:
             if state.moving is not None:
                 return state
-            while state.groups:
-                waiting = list(candidates(state))
-                for i in waiting:
-                    if state.mp_available(i) == 0:  # no engines left: nothing to decide
-                        state = finish_move(state, start_move(state, i), events)
-                if any(True for _ in candidates(state)):
-                    return state
-                state = state.evolve(groups=state.groups[1:])
-            assert state.initiative is not None
-            state = begin_gunnery(state, state.initiative)
+            while True:
+                while state.groups:
+                    waiting = list(candidates(state))
+                    for i in waiting:
+                        if state.mp_available(i) == 0:  # no engines left: nothing to decide
+                            state = finish_move(state, start_move(state, i), events)
+                    if any(True for _ in candidates(state)):
+                        return state
+                    state = state.evolve(groups=state.groups[1:])
+                # Fog-of-war initiative: the next cards are revealed once the ships of the
+                # last ones have moved (a movement-phase start keeps its given order).
+                if state.fog is None or state.initiative is not None or fog.finished(state):
+                    break
+                state = fog.reveal(state, dice, events)
+                if not state.groups:
+                    break
+            winner = state.initiative
+            if winner is None:
+                winner = fog.gunnery_winner(state)
+                state = state.evolve(initiative=winner)
+            state = begin_gunnery(state, winner)
         else:  # gunnery
             while state.firing:
                 if any(not state.ships[o.ship].fired >> o.slot & 1

@@ -12,6 +12,12 @@ function refreshForm() {
   const info = meta.rulesets[ruleset];
   fillSelect(document.getElementById("side"), info.players);
   fillSelect(document.getElementById("scenario"), Object.keys(info.scenarios), info.scenarios);
+  const initiatives = info.initiatives || {};
+  const initiative = document.getElementById("initiative");
+  const chosen = initiative.value;
+  fillSelect(initiative, Object.keys(initiatives), initiatives);
+  if (chosen in initiatives) initiative.value = chosen;
+  document.getElementById("initiative-label").hidden = !Object.keys(initiatives).length;
   const bot = document.getElementById("opponent").value === "bot";
   document.getElementById("bot-label").hidden = !bot;
 }
@@ -23,6 +29,9 @@ async function start(event) {
     ruleset: form.get("ruleset"), side: form.get("side"), opponent: form.get("opponent"),
     bot: form.get("bot") || "greedy", scenario: form.get("scenario") || null,
   };
+  if (!document.getElementById("initiative-label").hidden && form.get("initiative")) {
+    body.initiative = form.get("initiative");
+  }
   const limit = form.get("turn_limit");
   if (limit) body.turn_limit = Number(limit);
   const error = document.getElementById("lobby-error");
