@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
+
 from ..hexgrid import Hex, distance
 from ..protocol import Action, GameState
 from ..rulesets.airfleet import Cease, Deploy, Fire, FogChoice, Step
@@ -105,6 +107,14 @@ class GreedyBot:
         self._plan = ((id(state.setup), state.turn, ship), [*path[1:], "E"])
         step = Step(ship, (path[0] if path else "E"))  # type: ignore[arg-type]
         return step if step in actions else actions[0]
+
+    def score_ends(self, state: AirState, index: int) -> list[tuple[float, list[str]]]:
+        """Every end of ship ``index``'s move the greedy bot considers, as (score, path to it),
+        best first (ties in the order the ends are found). Draws nothing from the bot's
+        generator, so asking does not change the bot's later choices."""
+        search, ends, scores = end_scores(state, index)
+        order = np.argsort(-scores, kind="stable")
+        return [(float(scores[k]), search.path(int(ends[k]))) for k in order.tolist()]
 
     def _best_path(self, state: AirState, index: int) -> list[str]:
         """The path to the best-scoring end (:mod:`.greedy_airfleet`), one draw of the bot's

@@ -1,0 +1,230 @@
+"""The search bot: looks ahead over the greedy bot's most promising moves.
+
+At an air-fleet movement decision it takes the greedy bot's best end positions for the ship due
+to move (:meth:`GreedyBot.score_ends`), and for each plays the rest of the movement phase: every
+ship still to move, on both sides, moves as the greedy bot would move it. The position reached
+at the start of gunnery is scored by the exchange of fire it allows: for every ship afloat, the
+expected slots destroyed (a broken keel counting :data:`~.greedy.KEEL_VALUE` slots) by the best
+attack of each of its guns, from the engine's exact odds (the dice are *enumerated*, never
+sampled), ours counting for us and the enemy's against us, plus the damage already done. The
+candidate with the best score is played. So it sees what greedy cannot: where the enemy ships
+that move after it will go, and what they can then do to it.
+
+Elsewhere (deployment, gunnery, and the starship game) it evaluates each legal action (the
+greedy bot's choice and a sample of the others when there are many) by rollouts to the end of
+the turn with the greedy policy and dice sampled from the bot's own generator, while its time
+lasts; with one candidate or none it plays as the greedy bot.
+
+Budget: ``think`` seconds per decision (a wall-clock budget: results then depend on the machine)
+or, when ``think`` is ``None``, a fixed amount of work (``candidates`` positions or rollouts per
+decision), so that games with a seed replay exactly. The bot never sees the game's dice: a state
+holds no dice source, and the bot rolls only its own :class:`~leviathans.dice.SeededDice`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ..dice import SeededDice
+from ..protocol import Action, GameState
+from ..rulesets.airfleet import GameState as AirState
+from ..rulesets.airfleet import Step
+from ..rulesets.airfleet.gunnery import ship_attack_options
+from ..rulesets.airfleet.movement import candidates as movers
+from ..rulesets.airfleet.odds import attack_value
+from ..rulesets.airfleet.state import Phase
+from ..rulesets.starship.state import StarshipState
+from .greedy import KEEL_VALUE, GreedyBot
+from .random import RandomBot
+
+__all__ = ["SearchBot", "air_exchange"]
+
+#: A ship lost, in slots (more than any ship's share of slots a bot would trade for it).
+SHIP_VALUE = 24.0
+#: Without a think time: actions compared by rollouts at a decision, rollouts of each, and
+#: engine steps per rollout (a rollout also stops at the end of the turn).
+SAMPLED = 4
+ROLLOUTS = 1
+DEPTH = 12
+
+
+class SearchBot:
+    name = "search"
+
+    def __init__(self, seed: int = 0, think: float | None = None, candidates: int = 48) -> None:
+        if think is not None and think <= 0:
+            raise ValueError("the think time must be positive")
+        self.think = think
+        self.candidates = candidates
+        self._random = random.Random(seed)
+        self._greedy = GreedyBot(seed)
+        self._plan: tuple[tuple[int, int], list[Action]] | None = None
+
+    def choose(self, state: GameState) -> Action:
+        actions = list(state.legal_actions())
+        if len(actions) == 1:
+            return actions[0]
+        deadline = None if self.think is None else time.perf_counter() + self.think
+        if isinstance(state, AirState) and isinstance(actions[0], Step):
+            return self._air_move(state, actions, deadline)
+        return self._sampled(state, actions, deadline)
+
+    # --- air-fleet movement: greedy candidates, looked ahead to gunnery ---------------------
+
+    def _air_move(self, state: AirState, actions: list[Action], deadline: float | None
+                  ) -> Action:
+        name = actions[0].ship if isinstance(actions[0], Step) else ""
+        index = state.setup.by_name[name] if state.moving is not None else next(movers(state))
+        key = (state.turn, index)
+        if self._plan is not None and self._plan[0] == key and self._plan[1]:
+            step = self._plan[1].pop(0)
+            if step in actions:
+                return step
+        self._plan = None
+        name = state.setup.ships[index].name
+        limit = 10000 if deadline is not None else self.candidates
+        ranked = self._greedy.score_ends(state, index)[:limit]
+        if len(ranked) < 2:
+            return self._greedy.choose(state)
+        side = state.setup.ships[index].side
+        best: tuple[float, float] | None = None
+        best_steps: list[Action] = []
+        for n, (prior, path) in enumerate(ranked):
+            if deadline is not None and n >= 2 and time.perf_counter() >= deadline:
+                break
+            steps: list[Action] = [Step(name, s) for s in path]  # type: ignore[arg-type]
+            steps.append(Step(name, "E"))
+            if steps[0] not in actions:
+                continue
+            score = (self._lookahead(state, steps, side), prior)
+            if best is None or score > best:
+                best, best_steps = score, steps
+        if not best_steps:
+            return self._greedy.choose(state)
+        self._plan = (key, best_steps[1:])
+        return best_steps[0]
+
+    def _lookahead(self, state: AirState, steps: Sequence[Action], side: str) -> float:
+        """Play ``steps``, then the rest of movement by the greedy policy; score the result."""
+        dice = SeededDice(self._random.getrandbits(48))
+        after: GameState = state
+        for step in steps:
+            if after.outcome is not None or not after.is_legal(step):
+                break  # the move ended by itself (no MP left)
+            after = after.apply(step, dice)
+        policy = {p: GreedyBot(self._random.getrandbits(31)) for p in state.ruleset.players}
+        while (after.outcome is None and isinstance(after, AirState)
+               and after.phase == Phase.MOVEMENT and after.turn == state.turn):
+            player = after.to_move
+            assert player is not None
+            step: Any = policy[player].choose(after)
+            after = after.apply(step, dice)
+        return air_exchange(after, side)
+
+    # --- any other decision: sampled rollouts to the end of the turn -------------------------
+
+    def _sampled(self, state: GameState, actions: list[Action], deadline: float | None
+                 ) -> Action:
+        side = state.to_move
+        assert side is not None
+        first = self._policy_choice(state)
+        if isinstance(state, AirState) or first is None:
+            # deployment and gunnery: the greedy bot's choices are its exact odds already
+            return first if first is not None else self._random.choice(actions)
+        others = [a for a in actions if a != first]
+        self._random.shuffle(others)
+        pool = [first, *others[: SAMPLED - 1]]
+        totals = [0.0] * len(pool)
+        runs = [0] * len(pool)
+        budget = ROLLOUTS * len(pool) if deadline is None else 1 << 30
+        k = 0
+        while k < budget and (deadline is None or time.perf_counter() < deadline or k < len(pool)):
+            i = k % len(pool)
+            totals[i] += self._rollout(state, pool[i], side)
+            runs[i] += 1
+            k += 1
+        means = [t / r if r else float("-inf") for t, r in zip(totals, runs, strict=True)]
+        best = max(range(len(pool)), key=lambda i: (means[i], i == 0))
+        return pool[best]
+
+    def _policy_choice(self, state: GameState) -> Action | None:
+        try:
+            return self._greedy.choose(state)
+        except TypeError:  # a rule set the greedy bot does not play
+            return None
+
+    def _rollout(self, state: GameState, action: Action, side: str) -> float:
+        dice = SeededDice(self._random.getrandbits(48))
+        turn = getattr(state, "turn", 0)
+        after = state.apply(action, dice)
+        policy: dict[str, Any] = {p: GreedyBot(self._random.getrandbits(31))
+                                  for p in state.ruleset.players}
+        steps = 0
+        depth = DEPTH if self.think is None else 400
+        while after.outcome is None and getattr(after, "turn", turn) == turn and steps < depth:
+            player = after.to_move
+            assert player is not None
+            try:
+                choice = policy[player].choose(after)
+            except TypeError:
+                policy[player] = RandomBot(self._random.getrandbits(31))
+                choice = policy[player].choose(after)
+            after = after.apply(choice, dice)
+            steps += 1
+        return evaluate(after, side)
+
+
+def air_exchange(state: GameState, side: str) -> float:
+    """How good an air-fleet position is for ``side``, in slots: damage done so far (a ship
+    lost counting :data:`SHIP_VALUE`), plus the expected damage of the best attack of every gun
+    of ours, less that of every enemy gun (exact odds, :func:`~...odds.attack_value`)."""
+    assert isinstance(state, AirState)
+    if state.outcome is not None:
+        if state.outcome.winner is None:
+            return 0.0
+        return 1000.0 if state.outcome.winner == side else -1000.0
+    score = 0.0
+    for j, (spec, ship) in enumerate(zip(state.setup.ships, state.ships, strict=True)):
+        sign = -1.0 if spec.side == side else 1.0
+        if ship.status != 0:
+            score += sign * SHIP_VALUE
+            continue
+        score += sign * (ship.destroyed | ship.circled).bit_count()
+        best: dict[int, float] = {}
+        for opt in ship_attack_options(state, j):
+            value = attack_value(state, opt, KEEL_VALUE)
+            if value > best.get(opt.slot, 0.0):
+                best[opt.slot] = value
+        score -= sign * sum(best.values())
+    return score
+
+
+def evaluate(state: GameState, side: str) -> float:
+    """A rule set's position score for ``side`` (0 for a rule set without one)."""
+    if isinstance(state, AirState):
+        return air_exchange(state, side)
+    if state.outcome is not None:
+        if state.outcome.winner is None:
+            return 0.0
+        return 1000.0 if state.outcome.winner == side else -1000.0
+    if isinstance(state, StarshipState):
+        return _star_value(state, side)
+    return 0.0
+
+
+def _star_value(state: StarshipState, side: str) -> float:
+    """Damage done less damage taken, each element's as a share of its boxes (a lost element
+    counting 1.5), disorder a little."""
+    score = 0.0
+    for piece, element in zip(state.pieces, state.elements, strict=True):
+        if piece.kind == "torpedo":
+            continue
+        sign = -1.0 if piece.side == side else 1.0
+        if element.status == 3:
+            score += sign * 1.5
+        else:
+            score += sign * (element.hits / max(1, piece.boxes) + 0.1 * element.disorder)
+    return score

@@ -1,0 +1,126 @@
+"""The search bot: legal, reproducible without a think time, blind to the game's dice."""
+
+from __future__ import annotations
+
+import pytest
+
+from leviathans.bots import SearchBot, make_bot, parse_think
+from leviathans.bots.search import air_exchange
+from leviathans.dice import Die, SeededDice
+from leviathans.errors import LeviathansError
+from leviathans.protocol import GameState
+from leviathans.rulesets.airfleet import AIRFLEET, Options, Step, quickstart_battle
+from leviathans.rulesets.airfleet.state import Phase
+
+
+class WatchedDice:
+    """The game's dice: counts every roll, so a test can see whether anyone else rolled them."""
+
+    def __init__(self, seed: int) -> None:
+        self.inner = SeededDice(seed)
+        self.rolls = 0
+
+    def roll(self, d: Die, label: str) -> int:
+        self.rolls += 1
+        return self.inner.roll(d, label)
+
+
+def _first_move(seed: int) -> tuple[GameState, WatchedDice]:
+    """A quick-start battle played by greedy bots up to the first movement decision."""
+    dice = WatchedDice(seed)
+    state: GameState = AIRFLEET.new_game(quickstart_battle(Options(turn_limit=30)), dice)
+    greedy = {p: make_bot("greedy", k) for k, p in enumerate(AIRFLEET.players)}
+    while state.phase != Phase.MOVEMENT:  # type: ignore[attr-defined]
+        player = state.to_move
+        assert player is not None
+        state = state.apply(greedy[player].choose(state), dice)
+    return state, dice
+
+
+def test_the_search_bot_never_rolls_the_games_dice() -> None:
+    state, dice = _first_move(3)
+    before = dice.rolls
+    action = SearchBot(seed=5).choose(state)
+    assert dice.rolls == before
+    assert state.is_legal(action)
+
+
+def test_the_search_bot_cannot_tell_two_futures_apart() -> None:
+    """The same position with two different futures of the game's dice (one seeded, one with
+    every later roll scripted to a fixed face): the bot's choices are the same, move by move,
+    because a state holds no dice and the bot rolls only its own."""
+    state, _ = _first_move(7)
+    moves = []
+    for _ in range(2):
+        bot = SearchBot(seed=11)
+        moves.append([bot.choose(state).text() for _ in range(3)])
+    assert moves[0] == moves[1]
+    # and the state the bot saw holds no dice source anywhere in its attributes
+    for name in getattr(type(state), "__slots__", ()):
+        value = getattr(state, name, None)
+        assert not hasattr(value, "roll"), name
+
+
+def test_a_search_game_is_legal_and_replays_from_its_seed() -> None:
+    def play(seed: int) -> list[str]:
+        dice = SeededDice(seed)
+        state: GameState = AIRFLEET.new_game(quickstart_battle(Options(turn_limit=3)), dice)
+        bots = {"british": make_bot("search", 1), "french": make_bot("greedy", 2)}
+        texts = []
+        while state.outcome is None:
+            player = state.to_move
+            assert player is not None
+            action = bots[player].choose(state)
+            assert state.is_legal(action)
+            texts.append(action.text())
+            state = state.apply(action, dice)
+        return texts
+
+    first = play(4)
+    assert first == play(4)
+    assert any(":" in t for t in first)
+
+
+def test_the_search_bot_looks_at_more_than_greedys_first_choice() -> None:
+    """At a movement decision the search bot scores several of greedy's ends by looking ahead;
+    its choice is one of them, and the greedy ranking it starts from is sorted."""
+    state, _ = _first_move(2)
+    greedy = make_bot("greedy", 0)
+    index = state.setup.by_name[next(iter(state.legal_actions())).ship]  # type: ignore[attr-defined]
+    ranked = greedy.score_ends(state, index)  # type: ignore[attr-defined]
+    scores = [s for s, _ in ranked]
+    assert len(ranked) > 10 and scores == sorted(scores, reverse=True)
+    action = SearchBot(seed=0).choose(state)
+    assert isinstance(action, Step)
+    firsts = {(path[0] if path else "E") for _, path in ranked[:48]}
+    assert action.step in firsts
+
+
+def test_the_exchange_score_is_zero_sum() -> None:
+    state, _ = _first_move(1)
+    assert air_exchange(state, "british") == pytest.approx(-air_exchange(state, "french"))
+
+
+def test_think_times_and_bot_names() -> None:
+    assert parse_think("1s") == 1.0
+    assert parse_think("250ms") == 0.25
+    assert parse_think("2") == 2.0
+    bot = make_bot("search:500ms", 3)
+    assert isinstance(bot, SearchBot) and bot.think == 0.5
+    with pytest.raises(LeviathansError, match="think time"):
+        make_bot("search:soon")
+    with pytest.raises(LeviathansError, match="takes no think time"):
+        make_bot("greedy:1s")
+    with pytest.raises(LeviathansError, match="unknown bot"):
+        make_bot("deep-blue")
+
+
+def test_a_think_time_bounds_the_decision() -> None:
+    import time
+
+    state, _ = _first_move(5)
+    bot = make_bot("search:0.2s", 1)
+    start = time.perf_counter()
+    action = bot.choose(state)
+    assert time.perf_counter() - start < 2.0  # the budget, plus one candidate in flight
+    assert state.is_legal(action)
