@@ -120,8 +120,8 @@ class SearchBot:
                and after.phase == Phase.MOVEMENT and after.turn == state.turn):
             player = after.to_move
             assert player is not None
-            step: Any = policy[player].choose(after)
-            after = after.apply(step, dice)
+            reply: Any = policy[player].choose(after)
+            after = after.apply(reply, dice)
         return air_exchange(after, side)
 
     # --- any other decision: sampled rollouts to the end of the turn -------------------------
