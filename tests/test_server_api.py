@@ -71,12 +71,13 @@ def test_meta_lists_rule_sets_bots_and_opponents(client: RecordingClient) -> Non
     assert set(meta["rulesets"]) == set(RULESETS)
     assert meta["rulesets"]["airfleet"]["players"] == ["british", "french"]
     assert meta["rulesets"]["starship"]["players"] == ["red", "blue"]
-    assert set(meta["bots"]) == {"random", "greedy"}
+    assert set(meta["bots"]) == {"random", "greedy", "search"}
     assert meta["opponents"] == ["bot", "hotseat", "friend"]
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
-@pytest.mark.parametrize("opponent", ["bot:random", "bot:greedy", "hotseat", "friend"])
+@pytest.mark.parametrize(("ruleset", "opponent"), [
+    *((r, o) for r in RULESETS for o in ("bot:random", "bot:greedy", "hotseat", "friend")),
+    ("airfleet", "bot:search")])
 def test_new_games_of_every_kind_play_to_the_end(client: RecordingClient, ruleset: str,
                                                  opponent: str) -> None:
     first, second = _players(ruleset)
