@@ -25,6 +25,7 @@ from __future__ import annotations
 from .airfleet import AirFleetEnv
 from .base import ActionTable, LeviathansEnv, ObservationEncoder, is_turn_limit
 from .starship import StarshipEnv
+from .warfleet import WarFleetConfig, WarFleetEnv
 
 __all__ = [
     "ActionTable",
@@ -32,5 +33,7 @@ __all__ = [
     "LeviathansEnv",
     "ObservationEncoder",
     "StarshipEnv",
+    "WarFleetConfig",
+    "WarFleetEnv",
     "is_turn_limit",
 ]
