@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import copy
 import itertools
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,6 +34,7 @@ from leviathans.rulesets.warfleet import (
 )
 from leviathans.rulesets.warfleet.state import Phase
 
+ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ("skirmish", "fleet-action")
 
 
@@ -363,3 +367,15 @@ def test_index_action_in_the_current_position() -> None:
     with pytest.raises(ValueError, match="no index"):
         env.action_index("concede british")
 
+
+
+def test_example_script_plays_war_fleet_and_fog_of_war() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "random_agents.py"), "--games", "1",
+         "--ruleset", "warfleet", "--warfleet-turns", "1", "--ruleset", "airfleet", "--fog",
+         "--airfleet-turns", "1"],
+        capture_output=True, text=True, timeout=60, check=True)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("leviathans_warfleet_v0: Discrete(22873), observation (1428,)")
+    assert any(line.startswith("leviathans_airfleet_v0: Discrete(1709)") for line in lines)
+    assert sum("rewards:" in line for line in lines) == 2
