@@ -28,6 +28,7 @@ from leviathans.rulesets.warfleet import (
     WARFLEET,
     Declare,
     GameState,
+    Pivot,
     WarSetup,
     parse_setup,
     scenario_data,
@@ -379,3 +380,36 @@ def test_example_script_plays_war_fleet_and_fog_of_war() -> None:
     assert lines[0].startswith("leviathans_warfleet_v0: Discrete(22873), observation (1428,)")
     assert any(line.startswith("leviathans_airfleet_v0: Discrete(1709)") for line in lines)
     assert sum("rewards:" in line for line in lines) == 2
+
+
+def test_each_side_acts_and_sees_in_its_own_frame() -> None:
+    """On the 40-column skirmish map the French see and act on the map turned half a turn
+    (column c -> 41 - c, row r -> 23 - r, facing + 3): a French placement mirroring a British
+    one has the same index and looks the same to its own side; so do pivots."""
+    env = WarFleetEnv("skirmish")
+    env.reset(seed=0)
+    table = env.table
+    assert isinstance(table, WarFleetActions)
+    mirror = {"british": ("Invincible", "0306", "N"), "french": ("Edgar Quinet", "3817", "S")}
+    indices = {}
+    for _ in range(2):  # each side places its battlecruiser first (highest class first)
+        side = env.agent_selection
+        name, label, facing = mirror[side]
+        indices[side] = env.action_index(f"{name}@{label}:{facing}")
+        assert table.label(indices[side]) == "own 0 place zone+0,0 facing N"
+        env.step(indices[side])
+    assert indices["british"] == indices["french"]
+    layout = {name: (a, b) for name, a, b in env.encoder.layout()}
+    a, b = layout["ship0.position"][0], layout["ship0.facing"][1]
+    british, french = env.observe("british")["observation"], env.observe("french")["observation"]
+    assert np.array_equal(british[a:b], french[a:b])
+    c, d = layout["ship4.position"][0], layout["ship4.facing"][1]  # the other side's ship
+    assert np.array_equal(british[c:d], french[c:d])
+    close = WarFleetEnv(close_quarters())
+    table = close.table
+    assert isinstance(table, WarFleetActions)
+    game = WARFLEET.new_game(close.setup, SeededDice(0))
+    pivot_n = table.index(game, Pivot("Invincible", Facing.N))
+    assert pivot_n == table.index(game, Pivot("Edgar Quinet", Facing.S))
+    assert table.label(pivot_n) == "own 0 pivot N"
+    assert table.action(pivot_n, "french") == Pivot("Edgar Quinet", Facing.S)

@@ -21,14 +21,21 @@ Actions (``WarFleetActions``, in this order):
 
 Conceding is not part of the action space (as in the other environments).
 
+Each side's frame. In a two-side game on a map with an even number of columns the second side
+sees, and acts on, the map turned half a turn (column ``c`` -> ``C + 1 - c``, row ``r`` ->
+``R + 1 - r``, facing + 3), as in the air-fleet environment: that rotation maps the hex grid
+onto itself, so both sides see their own deployment zone on the left, and a placement index
+or a pivot index means the same to both (placement hexes are counted from the zone's first
+column and row in the side's own frame).
+
 Observation (``WarFleetObservation.layout()`` names the blocks), from the player's side: the
 turn (over the turn limit), the phase, who is to move, whether the player won initiative and
 its rank, the moving ship's MP left and spent, how many ships it still has to place; then one
 block per ship slot (``max_ships``), the player's own ships first, then the others, in setup
 order, empty slots zero: present, mine, enemy, class, on the map, still to place, column and
-row (over the config's map limits), facing, status, MP, moved, moving, SI, per location
-(present, destroyed, current resilience) and per gun (present, declared this turn). War Fleet
-hides nothing, so the observation is the whole position.
+row (over the config's map limits) and facing in the player's frame, status, MP, moved,
+moving, SI, per location (present, destroyed, current resilience) and per gun (present,
+declared this turn). War Fleet hides nothing, so the observation is the whole position.
 """
 
 from __future__ import annotations
@@ -44,10 +51,10 @@ from ..errors import ScenarioError
 from ..hexgrid import Facing, Hex
 from ..rulesets.warfleet import WARFLEET, GameState, Options, WarSetup, load_scenario
 from ..rulesets.warfleet.actions import STEPS, Declare, Done, Pivot, Place, Step, WarAction
-from ..rulesets.warfleet.setup import STATUS_NAMES
+from ..rulesets.warfleet.setup import STATUS_NAMES, Zone
 from .base import ActionTable, LeviathansEnv, ObservationEncoder, blocks, fraction, one_hot
 
-__all__ = ["WarFleetActions", "WarFleetConfig", "WarFleetEnv", "WarFleetObservation"]
+__all__ = ["Frame", "WarFleetActions", "WarFleetConfig", "WarFleetEnv", "WarFleetObservation"]
 
 _PHASES = ("placement", "movement", "combat", "over")
 #: War Fleet ships have four or six locations (W1)
@@ -127,6 +134,32 @@ class WarFleetConfig:
                                     f"1-{MAX_CLASS}")
 
 
+class Frame:
+    """The map as one side sees it: turned half a turn for the second of two sides on a map
+    with an even number of columns (see the module docstring), else as it is."""
+
+    def __init__(self, setup: WarSetup, side: str) -> None:
+        self.columns, self.rows = setup.board.columns, setup.board.rows
+        self.turned = (len(setup.sides) == 2 and side == setup.sides[1]
+                       and self.columns % 2 == 0)
+
+    def place(self, column: int, row: int) -> tuple[int, int]:
+        """A map (column, row) in this frame (the turn is its own inverse)."""
+        if self.turned:
+            return self.columns + 1 - column, self.rows + 1 - row
+        return column, row
+
+    def facing(self, facing: Facing) -> Facing:
+        return facing.turned(3) if self.turned else facing
+
+    def zone_origin(self, zone: Zone) -> tuple[int, int]:
+        """The first column and row of a deployment zone, in this frame."""
+        last_row = min(zone.rows[1], self.rows)
+        if self.turned:
+            return self.columns + 1 - zone.columns[1], self.rows + 1 - last_row
+        return zone.columns[0], zone.rows[0]
+
+
 def _bits(mask: int) -> list[int]:
     return [b for b in range(mask.bit_length()) if mask >> b & 1]
 
@@ -176,6 +209,7 @@ class WarFleetActions(ActionTable[GameState]):
         self._own_index = {i: k for side in setup.sides for k, i in enumerate(self.own[side])}
         self._enemy_index = {side: {j: e for e, j in enumerate(self.enemies[side])}
                              for side in setup.sides}
+        self.frames = {side: Frame(setup, side) for side in setup.sides}
         #: per ship: its bracket fire guns (gun indices), in gun order
         self.bracket = [[g for g, gun in enumerate(s.guns) if gun.bracket] for s in setup.ships]
 
@@ -191,19 +225,21 @@ class WarFleetActions(ActionTable[GameState]):
         k = self._own_index[i]
         if isinstance(action, Step):
             return ("step", k, action.step)
-        if isinstance(action, Pivot):
-            return ("pivot", k, action.facing)
         spec = setup.ships[i]
+        frame = self.frames[spec.side]
+        if isinstance(action, Pivot):
+            return ("pivot", k, frame.facing(action.facing))
         if isinstance(action, Place):
             try:
                 zone = setup.zone(spec.side)
             except ScenarioError:
                 return None
-            column, row = action.hex.offset()
-            dc, dr = column - zone.columns[0], row - zone.rows[0]
+            column, row = frame.place(*action.hex.offset())
+            first_column, first_row = frame.zone_origin(zone)
+            dc, dr = column - first_column, row - first_row
             if not (0 <= dc < self.config.zone_columns and 0 <= dr < self.config.zone_rows):
                 return None
-            return ("place", k, dc, dr, action.facing)
+            return ("place", k, dc, dr, frame.facing(action.facing))
         j = setup.by_name.get(action.target)
         if j is None or j not in self._enemy_index[spec.side]:
             return None
@@ -241,12 +277,13 @@ class WarFleetActions(ActionTable[GameState]):
         spec = setup.ships[i]
         if key[0] == "step":
             return Step(spec.name, key[2])
+        frame = self.frames[side]
         if key[0] == "pivot":
-            return Pivot(spec.name, key[2])
+            return Pivot(spec.name, frame.facing(key[2]))
         if key[0] == "place":
-            zone = setup.zone(side)
-            return Place(spec.name, Hex.from_offset(zone.columns[0] + key[2],
-                                                    zone.rows[0] + key[3]), key[4])
+            first_column, first_row = frame.zone_origin(setup.zone(side))
+            column, row = frame.place(first_column + key[2], first_row + key[3])
+            return Place(spec.name, Hex.from_offset(column, row), frame.facing(key[4]))
         _, _, g, e, loc = key
         enemies = self.enemies[side]
         if e >= len(enemies):
@@ -292,6 +329,7 @@ class WarFleetObservation(ObservationEncoder):
         self.order = {side: [i for i, s in enumerate(setup.ships) if s.side == side]
                       + [i for i, s in enumerate(setup.ships) if s.side != side]
                       for side in setup.sides}
+        self.frames = {side: Frame(setup, side) for side in setup.sides}
 
     def layout(self) -> list[tuple[str, int, int]]:
         spec = list(self.GLOBAL)
@@ -336,10 +374,11 @@ class WarFleetObservation(ObservationEncoder):
         out[at] = on_map
         out[at + 1] = ship["hex"] is None and ship["status"] == "afloat"
         if ship["hex"] is not None:
-            column, row = Hex.from_label(ship["hex"]).offset()
+            frame = self.frames[player]
+            column, row = frame.place(*Hex.from_label(ship["hex"]).offset())
             out[at + 2] = fraction(column - 1, c.max_columns - 1)
             out[at + 3] = fraction(row - 1, c.max_rows - 1)
-            one_hot(out, at + 4, int(Facing[ship["facing"]]))
+            one_hot(out, at + 4, int(frame.facing(Facing[ship["facing"]])))
         at += 10
         one_hot(out, at, STATUS_NAMES.index(ship["status"]))
         at += len(STATUS_NAMES)
