@@ -16,6 +16,10 @@ import pytest
 from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
 
 from leviathans.env import AirFleetEnv, LeviathansEnv, StarshipEnv
+from leviathans.rulesets.airfleet import Options as AirOptions
+from leviathans.rulesets.airfleet import quickstart_battle
+from leviathans.rulesets.airfleet.actions import FogChoice
+from leviathans.rulesets.airfleet.state import Phase as AirPhase
 from leviathans.rulesets.starship.actions import Attack
 from leviathans.rulesets.starship.geometry import Pose
 from leviathans.rulesets.starship.state import IN_PLAY, Phase, StarshipState
@@ -26,6 +30,7 @@ Env = LeviathansEnv[Any]
 
 ENVS: dict[str, Callable[[], Env]] = {
     "airfleet": lambda: AirFleetEnv(render_mode="ansi"),
+    "airfleet-fog": lambda: AirFleetEnv(initiative="fog-of-war", render_mode="ansi"),
     "starship": lambda: StarshipEnv(turn_limit=4, render_mode="ansi"),
 }
 
@@ -101,6 +106,9 @@ def test_action_table_does_not_depend_on_the_game() -> None:
 def _key_kind(env: Env, index: int) -> str:
     key: Hashable = env.table.key_at(index)
     if isinstance(env, AirFleetEnv):
+        if isinstance(key, tuple):
+            assert key[0] == "fog"
+            return "fog"
         text = str(key)
         return "deploy" if "@" in text else "fire" if ">" in text else \
             "done" if text == "done" else "step"
@@ -133,6 +141,122 @@ def check_every_legal_action_has_an_index(env: Env, seeds: range,
 def test_every_airfleet_action_has_an_index() -> None:
     kinds = check_every_legal_action_has_an_index(AirFleetEnv(), range(12))
     assert set(kinds) == {"deploy", "step", "fire", "done"}
+
+
+def test_every_fog_of_war_action_has_an_index() -> None:
+    """F1: the secret card placements take their own indices, appended after ``done``."""
+    env = AirFleetEnv(initiative="fog-of-war")
+    assert len(env.table) == 1133 + 576 and env.table.fog == 1133
+    assert env.table.labels[:1133] == AirFleetEnv().table.labels, "old indices unchanged"
+    kinds = check_every_legal_action_has_an_index(env, range(6))
+    assert set(kinds) == {"deploy", "step", "fire", "done", "fog"}
+    assert kinds["fog"] % 576 == 0, "a side chooses among all 24 x 24 placements"
+
+
+def test_fog_placements_round_trip_through_their_indices() -> None:
+    """F1: each of the 576 indices is one placement, and the placement maps back to it."""
+    for fog_cards, count in ((4, 576), ("deployed", 4)):  # the quick-start fleets: Types 1, 2
+        setup = quickstart_battle(AirOptions(initiative="fog-of-war", fog_cards=fog_cards))
+        env = AirFleetEnv(setup)
+        table = env.table
+        assert table.fog is not None
+        for side in setup.sides:
+            seen = set()
+            for index in range(table.fog, len(table)):
+                try:
+                    choice = table.fog_choice(setup, side, index)
+                except ValueError as exc:
+                    assert fog_cards == "deployed" and "holds 2" in str(exc)
+                    continue
+                assert table.fog_key(setup, choice) == table.key_at(index)
+                assert choice.side == side and choice.text() not in seen
+                seen.add(choice.text())
+            assert len(seen) == count
+        env.reset(seed=0)
+        while env.game.phase != AirPhase.INITIATIVE:  # deploy with the first legal actions
+            env.step(env.legal_indices()[0])
+        mask = env.observe(env.agent_selection)["action_mask"]
+        assert int(mask.sum()) == count and not mask[:table.fog].any()
+    with pytest.raises(ValueError, match="not a fog-of-war placement"):
+        table.fog_choice(setup, "british", 0)
+
+
+def _to_fog_phase(seed: int) -> AirFleetEnv:
+    env = AirFleetEnv(initiative="fog-of-war")
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    while env.game.phase != AirPhase.INITIATIVE:
+        env.step(int(rng.choice(env.legal_indices())))
+    return env
+
+
+def test_the_other_sides_fog_placement_stays_secret() -> None:
+    """F1: the British place their cards first; whatever they chose, the French observation
+    (and mask) is the same; the British see their own placement."""
+    seen = {}
+    for text in ("fog british 1:black 2:red 3:yellow 4:blue",
+                 "fog british 4:blue 3:yellow 2:red 1:black"):
+        env = _to_fog_phase(1)
+        assert env.agent_selection == "british"
+        env.step(_index(env, text))
+        assert env.agent_selection == "french" and env.game.phase == AirPhase.INITIATIVE
+        french = env.observe("french")
+        seen[text] = (env.observe("british")["observation"], french["observation"],
+                      french["action_mask"])
+    a, b = seen.values()
+    assert not np.array_equal(a[0], b[0]), "the British see their own placement"
+    assert np.array_equal(a[1], b[1]) and np.array_equal(a[2], b[2]), "the French learn nothing"
+
+
+def test_unrevealed_fog_cards_never_reach_the_observation() -> None:
+    """F1, through random play: two states that differ only in a side's cards not yet
+    revealed give the other side identical observations (and that side different ones)."""
+    env = AirFleetEnv(initiative="fog-of-war", turn_limit=4)
+    enc = env.encoder.encode
+    checked = 0
+    for seed in (0, 1, 2):
+        for _ in walk(env, seed):
+            state = env.game
+            fog = state.fog
+            if fog is None:  # deployment: no cards yet
+                continue
+            for k, side in enumerate(state.setup.sides):
+                placed = fog.placed[k]
+                shown = len(fog.revealed[k])
+                if placed is None or len(placed) - shown < 2:
+                    continue
+                hidden = placed[shown:]
+                swapped = (*placed[:shown], *hidden[1:], hidden[0])  # other hidden order
+                new = (swapped, fog.placed[1]) if k == 0 else (fog.placed[0], swapped)
+                other_state = state.evolve(fog=fog._replace(placed=new))
+                other = state.setup.other(side)
+                assert np.array_equal(enc(state.view(other), other),
+                                      enc(other_state.view(other), other))
+                assert not np.array_equal(enc(state.view(side), side),
+                                          enc(other_state.view(side), side))
+                checked += 1
+    assert checked > 20
+
+
+def test_revealed_fog_cards_reach_both_sides() -> None:
+    """Once both sides have placed, the first cards are revealed (F1) and both observe them."""
+    env = _to_fog_phase(2)
+    env.step(_index(env, "fog british 1:black 2:red 3:yellow 4:blue"))
+    env.step(_index(env, "fog french 2:blue 1:red 3:black 4:yellow"))
+    fog = env.game.fog
+    assert fog is not None and fog.revealed[0] and fog.revealed[1]
+    layout = {name: (a, b) for name, a, b in env.encoder.layout()}
+    a, b = layout["fog.revealed"]
+    size = env.encoder.revealed_size
+    for me, other in (("british", "french"), ("french", "british")):
+        obs = env.observe(me)["observation"][a:b]
+        mine, theirs = obs[:4 * size], obs[4 * size:]
+        k_me, k_other = env.setup.sides.index(me), env.setup.sides.index(other)
+        for block, k in ((mine, k_me), (theirs, k_other)):
+            first = fog.revealed[k][0]
+            assert block[0] == 1.0 and block[first.type] == 1.0  # revealed; its type one-hot
+    assert isinstance(env.game.parse_action("fog british 1:black 2:red 3:yellow 4:blue"),
+                      FogChoice)
 
 
 def test_every_starship_action_has_an_index() -> None:

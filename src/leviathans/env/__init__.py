@@ -1,8 +1,9 @@
 """PettingZoo environments for AI research: one AEC environment per rule set.
 
-Each environment has a fixed ``Discrete`` action space per setup (every action that can ever
-be legal there), an action mask of the legal ones, and observations built only from what the
-player may see. Random agents play both in ``examples/random_agents.py``.
+Each environment (air fleet, with fog-of-war initiative too; starship; War Fleet) has a
+fixed ``Discrete`` action space per setup (every action that can ever be legal there), an
+action mask of the legal ones, and observations built only from what the player may see.
+Random agents play them in ``examples/random_agents.py``.
 
 >>> import numpy as np
 >>> from leviathans.env import AirFleetEnv, StarshipEnv
@@ -18,6 +19,15 @@ player may see. Random agents play both in ``examples/random_agents.py``.
 >>> env.reset(seed=1)
 >>> env.action_space("red"), env.observation_space("red")["observation"].shape
 (Discrete(1656), (540,))
+>>> from leviathans.env import WarFleetEnv
+>>> env = WarFleetEnv("fleet-action")
+>>> env.reset(seed=1)
+>>> env.action_space("british"), env.observation_space("british")["observation"].shape
+(Discrete(22873), (1428,))
+>>> AirFleetEnv(initiative="fog-of-war").action_space("british")
+Discrete(1709)
+
+See docs/env.md for the encodings.
 """
 
 from __future__ import annotations
@@ -25,6 +35,7 @@ from __future__ import annotations
 from .airfleet import AirFleetEnv
 from .base import ActionTable, LeviathansEnv, ObservationEncoder, is_turn_limit
 from .starship import StarshipEnv
+from .warfleet import WarFleetConfig, WarFleetEnv
 
 __all__ = [
     "ActionTable",
@@ -32,5 +43,7 @@ __all__ = [
     "LeviathansEnv",
     "ObservationEncoder",
     "StarshipEnv",
+    "WarFleetConfig",
+    "WarFleetEnv",
     "is_turn_limit",
 ]

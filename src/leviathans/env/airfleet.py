@@ -7,7 +7,14 @@ action text itself is the key. The table lists, from the setup:
   facing) that puts it wholly in its side's zone (the engine's own placement list);
 * every movement step: each ship x ``F``, ``L``, ``R``, ``E``;
 * every attack: each gun battery x each enemy ship x each of its locations;
-* ``done``.
+* ``done``;
+* with fog-of-war initiative (F1), appended after ``done`` so the other indices keep their
+  numbers: every secret placement of the cards, as (order of the cards x dice on them) =
+  24 x 24 = 576 indices. Index ``fog + 24 * o + d`` lays the side's cards (its hand in type
+  order) out in the ``o``-th permutation of four places and puts the dice (black, red,
+  yellow, blue: the first ones for a smaller hand) in the ``d``-th permutation; a hand of
+  ``k < 4`` cards uses the permutations that keep places ``k..3`` fixed (so fewer cards map
+  into the same table).
 
 Observation (``AirFleetObservation.layout()`` names the blocks), from the player's side: the
 turn (over the turn limit), the phase, who is to move, who holds initiative, the moving
@@ -16,6 +23,10 @@ own ships first (setup order), then the enemy's: its side, whether it is on the 
 to deploy, its bow and stern hexes (column and row scaled to [0, 1]), facing, status,
 whether it is moving, its movement points, whether it moved this turn, and per slot (every
 location x 6, padded to the largest card): destroyed, destroyed this turn, fired.
+With fog-of-war initiative a last global block ("fog") holds the player's own placement this
+turn (per place: card type, die), whether each side has chosen, and per side and place the
+revealed cards (type, die, roll, result). The opponent's placement enters only as far as its
+cards are revealed (the engine's view withholds the rest).
 On a board with an even number of columns the second side sees the board turned half a turn
 (column ``c`` -> ``C + 1 - c``, row ``r`` -> ``R + 1 - r``, facing + 3): that rotation maps the
 hex grid onto itself, so both sides see their own deployment zone on the left.
@@ -25,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import replace
+from itertools import permutations
 from typing import Any, ClassVar
 
 import numpy as np
@@ -33,8 +45,9 @@ from numpy.typing import NDArray
 from ..errors import ScenarioError
 from ..hexgrid import Facing, Hex
 from ..rulesets.airfleet import AIRFLEET, GameSetup, GameState, Options, quickstart_battle
-from ..rulesets.airfleet.actions import STEPS, Deploy, Fire, Step
+from ..rulesets.airfleet.actions import STEPS, Deploy, Fire, FogChoice, Step
 from ..rulesets.airfleet.deployment import placements
+from ..rulesets.airfleet.fog import DICE_ORDER, fog_dice, hand
 from .base import ActionTable, LeviathansEnv, ObservationEncoder, blocks, fraction, one_hot
 
 __all__ = ["AirFleetActions", "AirFleetEnv", "AirFleetObservation"]
@@ -42,6 +55,30 @@ __all__ = ["AirFleetActions", "AirFleetEnv", "AirFleetObservation"]
 _PHASES = ("deployment", "movement", "gunnery", "over")
 _STATUS = ("afloat", "keel broken", "destroyed")
 _SLOT_CHANNELS = ("destroyed", "destroyed_this_turn", "fired")
+#: fog-of-war: the places of the cards, their types (Types 1-5), the dice, the results
+_FOG_PLACES = len(DICE_ORDER)
+_FOG_TYPES = 5
+_FOG_RESULTS = ("moves", "no ships", "discarded")
+_FOG_MAX_ROLL = 12  # the black die's highest face
+#: every order of four places, in itertools order (index = permutation number)
+_PERMS: tuple[tuple[int, ...], ...] = tuple(permutations(range(_FOG_PLACES)))
+_PERM_INDEX = {p: i for i, p in enumerate(_PERMS)}
+
+
+def fog_places(setup: GameSetup) -> int:
+    """How many cards each side lays out with fog-of-war initiative (0 without it)."""
+    if setup.options.initiative != "fog-of-war":
+        return 0
+    count = len(hand(setup, setup.sides[0]))
+    if count > _FOG_PLACES or len(hand(setup, setup.sides[1])) != count:
+        raise ScenarioError(f"the air-fleet environment places at most {_FOG_PLACES} "
+                            f"fog-of-war cards a side, the same number for both sides")
+    return count
+
+
+def _padded(perm: tuple[int, ...]) -> tuple[int, ...]:
+    """A permutation of ``k`` places as one of four that keeps places ``k..3`` fixed."""
+    return perm + tuple(range(len(perm), _FOG_PLACES))
 
 
 class AirFleetActions(ActionTable[GameState]):
@@ -66,17 +103,61 @@ class AirFleetActions(ActionTable[GameState]):
                     for location in target.locations:
                         self._text(Fire(spec.name, spec.refs[g], target.name, location).text())
         self._text("done")
+        #: the first fog-of-war index (None without that option)
+        self.fog: int | None = None
+        if fog_places(setup):
+            self.fog = len(self)
+            for o, order in enumerate(_PERMS):
+                for d, dice in enumerate(_PERMS):
+                    self.add(("fog", o, d), f"fog order#{o} {''.join(map(str, order))} "
+                                            f"dice#{d} {''.join(map(str, dice))}")
 
     def _text(self, text: str) -> None:
         self.add(text, text)
 
     def key(self, state: GameState, action: Any, context: dict[Any, Any]) -> Hashable | None:
+        if isinstance(action, FogChoice):
+            return self.fog_key(state.setup, action)
         return str(action.text())
+
+    @staticmethod
+    def fog_key(setup: GameSetup, action: FogChoice) -> Hashable | None:
+        """``("fog", order permutation, dice permutation)`` of a placement (F1)."""
+        if action.side not in setup.sides:
+            return None
+        cards = hand(setup, action.side)
+        dice = fog_dice(setup)
+        try:
+            order = tuple(cards.index(t) for t, _ in action.cards)
+            colours = tuple(dice.index(d) for _, d in action.cards)
+        except ValueError:
+            return None
+        o = _PERM_INDEX.get(_padded(order))
+        d = _PERM_INDEX.get(_padded(colours))
+        if o is None or d is None or len(order) != len(cards):
+            return None
+        return ("fog", o, d)
+
+    def fog_choice(self, setup: GameSetup, side: str, index: int) -> FogChoice:
+        """The placement an index stands for, for ``side`` (the inverse of :meth:`fog_key`)."""
+        key = self.key_at(index)
+        if not (isinstance(key, tuple) and key[0] == "fog"):
+            raise ValueError(f"action {index} ({self.label(index)}) is not a fog-of-war "
+                             f"placement")
+        cards = hand(setup, side)
+        dice = fog_dice(setup)
+        order, colours = _PERMS[key[1]], _PERMS[key[2]]
+        k = len(cards)
+        if order[k:] != tuple(range(k, _FOG_PLACES)) or colours[k:] != order[k:]:
+            raise ValueError(f"action {index} ({self.label(index)}) needs {_FOG_PLACES} "
+                             f"cards; {side} holds {k}")
+        return FogChoice(side, tuple((cards[order[p]], dice[colours[p]]) for p in range(k)))
 
 
 class AirFleetObservation(ObservationEncoder):
-    """A fixed-size vector of what a player sees (the whole position: no hidden information
-    in the quick-start game), from that player's side."""
+    """A fixed-size vector of what a player sees, from that player's side (the whole
+    position in the quick-start game; with fog-of-war initiative, the other side's cards only
+    as far as they are revealed)."""
 
     GLOBAL = (("turn", 1), ("phase", len(_PHASES)), ("to_move", 2), ("initiative", 2),
               ("moving", 2))
@@ -96,7 +177,16 @@ class AirFleetObservation(ObservationEncoder):
                           ("mp", 1), ("moved", 1),
                           ("slots", self.locations * 6 * len(_SLOT_CHANNELS)))
         self.ship_size = sum(w for _, w in self.ship_spec)
-        self.global_size = sum(w for _, w in self.GLOBAL)
+        self.fog = fog_places(setup) > 0
+        #: fog-of-war: own placement (per place: type, die), chosen (me, other), and per side
+        #: (me, other) and place: revealed, type, die, roll, result
+        self.placed_size = _FOG_TYPES + len(DICE_ORDER)
+        self.revealed_size = 1 + _FOG_TYPES + len(DICE_ORDER) + 1 + len(_FOG_RESULTS)
+        self.fog_spec: tuple[tuple[str, int], ...] = (
+            (("fog.initiative_phase", 1), ("fog.placement", _FOG_PLACES * self.placed_size),
+             ("fog.chosen", 2), ("fog.revealed", 2 * _FOG_PLACES * self.revealed_size))
+            if self.fog else ())
+        self.global_size = sum(w for _, w in self.GLOBAL) + sum(w for _, w in self.fog_spec)
         self.size = self.global_size + len(setup.ships) * self.ship_size
         #: per player: ship indices in observation order (own ships first)
         self.order = {side: [i for i, s in enumerate(setup.ships) if s.side == side]
@@ -104,7 +194,7 @@ class AirFleetObservation(ObservationEncoder):
                       for side in self.sides}
 
     def layout(self) -> list[tuple[str, int, int]]:
-        spec = list(self.GLOBAL)
+        spec = list(self.GLOBAL) + list(self.fog_spec)
         for k in range(len(self.setup.ships)):
             spec += [(f"ship{k}.{name}", width) for name, width in self.ship_spec]
         return blocks(spec)
@@ -120,7 +210,8 @@ class AirFleetObservation(ObservationEncoder):
         other = self.setup.other(player)
         turned = self.rotate and player == self.sides[1]
         out[0] = fraction(view["turn"], self.limit)
-        one_hot(out, 1, _PHASES.index(view["phase"]))
+        # (the fog-of-war initiative phase has its own entry in the fog block)
+        one_hot(out, 1, _PHASES.index(view["phase"]) if view["phase"] in _PHASES else None)
         at = 1 + len(_PHASES)
         out[at] = view["to_move"] == player
         out[at + 1] = view["to_move"] == other
@@ -130,11 +221,40 @@ class AirFleetObservation(ObservationEncoder):
         if moving is not None:
             out[at + 4] = fraction(moving["mp_left"], self.max_mp)
             out[at + 5] = fraction(moving["hexes_before_turn"], self.max_before_turn)
+        if self.fog and view["fog"] is not None:
+            self._fog(out, at + 6, view["fog"], view["phase"], player, other)
         ships = view["ships"]
         for k, i in enumerate(self.order[player]):
             self._ship(out, self.global_size + k * self.ship_size, i, ships[i], player,
                        moving, turned)
         return out
+
+    def _fog(self, out: NDArray[np.float32], at: int, fog: Mapping[str, Any], phase: str,
+             player: str, other: str) -> None:
+        dice = fog["dice"]
+        mine, theirs = fog["sides"][player], fog["sides"][other]
+        out[at] = phase == "initiative"
+        at += 1
+        for p, card in enumerate(mine["placement"] or ()):
+            base = at + p * self.placed_size
+            one_hot(out, base, card["type"] - 1)
+            one_hot(out, base + _FOG_TYPES, dice.index(card["die"]))
+        at += _FOG_PLACES * self.placed_size
+        out[at] = mine["chosen"]
+        out[at + 1] = theirs["chosen"]
+        at += 2
+        for k, side in enumerate((mine, theirs)):
+            for card in side["revealed"]:
+                base = at + (k * _FOG_PLACES + card["position"] - 1) * self.revealed_size
+                out[base] = 1.0
+                one_hot(out, base + 1, card["type"] - 1)
+                one_hot(out, base + 1 + _FOG_TYPES, dice.index(card["die"]))
+                if card["roll"] is not None:
+                    out[base + 1 + _FOG_TYPES + len(DICE_ORDER)] = fraction(card["roll"],
+                                                                           _FOG_MAX_ROLL)
+                if card["result"] in _FOG_RESULTS:
+                    one_hot(out, base + 2 + _FOG_TYPES + len(DICE_ORDER),
+                            _FOG_RESULTS.index(card["result"]))
 
     def _ship(self, out: NDArray[np.float32], at: int, index: int, ship: Mapping[str, Any],
               player: str, moving: Mapping[str, Any] | None, turned: bool) -> None:
@@ -165,22 +285,19 @@ class AirFleetEnv(LeviathansEnv[GameState]):
 
     ``turn_limit`` replaces the setup's (the rules have none; learners need an end): the game
     then ends as a draw after that turn, reported as a truncation. ``None`` keeps the
-    setup's own limit."""
+    setup's own limit. ``initiative="fog-of-war"`` (with the default setup) plays the
+    fog-of-war initiative option (F1); a given setup brings its own options."""
 
     metadata: ClassVar[dict[str, Any]] = {**LeviathansEnv.metadata,
                                           "name": "leviathans_airfleet_v0"}
 
     def __init__(self, setup: GameSetup | None = None, *, turn_limit: int | None = 30,
-                 render_mode: str | None = None) -> None:
+                 initiative: str = "quick-start", render_mode: str | None = None) -> None:
         if setup is None:
-            setup = quickstart_battle(Options(turn_limit=turn_limit))
+            setup = quickstart_battle(Options.from_dict(
+                {"turn_limit": turn_limit, "initiative": initiative}))
         elif turn_limit is not None:
             setup = setup.with_options(replace(setup.options, turn_limit=turn_limit))
-        if setup.options.initiative != "quick-start":
-            # The action table and the observation have no place yet for the secret card
-            # placements of fog-of-war initiative (F1).
-            raise ScenarioError(f"the air-fleet environment plays quick-start initiative only, "
-                                f"not options.initiative = {setup.options.initiative!r}")
         super().__init__(AIRFLEET, setup, AirFleetActions(setup), AirFleetObservation(setup),
                          render_mode)
 

@@ -147,7 +147,8 @@ class LeviathansEnv(AECEnv, Generic[S]):  # type: ignore[misc]
     }
 
     def __init__(self, ruleset: Any, setup: Any, table: ActionTable[S],
-                 encoder: ObservationEncoder, render_mode: str | None = None) -> None:
+                 encoder: ObservationEncoder, render_mode: str | None = None,
+                 agents: Sequence[str] | None = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of "
@@ -157,7 +158,8 @@ class LeviathansEnv(AECEnv, Generic[S]):  # type: ignore[misc]
         self.setup = setup
         self.table = table
         self.encoder = encoder
-        self.possible_agents: list[str] = list(ruleset.players)
+        # the rule set's players, unless the setup names its own (War Fleet scenarios)
+        self.possible_agents: list[str] = list(ruleset.players if agents is None else agents)
         n = len(table)
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.observation_spaces = {
