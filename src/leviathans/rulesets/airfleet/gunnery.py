@@ -260,7 +260,10 @@ def apply_fire(state: GameState, action: Fire, dice: DiceSource, events: list[Ev
     events.append(AttackResult(
         spec.name, spec.slot_ref(opt.slot), spec.slots[opt.slot].name or "", tspec.name,
         tspec.locations[tl], opt.range, tuple(rolled), modifier, total, slot_roll,
-        tuple(results), keel, keel is not None and sum(keel) >= tspec.si, tuple(destroyed)))
+        tuple(results), keel,
+        # broken by this attack: a keel already broken this turn is not reported again
+        state.ships[opt.target].status != KEEL_BROKEN and target.status == KEEL_BROKEN,
+        tuple(destroyed)))
     return state.evolve(ships=tuple(ships))
 
 
