@@ -32,9 +32,9 @@ from ..dice import SeededDice
 from ..protocol import Action, GameState
 from ..rulesets.airfleet import Cease, Fire, Step
 from ..rulesets.airfleet import GameState as AirState
-from ..rulesets.airfleet.gunnery import AttackOption, find_option, ship_attack_options
+from ..rulesets.airfleet.gunnery import find_option, ship_attack_options
 from ..rulesets.airfleet.movement import candidates as movers
-from ..rulesets.airfleet.odds import attack_odds, attack_value
+from ..rulesets.airfleet.odds import attack_value
 from ..rulesets.airfleet.ships import KEEL_BROKEN
 from ..rulesets.airfleet.state import Phase
 from ..rulesets.starship.state import StarshipState
@@ -45,8 +45,6 @@ __all__ = ["SearchBot", "air_exchange"]
 
 #: A ship lost, in slots (more than any ship's share of slots a bot would trade for it).
 SHIP_VALUE = 24.0
-#: A ship destroyed this turn, in slots, when choosing fire (its guns fall silent).
-KILL_VALUE = 8.0
 #: Without a think time: actions compared by rollouts at a decision, rollouts of each, and
 #: engine steps per rollout (a rollout also stops at the end of the turn).
 SAMPLED = 4
@@ -183,9 +181,10 @@ class SearchBot:
 
 
 def _air_fire(state: AirState, actions: list[Action]) -> Action:
-    """The attack worth most: expected slots (and keel) as greedy counts them, plus the chance
-    it destroys the target this turn; nothing for a target already doomed this turn (its keel
-    broken, or the damage marked already enough to destroy it)."""
+    """The attack worth most: expected slots (and keel) as greedy counts them, but nothing for
+    a target already doomed this turn (its keel broken, or the damage marked already enough to
+    destroy it): the shot goes where it still counts. (A bonus for the chance of finishing a
+    ship was tried and did not win more games against greedy in 100 battles.)"""
     best: tuple[float, str] | None = None
     choice: Action = Cease()
     for action in actions:
@@ -196,7 +195,7 @@ def _air_fire(state: AirState, actions: list[Action]) -> Action:
         if doomed(state, opt.target):
             value = 0.0
         else:
-            value = attack_value(state, opt, KEEL_VALUE) + KILL_VALUE * _kill_chance(state, opt)
+            value = attack_value(state, opt, KEEL_VALUE)
         key = (value, action.text())
         if best is None or key > best:
             best, choice = key, action
@@ -216,28 +215,6 @@ def doomed(state: AirState, index: int) -> bool:
     if any(gone & mask == mask for mask in spec.loc_mask):
         return True
     return 2 * lost.bit_count() >= spec.si
-
-
-def _kill_chance(state: AirState, opt: AttackOption) -> float:
-    """About how likely the attack is to destroy its target by the quick-start rules: the
-    chance of destroying a slot whose loss completes a location or reaches half the
-    structural integrity (summed, capped at 1), or of breaking the keel."""
-    spec, ship = state.setup.ships[opt.target], state.ships[opt.target]
-    odds = attack_odds(state, opt)
-    lost = ship.destroyed | ship.circled
-    if not state.setup.options.quickstart_destruction:
-        return float(odds.keel)
-    gone = lost | spec.miss_mask
-    half = 2 * (lost.bit_count() + 1) >= spec.si
-    mask = spec.loc_mask[opt.location]
-    chance = 0.0
-    for k in range(6):
-        bit = 1 << (6 * opt.location + k)
-        if gone & bit:
-            continue
-        if half or (gone | bit) & mask == mask:
-            chance += float(odds.slots.get(spec.slot_ref(6 * opt.location + k), 0))
-    return min(1.0, chance + float(odds.keel))
 
 
 def air_exchange(state: GameState, side: str) -> float:
