@@ -451,24 +451,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("simulate", help="many bot battles: win rates with intervals, battle "
                        "length, damage by ship and location")
-    s.add_argument("--ruleset", choices=("airfleet", "starship"), default="airfleet")
+    s.add_argument("--ruleset", choices=("airfleet", "starship", "warfleet"),
+                   default="airfleet")
     s.add_argument("--british", metavar="CARDS", help='air fleet: cards of the British seat, '
                    'e.g. "HML Hertfordshire,HML Raven" (default: the quick-start sides)')
     s.add_argument("--french", metavar="CARDS", help="air fleet: cards of the French seat "
                    "(any card may take either seat)")
-    s.add_argument("--scenario", metavar="FILE", help="a scenario file instead of the sides")
+    s.add_argument("--scenario", metavar="FILE", help="a scenario file instead of the sides "
+                   "(War Fleet: a file or a built-in scenario, skirmish by default, or "
+                   "fleet-action)")
     s.add_argument("--red", metavar="FILE", help="starship: red's fleet file (default: the "
                    "first sample fleet)")
     s.add_argument("--blue", metavar="FILE", help="starship: blue's fleet file")
     for side in ("british", "french", "red", "blue"):
         s.add_argument(f"--bot-{side}", metavar="BOT", help=f"the bot for {side} (default "
                        "greedy)")
+    s.add_argument("--bots", metavar="NAMES", help="War Fleet: one bot per side in the "
+                   "scenario's order, separated by commas")
     add_run_options(s, games=100)
     s.set_defaults(func=_cmd_simulate)
 
     s = sub.add_parser("ladder", help="every bot against every other: win rates with "
                        "intervals")
-    s.add_argument("--ruleset", choices=("airfleet", "starship"), default="airfleet")
+    s.add_argument("--ruleset", choices=("airfleet", "starship", "warfleet"),
+                   default="airfleet")
     s.add_argument("--bots", metavar="NAMES", help="bots separated by commas (default: all)")
     s.add_argument("--self-play", action="store_true", help="each bot against itself too")
     add_run_options(s, games=20, per_pairing=True)
