@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from ..dice import DiceExpr, Die, dial_up, die
 from ..hexgrid import Facing, Hex, distance
 from ..rulesets.warfleet.actions import Declare, Done, Pivot, Place, Step, StepKind, WarAction
-from ..rulesets.warfleet.geometry import in_fire_arc, struck_locations
+from ..rulesets.warfleet.geometry import in_fire_arc, relative_sectors, struck_locations
 from ..rulesets.warfleet.rules import gun_range
 from ..rulesets.warfleet.setup import AFLOAT, Gun, ShipSpec
 from ..rulesets.warfleet.state import GameState, Phase
@@ -38,18 +38,19 @@ CAUTION = 0.5
 CLOSING = 0.15
 
 
-@cache
+@lru_cache(maxsize=1 << 12)
 def hit_chance(dice: tuple[str, ...], resilience: int) -> float:
     """The chance that the dice's total is at least ``resilience``."""
     return float(DiceExpr.of(dice).prob_at_least(resilience))
 
 
-@cache
+@lru_cache(maxsize=1 << 12)
 def si_fail_chance(si: int, modifiers: int) -> float:
     """The chance that a red die plus ``modifiers`` reaches ``si`` (the ship is lost)."""
     return float(DiceExpr.of(["red"]).prob_at_least(si - modifiers))
 
 
+@cache
 def _dial(dice: tuple[str, ...], steps: int) -> tuple[str, ...]:
     dset: tuple[Die, ...] = tuple(die(c) for c in dice)
     for _ in range(steps):
@@ -65,6 +66,7 @@ def _band(band_short: Band, band_long: Band, rng: int) -> Band | None:
     return None
 
 
+@lru_cache(maxsize=1 << 16)
 def ship_value(spec: ShipSpec, destroyed: int) -> float:
     """What losing the ship is worth: a base plus its guns still firing."""
     live = sum(1 for g in spec.guns if not destroyed >> g.location & 1)
@@ -80,11 +82,13 @@ def location_value(spec: ShipSpec, li: int) -> float:
     return value
 
 
+@lru_cache(maxsize=1 << 16)
 def _modifiers(spec: ShipSpec, destroyed: int) -> int:
     return sum(spec.stats_by_location[k].destroyed.si_modifier
                for k in range(len(spec.locations)) if destroyed >> k & 1)
 
 
+@lru_cache(maxsize=1 << 16)
 def hit_value(spec: ShipSpec, destroyed: int, li: int) -> float:
     """The expected value of one hit on location ``li`` of a ship with ``destroyed`` locations:
     an intact location is destroyed and an SI test follows; a destroyed one forces an SI test
@@ -140,13 +144,15 @@ class WarFleetGreedy:
         occupied = {s.hex for s in state.ships if s.hex is not None and s.status == AFLOAT}
         zone = setup.zone(side)
         best: tuple[float, Hex] | None = None
-        for h in setup.board.hexes():
-            if h in occupied or not zone.contains(h):
-                continue
-            room = min((distance(h, o) for o in own), default=9)
-            score = 3.0 * min(room, 2) - distance(h, target) + self._random.random() * 0.1
-            if best is None or score > best[0]:
-                best = (score, h)
+        for column in range(zone.columns[0], min(zone.columns[1], setup.board.columns) + 1):
+            for row in range(zone.rows[0], min(zone.rows[1], setup.board.rows) + 1):
+                h = Hex.from_offset(column, row)
+                if h in occupied:
+                    continue
+                room = min((distance(h, o) for o in own), default=9)
+                score = 3.0 * min(room, 2) - distance(h, target) + self._random.random() * 0.1
+                if best is None or score > best[0]:
+                    best = (score, h)
         if best is None:
             return None
         h = best[1]
@@ -190,18 +196,15 @@ class WarFleetGreedy:
         return plan.pop(0) if plan else Step(name, "E")
 
     def _best_plan(self, state: GameState, i: int) -> list[WarAction]:
+        """Ends of the move reachable by: turn (up to three hexsides), go ahead, turn (up to
+        two); or a pivot. Each end is scored once (by its cheapest plan)."""
         spec = state.setup.ships[i]
         s = state.ships[i]
         assert s.hex is not None
         mp = state.mp(i)
         board = state.setup.board
-        ends: dict[tuple[Hex, Facing], list[WarAction]] = {}
-        name = spec.name
-
-        def turns(n: int) -> list[WarAction]:
-            kind: StepKind = "L" if n < 0 else "R"
-            return [Step(name, kind) for _ in range(abs(n))]
-
+        # (hex, facing) -> (turns before, hexes ahead, turns after); a pivot: (None, 0, 0)
+        ends: dict[tuple[Hex, Facing], tuple[int | None, int, int]] = {}
         for t1 in (0, -1, 1, -2, 2, 3):
             if abs(t1) > mp:
                 continue
@@ -216,23 +219,33 @@ class WarFleetGreedy:
                     if abs(t1) + k + abs(t2) > mp:
                         continue
                     end = (h, facing.turned(t2))
-                    steps = [*turns(t1), *[Step(name, "F")] * k, *turns(t2)]
-                    if end not in ends or len(steps) < len(ends[end]):
-                        ends[end] = steps
+                    old = ends.get(end)
+                    if old is None or abs(t1) + k + abs(t2) < abs(old[0] or 0) + old[1] + abs(
+                            old[2]):
+                        ends[end] = (t1, k, t2)
         if mp >= 1:
             for f in Facing:
                 if (s.hex, f) not in ends:
-                    ends[(s.hex, f)] = [Pivot(name, f)]
+                    ends[(s.hex, f)] = (None, 0, 0)
         scorer = _PositionScorer(state, i)
-        best: tuple[float, list[WarAction]] | None = None
-        for (h, f), steps in ends.items():
-            score = scorer.score(h, f) + self._random.random() * 1e-6
+        draw = self._random.random
+        best: tuple[float, tuple[Hex, Facing]] | None = None
+        for end in ends:
+            score = scorer.score(*end) + draw() * 1e-6
             if best is None or score > best[0]:
-                best = (score, steps)
+                best = (score, end)
         assert best is not None
-        plan = list(best[1])
-        if (not plan or not isinstance(plan[-1], Pivot)) and \
-                sum(1 for a in plan if isinstance(a, Step)) < mp:
+        before, ahead, after = ends[best[1]]
+        name = spec.name
+        if before is None:
+            return [Pivot(name, best[1][1])]
+
+        def turns(n: int) -> list[WarAction]:
+            kind: StepKind = "L" if n < 0 else "R"
+            return [Step(name, kind) for _ in range(abs(n))]
+
+        plan = [*turns(before), *[Step(name, "F") for _ in range(ahead)], *turns(after)]
+        if len(plan) < mp:
             plan.append(Step(name, "E"))
         return plan
 
@@ -282,6 +295,13 @@ class _PositionScorer:
         self.destroyed = s.destroyed
         self.guns = [g for g in spec.guns if not self.destroyed >> g.location & 1]
         self.reach = max((g.attack.long.range for g in self.guns), default=-1)
+        # Guns alike (location, turret, bands, saturation) score alike: one entry, a count.
+        kinds: dict[tuple[int, bool, Band, Band, int], int] = {}
+        for g in self.guns:
+            kind = (g.location, g.turret, g.attack.short, g.attack.long, g.attack.saturation)
+            kinds[kind] = kinds.get(kind, 0) + 1
+        self.kinds = [(spec.arcs[loc], turret, short, long_, (1 + sat) * n)
+                      for (loc, turret, short, long_, sat), n in kinds.items()]
         horizon = state.mp(i) + 1
         self.enemies: list[_Enemy] = []
         self.target: Hex | None = None
@@ -329,26 +349,27 @@ class _PositionScorer:
         closing = CLOSING * distance(h, self.target) if self.target is not None else 0.0
         if not self.enemies:
             return -closing
-        best_per_gun = [0.0] * len(self.guns)
+        best_per_kind = [0.0] * len(self.kinds)
         threat = 0.0
         for e, rng, struck, threats in self._seen_from(h):
             if rng <= self.reach:
-                for n, g in enumerate(self.guns):
-                    band = _band(g.attack.short, g.attack.long, rng)
-                    if band is None or not in_fire_arc(self.spec.arcs[g.location], g.turret,
-                                                       h, f, e.hex):
+                rel = relative_sectors(h, e.hex, f) if rng else 0
+                for n, (arc, turret, short, long_, weight) in enumerate(self.kinds):
+                    band = _band(short, long_, rng)
+                    if band is None or (rng and not rel & arc and not (
+                            turret and in_fire_arc(arc, True, h, f, e.hex))):
                         continue
                     dice = _dial(band.dice, e.dial) if e.dial else band.dice
                     value = max(hit_chance(dice, e.resilience[li]) * e.hit_values[li]
-                                for li in struck) * (1 + g.attack.saturation)
-                    if value > best_per_gun[n]:
-                        best_per_gun[n] = value
+                                for li in struck) * weight
+                    if value > best_per_kind[n]:
+                        best_per_kind[n] = value
             if threats:
                 mine = [self.spec.location_index(loc) for loc in
                         struck_locations(self.spec.location_arcs, h, f, e.hex)]
                 for band, rolls in threats:
                     threat += rolls * max(self._hit_on_me(band.dice, li) for li in mine)
-        return sum(best_per_gun) - CAUTION * threat - closing
+        return sum(best_per_kind) - CAUTION * threat - closing
 
     def _hit_on_me(self, dice: tuple[str, ...], li: int) -> float:
         key = (li, dice)
@@ -406,7 +427,13 @@ def plan_attacks(state: GameState, side: str) -> list[Declare]:
         free = [g for gi, g in enumerate(spec.guns) if not used >> gi & 1]
         if not free:
             continue
+        here = state.ships[i].hex
+        assert here is not None
+        reach = max((g.attack.long.range for g in free), default=-1)
         for j in enemies:
+            there = state.ships[j].hex
+            if there is None or distance(here, there) > reach:
+                continue
             cands = _candidates(state, i, j, free)
             if not cands:
                 continue
