@@ -10,7 +10,14 @@ from leviathans.bots import GreedyBot, RandomBot
 from leviathans.bots.base import Bot, play_game
 from leviathans.bots.greedy_warfleet import WarFleetGreedy, hit_chance, plan_attacks
 from leviathans.dice import ScriptedDice, SeededDice
-from leviathans.rulesets.warfleet import WARFLEET, GameState, Phase, load_scenario, parse_setup
+from leviathans.rulesets.warfleet import (
+    WARFLEET,
+    GameState,
+    Phase,
+    Pivot,
+    load_scenario,
+    parse_setup,
+)
 
 
 def _stats(bow: dict[str, Any] | None = None, resilience: int = 6,
@@ -125,3 +132,38 @@ def test_the_greedy_bot_plays_a_fleet_action_legally_and_fast() -> None:
     for bot in bots.values():
         assert isinstance(bot._war, WarFleetGreedy) and bot._war.fallbacks == 0
     assert elapsed < 6.0, f"a 12-v-12 greedy battle took {elapsed:.2f}s"
+
+
+def test_plans_are_only_followed_from_where_they_were_made() -> None:
+    """As in a search's rollouts: two greedy bots take turns choosing for the same side, and a
+    third bot sees a branch it did not plan: each replans from the position it is given
+    (mid-move with MP spent: no pivot, only the MP left; mid-combat after other
+    declarations), never needing the fallback."""
+    setup = load_scenario("skirmish")
+    dice = SeededDice(11)
+    state = WARFLEET.new_game(setup, dice)
+    british = [GreedyBot(1), GreedyBot(2)]
+    french = GreedyBot(3)
+    calls = 0
+    mid_move = mid_combat = 0
+    while state.outcome is None and state.turn <= 8:
+        if state.to_move == "british":
+            bot = british[calls % 2]
+            calls += 1
+            if state.moving is not None and state.moving.spent:
+                mid_move += 1
+            if state.phase == Phase.COMBAT and state.declared:
+                mid_combat += 1
+        else:
+            bot = french
+        action = bot.choose(state)
+        assert state.is_legal(action), action.text()
+        if state.moving is not None and isinstance(bot, GreedyBot) and bot._war is not None:
+            # the rest of its plan fits the MP left, and has no pivot once MP are spent
+            plan = [action, *(a for _, a in bot._war._moves)]
+            assert len(plan) <= state.moving.mp
+            assert not state.moving.spent or not any(isinstance(a, Pivot) for a in plan)
+        state = state.apply(action, dice)
+    assert mid_move > 5 and mid_combat > 0
+    for bot in (*british, french):
+        assert isinstance(bot._war, WarFleetGreedy) and bot._war.fallbacks == 0

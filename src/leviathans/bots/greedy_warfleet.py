@@ -110,8 +110,12 @@ class WarFleetGreedy:
 
     def __init__(self, rng: random.Random) -> None:
         self._random = rng
-        self._moves: tuple[tuple[int, int, int], list[WarAction]] | None = None
-        self._attacks: tuple[tuple[int, int, str], list[Declare]] | None = None
+        #: the move planned: each step with the position it is meant for (setup, turn, ship,
+        #: hex, facing, MP spent), so a plan is only followed from where it was made
+        self._moves: list[tuple[tuple[int, int, int, Hex, Facing, int], WarAction]] = []
+        #: the attacks planned, and the declarations they expect to follow
+        self._attacks: tuple[tuple[int, int, str, tuple[Declare, ...]], list[Declare]] | None = \
+            None
         #: how often a plan gave no legal action and the first legal one was taken instead
         self.fallbacks = 0
 
@@ -188,20 +192,35 @@ class WarFleetGreedy:
             found = state.index(first.ship)
             assert found is not None
             ship = found
-        key = (id(state.setup), state.turn, ship)
-        if self._moves is None or self._moves[0] != key or state.moving is None:
-            self._moves = (key, self._best_plan(state, ship))
-        plan = self._moves[1]
-        name = state.setup.ships[ship].name
-        return plan.pop(0) if plan else Step(name, "E")
+        s = state.ships[ship]
+        assert s.hex is not None
+        spent = state.moving.spent if state.moving is not None else 0
+        here = (id(state.setup), state.turn, ship, s.hex, s.facing, spent)
+        if not self._moves or self._moves[0][0] != here:
+            plan = self._best_plan(state, ship)
+            self._moves = []
+            h, f = s.hex, s.facing
+            for n, action in enumerate(plan):
+                self._moves.append(((id(state.setup), state.turn, ship, h, f, spent + n),
+                                    action))
+                if isinstance(action, Step) and action.step == "F":
+                    h = h.neighbour(f)
+                elif isinstance(action, Step) and action.step in "LR":
+                    f = f.turned(-1 if action.step == "L" else 1)
+        if not self._moves:
+            return Step(state.setup.ships[ship].name, "E")
+        return self._moves.pop(0)[1]
 
     def _best_plan(self, state: GameState, i: int) -> list[WarAction]:
         """Ends of the move reachable by: turn (up to three hexsides), go ahead, turn (up to
-        two); or a pivot. Each end is scored once (by its cheapest plan)."""
+        two); or a pivot (before any MP is spent). Each end is scored once (by its cheapest
+        plan)."""
         spec = state.setup.ships[i]
         s = state.ships[i]
         assert s.hex is not None
-        mp = state.mp(i)
+        moving = state.moving if state.moving is not None and state.moving.ship == i else None
+        mp = moving.mp if moving is not None else state.mp(i)
+        may_pivot = moving is None or moving.spent == 0
         board = state.setup.board
         # (hex, facing) -> (turns before, hexes ahead, turns after); a pivot: (None, 0, 0)
         ends: dict[tuple[Hex, Facing], tuple[int | None, int, int]] = {}
@@ -223,7 +242,7 @@ class WarFleetGreedy:
                     if old is None or abs(t1) + k + abs(t2) < abs(old[0] or 0) + old[1] + abs(
                             old[2]):
                         ends[end] = (t1, k, t2)
-        if mp >= 1:
+        if mp >= 1 and may_pivot:
             for f in Facing:
                 if (s.hex, f) not in ends:
                     ends[(s.hex, f)] = (None, 0, 0)
@@ -253,13 +272,14 @@ class WarFleetGreedy:
 
     def _declare(self, state: GameState) -> WarAction | None:
         side = state.declaring[0]
-        key = (id(state.setup), state.turn, side)
+        key = (id(state.setup), state.turn, side, state.declared)
         if self._attacks is None or self._attacks[0] != key:
             self._attacks = (key, plan_attacks(state, side))
         plan = self._attacks[1]
         while plan:
             action = plan.pop(0)
             if state.is_legal(action):
+                self._attacks = ((*key[:3], (*state.declared, action)), plan)
                 return action
         return Done()
 
