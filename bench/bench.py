@@ -5,6 +5,8 @@ On one core (the process is pinned to one CPU where the OS allows it):
   actions of the decision, pick one, apply it (checked);
 * full random-bot battles per second, and greedy-bot battles per second;
 * the starship game's random-bot battles (engine steps and battles per second);
+* War Fleet: greedy-bot battles of the 12-against-12 fleet action (battles and steps per
+  second, steps being the bots' decisions);
 * the baseline: python-chess random playouts (list the legal moves, pick one, push), plies
   per second, measured in the same run.
 """
@@ -19,6 +21,13 @@ import time
 from collections.abc import Callable
 
 SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
+#: measures to run, separated by commas (default all): chess, airfleet, greedy, starship,
+#: warfleet (the air-fleet ratio needs chess)
+ONLY = {m.strip() for m in os.environ.get("BENCH_ONLY", "").split(",") if m.strip()}
+
+
+def wanted(measure: str) -> bool:
+    return not ONLY or measure in ONLY
 
 
 def pin_one_core() -> str:
@@ -86,6 +95,32 @@ def starship_random(seed: int) -> int:
     return steps
 
 
+_FLEET_ACTION: list[object] = []
+
+
+def warfleet_greedy(seed: int) -> int:
+    """One greedy-against-greedy battle of the War Fleet fleet action (12 against 12 catalog
+    ships, converted once); returns the number of decisions."""
+    from leviathans.bots import make_bot
+    from leviathans.bots.base import play_game
+    from leviathans.dice import SeededDice
+    from leviathans.rulesets.warfleet import WARFLEET, WarSetup, load_scenario
+
+    if not _FLEET_ACTION:
+        _FLEET_ACTION.append(load_scenario("fleet-action"))
+    setup = _FLEET_ACTION[0]
+    assert isinstance(setup, WarSetup)
+    dice = SeededDice(seed)
+    bots = {"british": make_bot("greedy", 2 * seed), "french": make_bot("greedy", 2 * seed + 1)}
+    steps = [0]
+
+    def count(_action: object, _state: object) -> None:
+        steps[0] += 1
+
+    play_game(WARFLEET.new_game(setup, dice), bots, dice, on_step=count)
+    return steps[0]
+
+
 def chess_random(seed: int) -> int:
     import chess
 
@@ -108,26 +143,37 @@ def main() -> int:
     print(f"leviathans {leviathans.__version__} bench: Python {platform.python_version()}, "
           f"{platform.machine()}, {pinned}, {SECONDS:g} s per measure")
     airfleet_random(0)  # warm caches (card loading, footprints) before timing
-    chess_random(0)
+    chess_rate = 0.0
+    if wanted("chess") or wanted("airfleet"):
+        chess_random(0)
+        calls, plies, t = timed(chess_random, SECONDS)
+        chess_rate = plies / t
+        print(f"  baseline  python-chess {chess.__version__} random playouts: "
+              f"{chess_rate:10,.0f} plies/s ({calls} games)")
 
-    calls, plies, t = timed(chess_random, SECONDS)
-    chess_rate = plies / t
-    print(f"  baseline  python-chess {chess.__version__} random playouts: "
-          f"{chess_rate:10,.0f} plies/s ({calls} games)")
+    if wanted("airfleet"):
+        calls, steps, t = timed(airfleet_random, SECONDS)
+        step_rate = steps / t
+        print(f"  air fleet random-bot battles: {step_rate:10,.0f} engine steps/s "
+              f"({step_rate / chess_rate:.2f}x python-chess), {calls / t:8.1f} battles/s "
+              f"({steps / calls:.0f} steps per battle)")
 
-    calls, steps, t = timed(airfleet_random, SECONDS)
-    step_rate = steps / t
-    print(f"  air fleet random-bot battles: {step_rate:10,.0f} engine steps/s "
-          f"({step_rate / chess_rate:.2f}x python-chess), {calls / t:8.1f} battles/s "
-          f"({steps / calls:.0f} steps per battle)")
+    if wanted("greedy"):
+        calls, turns, t = timed(airfleet_greedy, SECONDS)
+        print(f"  air fleet greedy-bot battles: {calls / t:8.2f} battles/s "
+              f"({turns / calls:.1f} turns per battle, {calls} battles)")
 
-    calls, turns, t = timed(airfleet_greedy, SECONDS)
-    print(f"  air fleet greedy-bot battles: {calls / t:8.2f} battles/s "
-          f"({turns / calls:.1f} turns per battle, {calls} battles)")
+    if wanted("starship"):
+        calls, steps, t = timed(starship_random, SECONDS)
+        print(f"  starship random-bot battles:  {steps / t:10,.0f} engine steps/s, "
+              f"{calls / t:8.1f} battles/s ({steps / calls:.0f} steps per battle)")
 
-    calls, steps, t = timed(starship_random, SECONDS)
-    print(f"  starship random-bot battles:  {steps / t:10,.0f} engine steps/s, "
-          f"{calls / t:8.1f} battles/s ({steps / calls:.0f} steps per battle)")
+    if wanted("warfleet"):
+        warfleet_greedy(0)  # the catalog cards are read and converted once, untimed
+        calls, steps, t = timed(warfleet_greedy, SECONDS)
+        print(f"  War Fleet 12 v 12 greedy-bot battles: {calls / t:8.2f} battles/s, "
+              f"{steps / t:8,.0f} steps/s ({steps / calls:.0f} decisions per battle, "
+              f"{calls} battles)")
     return 0
 
 

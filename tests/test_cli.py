@@ -243,3 +243,72 @@ def test_luck_of_the_breach_example(capsys, examples: Path) -> None:
     rare = report["rarest"]
     assert rare[0]["step"] == 2 and "the keel breaks" in rare[0]["what"]
     assert rare[0]["probability"] < 0.01
+
+
+def test_warfleet_battle_record_replay_and_inspect(capsys, tmp_path: Path) -> None:
+    args = ("battle", "--ruleset", "warfleet", "--british", "greedy", "--french", "random")
+    _, first, _ = run(capsys, *args, "--seed", "2")
+    _, second, _ = run(capsys, *args, "--seed", "2")
+    _, other, _ = run(capsys, *args, "--seed", "3")
+    assert first == second and first != other
+    assert "War Fleet: Skirmish, seed 2: british (greedy) against french (random)" in first
+    assert "Result: " in first and "HML Hertfordshire" in first
+    record = tmp_path / "wf.json"
+    code, out, _ = run(capsys, *args, "--seed", "2", "--record", str(record), "--quiet")
+    assert code == 0 and f"Record written to {record}" in out
+    code, out, _ = run(capsys, "replay", str(record))
+    assert code == 0 and "replayed and verified (seed 2)" in out
+    final = first.split("\n\n")[-1].splitlines()[0]
+    assert final in out  # the replay's final position is the battle's
+    code, out, _ = run(capsys, "inspect", str(record), "--at", "0", "--json")
+    assert code == 0 and json.loads(out)["phase"] == "placement"
+
+
+def test_warfleet_battle_of_a_scenario_file_with_a_side_bot(capsys, tmp_path: Path) -> None:
+    scenario = tmp_path / "duel.toml"
+    scenario.write_text(
+        'name = "Duel"\nsides = ["british", "german"]\n[options]\nturn_limit = 9\n'
+        '[[ships]]\nname = "Raven"\nside = "british"\ncard = "HML Raven"\n'
+        'hex = "1010"\nfacing = "N"\n'
+        '[[ships]]\nname = "Kit"\nside = "german"\ncard = "Kit"\nhex = "1006"\nfacing = "S"\n')
+    code, out, _ = run(capsys, "battle", "--ruleset", "warfleet", "--scenario", str(scenario),
+                       "--bot", "german=random", "--turn-limit", "2", "--seed", "1")
+    assert code == 0
+    assert "War Fleet: Duel, seed 1: british (greedy) against german (random)" in out
+    assert "(turn 2," in out or "every" in out
+    code, _, err = run(capsys, "battle", "--ruleset", "warfleet", "--bot", "german")
+    assert code == 2 and "--bot german: expected SIDE=BOT" in err
+    code, _, err = run(capsys, "battle", "--ruleset", "warfleet", "--scenario", "nowhere.toml")
+    assert code == 2 and "--scenario nowhere.toml: no such file" in err
+
+
+def test_warfleet_inspect_shows_exact_hit_and_si_chances(capsys, tmp_path: Path) -> None:
+    """The Spion Kop one hex astern of the Kit: only its bow 9.2in turrets bear (the hex dead
+    ahead is in the bow sector alone, W1), at short range: a black die against the Kit's stern
+    (resilience 7): 6 faces of 12; the SI test after: a red die + 3 against SI 10 needs 7 or
+    more: 7, 7, 8, 9, 10 of 12 faces (R1)."""
+    scenario = tmp_path / "close.toml"
+    scenario.write_text(
+        'name = "Close"\nsides = ["british", "russian"]\n'
+        '[[ships]]\nname = "Spion Kop"\nside = "british"\ncard = "HML Spion Kop"\n'
+        'hex = "1010"\nfacing = "N"\n'
+        '[[ships]]\nname = "Kit"\nside = "russian"\ncard = "Kit"\nhex = "1009"\n'
+        'facing = "N"\n')
+    code, out, _ = run(capsys, "inspect", str(scenario), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["ruleset"] == "warfleet" and data["phase"] == "movement"
+    kop = next(s for s in data["ships"] if s["name"] == "Spion Kop")
+    assert kop["hex"] == "1010" and kop["locations"]["bow"]["resilience"] == 8
+    by_gun = {a["gun"]: a for a in kop["attacks"]}
+    assert set(by_gun) == {"bow.1", "bow.2"}
+    gun = by_gun["bow.1"]
+    assert gun["range"] == 1 and gun["dice"] == ["black"] and gun["saturation"] == 1
+    assert list(gun["odds"]) == ["stern"]
+    stern = gun["odds"]["stern"]
+    assert stern["resilience"] == 7 and stern["hit"]["fraction"] == "1/2"
+    assert stern["si_fail"]["fraction"] == "5/12" and stern["lost"]["fraction"] == "5/24"
+    code, out, _ = run(capsys, "inspect", str(scenario))
+    assert code == 0
+    assert ("bow.1 9.2in -> Kit stern, range 1, black x2 vs 7: hit 50.0%, then SI test fails "
+            "41.7%") in out

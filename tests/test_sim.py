@@ -24,6 +24,7 @@ from leviathans.sim import (
     play_one,
     simulate,
     starship_matchup,
+    warfleet_matchup,
     wilson_interval,
 )
 from leviathans.sim.matchup import airfleet_ships, load_setup
@@ -58,6 +59,26 @@ def test_one_worker_two_workers_and_dask_agree() -> None:
         dask = simulate(m, 24, seed=5, cluster=cluster.scheduler_address).to_dict()
     assert dask == here
     assert [g["index"] for g in here["games"]] == list(range(24))
+
+
+def test_warfleet_skirmish_one_worker_and_two_workers_agree() -> None:
+    """The War Fleet skirmish, greedy against random: the same games on 1 and 2 workers; hits
+    are counted per ship and location, and ships lost (SI tests failed, or off the map)."""
+    m = warfleet_matchup(bots=("greedy", "random"), turn_limit=8)
+    assert m.players == ("british", "french") and m.setup["name"] == "Skirmish"
+    assert all("stats" in s for s in m.setup["ships"])  # converted: workers need no catalog
+    here = simulate(m, 6, seed=4)
+    pool = simulate(m, 6, seed=4, workers=2)
+    assert pool.to_dict() == here.to_dict()
+    assert [name for name, _ in here.roster][:2] == ["HML Spion Kop", "HML Hertfordshire"]
+    dealt = sum(sum(g.damage_dealt.values()) for g in here.games)
+    assert dealt == sum(sum(sum(locs.values()) for locs in g.damage_taken.values())
+                        for g in here.games)
+    assert dealt > 0 and any(g.lost for g in here.games)
+    locations = {loc for g in here.games for locs in g.damage_taken.values() for loc in locs}
+    assert locations <= {"bow", "port", "starboard", "stern"}
+    assert here.damage_unit == "hits" and not here.has_keels
+    assert here.wins("british").k > here.wins("french").k  # greedy against random
 
 
 def test_a_game_depends_only_on_seed_and_index() -> None:
@@ -263,7 +284,28 @@ def test_ladder_and_balance_commands(capsys: pytest.CaptureFixture[str],
     assert (tmp_path / "heat.png").read_bytes().startswith(PNG)
 
 
+def test_simulate_and_ladder_commands_warfleet(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    scenario = tmp_path / "duel.toml"
+    scenario.write_text(
+        'name = "Duel"\nsides = ["british", "german"]\n'
+        '[[ships]]\nname = "Raven"\nside = "british"\ncard = "HML Raven"\n'
+        'hex = "1010"\nfacing = "N"\n'
+        '[[ships]]\nname = "Kit"\nside = "german"\ncard = "Kit"\nhex = "1008"\nfacing = "S"\n')
+    code, out, _ = run(capsys, "simulate", "--ruleset", "warfleet", "--scenario", str(scenario),
+                       "--bots", "greedy,random", "--games", "2", "--turn-limit", "3")
+    assert code == 0
+    assert "british (greedy) wins" in out and "german (random) wins" in out
+    assert "Per ship, mean per game (hits)" in out
+    code, out, _ = run(capsys, "ladder", "--ruleset", "warfleet", "--bots", "random",
+                       "--self-play", "--games", "2", "--turn-limit", "1")
+    assert code == 0 and "warfleet ladder" in out
+
+
 @pytest.mark.parametrize("args", [
+    ("simulate", "--ruleset", "warfleet", "--red", "fleet.toml"),
+    ("simulate", "--ruleset", "warfleet", "--scenario", "nowhere.toml"),
+    ("simulate", "--ruleset", "warfleet", "--bots", "greedy"),
     ("simulate", "--bot-british", "nobody", "--games", "1"),
     ("simulate", "--red", "fleet.toml"),
     ("simulate", "--games", "0"),

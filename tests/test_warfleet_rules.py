@@ -750,6 +750,44 @@ def test_fleet_action_has_twelve_ships_a_side_on_two_sheets() -> None:
     assert state.setup.ships[state.setup.by_name[first.ship]].ship_class == 4
 
 
+def test_built_in_scenarios_are_converted_catalog_cards() -> None:
+    """Both built-in scenarios name catalog cards (W2 conversion); the skirmish has R7's four
+    quick-start ships; the fleet action twelve British against twelve French of Types 1-4."""
+    from leviathans.cards import find_card
+    from leviathans.rulesets.warfleet.convert import convert
+
+    skirmish = load_scenario("skirmish")
+    names = {s.name for s in skirmish.ships}
+    assert {"HML Hertfordshire", "HML Raven", "Pontbriand", "Pelletier"} <= names
+    assert [sum(1 for s in skirmish.ships if s.side == side) for side in ("british", "french")] \
+        == [4, 4]
+    fleet = load_scenario("fleet-action")
+    for setup in (skirmish, fleet):
+        for spec in setup.ships:
+            card = find_card(spec.name)
+            assert card.nation == spec.side
+            assert spec.stats == convert(card)
+    by_side = {side: sorted(s.ship_class for s in fleet.ships if s.side == side)
+               for side in ("british", "french")}
+    assert by_side["british"] == by_side["french"] == [1] * 4 + [2] * 4 + [3] * 2 + [4] * 2
+
+
+def test_the_default_card_resolver_converts_by_name() -> None:
+    from leviathans.errors import CardError
+    from leviathans.rulesets.warfleet.convert import resolve_card
+
+    data = scenario({"name": "Raven", "side": "british", "card": "raven", "hex": "0505",
+                     "facing": "N"}, ship("Gloire", "french", "3010"))
+    setup = parse_setup(data)
+    assert setup.ships[0].stats == resolve_card("HML Raven")
+    assert setup.ships[0].ship_class == 1 and setup.ships[0].stats.si == 10
+    with pytest.raises(CardError, match=r"Montpelier.*Montpellier"):
+        resolve_card("Montpelier")
+    data["ships"][0]["card"] = "Montpelier"
+    with pytest.raises(ScenarioError, match=r"ships\[0\]\.card: .*Montpellier"):
+        parse_setup(data)
+
+
 def test_sheets_stacked_make_one_tall_map() -> None:
     data = duel()
     data["map"] = {"sheet_columns": 30, "sheet_rows": 20, "sheets_down": 3}

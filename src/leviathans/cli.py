@@ -117,15 +117,19 @@ def _cmd_battle(args: argparse.Namespace) -> int:
         setup: Any = quickstart_battle(Options(turn_limit=args.turn_limit or 30,
                                                initiative=args.initiative))
         title = "Quick-start battle"
+    elif args.ruleset == "warfleet":
+        setup = warfleet_setup(args.scenario, args.turn_limit)
+        title = f"War Fleet: {setup.name}"
     else:
         from .rulesets.starship.setup import sample_battle
 
         setup = sample_battle(args.turn_limit or 15)
         title = "Starship battle (sample fleets)"
     chosen = {"british": args.british, "french": args.french, "red": args.red,
-              "blue": args.blue}
-    bots = {side: make_bot(chosen[side], args.seed * 2 + 1 + k)
-            for k, side in enumerate(ruleset.players)}
+              "blue": args.blue, **_side_bots(args.bot)}
+    players = setup.sides if args.ruleset == "warfleet" else ruleset.players
+    bots = {side: make_bot(chosen.get(side, "greedy"), args.seed * 2 + 1 + k)
+            for k, side in enumerate(players)}
     rec = Recorder(ruleset, setup, seed=args.seed,
                    players={side: bot.name for side, bot in bots.items()})
     vs = " against ".join(f"{side} ({bot.name})" for side, bot in bots.items())
@@ -145,6 +149,41 @@ def _cmd_battle(args: argparse.Namespace) -> int:
         rec.record.save(args.record)
         print(f"Record written to {args.record}")
     return 0
+
+
+def warfleet_setup(scenario: str | None, turn_limit: int | None = None) -> Any:
+    """A War Fleet setup: a built-in scenario by name (default the skirmish) or a scenario
+    file (TOML or JSON); ``turn_limit`` replaces the scenario's when given."""
+    from pathlib import Path
+
+    from .files import read_json
+    from .rulesets.warfleet import WARFLEET, Options, load_scenario, scenario_names
+    from .scenarios import read_scenario_data
+
+    name = scenario or "skirmish"
+    if name in scenario_names():
+        setup = load_scenario(name)
+    elif not Path(name).is_file():
+        raise LeviathansError(f"--scenario {name}: no such file (or a built-in scenario: "
+                              f"{', '.join(scenario_names())})")
+    else:
+        data = (read_json(name, LeviathansError) if name.endswith(".json")
+                else read_scenario_data(name))
+        setup = WARFLEET.load_setup(data, name)
+    if turn_limit is not None:
+        setup = setup.with_options(Options(**{**setup.options.to_dict(),
+                                              "turn_limit": turn_limit}))
+    return setup
+
+
+def _side_bots(pairs: Sequence[str] | None) -> dict[str, str]:
+    out = {}
+    for pair in pairs or ():
+        side, sep, bot = pair.partition("=")
+        if not sep or not side or not bot:
+            raise LeviathansError(f"--bot {pair}: expected SIDE=BOT (e.g. german=random)")
+        out[side.strip()] = bot.strip()
+    return out
 
 
 _DETAIL = {"AttackResult", "MoveEnded", "attack", "move", "reroll", "push", "launch",
@@ -207,7 +246,13 @@ def _load_position(file: str, at: int | None) -> Any:
         return state
     if at is not None:
         raise LeviathansError("--at is for records (.json), not scenarios")
-    if "fleets" in read_scenario_data(file):
+    data = read_scenario_data(file)
+    if "sides" in data:  # only War Fleet scenarios name their sides
+        from .render.warfleet_text import position
+        from .rulesets.warfleet import WARFLEET
+
+        return position(WARFLEET.load_setup(data, file))
+    if "fleets" in data:
         from .rulesets.starship import STARSHIP
         from .rulesets.starship.setup import read_scenario
 
@@ -346,16 +391,25 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_cmd_luck)
 
-    s = sub.add_parser("battle", help="a battle between bots (quick-start or starship)")
-    s.add_argument("--ruleset", choices=("airfleet", "starship"), default="airfleet")
+    s = sub.add_parser("battle", help="a battle between bots (quick-start, starship or "
+                       "War Fleet)")
+    s.add_argument("--ruleset", choices=("airfleet", "starship", "warfleet"),
+                   default="airfleet")
+    s.add_argument("--scenario", metavar="FILE", help="War Fleet: a scenario file or a "
+                   "built-in scenario (skirmish, the default; fleet-action)")
     s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--british", default="greedy", help="air fleet: bot for the British "
+    s.add_argument("--british", default="greedy", help="air fleet and War Fleet: bot for "
+                   "the British "
                    "(random, greedy)")
-    s.add_argument("--french", default="greedy", help="air fleet: bot for the French")
+    s.add_argument("--french", default="greedy", help="air fleet and War Fleet: bot for the "
+                   "French")
     s.add_argument("--red", default="greedy", help="starship: bot for red (fleet A)")
     s.add_argument("--blue", default="greedy", help="starship: bot for blue (fleet B)")
+    s.add_argument("--bot", action="append", metavar="SIDE=BOT",
+                   help="War Fleet: the bot of any side (repeat; default greedy)")
     s.add_argument("--turn-limit", type=int, default=None,
-                   help="a draw agreed after this many turns (air fleet 30, starship 15)")
+                   help="a draw agreed after this many turns (air fleet 30, starship 15, "
+                   "War Fleet the scenario's)")
     s.add_argument("--initiative", choices=("quick-start", "fog-of-war"),
                    default="quick-start", help="air fleet: the initiative rules (fog-of-war: "
                    "secret ship-type cards and dice, F1)")
@@ -397,24 +451,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("simulate", help="many bot battles: win rates with intervals, battle "
                        "length, damage by ship and location")
-    s.add_argument("--ruleset", choices=("airfleet", "starship"), default="airfleet")
+    s.add_argument("--ruleset", choices=("airfleet", "starship", "warfleet"),
+                   default="airfleet")
     s.add_argument("--british", metavar="CARDS", help='air fleet: cards of the British seat, '
                    'e.g. "HML Hertfordshire,HML Raven" (default: the quick-start sides)')
     s.add_argument("--french", metavar="CARDS", help="air fleet: cards of the French seat "
                    "(any card may take either seat)")
-    s.add_argument("--scenario", metavar="FILE", help="a scenario file instead of the sides")
+    s.add_argument("--scenario", metavar="FILE", help="a scenario file instead of the sides "
+                   "(War Fleet: a file or a built-in scenario, skirmish by default, or "
+                   "fleet-action)")
     s.add_argument("--red", metavar="FILE", help="starship: red's fleet file (default: the "
                    "first sample fleet)")
     s.add_argument("--blue", metavar="FILE", help="starship: blue's fleet file")
     for side in ("british", "french", "red", "blue"):
         s.add_argument(f"--bot-{side}", metavar="BOT", help=f"the bot for {side} (default "
                        "greedy)")
+    s.add_argument("--bots", metavar="NAMES", help="War Fleet: one bot per side in the "
+                   "scenario's order, separated by commas")
     add_run_options(s, games=100)
     s.set_defaults(func=_cmd_simulate)
 
     s = sub.add_parser("ladder", help="every bot against every other: win rates with "
                        "intervals")
-    s.add_argument("--ruleset", choices=("airfleet", "starship"), default="airfleet")
+    s.add_argument("--ruleset", choices=("airfleet", "starship", "warfleet"),
+                   default="airfleet")
     s.add_argument("--bots", metavar="NAMES", help="bots separated by commas (default: all)")
     s.add_argument("--self-play", action="store_true", help="each bot against itself too")
     add_run_options(s, games=20, per_pairing=True)

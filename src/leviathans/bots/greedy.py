@@ -1,6 +1,7 @@
 """The greedy bot: one-step lookahead on exact expected damage.
 
-The starship game: see :mod:`.greedy_starship`. Air-fleet game:
+The starship game: see :mod:`.greedy_starship`; War Fleet: :mod:`.greedy_warfleet`.
+Air-fleet game:
 
 * deployment: near the middle of its zone, bow towards the centre of the board;
 * movement: looks at every legal end of the ship's move and takes the one where its guns
@@ -25,8 +26,10 @@ from ..rulesets.airfleet.gunnery import AttackOption, find_option
 from ..rulesets.airfleet.movement import candidates
 from ..rulesets.airfleet.odds import attack_value as _attack_value
 from ..rulesets.starship.state import StarshipState
+from ..rulesets.warfleet.state import GameState as WarState
 from .greedy_airfleet import CAUTION, KEEL_VALUE, best_end, end_scores
 from .greedy_starship import StarshipGreedy
+from .greedy_warfleet import WarFleetGreedy
 
 __all__ = ["CAUTION", "KEEL_VALUE", "GreedyBot", "attack_value"]
 
@@ -42,12 +45,17 @@ class GreedyBot:
         self._random = random.Random(seed)
         self._plan: tuple[Any, list[str]] | None = None
         self._star: StarshipGreedy | None = None
+        self._war: WarFleetGreedy | None = None
 
     def choose(self, state: GameState) -> Action:
         if isinstance(state, StarshipState):
             if self._star is None:
                 self._star = StarshipGreedy(self._random)
             return self._star.choose(state, list(state.legal_actions()))
+        if isinstance(state, WarState):
+            if self._war is None:
+                self._war = WarFleetGreedy(self._random)
+            return self._war.choose(state)
         if not isinstance(state, AirState):
             raise TypeError(f"the greedy bot does not play {state.ruleset.name} yet")
         actions = list(state.legal_actions())

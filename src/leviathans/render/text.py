@@ -10,7 +10,8 @@ from ..rulesets.airfleet import GameState
 from ..rulesets.airfleet.gunnery import AttackOption, ship_attack_options
 from ..rulesets.airfleet.odds import attack_odds
 from ..rulesets.starship.state import StarshipState
-from . import starship_text
+from ..rulesets.warfleet.state import GameState as WarState
+from . import starship_text, warfleet_text
 
 __all__ = ["inspect_data", "inspect_text", "position_text"]
 
@@ -35,6 +36,8 @@ def position_text(any_state: AnyState) -> str:
     """One line per ship: where it is, its state and its damage."""
     if (star := _starship(any_state)) is not None:
         return starship_text.position_text(star)
+    if isinstance(any_state, WarState):
+        return warfleet_text.position_text(any_state)
     state = _air(any_state)
     lines = [f"Turn {state.turn}, {state.phase.name.lower()}"
              + (f", {state.to_move} to move" if state.to_move else "")]
@@ -85,6 +88,8 @@ def _grouped(state: GameState, index: int) -> list[dict[str, Any]]:
 def inspect_data(any_state: AnyState) -> dict[str, Any]:
     if (star := _starship(any_state)) is not None:
         return starship_text.inspect_data(star)
+    if isinstance(any_state, WarState):
+        return warfleet_text.inspect_data(any_state)
     state = _air(any_state)
     view = state.view(None)
     ships = []
@@ -100,6 +105,8 @@ def inspect_data(any_state: AnyState) -> dict[str, Any]:
 def inspect_text(any_state: AnyState) -> str:
     if (star := _starship(any_state)) is not None:
         return starship_text.inspect_text(star)
+    if isinstance(any_state, WarState):
+        return warfleet_text.inspect_text(any_state)
     state = _air(any_state)
     data = inspect_data(state)
     lines = [position_text(state)]

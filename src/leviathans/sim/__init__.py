@@ -13,7 +13,13 @@ events (:mod:`.collect`).
 from __future__ import annotations
 
 from .collect import GameStats, play_one
-from .matchup import DEFAULT_TURN_LIMITS, Matchup, airfleet_matchup, starship_matchup
+from .matchup import (
+    DEFAULT_TURN_LIMITS,
+    Matchup,
+    airfleet_matchup,
+    starship_matchup,
+    warfleet_matchup,
+)
 from .results import Results
 from .runner import BatchTask, Job, play_batch, run_jobs, simulate
 from .seeds import derive_seed, game_seeds
@@ -41,5 +47,6 @@ __all__ = [
     "simulate",
     "starship_matchup",
     "summarise",
+    "warfleet_matchup",
     "wilson_interval",
 ]

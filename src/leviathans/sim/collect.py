@@ -11,6 +11,10 @@ set without one still gives winners and battle lengths.
 * Starship: each ``attack`` event's ``damage`` per target element and per attacker (a
   torpedo's damage is its launcher's; damage to torpedoes is kept per side as
   ``"<side> torpedoes"``); each ``destroyed`` event of a ship or squadron, a loss.
+* War Fleet: each successful attack (:class:`AttackRolled` with ``hit``) is one hit on the
+  (target, location) and for the attacking ship, whether it destroyed the location or forced
+  a further SI test; a failed SI test (:class:`ShipSunk`) or leaving the map
+  (:class:`ShipLeftMap`) is a ship lost.
 """
 
 from __future__ import annotations
@@ -138,9 +142,21 @@ class StarshipCollector(Collector):
                 self.lost.append(name)
 
 
+class WarfleetCollector(Collector):
+    def event(self, event: Event, state: GameState) -> None:
+        from ..rulesets.warfleet.events import AttackRolled, ShipLeftMap, ShipSunk
+
+        if isinstance(event, AttackRolled):
+            if event.hit:
+                self.damage(event.ship, event.target, event.location, 1)
+        elif isinstance(event, ShipSunk | ShipLeftMap):
+            self.lost.append(event.ship)
+
+
 _COLLECTORS: dict[str, type[Collector]] = {
     "airfleet": AirfleetCollector,
     "starship": StarshipCollector,
+    "warfleet": WarfleetCollector,
 }
 
 
@@ -152,8 +168,11 @@ def play_one(ruleset: Ruleset, setup: Any, bots: Mapping[str, str], seed: int,
              index: int) -> GameStats:
     """Play game ``index`` of a run with seed ``seed``; its dice and bots are seeded from
     ``(seed, index)`` alone."""
-    dice_seed, bot_seeds = game_seeds(seed, index, tuple(ruleset.players))
-    players = {p: make_bot(bots[p], bot_seeds[p]) for p in ruleset.players}
+    from .matchup import players_of
+
+    sides = players_of(ruleset, setup)
+    dice_seed, bot_seeds = game_seeds(seed, index, sides)
+    players = {p: make_bot(bots[p], bot_seeds[p]) for p in sides}
     dice = SeededDice(dice_seed)
     collector = collector_for(ruleset.name)
     state = ruleset.new_game(setup, dice)

@@ -31,7 +31,8 @@ def add_run_options(s: argparse.ArgumentParser, games: int, per_pairing: bool = 
     where.add_argument("--cluster", metavar="tcp://HOST:PORT",
                        help="play on a Dask cluster: the address of its scheduler")
     s.add_argument("--turn-limit", type=int, default=None, metavar="TURNS",
-                   help="a draw agreed after this many turns (air fleet 30, starship 15)")
+                   help="a draw agreed after this many turns (air fleet 30, starship 15, "
+                   "War Fleet the scenario's, else 20)")
     s.add_argument("--out", metavar="FILE", help="write the results as JSON")
     s.add_argument("--plot", metavar="FILE", help="draw the results (PNG)")
     s.add_argument("--progress", action="store_true",
@@ -82,18 +83,31 @@ def _timing(games: int, seconds: float, args: argparse.Namespace) -> str:
 # --- simulate -----------------------------------------------------------------------------
 
 def _check_options(args: argparse.Namespace) -> None:
-    other = ("british", "french", "bot_british", "bot_french") if args.ruleset == "starship" \
-        else ("red", "blue", "bot_red", "bot_blue")
+    other = {"starship": ("british", "french", "bot_british", "bot_french", "bots"),
+             "warfleet": ("british", "french", "red", "blue", "bot_red", "bot_blue"),
+             }.get(args.ruleset, ("red", "blue", "bot_red", "bot_blue", "bots"))
     for name in other:
         if getattr(args, name) is not None:
             raise LeviathansError(f"--{name.replace('_', '-')} is not an option of the "
                                   f"{args.ruleset} rule set")
 
 
+def _warfleet_bots(args: argparse.Namespace) -> tuple[str, ...]:
+    """``--bots`` in the scenario's side order, else ``--bot-british`` / ``--bot-french``."""
+    if args.bots is not None:
+        if args.bot_british is not None or args.bot_french is not None:
+            raise LeviathansError("give --bots or --bot-british/--bot-french, not both")
+        return tuple(_names(args.bots) or ())
+    return (args.bot_british or "greedy", args.bot_french or "greedy")
+
+
 def _matchup(args: argparse.Namespace) -> Any:
-    from . import airfleet_matchup, starship_matchup
+    from . import airfleet_matchup, starship_matchup, warfleet_matchup
 
     _check_options(args)
+    if args.ruleset == "warfleet":
+        return warfleet_matchup(args.scenario, bots=_warfleet_bots(args),
+                                turn_limit=args.turn_limit)
     if args.ruleset == "airfleet":
         return airfleet_matchup(_names(args.british), _names(args.french),
                                 scenario=args.scenario,

@@ -25,12 +25,14 @@ __all__ = [
     "airfleet_matchup",
     "airfleet_ships",
     "load_setup",
+    "players_of",
     "roster",
     "starship_matchup",
+    "warfleet_matchup",
 ]
 
 #: Bots need an end: as ``leviathans battle``, a draw agreed after this many turns.
-DEFAULT_TURN_LIMITS = {"airfleet": 30, "starship": 15}
+DEFAULT_TURN_LIMITS = {"airfleet": 30, "starship": 15, "warfleet": 20}
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ class Matchup:
         from ..bots import make_bot
         from ..rulesets import get_ruleset
 
-        players = get_ruleset(self.ruleset).players
+        players = players_of(get_ruleset(self.ruleset), load_setup(self))
         if set(self.bots) != set(players):
             raise LeviathansError(f"{self.ruleset}: bots for {', '.join(players)} needed, got "
                                   f"{', '.join(self.bots) or 'none'}")
@@ -97,9 +99,17 @@ def load_setup(m: Matchup) -> Any:
     return get_ruleset(m.ruleset).load_setup(m.setup_data(), f"{m.ruleset} setup")
 
 
+def players_of(ruleset: Any, setup: Any) -> tuple[str, ...]:
+    """The players of a game: a War Fleet scenario names its sides, the other rule sets have
+    fixed ones."""
+    if ruleset.name == "warfleet":
+        return tuple(setup.sides)
+    return tuple(ruleset.players)
+
+
 def roster(ruleset: str, setup: Any) -> list[tuple[str, str]]:
     """Every ship (element) of a setup with its side, in the setup's order."""
-    if ruleset == "airfleet":
+    if ruleset in ("airfleet", "warfleet"):
         return [(s.name, s.side) for s in setup.ships]
     if ruleset == "starship":
         return [(p.name, p.side) for p in setup.pieces]
@@ -235,3 +245,39 @@ def _sample_names() -> tuple[str, str]:
 
     paths = sample_fleet_paths()
     return paths[0].stem, paths[1].stem
+
+
+# --- War Fleet -----------------------------------------------------------------------------
+
+def warfleet_matchup(scenario: str | Path | None = None, *,
+                     bots: Sequence[str] = ("greedy", "greedy"),
+                     turn_limit: int | None = None) -> Matchup:
+    """A War Fleet matchup: a built-in scenario by name (default the skirmish; also
+    ``fleet-action``) or a scenario file (TOML or JSON), one bot per side in the scenario's
+    order. Ships named by card are converted here, so the setup held (and sent to workers)
+    is self-contained."""
+    from ..rulesets.warfleet import WARFLEET, load_scenario, scenario_names
+
+    name = str(scenario) if scenario is not None else "skirmish"
+    if name in scenario_names():
+        setup = load_scenario(name)
+    elif not Path(name).is_file():
+        raise ScenarioError(f"{name}: no such War Fleet scenario file (built in: "
+                            f"{', '.join(scenario_names())})")
+    else:
+        from ..files import read_json
+        from ..scenarios import read_scenario_data
+
+        data = (read_json(name, ScenarioError) if name.endswith(".json")
+                else read_scenario_data(name))
+        setup = WARFLEET.load_setup(data, name)
+    players = tuple(setup.sides)
+    if len(players) != 2:
+        raise ScenarioError(f"{name}: the simulator plays two-sided War Fleet scenarios, "
+                            f"not {len(players)} sides")
+    data = WARFLEET.setup_data(setup)
+    counts = Counter(s.side for s in setup.ships)
+    sides = {side: f"{setup.name}, {counts[side]} ships" for side in players}
+    m = Matchup("warfleet", data, _bots(players, bots), _limit("warfleet", turn_limit, data),
+                sides=sides)
+    return replace(m, label=_label(m))

@@ -21,7 +21,8 @@ FORMAT = "leviathans-sim"
 VERSION = 1
 
 #: What a unit of damage is, per rule set (for reports).
-DAMAGE_UNITS = {"airfleet": "slots destroyed", "starship": "damage points"}
+DAMAGE_UNITS = {"airfleet": "slots destroyed", "starship": "damage points",
+                "warfleet": "hits"}
 #: Rule sets where keels break.
 KEEL_RULESETS = frozenset({"airfleet"})
 

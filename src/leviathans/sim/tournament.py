@@ -15,7 +15,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from ..errors import LeviathansError
-from .matchup import Matchup, airfleet_matchup, starship_matchup
+from .matchup import Matchup, airfleet_matchup, starship_matchup, warfleet_matchup
 from .results import Results
 from .runner import Job, run_jobs
 from .seeds import derive_seed
@@ -168,14 +168,18 @@ def _bot_matchup(ruleset: str, a: str, b: str, turn_limit: int | None) -> Matchu
         return airfleet_matchup(bots=(a, b), turn_limit=turn_limit)
     if ruleset == "starship":
         return starship_matchup(bots=(a, b), turn_limit=turn_limit)
-    raise LeviathansError(f"unknown rule set {ruleset!r} (known: airfleet, starship)")
+    if ruleset == "warfleet":
+        return warfleet_matchup(bots=(a, b), turn_limit=turn_limit)
+    raise LeviathansError(f"unknown rule set {ruleset!r} (known: airfleet, starship, "
+                          "warfleet)")
 
 
 def ladder(ruleset: str = "airfleet", bots: Sequence[str] | None = None, games: int = 20,
            seed: int = 1, self_play: bool = False, turn_limit: int | None = None,
            workers: int = 1, cluster: str | None = None, progress: bool = False) -> Tournament:
     """Every bot against every other (and itself with ``self_play``) on the rule set's
-    default battle (the quick-start battle, or the two sample fleets)."""
+    default battle (the quick-start battle, the two sample fleets, or the War Fleet
+    skirmish)."""
     from ..bots import BOTS, make_bot
 
     names = list(bots or BOTS)

@@ -46,6 +46,7 @@ __all__ = [
     "dice_for_top",
     "go_value",
     "resilience",
+    "resolve_card",
     "ship_text",
     "ships_table",
 ]
@@ -226,6 +227,20 @@ def convert(card: Card, options: ConvertOptions | None = None) -> WarShip:
             raise CardError(f"{card.name}, {name}: {exc}") from None
     return WarShip(name=card.name, nation=card.nation, class_=card.type, si=ceil(si / 2),
                    mp=card.starting_mp, locations=locations)
+
+
+def resolve_card(name: str) -> WarShip:
+    """The built-in card ``name`` (exact, any case, or a unique suffix: see
+    :func:`leviathans.cards.find_card`) converted with the default options: the resolver a
+    scenario's ``card = "NAME"`` uses. An unknown name is a :class:`CardError` listing close
+    names.
+
+    >>> resolve_card("montpellier").locations["bow"].resilience
+    6
+    """
+    from ...cards import find_card
+
+    return convert(find_card(name))
 
 
 def _dice_text(dice: Sequence[str]) -> str:

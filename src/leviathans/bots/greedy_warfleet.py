@@ -1,0 +1,510 @@
+"""The greedy bot's War Fleet play: one-step lookahead on exact hit probabilities.
+
+* placement: one of the ships the rules allow, in its zone on the hex nearest the enemy with
+  room around it (at least one empty hex to its own ships when it can), facing the enemy;
+* movement: tries short plans (turn, go ahead, turn; or a pivot) and takes the end where its
+  guns reach the best expected value against the enemy as they stand now, less a share of what
+  the enemy's guns could do to it there, and a little less the farther the nearest enemy is;
+* combat: plans the side's attacks at once, greedily: the attack (one gun, or a bracket fire
+  group of guns of one name) with the best expected value per gun, then the next, counting
+  what the attacks already planned are expected to do (a location expected destroyed is worth
+  less to hit again, unless the doubled SI test pays; a ship expected lost is worth less).
+
+The value of a hit is exact: the dice's chance of reaching the location's resilience
+(:class:`~leviathans.dice.DiceExpr`), and the red die's chance of failing the SI test that the
+hit forces, with the modifiers the ship would then have.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import cache, lru_cache
+
+from ..dice import DiceExpr, Die, dial_up, die
+from ..hexgrid import Facing, Hex, distance
+from ..rulesets.warfleet.actions import Declare, Done, Pivot, Place, Step, StepKind, WarAction
+from ..rulesets.warfleet.geometry import in_fire_arc, relative_sectors, struck_locations
+from ..rulesets.warfleet.rules import gun_range
+from ..rulesets.warfleet.setup import AFLOAT, Gun, ShipSpec
+from ..rulesets.warfleet.state import GameState, Phase
+from ..rulesets.warfleet.stats import Band
+
+__all__ = ["CAUTION", "CLOSING", "WarFleetGreedy", "hit_chance", "si_fail_chance"]
+
+#: The share of the enemy's expected value against a position that counts against it.
+CAUTION = 0.5
+#: Score lost per hex between a position and the nearest enemy (closing in when idle).
+CLOSING = 0.15
+
+
+@lru_cache(maxsize=1 << 12)
+def hit_chance(dice: tuple[str, ...], resilience: int) -> float:
+    """The chance that the dice's total is at least ``resilience``."""
+    return float(DiceExpr.of(dice).prob_at_least(resilience))
+
+
+@lru_cache(maxsize=1 << 12)
+def si_fail_chance(si: int, modifiers: int) -> float:
+    """The chance that a red die plus ``modifiers`` reaches ``si`` (the ship is lost)."""
+    return float(DiceExpr.of(["red"]).prob_at_least(si - modifiers))
+
+
+@cache
+def _dial(dice: tuple[str, ...], steps: int) -> tuple[str, ...]:
+    dset: tuple[Die, ...] = tuple(die(c) for c in dice)
+    for _ in range(steps):
+        dset = dial_up(dset)
+    return tuple(d.name for d in dset)
+
+
+def _band(band_short: Band, band_long: Band, rng: int) -> Band | None:
+    if rng <= band_short.range:
+        return band_short
+    if rng <= band_long.range:
+        return band_long
+    return None
+
+
+@lru_cache(maxsize=1 << 16)
+def ship_value(spec: ShipSpec, destroyed: int) -> float:
+    """What losing the ship is worth: a base plus its guns still firing."""
+    live = sum(1 for g in spec.guns if not destroyed >> g.location & 1)
+    return 6.0 + spec.ship_class + live
+
+
+def location_value(spec: ShipSpec, li: int) -> float:
+    """What destroying a location is worth, besides the SI test: its guns; the stern stops the
+    ship and makes it easier to hit."""
+    value = 1.0 + 0.5 * len(spec.stats_by_location[li].attacks)
+    if li == spec.stern:
+        value += 2.0
+    return value
+
+
+@lru_cache(maxsize=1 << 16)
+def _modifiers(spec: ShipSpec, destroyed: int) -> int:
+    return sum(spec.stats_by_location[k].destroyed.si_modifier
+               for k in range(len(spec.locations)) if destroyed >> k & 1)
+
+
+@lru_cache(maxsize=1 << 16)
+def hit_value(spec: ShipSpec, destroyed: int, li: int) -> float:
+    """The expected value of one hit on location ``li`` of a ship with ``destroyed`` locations:
+    an intact location is destroyed and an SI test follows; a destroyed one forces an SI test
+    with its modifier counted twice."""
+    sv = ship_value(spec, destroyed)
+    if destroyed >> li & 1:
+        mods = _modifiers(spec, destroyed) + spec.stats_by_location[li].destroyed.si_modifier
+        return si_fail_chance(spec.stats.si, mods) * sv
+    after = destroyed | 1 << li
+    return location_value(spec, li) + si_fail_chance(spec.stats.si, _modifiers(spec, after)) * sv
+
+
+def _stern_dial(spec: ShipSpec, destroyed: int) -> int:
+    return 1 if spec.stern is not None and destroyed >> spec.stern & 1 else 0
+
+
+class WarFleetGreedy:
+    """Greedy War Fleet play for one bot (its plans are kept between calls)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self._random = rng
+        #: the move planned: each step with the position it is meant for (setup, turn, ship,
+        #: hex, facing, MP spent), so a plan is only followed from where it was made
+        self._moves: list[tuple[tuple[int, int, int, Hex, Facing, int], WarAction]] = []
+        #: the attacks planned, and the declarations they expect to follow
+        self._attacks: tuple[tuple[int, int, str, tuple[Declare, ...]], list[Declare]] | None = \
+            None
+        #: how often a plan gave no legal action and the first legal one was taken instead
+        self.fallbacks = 0
+
+    def choose(self, state: GameState) -> WarAction:
+        if state.phase == Phase.PLACEMENT:
+            action: WarAction | None = self._place(state)
+        elif state.phase == Phase.MOVEMENT:
+            action = self._move(state)
+        else:
+            action = self._declare(state)
+        if action is not None and state.is_legal(action):
+            return action
+        self.fallbacks += 1  # a fallback the plans should never need
+        return next(iter(state.legal_actions()))
+
+    # --- placement -----------------------------------------------------------------------------
+
+    def _place(self, state: GameState) -> WarAction | None:
+        side = state.placing[0]
+        setup = state.setup
+        waiting = [i for i, (spec, s) in enumerate(zip(setup.ships, state.ships, strict=True))
+                   if spec.side == side and s.hex is None and s.status == AFLOAT]
+        if not waiting:
+            return None
+        top = max(setup.ships[i].ship_class for i in waiting)
+        ship = next(i for i in waiting if setup.ships[i].ship_class == top)
+        target = self._enemy_centre(state, side)
+        own = [s.hex for spec, s in zip(setup.ships, state.ships, strict=True)
+               if spec.side == side and s.hex is not None and s.status == AFLOAT]
+        occupied = {s.hex for s in state.ships if s.hex is not None and s.status == AFLOAT}
+        zone = setup.zone(side)
+        best: tuple[float, Hex] | None = None
+        for column in range(zone.columns[0], min(zone.columns[1], setup.board.columns) + 1):
+            for row in range(zone.rows[0], min(zone.rows[1], setup.board.rows) + 1):
+                h = Hex.from_offset(column, row)
+                if h in occupied:
+                    continue
+                room = min((distance(h, o) for o in own), default=9)
+                score = 3.0 * min(room, 2) - distance(h, target) + self._random.random() * 0.1
+                if best is None or score > best[0]:
+                    best = (score, h)
+        if best is None:
+            return None
+        h = best[1]
+        facing = min(Facing, key=lambda f: (distance(h.neighbour(f, 4), target), f))
+        return Place(setup.ships[ship].name, h, facing)
+
+    @staticmethod
+    def _enemy_centre(state: GameState, side: str) -> Hex:
+        """The middle of the enemy's ships on the map, else of their deployment zones."""
+        setup = state.setup
+        spots = [s.hex for spec, s in zip(setup.ships, state.ships, strict=True)
+                 if spec.side != side and s.hex is not None and s.status == AFLOAT]
+        if not spots:
+            for name, zone in setup.zones:
+                if name != side:
+                    spots.append(Hex.from_offset((zone.columns[0] + zone.columns[1]) // 2,
+                                                 (zone.rows[0] + zone.rows[1]) // 2))
+        if not spots:
+            return Hex.from_offset((setup.board.columns + 1) // 2, (setup.board.rows + 1) // 2)
+        columns = [h.offset()[0] for h in spots]
+        rows = [h.offset()[1] for h in spots]
+        return Hex.from_offset(round(sum(columns) / len(columns)), round(sum(rows) / len(rows)))
+
+    # --- movement --------------------------------------------------------------------------------
+
+    def _move(self, state: GameState) -> WarAction | None:
+        if state.moving is not None:
+            ship = state.moving.ship
+        else:
+            first = next(iter(state.legal_actions()), None)
+            if not isinstance(first, Step | Pivot):
+                return None
+            found = state.index(first.ship)
+            assert found is not None
+            ship = found
+        s = state.ships[ship]
+        assert s.hex is not None
+        spent = state.moving.spent if state.moving is not None else 0
+        here = (id(state.setup), state.turn, ship, s.hex, s.facing, spent)
+        if not self._moves or self._moves[0][0] != here:
+            plan = self._best_plan(state, ship)
+            self._moves = []
+            h, f = s.hex, s.facing
+            for n, action in enumerate(plan):
+                self._moves.append(((id(state.setup), state.turn, ship, h, f, spent + n),
+                                    action))
+                if isinstance(action, Step) and action.step == "F":
+                    h = h.neighbour(f)
+                elif isinstance(action, Step) and action.step in "LR":
+                    f = f.turned(-1 if action.step == "L" else 1)
+        if not self._moves:
+            return Step(state.setup.ships[ship].name, "E")
+        return self._moves.pop(0)[1]
+
+    def _best_plan(self, state: GameState, i: int) -> list[WarAction]:
+        """Ends of the move reachable by: turn (up to three hexsides), go ahead, turn (up to
+        two); or a pivot (before any MP is spent). Each end is scored once (by its cheapest
+        plan)."""
+        spec = state.setup.ships[i]
+        s = state.ships[i]
+        assert s.hex is not None
+        moving = state.moving if state.moving is not None and state.moving.ship == i else None
+        mp = moving.mp if moving is not None else state.mp(i)
+        may_pivot = moving is None or moving.spent == 0
+        board = state.setup.board
+        # (hex, facing) -> (turns before, hexes ahead, turns after); a pivot: (None, 0, 0)
+        ends: dict[tuple[Hex, Facing], tuple[int | None, int, int]] = {}
+        for t1 in (0, -1, 1, -2, 2, 3):
+            if abs(t1) > mp:
+                continue
+            facing = s.facing.turned(t1)
+            h = s.hex
+            for k in range(mp - abs(t1) + 1):
+                if k:
+                    h = h.neighbour(facing)
+                    if not board.contains(h):
+                        break
+                for t2 in (0, -1, 1, -2, 2):
+                    if abs(t1) + k + abs(t2) > mp:
+                        continue
+                    end = (h, facing.turned(t2))
+                    old = ends.get(end)
+                    if old is None or abs(t1) + k + abs(t2) < abs(old[0] or 0) + old[1] + abs(
+                            old[2]):
+                        ends[end] = (t1, k, t2)
+        if mp >= 1 and may_pivot:
+            for f in Facing:
+                if (s.hex, f) not in ends:
+                    ends[(s.hex, f)] = (None, 0, 0)
+        scorer = _PositionScorer(state, i)
+        draw = self._random.random
+        best: tuple[float, tuple[Hex, Facing]] | None = None
+        for end in ends:
+            score = scorer.score(*end) + draw() * 1e-6
+            if best is None or score > best[0]:
+                best = (score, end)
+        assert best is not None
+        before, ahead, after = ends[best[1]]
+        name = spec.name
+        if before is None:
+            return [Pivot(name, best[1][1])]
+
+        def turns(n: int) -> list[WarAction]:
+            kind: StepKind = "L" if n < 0 else "R"
+            return [Step(name, kind) for _ in range(abs(n))]
+
+        plan = [*turns(before), *[Step(name, "F") for _ in range(ahead)], *turns(after)]
+        if len(plan) < mp:
+            plan.append(Step(name, "E"))
+        return plan
+
+    # --- combat ----------------------------------------------------------------------------------
+
+    def _declare(self, state: GameState) -> WarAction | None:
+        side = state.declaring[0]
+        key = (id(state.setup), state.turn, side, state.declared)
+        if self._attacks is None or self._attacks[0] != key:
+            self._attacks = (key, plan_attacks(state, side))
+        plan = self._attacks[1]
+        while plan:
+            action = plan.pop(0)
+            if state.is_legal(action):
+                self._attacks = ((*key[:3], (*state.declared, action)), plan)
+                return action
+        return Done()
+
+
+class _Enemy:
+    """One enemy ship as the scorer sees it: where it is and what its locations are worth."""
+
+    __slots__ = ("arcs", "dial", "facing", "guns", "hex", "hit_values", "reach", "resilience",
+                 "spec")
+
+    def __init__(self, state: GameState, j: int) -> None:
+        self.spec = spec = state.setup.ships[j]
+        t = state.ships[j]
+        assert t.hex is not None
+        self.hex = t.hex
+        self.facing = t.facing
+        self.guns = [g for g in spec.guns if not t.destroyed >> g.location & 1]
+        self.reach = max((g.attack.long.range for g in self.guns), default=-1)
+        self.dial = _stern_dial(spec, t.destroyed)
+        self.resilience = [spec.resilience(li, t.destroyed) for li in range(len(spec.locations))]
+        self.hit_values = [hit_value(spec, t.destroyed, li) for li in range(len(spec.locations))]
+        self.arcs = spec.location_arcs
+
+
+class _PositionScorer:
+    """Scores ends of one ship's move against the enemy as they stand (only the enemies it
+    could reach or be reached by count, and the distance to the enemy nearest its start)."""
+
+    def __init__(self, state: GameState, i: int) -> None:
+        self.spec = spec = state.setup.ships[i]
+        s = state.ships[i]
+        assert s.hex is not None
+        self.destroyed = s.destroyed
+        self.guns = [g for g in spec.guns if not self.destroyed >> g.location & 1]
+        self.reach = max((g.attack.long.range for g in self.guns), default=-1)
+        # Guns alike (location, turret, bands, saturation) score alike: one entry, a count.
+        kinds: dict[tuple[int, bool, Band, Band, int], int] = {}
+        for g in self.guns:
+            kind = (g.location, g.turret, g.attack.short, g.attack.long, g.attack.saturation)
+            kinds[kind] = kinds.get(kind, 0) + 1
+        self.kinds = [(spec.arcs[loc], turret, short, long_, (1 + sat) * n)
+                      for (loc, turret, short, long_, sat), n in kinds.items()]
+        horizon = state.mp(i) + 1
+        self.enemies: list[_Enemy] = []
+        self.target: Hex | None = None
+        nearest = 10 ** 6
+        for j in state.afloat():
+            other = state.ships[j]
+            if state.setup.ships[j].side == spec.side:
+                continue
+            assert other.hex is not None
+            d = distance(s.hex, other.hex)
+            if d < nearest:
+                nearest, self.target = d, other.hex
+            if d <= horizon + self.reach or d <= horizon + 4:
+                enemy = _Enemy(state, j)
+                if d <= horizon + max(self.reach, enemy.reach):
+                    self.enemies.append(enemy)
+        self.own_dial = _stern_dial(spec, self.destroyed)
+        self._hits_on_me: dict[tuple[int, tuple[str, ...]], float] = {}
+        self._by_hex: dict[Hex, list[tuple[_Enemy, int, list[int], list[tuple[Band, int]]]]] = {}
+
+    def _seen_from(self, h: Hex) -> list[tuple[_Enemy, int, list[int], list[tuple[Band, int]]]]:
+        """Per enemy (in reach either way) from ``h``: the range, the enemy's locations an
+        attack from ``h`` strikes, and the enemy's guns (band, saturation) reaching ``h``."""
+        found = self._by_hex.get(h)
+        if found is None:
+            found = []
+            for e in self.enemies:
+                rng = distance(h, e.hex)
+                if rng > self.reach and rng > e.reach:
+                    continue
+                struck = [e.spec.location_index(loc)
+                          for loc in struck_locations(e.arcs, e.hex, e.facing, h)]
+                threats = []
+                if rng <= e.reach:
+                    for g in e.guns:
+                        band = _band(g.attack.short, g.attack.long, rng)
+                        if band is not None and in_fire_arc(e.spec.arcs[g.location], g.turret,
+                                                            e.hex, e.facing, h):
+                            threats.append((band, 1 + g.attack.saturation))
+                found.append((e, rng, struck, threats))
+            self._by_hex[h] = found
+        return found
+
+    def score(self, h: Hex, f: Facing) -> float:
+        closing = CLOSING * distance(h, self.target) if self.target is not None else 0.0
+        if not self.enemies:
+            return -closing
+        best_per_kind = [0.0] * len(self.kinds)
+        threat = 0.0
+        for e, rng, struck, threats in self._seen_from(h):
+            if rng <= self.reach:
+                rel = relative_sectors(h, e.hex, f) if rng else 0
+                for n, (arc, turret, short, long_, weight) in enumerate(self.kinds):
+                    band = _band(short, long_, rng)
+                    if band is None or (rng and not rel & arc and not (
+                            turret and in_fire_arc(arc, True, h, f, e.hex))):
+                        continue
+                    dice = _dial(band.dice, e.dial) if e.dial else band.dice
+                    value = max(hit_chance(dice, e.resilience[li]) * e.hit_values[li]
+                                for li in struck) * weight
+                    if value > best_per_kind[n]:
+                        best_per_kind[n] = value
+            if threats:
+                mine = [self.spec.location_index(loc) for loc in
+                        struck_locations(self.spec.location_arcs, h, f, e.hex)]
+                for band, rolls in threats:
+                    threat += rolls * max(self._hit_on_me(band.dice, li) for li in mine)
+        return sum(best_per_kind) - CAUTION * threat - closing
+
+    def _hit_on_me(self, dice: tuple[str, ...], li: int) -> float:
+        key = (li, dice)
+        value = self._hits_on_me.get(key)
+        if value is None:
+            rolled = _dial(dice, self.own_dial) if self.own_dial else dice
+            value = (hit_chance(rolled, self.spec.resilience(li, self.destroyed))
+                     * hit_value(self.spec, self.destroyed, li))
+            self._hits_on_me[key] = value
+        return value
+
+
+def _candidates(state: GameState, i: int, j: int, free: Sequence[Gun]
+                ) -> list[tuple[tuple[Gun, ...], tuple[str, ...], int]]:
+    """Attacks ship ``i`` could make at ship ``j`` with its free guns: each gun alone and each
+    bracket group (the first 2, 3, ... guns of one name in order), with the dice and range."""
+    reach = [(g, r) for g in free if (r := gun_range(state, i, g, j)) is not None]
+    if not reach:
+        return []
+    target = state.setup.ships[j]
+    dial = _stern_dial(target, state.ships[j].destroyed)
+    out: list[tuple[tuple[Gun, ...], tuple[str, ...], int]] = []
+    by_name: dict[str, list[Gun]] = {}
+    for g, rng in reach:
+        band = _band(g.attack.short, g.attack.long, rng)
+        assert band is not None
+        out.append(((g,), _dial(band.dice, dial), rng))
+        if g.bracket:
+            by_name.setdefault(g.attack.weapon, []).append(g)
+    rng = reach[0][1]
+    for group in by_name.values():
+        first = group[0]
+        band = _band(first.attack.short, first.attack.long, rng)
+        assert band is not None
+        for n in range(2, len(group) + 1):
+            out.append((tuple(group[:n]), _dial(band.dice, dial + n - 1), rng))
+    return out
+
+
+def plan_attacks(state: GameState, side: str) -> list[Declare]:
+    """The side's attacks this combat, best expected value per gun first (see the module)."""
+    setup = state.setup
+    enemies = [j for j in state.afloat() if setup.ships[j].side != side]
+    # What the planned attacks are expected to have done: per enemy, the chance it is lost and
+    # per location the chance it is destroyed.
+    lost = {j: 0.0 for j in enemies}
+    broken = {j: [float(state.ships[j].destroyed >> k & 1)
+                  for k in range(len(setup.ships[j].locations))] for j in enemies}
+    options: list[tuple[int, int, tuple[Gun, ...], tuple[str, ...], tuple[str, ...]]] = []
+    for i in state.afloat():
+        spec = setup.ships[i]
+        if spec.side != side:
+            continue
+        used = state.ships[i].used
+        free = [g for gi, g in enumerate(spec.guns) if not used >> gi & 1]
+        if not free:
+            continue
+        here = state.ships[i].hex
+        assert here is not None
+        reach = max((g.attack.long.range for g in free), default=-1)
+        for j in enemies:
+            there = state.ships[j].hex
+            if there is None or distance(here, there) > reach:
+                continue
+            cands = _candidates(state, i, j, free)
+            if not cands:
+                continue
+            t, here = state.ships[j], state.ships[i].hex
+            assert t.hex is not None and here is not None
+            locations = struck_locations(setup.ships[j].location_arcs, t.hex, t.facing, here)
+            for guns, dice, _ in cands:
+                options.append((i, j, guns, dice, locations))
+
+    def value(j: int, li: int, dice: tuple[str, ...], rolls: int) -> tuple[float, float, float]:
+        """Expected value of the attack, and the target's lost / location-destroyed chances
+        after it."""
+        target = setup.ships[j]
+        destroyed = state.ships[j].destroyed
+        p = hit_chance(dice, target.resilience(li, destroyed))
+        expected_lost = lost[j]
+        q = broken[j][li]
+        others = destroyed | sum(1 << k for k, b in enumerate(broken[j]) if b >= 0.5 and k != li)
+        intact_value = hit_value(target, others & ~(1 << li), li)
+        again_value = hit_value(target, others | 1 << li, li)
+        intact_fail = si_fail_chance(target.stats.si, _modifiers(target, others | 1 << li))
+        again_fail = si_fail_chance(
+            target.stats.si, _modifiers(target, others | 1 << li)
+            + target.stats_by_location[li].destroyed.si_modifier)
+        total = 0.0
+        for _ in range(rolls):
+            total += (1 - expected_lost) * p * ((1 - q) * intact_value + q * again_value)
+            fail = (1 - q) * intact_fail + q * again_fail
+            expected_lost = 1 - (1 - expected_lost) * (1 - p * fail)
+            q = q + (1 - q) * p
+        return total, expected_lost, q
+
+    plan: list[Declare] = []
+    used_guns: set[tuple[int, str]] = set()
+    while True:
+        best: tuple[float, int, int, int, tuple[Gun, ...], float, float] | None = None
+        for i, j, guns, dice, locations in options:
+            if any((i, g.ref) in used_guns for g in guns) or lost[j] >= 0.98:
+                continue
+            rolls = 1 + guns[0].attack.saturation
+            for loc in locations:
+                li = setup.ships[j].location_index(loc)
+                v, after_lost, after_q = value(j, li, dice, rolls)
+                ratio = v / len(guns)
+                if ratio > 1e-9 and (best is None or ratio > best[0]):
+                    best = (ratio, i, j, li, guns, after_lost, after_q)
+        if best is None:
+            return plan
+        _, i, j, li, guns, after_lost, after_q = best
+        lost[j] = after_lost
+        broken[j][li] = after_q
+        used_guns.update((i, g.ref) for g in guns)
+        plan.append(Declare(setup.ships[i].name, tuple(g.ref for g in guns),
+                            setup.ships[j].name, setup.ships[j].locations[li]))
