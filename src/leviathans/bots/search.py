@@ -192,10 +192,7 @@ def _air_fire(state: AirState, actions: list[Action]) -> Action:
             continue
         opt = find_option(state, action)
         assert opt is not None
-        if doomed(state, opt.target):
-            value = 0.0
-        else:
-            value = attack_value(state, opt, KEEL_VALUE)
+        value = 0.0 if doomed(state, opt.target) else attack_value(state, opt, KEEL_VALUE)
         key = (value, action.text())
         if best is None or key > best:
             best, choice = key, action
