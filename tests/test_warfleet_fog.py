@@ -177,6 +177,13 @@ def test_the_deployed_variant_holds_as_many_cards_as_the_most_classes_deployed()
         state.apply(state.parse_action("fog british 2:black 3:red"), ScriptedDice())
 
 
+def test_the_environment_refuses_fog_of_war_setups() -> None:
+    from leviathans.env import WarFleetEnv
+
+    with pytest.raises(ScenarioError, match="fog-of-war initiative"):
+        WarFleetEnv(parse_setup(fog_scenario((1,), (1,))))
+
+
 # --- the order of movement -------------------------------------------------------------------
 
 def test_movement_by_class_follows_the_reveal_order_loser_first() -> None:
