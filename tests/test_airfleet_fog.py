@@ -414,11 +414,13 @@ def test_greedy_bot_places_its_empty_types_first_and_strong_dice_on_its_ships() 
     assert {d for t, d in action.cards if t in (1, 2)} == {"black", "red"}
 
 
-def test_the_environment_refuses_fog_of_war_setups() -> None:
+def test_the_environment_plays_fog_of_war_setups() -> None:
+    """The environment once refused fog-of-war setups; it now appends the 576 placement
+    indices after ``done`` (docs/env.md)."""
     from leviathans.env import AirFleetEnv
 
-    with pytest.raises(ScenarioError, match="fog-of-war"):
-        AirFleetEnv(fog_setup((1,), (1,)))
+    env = AirFleetEnv(fog_setup((1,), (1,)))
+    assert env.action_space(env.possible_agents[0]).n == env.table.fog + 576
 
 
 # --- secrecy ----------------------------------------------------------------------------------

@@ -15,9 +15,17 @@ from leviathans.protocol import Concede, GameState, Ruleset
 from leviathans.records import GameRecord, Recorder, replay
 from leviathans.rulesets import get_ruleset, ruleset_names
 
+#: every rule set, plus War Fleet with fog-of-war initiative by class (F1)
+CASES = [*ruleset_names(), "warfleet+fog"]
+
+
+def base(name: str) -> str:
+    """The rule set of a case: ``warfleet+fog`` is War Fleet with an option."""
+    return name.partition("+")[0]
+
 
 def default_setup(name: str) -> Any:
-    ruleset: Any = get_ruleset(name)
+    ruleset: Any = get_ruleset(base(name))
     if name == "airfleet":
         from leviathans.rulesets.airfleet import Options
 
@@ -27,6 +35,12 @@ def default_setup(name: str) -> Any:
 
         # Ships start within reach of each other so random play reaches combat.
         return ruleset.load_setup(_warfleet_close(load_scenario("skirmish").to_data()))
+    if name == "warfleet+fog":
+        from leviathans.rulesets.warfleet import load_scenario
+
+        data = _warfleet_close(load_scenario("skirmish").to_data())
+        data["options"]["initiative"] = "fog-of-war"
+        return ruleset.load_setup(data)
     return ruleset.default_setup(4)
 
 
@@ -51,14 +65,14 @@ def random_play(ruleset: Ruleset, setup: Any, seed: int, steps: int | None = Non
     return state, rec
 
 
-@pytest.fixture(params=ruleset_names())
+@pytest.fixture(params=CASES)
 def name(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
 def test_ruleset_identity(name: str) -> None:
-    ruleset = get_ruleset(name)
-    assert ruleset.name == name
+    ruleset = get_ruleset(base(name))
+    assert ruleset.name == base(name)
     assert len(ruleset.players) == 2 and len(set(ruleset.players)) == 2
     with pytest.raises(LeviathansError, match="unknown rule set"):
         get_ruleset("backgammon")
@@ -66,7 +80,7 @@ def test_ruleset_identity(name: str) -> None:
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_random_play_keeps_every_promise(name: str, seed: int) -> None:
-    ruleset = get_ruleset(name)
+    ruleset = get_ruleset(base(name))
     setup = default_setup(name)
     rng = random.Random(seed)
     dice = RecordingDice(SeededDice(seed))
@@ -102,7 +116,7 @@ def test_random_play_keeps_every_promise(name: str, seed: int) -> None:
 
 
 def test_illegal_actions_are_refused_with_a_reason(name: str) -> None:
-    ruleset = get_ruleset(name)
+    ruleset = get_ruleset(base(name))
     state = ruleset.new_game(default_setup(name), SeededDice(3))
     legal = {a.text() for a in state.legal_actions()}
     with pytest.raises(IllegalActionError):
@@ -121,7 +135,7 @@ def test_illegal_actions_are_refused_with_a_reason(name: str) -> None:
 
 
 def test_concede_ends_the_game_for_the_other_side(name: str) -> None:
-    ruleset = get_ruleset(name)
+    ruleset = get_ruleset(base(name))
     state = ruleset.new_game(default_setup(name), SeededDice(4))
     a, b = ruleset.players
     over = state.apply(Concede(b), SeededDice(4))
@@ -131,7 +145,7 @@ def test_concede_ends_the_game_for_the_other_side(name: str) -> None:
 
 @pytest.mark.parametrize("seed", [5, 6])
 def test_records_replay_exactly(name: str, seed: int) -> None:
-    ruleset = get_ruleset(name)
+    ruleset = get_ruleset(base(name))
     state, rec = random_play(ruleset, default_setup(name), seed)
     data = json.loads(rec.record.to_json())
     replayed = list(replay(GameRecord.from_data(data)))
@@ -143,7 +157,7 @@ def test_records_replay_exactly(name: str, seed: int) -> None:
 
 
 def test_same_seed_same_game_other_seed_other_game(name: str) -> None:
-    ruleset = get_ruleset(name)
+    ruleset = get_ruleset(base(name))
     setup = default_setup(name)
     first, _ = random_play(ruleset, setup, 11, steps=150)
     again, _ = random_play(ruleset, setup, 11, steps=150)

@@ -107,6 +107,9 @@ class WarFleetConfig:
                 raise ScenarioError(f"{where}: {what} is {value}, over the config's {limit} "
                                     f"= {getattr(self, limit)}")
 
+        if setup.options.initiative == "fog-of-war":
+            raise ScenarioError(f"{where}: fog-of-war initiative (F1) has no actions in this "
+                                f"environment's action space; use initiative = \"roll\"")
         over("the number of ships", len(setup.ships), "max_ships")
         over("the map's columns", setup.board.columns, "max_columns")
         over("the map's rows", setup.board.rows, "max_rows")

@@ -17,11 +17,11 @@ Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
 from ...errors import HexError, IllegalActionError
+from ...fog import FogChoice, parse_choice
 from ...hexgrid import Facing, Hex
 from ...protocol import Concede
 
@@ -67,19 +67,6 @@ class Cease:
         return "done"
 
 
-@dataclass(frozen=True, slots=True)
-class FogChoice:
-    """A side's secret fog-of-war placement (F1): its ship-type cards from left to right, each
-    with the initiative die placed on it, as ``(type, die)`` pairs."""
-
-    side: str
-    cards: tuple[tuple[int, str], ...]
-
-    def text(self) -> str:
-        return f"fog {self.side} " + " ".join(f"{t}:{d}" for t, d in self.cards)
-
-
-_FOG = re.compile(r"fog\s+(\S+)((?:\s+\d:[A-Za-z]+)+)")
 
 
 AirAction = Deploy | Step | Fire | Cease | FogChoice | Concede
@@ -95,13 +82,9 @@ def parse_action(text: str) -> AirAction:
     concede = Concede.from_text(t)
     if concede is not None:
         return concede
-    fog = _FOG.fullmatch(t)
+    fog = parse_choice(t)
     if fog is not None:
-        cards = []
-        for pair in fog.group(2).split():
-            number, _, colour = pair.partition(":")
-            cards.append((int(number), colour.lower()))
-        return FogChoice(fog.group(1), tuple(cards))
+        return fog
     try:
         if ">" in t:
             left, _, right = t.partition(">")

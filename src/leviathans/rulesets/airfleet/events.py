@@ -5,6 +5,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ...fog import (
+    CardDiscarded,
+    CardRevealed,
+    FogPlaced,
+    InitiativeDie,
+    InitiativeTie,
+    MovementOrder,
+)
 from ...protocol import Outcome
 
 __all__ = [
@@ -52,84 +60,6 @@ class InitiativeRolled(_Event):
         for attempt in self.attempts:
             parts.append(", ".join(f"{side} {a}+{b}={a + b}" for side, (a, b) in attempt.items()))
         return f"Initiative (2 red each): {'; tie, re-roll: '.join(parts)} -> {self.winner}"
-
-
-@dataclass(frozen=True, slots=True)
-class FogPlaced(_Event):
-    """A side has placed its fog-of-war cards and dice (F1); what it chose stays secret."""
-
-    side: str
-
-    def text(self) -> str:
-        return f"{self.side} places its ship-type cards and initiative dice face down"
-
-
-@dataclass(frozen=True, slots=True)
-class CardRevealed(_Event):
-    side: str
-    #: the card's place from the left, from 1
-    position: int
-    type: int
-    die: str
-    #: the side fields a ship of this type
-    fields: bool
-
-    def text(self) -> str:
-        what = "" if self.fields else f": {self.side} fields no Type {self.type} ship"
-        return (f"{self.side} reveals card {self.position}: Type {self.type} "
-                f"({self.die} die){what}")
-
-
-@dataclass(frozen=True, slots=True)
-class InitiativeDie(_Event):
-    side: str
-    type: int
-    die: str
-    face: int
-    #: the opponent's standing roll this one is compared with, if the opponent did not roll
-    against: int | None = None
-
-    def text(self) -> str:
-        versus = f" against the standing {self.against}" if self.against is not None else ""
-        return f"{self.side} rolls {self.die} for its Type {self.type} card: {self.face}{versus}"
-
-
-@dataclass(frozen=True, slots=True)
-class InitiativeTie(_Event):
-    face: int
-    #: the sides that roll again
-    rerolling: tuple[str, ...]
-
-    def text(self) -> str:
-        again = "roll again" if len(self.rerolling) > 1 else "rolls again"
-        return f"tie at {self.face}: {' and '.join(self.rerolling)} {again}"
-
-
-@dataclass(frozen=True, slots=True)
-class CardDiscarded(_Event):
-    side: str
-    type: int
-
-    def text(self) -> str:
-        return (f"{self.side} lost the roll with no Type {self.type} ship: its Type {self.type} "
-                f"card is discarded")
-
-
-@dataclass(frozen=True, slots=True)
-class MovementOrder(_Event):
-    """Who moves next under fog-of-war initiative: (side, ship type) groups, first first."""
-
-    groups: tuple[tuple[str, int], ...]
-    why: str = ""
-
-    def text(self) -> str:
-        names = [f"{side} Type {t}" for side, t in self.groups]
-        why = f" ({self.why})" if self.why else ""
-        if not names:
-            return f"no ship moves for these cards{why}"
-        if len(names) == 1:
-            return f"{names[0]} moves{why}"
-        return f"{names[0]} moves first, then {', then '.join(names[1:])}{why}"
 
 
 @dataclass(frozen=True, slots=True)

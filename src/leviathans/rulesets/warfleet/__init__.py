@@ -15,14 +15,14 @@ from typing import Any
 
 from ...dice import DiceSource
 from ...errors import ScenarioError
-from .actions import Declare, Done, Pivot, Place, Step, WarAction, parse_action
+from .actions import Declare, Done, FogChoice, Pivot, Place, Step, WarAction, parse_action
 from .options import Options
 from .setup import ResolveCard, ShipSpec, ShipState, WarSetup, parse_setup
 from .state import GameState, Phase
 from .stats import WarShip, load_warship
 
 __all__ = [
-    "WARFLEET", "Declare", "Done", "GameState", "Options", "Phase", "Pivot", "Place",
+    "WARFLEET", "Declare", "Done", "FogChoice", "GameState", "Options", "Phase", "Pivot", "Place",
     "ShipSpec", "ShipState", "Step", "WarAction", "WarFleet", "WarSetup", "WarShip",
     "load_scenario", "load_warship", "parse_setup", "scenario_names",
 ]

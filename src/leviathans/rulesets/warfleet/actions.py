@@ -10,6 +10,8 @@
 ``Minotaur:bow.1+bow.2>Gloire:port``  declare a bracket fire attack of two guns
 ``done``                              the side declares no more attacks this turn
 ``concede french``                    the French side gives up (allowed at any time)
+``fog british 3:yellow 1:blue ...``   fog-of-war initiative (F1): the British class cards, left
+                                      to right, each with its initiative die (a secret choice)
 ====================================  =======================================================
 
 Ship names may hold spaces but never ``:``, ``@``, ``>`` or ``+``.
@@ -22,10 +24,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ...errors import HexError, IllegalActionError
+from ...fog import FogChoice, parse_choice
 from ...hexgrid import Facing, Hex
 from ...protocol import Concede
 
-__all__ = ["Declare", "Done", "Pivot", "Place", "Step", "WarAction", "parse_action"]
+__all__ = [
+    "Declare", "Done", "FogChoice", "Pivot", "Place", "Step", "WarAction", "parse_action",
+]
 
 StepKind = Literal["F", "L", "R", "E"]
 STEPS: tuple[StepKind, ...] = ("F", "L", "R", "E")
@@ -78,7 +83,7 @@ class Done:
         return "done"
 
 
-WarAction = Place | Step | Pivot | Declare | Done | Concede
+WarAction = Place | Step | Pivot | Declare | Done | FogChoice | Concede
 
 _PIVOT = re.compile(r"^(.+):pivot:(\w+)$")
 _GUN = re.compile(r"^[a-z-]+\.\d+$")
@@ -94,6 +99,9 @@ def parse_action(text: str) -> WarAction:
     concede = Concede.from_text(t)
     if concede is not None:
         return concede
+    fog = parse_choice(t)
+    if fog is not None:
+        return fog
     try:
         if ">" in t:
             left, _, right = t.partition(">")
@@ -118,5 +126,5 @@ def parse_action(text: str) -> WarAction:
         raise IllegalActionError(f"cannot read action {text!r}: {exc}") from None
     raise IllegalActionError(
         f"cannot read action {text!r} (e.g. Minotaur@0305:NE, Minotaur:F, Minotaur:pivot:SW, "
-        f"Minotaur:port.1>Gloire:bow, done)"
+        f"Minotaur:port.1>Gloire:bow, done, fog british 4:black 3:red 2:yellow 1:blue)"
     )

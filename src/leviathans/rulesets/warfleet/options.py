@@ -9,7 +9,7 @@ from typing import Any, Literal
 from ...dice import DiceExpr
 from ...errors import DiceError, ScenarioError
 
-__all__ = ["DAMAGE_TIMINGS", "INITIATIVE_WINNERS", "Options"]
+__all__ = ["DAMAGE_TIMINGS", "FOG_CARDS", "INITIATIVES", "INITIATIVE_WINNERS", "Options"]
 
 #: Which initiative roll wins: the text's default is the highest; its tip lets a group pick
 #: the lowest instead.
@@ -19,6 +19,13 @@ INITIATIVE_WINNERS = ("highest", "lowest")
 #: takes full effect"), or at once for the rolls that follow. Either way a later hit on it
 #: forces an SI test, and the attacker fires with its stats after movement.
 DAMAGE_TIMINGS = ("end-of-combat", "immediate")
+#: How initiative is decided each turn: the text's roll-off (``initiative_dice``, then every
+#: class moves from the highest, the loser's ships first), or fog-of-war initiative by class
+#: (F1: secret class cards and initiative dice, revealed left to right; ``leviathans.fog``).
+INITIATIVES = ("roll", "fog-of-war")
+#: How many class cards each side holds with fog-of-war initiative: all four, or (the text's
+#: hint) as many as the side deploying the most classes deploys.
+FOG_CARDS = (4, "deployed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,13 +38,21 @@ class Options:
     #: Does the highest or the lowest initiative total win?
     initiative_winner: Literal["highest", "lowest"] = "highest"
     damage_timing: Literal["end-of-combat", "immediate"] = "end-of-combat"
+    initiative: Literal["roll", "fog-of-war"] = "roll"
+    fog_cards: Literal[4, "deployed"] = 4
 
     @property
     def initiative_expr(self) -> DiceExpr:
         return DiceExpr.parse(self.initiative_dice)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        # The fog-of-war options are written only when used (older records stay the same).
+        if self.initiative == "roll":
+            del data["initiative"]
+        if self.fog_cards == 4:
+            del data["fog_cards"]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "options") -> Options:
@@ -74,5 +89,13 @@ class Options:
             raise ScenarioError(
                 f"{where}.damage_timing: {timing!r} is not one of {', '.join(DAMAGE_TIMINGS)}"
             )
+        initiative = data.get("initiative", "roll")
+        if initiative not in INITIATIVES:
+            raise ScenarioError(
+                f"{where}.initiative: {initiative!r} is not one of {', '.join(INITIATIVES)}"
+            )
+        cards = data.get("fog_cards", 4)
+        if isinstance(cards, bool) or cards not in FOG_CARDS:
+            raise ScenarioError(f"{where}.fog_cards: {cards!r} is not 4 or \"deployed\"")
         return cls(turn_limit=limit, initiative_dice=str(expr), initiative_winner=winner,
-                   damage_timing=timing)
+                   damage_timing=timing, initiative=initiative, fog_cards=cards)

@@ -1,19 +1,22 @@
 """The rules of War Fleet: placement, initiative, movement, combat and the end phase.
 
 Every roll goes through the injected dice with a label: ``placement:<side>``,
-``initiative:<side>``, ``attack`` (the main attack roll), ``attack:saturation`` (each
-saturation die set) and ``si`` (structural integrity tests).
+``initiative:<side>`` (with fog-of-war initiative, F1: ``initiative:<side>:class<n>``),
+``attack`` (the main attack roll), ``attack:saturation`` (each saturation die set) and ``si``
+(structural integrity tests).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import combinations
+from typing import Any
 
+from ... import fog
 from ...dice import DiceExpr, DiceSource, Die, dial_up, die
 from ...hexgrid import Facing, distance
 from ...protocol import Event, Outcome
-from .actions import Declare, Done, Pivot, Place, Step
+from .actions import Declare, Done, FogChoice, Pivot, Place, Step
 from .events import (
     AttackRolled,
     AttackVoid,
@@ -174,7 +177,8 @@ def apply_place(state: GameState, action: Place, events: list[Event]) -> GameSta
 def movement_groups(state: GameState, order: Sequence[str]) -> tuple[tuple[str, int], ...]:
     """Who moves when: classes from the highest; within each class the sides from the
     initiative loser to the winner (``order`` is winner first); a side with no ship of a class
-    is skipped. (F1's fog-of-war initiative by class would replace this one function.)"""
+    is skipped. (With F1's fog-of-war initiative by class, the revealed cards give the groups
+    instead: see ``reveal_fog``.)"""
     present = {(state.setup.ships[i].side, state.setup.ships[i].ship_class)
                for i in state.afloat()}
     classes = sorted({c for _, c in present}, reverse=True)
@@ -188,9 +192,82 @@ def begin_turn(state: GameState, turn: int, dice: DiceSource, events: list[Event
     state = state.evolve(turn=turn, ships=ships, phase=Phase.MOVEMENT, placing=(), declared=(),
                          declaring=(), moving=None)
     options = state.setup.options
+    if options.initiative == "fog-of-war":
+        # F1: both sides place their class cards and dice in secret before any reveal.
+        return state.evolve(phase=Phase.INITIATIVE, fog=fog.NEW, order=(), groups=())
     order = rank_sides(live_sides(state), options.initiative_expr,
                        options.initiative_winner == "lowest", dice, "initiative", events)
     return state.evolve(order=order, groups=movement_groups(state, order))
+
+
+# --- fog-of-war initiative by class (F1; the rules are in leviathans.fog) ---------------------
+
+#: what a fog-of-war card names in War Fleet
+UNIT = "class"
+
+
+def fog_hands(state: GameState) -> tuple[tuple[int, ...], ...]:
+    """The class cards each side holds (setup order): 1-4, or with ``fog_cards = "deployed"``
+    as many as the side deploying the most classes deploys (its own classes first)."""
+    setup = state.setup
+    deployed = [{s.ship_class for s in setup.ships if s.side == side} for side in setup.sides]
+    return tuple(fog.deal(deployed, k, setup.options.fog_cards)
+                 for k in range(len(setup.sides)))
+
+
+def _fog(state: GameState) -> fog.Fog:
+    assert state.fog is not None
+    return state.fog
+
+
+def fog_side_to_choose(state: GameState) -> str | None:
+    return fog.side_to_choose(_fog(state), state.setup.sides)
+
+
+def legal_fog_choices(state: GameState) -> Iterator[FogChoice]:
+    return fog.legal_choices(_fog(state), state.setup.sides, fog_hands(state))
+
+
+def fog_choice_problem(state: GameState, action: FogChoice) -> str | None:
+    return fog.choice_problem(_fog(state), state.setup.sides, fog_hands(state), action, UNIT)
+
+
+def apply_fog_choice(state: GameState, action: FogChoice, events: list[Event]) -> GameState:
+    placed = fog.place(_fog(state), state.setup.sides, action, events, UNIT)
+    if fog.all_placed(placed):
+        # Every card is placed: movement begins with the first reveal (advance()).
+        return state.evolve(fog=placed, phase=Phase.MOVEMENT, groups=(), moving=None)
+    return state.evolve(fog=placed)
+
+
+def _fields(state: GameState, side: str, cls: int) -> bool:
+    """Does ``side`` have a ship of class ``cls`` on the map still to move this turn?"""
+    return any(not state.ships[i].moved and state.setup.ships[i].side == side
+               and state.setup.ships[i].ship_class == cls for i in state.afloat())
+
+
+def _unmoved(state: GameState) -> bool:
+    return any(not state.ships[i].moved for i in state.afloat())
+
+
+def reveal_fog(state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+    """Reveal class cards until some ships are to move (``state.groups`` set) or no card that
+    could matter is left; ``order`` then ranks the side whose ships moved last as the winner
+    (the text's initiative winner moves last; combat declares in reverse order)."""
+    current = _fog(state)
+    if fog.is_finished(current, _unmoved(state)):
+        return state.evolve(groups=())
+    revealed, groups = fog.reveal(current, state.setup.sides,
+                                  lambda side, cls: _fields(state, side, cls), True, dice,
+                                  events, UNIT)
+    last = revealed.last or state.setup.sides[1]
+    order = (last, *(s for s in state.setup.sides if s != last))
+    return state.evolve(fog=revealed, groups=groups, order=order)
+
+
+def fog_view(state: GameState, player: str | None) -> dict[str, Any]:
+    """The class cards as ``player`` may see them (the other side's only once revealed)."""
+    return fog.view(_fog(state), state.setup.sides, fog_hands(state), player)
 
 
 def _waiting(state: GameState) -> list[int]:
@@ -582,16 +659,26 @@ def advance(state: GameState, dice: DiceSource, events: list[Event]) -> GameStat
             if state.placing:
                 return state
             state = begin_turn(state, state.turn, dice, events)
+        elif state.phase == Phase.INITIATIVE:
+            return state  # waits for the sides' secret fog-of-war placements
         elif state.phase == Phase.MOVEMENT:
             if state.moving is not None:
                 return state
-            while state.groups:
-                for i in _waiting(state):
-                    if state.mp(i) == 0:  # a destroyed stern: nothing to decide
-                        state = _finish(state, i, 0, events, list(state.ships))
-                if _waiting(state):
-                    return state
-                state = state.evolve(groups=state.groups[1:])
+            while True:
+                while state.groups:
+                    for i in _waiting(state):
+                        if state.mp(i) == 0:  # a destroyed stern: nothing to decide
+                            state = _finish(state, i, 0, events, list(state.ships))
+                    if _waiting(state):
+                        return state
+                    state = state.evolve(groups=state.groups[1:])
+                if state.fog is None:
+                    break
+                # Fog-of-war initiative: the next cards are revealed once the ships of the
+                # last ones have moved.
+                state = reveal_fog(state, dice, events)
+                if not state.groups:
+                    break
             order = tuple(reversed(state.order))  # declare in reverse initiative order
             state = state.evolve(phase=Phase.COMBAT, declaring=order, declared=())
         else:

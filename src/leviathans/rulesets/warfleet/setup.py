@@ -184,6 +184,19 @@ class WarSetup:
     designs: tuple[tuple[str, WarShip], ...] = ()
     start_turn: int = 1
 
+    def __post_init__(self) -> None:
+        if self.options.initiative == "fog-of-war":
+            # F1: fog-of-war initiative pairs one side's cards against the other's.
+            if len(self.sides) != 2:
+                raise ScenarioError(
+                    f"{self.name}: options.initiative \"fog-of-war\" needs exactly two sides "
+                    f"(this scenario has {len(self.sides)}: {', '.join(self.sides)})")
+            for spec in self.ships:
+                if spec.ship_class not in (1, 2, 3, 4):
+                    raise ScenarioError(
+                        f"{self.name}: options.initiative \"fog-of-war\" has cards for classes "
+                        f"1-4 only, and {spec.name} is class {spec.ship_class}")
+
     @cached_property
     def by_name(self) -> dict[str, int]:
         return {s.name: i for i, s in enumerate(self.ships)}

@@ -4,6 +4,10 @@ A turn: initiative (automatic) -> movement (by class from the highest, the initi
 ships first within each class) -> combat (every side declares all its attacks, then every
 attack is rolled) -> end (casualties removed, the game may end). Placement comes before the
 first turn when a scenario leaves ships unplaced.
+
+With fog-of-war initiative (F1, option ``initiative = "fog-of-war"``, ``leviathans.fog``) a
+turn starts instead with both sides' secret placement of their class cards and initiative
+dice (phase ``INITIATIVE``); movement then goes by the cards as they are revealed.
 """
 
 from __future__ import annotations
@@ -14,9 +18,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...dice import DiceSource
 from ...errors import IllegalActionError
+from ...fog import Fog
 from ...hexgrid import Facing, Hex
 from ...protocol import Concede, Event, Outcome
-from .actions import Declare, Done, Pivot, Place, Step, WarAction, parse_action
+from .actions import Declare, Done, FogChoice, Pivot, Place, Step, WarAction, parse_action
 from .setup import AFLOAT, STATUS_NAMES, ShipSpec, ShipState, WarSetup
 
 if TYPE_CHECKING:
@@ -30,6 +35,8 @@ class Phase(IntEnum):
     MOVEMENT = 1
     COMBAT = 2
     OVER = 3
+    #: fog-of-war initiative: both sides place their class cards and dice in secret (F1)
+    INITIATIVE = 4
 
 
 class Moving(NamedTuple):
@@ -48,8 +55,8 @@ _new_state = object.__new__
 class GameState:
     """One position of a War Fleet game. Treat as immutable."""
 
-    __slots__ = ("conceded", "declared", "declaring", "events", "groups", "moving", "order",
-                 "outcome", "phase", "placing", "setup", "ships", "turn")
+    __slots__ = ("conceded", "declared", "declaring", "events", "fog", "groups", "moving",
+                 "order", "outcome", "phase", "placing", "setup", "ships", "turn")
 
     setup: WarSetup
     turn: int
@@ -68,6 +75,8 @@ class GameState:
     #: combat: every attack declared this turn, in order, with the declaring side
     declared: tuple[Declare, ...]
     conceded: tuple[str, ...]
+    #: fog-of-war initiative this turn (secret placements, revealed cards), if that option
+    fog: Fog | None
     outcome: Outcome | None
     events: tuple[Event, ...]
 
@@ -84,6 +93,7 @@ class GameState:
         self.declaring = ()
         self.declared = ()
         self.conceded = ()
+        self.fog = None
         self.outcome = None
         self.events = ()
 
@@ -110,6 +120,8 @@ class GameState:
             return self.groups[0][0] if self.groups else None
         if self.phase == Phase.COMBAT:
             return self.declaring[0] if self.declaring else None
+        if self.phase == Phase.INITIATIVE:
+            return rules.fog_side_to_choose(self)
         return None
 
     def legal_actions(self) -> Iterator[WarAction]:
@@ -119,6 +131,8 @@ class GameState:
             return rules.legal_steps(self)
         if self.phase == Phase.COMBAT:
             return rules.legal_declarations(self)
+        if self.phase == Phase.INITIATIVE:
+            return rules.legal_fog_choices(self)
         return iter(())
 
     def why_illegal(self, action: object) -> str | None:
@@ -145,6 +159,11 @@ class GameState:
             if isinstance(action, Done):
                 return None
             return rules.declaration_problem(self, action)
+        if isinstance(action, FogChoice):
+            if self.phase != Phase.INITIATIVE:
+                return (f"it is the {self.phase.name.lower()} phase, not the fog-of-war "
+                        f"initiative placement")
+            return rules.fog_choice_problem(self, action)
         return f"{action!r} is not a War Fleet action"
 
     def is_legal(self, action: object) -> bool:
@@ -164,6 +183,8 @@ class GameState:
             state = rules.declare(self, action)
         elif isinstance(action, Done):
             state = self.evolve(declaring=self.declaring[1:])
+        elif isinstance(action, FogChoice):
+            state = rules.apply_fog_choice(self, action, events)
         else:
             state = rules.concede(self, action.player, events)
         state = rules.advance(state, dice, events)
@@ -193,7 +214,9 @@ class GameState:
         return self.setup.ships[index].mp(self.ships[index].destroyed)
 
     def view(self, player: str | None = None) -> dict[str, Any]:
-        """The whole position: nothing is hidden in War Fleet."""
+        """The whole position as ``player`` may see it (``None``: a spectator). Nothing is
+        hidden in War Fleet except, with fog-of-war initiative, the other side's class cards
+        and dice before they are revealed (``fog``)."""
         ships = []
         for spec, s in zip(self.setup.ships, self.ships, strict=True):
             ships.append({
@@ -218,7 +241,7 @@ class GameState:
         if self.moving is not None:
             moving = {"ship": self.setup.ships[self.moving.ship].name, "mp_left": self.moving.mp,
                       "mp_spent": self.moving.spent}
-        return {
+        view: dict[str, Any] = {
             "ruleset": "warfleet",
             "scenario": self.setup.name,
             "sides": list(self.setup.sides),
@@ -233,6 +256,9 @@ class GameState:
             "ships": ships,
             "outcome": self.outcome.to_dict() if self.outcome else None,
         }
+        if self.setup.options.initiative == "fog-of-war":
+            view["fog"] = rules.fog_view(self, player) if self.fog is not None else None
+        return view
 
     def __repr__(self) -> str:
         return f"<War Fleet turn {self.turn} {self.phase.name.lower()} to move {self.to_move}>"
