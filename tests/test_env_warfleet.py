@@ -31,19 +31,33 @@ from leviathans.rulesets.warfleet import (
     Pivot,
     WarSetup,
     parse_setup,
-    scenario_data,
 )
 from leviathans.rulesets.warfleet.state import Phase
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ("skirmish", "fleet-action")
+#: the first built-in skirmish (made-up stat blocks): the tests below name its ships and guns
+SKIRMISH = Path(__file__).parent / "data" / "warfleet" / "env-skirmish.toml"
+
+
+def skirmish_data() -> dict[str, Any]:
+    import tomllib
+
+    return tomllib.loads(SKIRMISH.read_text(encoding="utf-8"))
+
+
+def skirmish(turn_limit: int | None = None) -> WarSetup:
+    data = skirmish_data()
+    if turn_limit is not None:
+        data["options"]["turn_limit"] = turn_limit
+    return parse_setup(data, "env skirmish")
 
 
 def close_quarters(positions: list[tuple[int, int, str]] | None = None,
                    turn_limit: int = 12) -> WarSetup:
     """The skirmish's ships placed in the middle of the sheet, facing each other (or at the
     given column, row, facing), so that random play reaches combat."""
-    data = copy.deepcopy(scenario_data("skirmish"))
+    data = copy.deepcopy(skirmish_data())
     data["options"]["turn_limit"] = turn_limit
     for n, ship in enumerate(data["ships"]):
         if positions is not None:
@@ -126,10 +140,13 @@ def test_api_and_seed_tests_through_combat() -> None:
 def test_one_action_space_for_the_scenario_family() -> None:
     skirmish, fleet = WarFleetEnv("skirmish"), WarFleetEnv("fleet-action")
     c = WarFleetConfig()
-    groups = c.max_guns + sum(1 for m in range(16) if m.bit_count() >= 2)  # 8 + 11
+    # 16 single guns + 3 names x 247 masks of two or more of 8 guns
+    groups = c.max_guns + c.max_bracket_names * sum(
+        1 for m in range(1 << c.max_bracket_family) if m.bit_count() >= 2)
+    assert groups == 16 + 3 * 247
     n = (c.max_side_ships * c.zone_columns * c.zone_rows * 6 + c.max_side_ships * 10
          + c.max_side_ships * groups * c.max_enemies * 6 + 1)
-    assert n == 22873
+    assert n == 660505
     for env in (skirmish, fleet):
         assert env.possible_agents == ["british", "french"]
         for agent in env.possible_agents:
@@ -147,7 +164,7 @@ def test_every_legal_action_maps_to_one_index_and_back_in_random_play() -> None:
     """Seeded random play (placement, movement, combat with bracket fire, point blank):
     the mask is exactly the engine's legal actions, and each index decodes to its action."""
     kinds: Counter[str] = Counter()
-    for env, seeds in ((WarFleetEnv("skirmish", turn_limit=3), range(2)),
+    for env, seeds in ((WarFleetEnv(skirmish(3)), range(2)),
                        (WarFleetEnv("fleet-action", turn_limit=2), range(1)),
                        (WarFleetEnv(close_quarters()), range(6))):
         table = env.table
@@ -190,7 +207,7 @@ def test_bracket_groups_are_bit_masks_of_the_bracket_guns() -> None:
     group = Declare("Invincible", ("starboard.1", "port.2"), "Gloire", "bow")
     index = table.index(state, group)
     assert index is not None
-    assert table.label(index) == "own 0 bracket 0+3 > enemy 1 location 0"
+    assert table.label(index) == "own 0 bracket 0:0+3 > enemy 1 location 0"
     assert table.action(index, "british") == group
     assert table.index(state, Declare("Invincible", ("port.2", "starboard.1"), "Gloire",
                                       "bow")) == index
@@ -200,7 +217,7 @@ def test_bracket_groups_are_bit_masks_of_the_bracket_guns() -> None:
 
 
 def test_indices_of_ships_or_guns_the_setup_lacks_do_not_decode() -> None:
-    env = WarFleetEnv("skirmish")
+    env = WarFleetEnv(skirmish())
     env.reset(seed=0)
     table = env.table
     assert isinstance(table, WarFleetActions)
@@ -225,14 +242,16 @@ def test_scenarios_beyond_the_config_are_refused() -> None:
     with pytest.raises(ScenarioError, match="columns is 80, over the config's max_columns"):
         WarFleetEnv("fleet-action", config=WarFleetConfig(max_columns=40))
     with pytest.raises(ScenarioError, match="height of british's deployment zone is 12"):
-        WarFleetEnv("skirmish", config=WarFleetConfig(zone_rows=10))
-    with pytest.raises(ScenarioError, match="bracket fire guns of Invincible is 4"):
-        WarFleetEnv("skirmish", config=WarFleetConfig(max_bracket_guns=3))
+        WarFleetEnv(skirmish(), config=WarFleetConfig(zone_rows=10))
+    with pytest.raises(ScenarioError, match="6in bracket fire guns of Invincible is 4"):
+        WarFleetEnv(skirmish(), config=WarFleetConfig(max_bracket_family=3))
+    with pytest.raises(ScenarioError, match="bracket fire gun names of HML Hertfordshire is 3"):
+        WarFleetEnv("skirmish", config=WarFleetConfig(max_bracket_names=2))
     with pytest.raises(ScenarioError, match="max_guns: 0"):
         WarFleetConfig(max_guns=0)
-    small = WarFleetEnv("skirmish", config=WarFleetConfig(max_ships=8, max_side_ships=4,
+    small = WarFleetEnv(skirmish(), config=WarFleetConfig(max_ships=8, max_side_ships=4,
                                                           max_enemies=4, zone_rows=12))
-    assert small.action_space("british").n < 22873
+    assert small.action_space("british").n < 660505
     assert WarFleetEnv(close_quarters(), config=WarFleetConfig(zone_rows=1)).table is not None
 
 
@@ -288,7 +307,7 @@ def test_games_end_with_the_right_rewards() -> None:
             assert r == (0.0 if outcome.winner is None else 1.0 if agent == outcome.winner
                          else -1.0)
     assert "won" in ends
-    rewards, terms, truncs = _finish(WarFleetEnv("skirmish", turn_limit=1), 0)
+    rewards, terms, truncs = _finish(WarFleetEnv(skirmish(1)), 0)
     assert all(truncs.values()) and not any(terms.values()) and set(rewards.values()) == {0.0}
 
 
@@ -347,19 +366,19 @@ def test_declared_guns_and_damage_reach_the_observation() -> None:
 
 
 def test_render() -> None:
-    env = WarFleetEnv("skirmish", render_mode="ansi")
+    env = WarFleetEnv(skirmish(), render_mode="ansi")
     env.reset(seed=0)
     text = env.render()
     assert isinstance(text, str) and text.startswith("Turn 1, placement, ")
     assert "Invincible" in text and "not placed" in text
-    quiet = WarFleetEnv("skirmish")
+    quiet = WarFleetEnv(skirmish())
     quiet.reset(seed=0)
     with pytest.warns(UserWarning, match="render_mode"):
         assert quiet.render() is None
 
 
 def test_index_action_in_the_current_position() -> None:
-    env = WarFleetEnv("skirmish")
+    env = WarFleetEnv(skirmish())
     env.reset(seed=3)
     for index in env.legal_indices()[:20]:
         assert env.index_action(index).text() == env.action_text(index)
@@ -377,7 +396,7 @@ def test_example_script_plays_war_fleet_and_fog_of_war() -> None:
          "--airfleet-turns", "1"],
         capture_output=True, text=True, timeout=60, check=True)
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("leviathans_warfleet_v0: Discrete(22873), observation (1428,)")
+    assert lines[0].startswith("leviathans_warfleet_v0: Discrete(660505), observation (1812,)")
     assert any(line.startswith("leviathans_airfleet_v0: Discrete(1709)") for line in lines)
     assert sum("rewards:" in line for line in lines) == 2
 
@@ -386,7 +405,7 @@ def test_each_side_acts_and_sees_in_its_own_frame() -> None:
     """On the 40-column skirmish map the French see and act on the map turned half a turn
     (column c -> 41 - c, row r -> 23 - r, facing + 3): a French placement mirroring a British
     one has the same index and looks the same to its own side; so do pivots."""
-    env = WarFleetEnv("skirmish")
+    env = WarFleetEnv(skirmish())
     env.reset(seed=0)
     table = env.table
     assert isinstance(table, WarFleetActions)

@@ -23,7 +23,7 @@ Random agents play them in ``examples/random_agents.py``.
 >>> env = WarFleetEnv("fleet-action")
 >>> env.reset(seed=1)
 >>> env.action_space("british"), env.observation_space("british")["observation"].shape
-(Discrete(22873), (1428,))
+(Discrete(660505), (1812,))
 >>> AirFleetEnv(initiative="fog-of-war").action_space("british")
 Discrete(1709)
 

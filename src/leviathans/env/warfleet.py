@@ -14,9 +14,10 @@ Actions (``WarFleetActions``, in this order):
 * movement: ``own k`` x ``F``, ``L``, ``R``, ``E``, then ``own k`` x pivot to each facing;
 * declarations: ``own k`` x gun group x ``enemy e`` x struck location (the target's location
   index, card order, up to six). A gun group is one gun (the ship's gun index, up to
-  ``max_guns``) or a bracket fire group: a subset of two or more of the ship's bracket fire
-  guns (the ship's first ``max_bracket_guns`` of them, in gun order), as a bit mask (R1: the
-  engine checks that they share one name);
+  ``max_guns``) or a bracket fire group: two or more guns of one name (bracket fire joins
+  only guns of one name): the name's family (the ship's bracket fire gun names in gun order,
+  up to ``max_bracket_names``) and a bit mask over that family's guns in gun order (up to
+  ``max_bracket_family`` of them);
 * ``done`` (no more declarations this turn).
 
 Conceding is not part of the action space (as in the other environments).
@@ -81,9 +82,10 @@ class WarFleetConfig:
     zone_columns: int = 4
     zone_rows: int = 22
     #: guns of one ship
-    max_guns: int = 8
-    #: bracket fire guns of one ship that may join bracket groups
-    max_bracket_guns: int = 4
+    max_guns: int = 16
+    #: names of bracket fire guns on one ship, and bracket fire guns of one name
+    max_bracket_names: int = 3
+    max_bracket_family: int = 8
     #: scales of the observation (values above are clipped to 1)
     max_mp: int = 10
     max_si: int = 20
@@ -95,8 +97,8 @@ class WarFleetConfig:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ScenarioError(f"WarFleetConfig.{name}: {value!r} is not a whole number "
                                     f"of 1 or more")
-        if self.max_bracket_guns > 8:
-            raise ScenarioError("WarFleetConfig.max_bracket_guns: at most 8 (2^8 groups)")
+        if self.max_bracket_family > 8:
+            raise ScenarioError("WarFleetConfig.max_bracket_family: at most 8 (2^8 groups)")
 
     def check(self, setup: WarSetup) -> None:
         """Raise :class:`ScenarioError` naming the limit a setup goes beyond."""
@@ -127,8 +129,12 @@ class WarFleetConfig:
             over(f"the height of {side}'s deployment zone", rows, "zone_rows")
         for spec in setup.ships:
             over(f"the number of guns of {spec.name}", len(spec.guns), "max_guns")
-            over(f"the number of bracket fire guns of {spec.name}",
-                 sum(1 for g in spec.guns if g.bracket), "max_bracket_guns")
+            families = _families(spec)
+            over(f"the number of bracket fire gun names of {spec.name}", len(families),
+                 "max_bracket_names")
+            for family in families:
+                over(f"the number of {spec.guns[family[0]].attack.weapon} bracket fire guns of "
+                     f"{spec.name}", len(family), "max_bracket_family")
             if len(spec.locations) > MAX_LOCATIONS:
                 raise ScenarioError(f"{where}: {spec.name} has more than {MAX_LOCATIONS} "
                                     f"locations")
@@ -163,6 +169,16 @@ class Frame:
         return zone.columns[0], zone.rows[0]
 
 
+def _families(spec: Any) -> list[list[int]]:
+    """A ship's bracket fire guns grouped by name (names in order of first gun), gun indices
+    in gun order."""
+    out: dict[str, list[int]] = {}
+    for g, gun in enumerate(spec.guns):
+        if gun.bracket:
+            out.setdefault(gun.attack.weapon, []).append(g)
+    return list(out.values())
+
+
 def _bits(mask: int) -> list[int]:
     return [b for b in range(mask.bit_length()) if mask >> b & 1]
 
@@ -179,10 +195,11 @@ class WarFleetActions(ActionTable[GameState]):
         self.config = config
         self.setup = setup
         c = config
-        #: gun groups: ``(gun,)`` for one gun, ``("bracket", mask)`` for a bracket group
+        #: gun groups: ``("gun", g)`` for one gun, ``("bracket", family, mask)`` for a
+        #: bracket group
         self.groups: list[tuple[Any, ...]] = [("gun", g) for g in range(c.max_guns)]
-        self.groups += [("bracket", m) for m in range(1, 1 << c.max_bracket_guns)
-                        if m.bit_count() >= 2]
+        self.groups += [("bracket", f, m) for f in range(c.max_bracket_names)
+                        for m in range(1, 1 << c.max_bracket_family) if m.bit_count() >= 2]
         self._group_index = {g: i for i, g in enumerate(self.groups)}
         for k in range(c.max_side_ships):
             for dc in range(c.zone_columns):
@@ -198,7 +215,7 @@ class WarFleetActions(ActionTable[GameState]):
         for k in range(c.max_side_ships):
             for g, group in enumerate(self.groups):
                 what = (f"gun {group[1]}" if group[0] == "gun"
-                        else "bracket " + "+".join(map(str, _bits(group[1]))))
+                        else f"bracket {group[1]}:" + "+".join(map(str, _bits(group[2]))))
                 for e in range(c.max_enemies):
                     for loc in range(MAX_LOCATIONS):
                         self.add(("declare", k, g, e, loc),
@@ -213,8 +230,8 @@ class WarFleetActions(ActionTable[GameState]):
         self._enemy_index = {side: {j: e for e, j in enumerate(self.enemies[side])}
                              for side in setup.sides}
         self.frames = {side: Frame(setup, side) for side in setup.sides}
-        #: per ship: its bracket fire guns (gun indices), in gun order
-        self.bracket = [[g for g, gun in enumerate(s.guns) if gun.bracket] for s in setup.ships]
+        #: per ship: its bracket fire guns by name (gun indices), in gun order
+        self.bracket = [_families(s) for s in setup.ships]
 
     def key(self, state: GameState, action: Any, context: dict[Any, Any]) -> Hashable | None:
         setup = self.setup
@@ -257,10 +274,15 @@ class WarFleetActions(ActionTable[GameState]):
         if len(guns) == 1:
             group: tuple[Any, ...] = ("gun", guns[0])
         else:
-            places = self.bracket[i]
+            family = next((f for f, places in enumerate(self.bracket[i]) if guns[0] in places),
+                          None)
+            if family is None:
+                return None
+            places = self.bracket[i][family]
             if not all(g in places for g in guns):
                 return None
-            group = ("bracket", sum(1 << places.index(g) for g in guns if g is not None))
+            group = ("bracket", family,
+                     sum(1 << places.index(g) for g in guns if g is not None))
         g_index = self._group_index.get(group)
         return None if g_index is None else ("declare", k, g_index, e, loc)
 
@@ -296,12 +318,17 @@ class WarFleetActions(ActionTable[GameState]):
         if loc >= len(target.locations):
             raise ValueError(f"action {index} ({self.label(index)}): {target.name} has "
                              f"{len(target.locations)} locations")
-        kind, value = self.groups[g]
-        guns = [value] if kind == "gun" else [self.bracket[i][b] for b in _bits(value)
-                                              if b < len(self.bracket[i])]
-        if kind == "bracket" and len(guns) != value.bit_count():
-            raise ValueError(f"action {index} ({self.label(index)}): {spec.name} has "
-                             f"{len(self.bracket[i])} bracket fire guns")
+        group = self.groups[g]
+        if group[0] == "gun":
+            guns = [group[1]]
+        else:
+            _, family, mask = group
+            families = self.bracket[i]
+            places = families[family] if family < len(families) else []
+            guns = [places[b] for b in _bits(mask) if b < len(places)]
+            if len(guns) != mask.bit_count():
+                raise ValueError(f"action {index} ({self.label(index)}): {spec.name} has no "
+                                 f"bracket fire family {family} of {mask.bit_length()} guns")
         if any(gun >= len(spec.guns) for gun in guns):
             raise ValueError(f"action {index} ({self.label(index)}): {spec.name} has "
                              f"{len(spec.guns)} guns")
