@@ -51,7 +51,7 @@ svg { font-family: sans-serif; }
 .hex.zone-british { fill: #d7e3f4; }
 .hex.zone-french { fill: #f7dcd9; }
 .hex.zone { stroke: #7b8fa5; }
-.seam { fill: none; stroke: #4a5d73; stroke-width: 2.2; stroke-dasharray: 7 4; pointer-events: none; }
+.seam { fill: none; stroke: #4a5d73; stroke-width: 2.2; stroke-dasharray: 7 4; }
 .hex-label { font-size: 5.6px; fill: #7d8fa3; text-anchor: middle; pointer-events: none; }
 .arcs, .highlights, .labels, .caption, .seams { pointer-events: none; }
 .arc { fill: #f2c94c; fill-opacity: 0.45; stroke: #b58a00; stroke-width: 0.6; }
