@@ -1,0 +1,223 @@
+"""War Fleet in the game server: new games from both built-in scenarios, the per-seat payload
+(drawing, legal actions, hints), the weapon drawing, the ship stats and cards, and the exact hit
+chances offered next to each legal declaration."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from leviathans.dice import DiceExpr, SeededDice, die
+from leviathans.hexgrid import Facing, Hex
+from leviathans.render.svg_warfleet import weapon_arcs
+from leviathans.rulesets.warfleet import WARFLEET
+from leviathans.rulesets.warfleet.state import GameState, Phase
+from leviathans.server.app import create_app
+from leviathans.server.hints import attack_hints
+from leviathans.server.storage import MemoryStorage
+from server_helpers import RecordingClient, act, all_seeds, assert_no_seed, look, new_game
+
+
+@pytest.fixture
+def client() -> Iterator[RecordingClient]:
+    store = MemoryStorage()
+    with RecordingClient(create_app(store)) as c:
+        yield c
+        assert_no_seed(c.seen, all_seeds(store))
+
+
+def test_meta_offers_both_war_fleet_scenarios(client: RecordingClient) -> None:
+    info = client.get("/api/meta").json()["rulesets"]["warfleet"]
+    assert info["players"] == ["british", "french"]
+    assert list(info["scenarios"]) == ["skirmish", "fleet-action"]
+    assert info["initiatives"] == {}
+
+
+def test_a_fleet_action_starts_with_placement_on_two_sheets(client: RecordingClient) -> None:
+    game = new_game(client, ruleset="warfleet", scenario="fleet-action", opponent="hotseat",
+                    turn_limit=3)
+    tokens = list(game["tokens"].values())
+    payload = look(client, game["id"], tokens, lite=False)
+    view = payload["view"]
+    assert view["ruleset"] == "warfleet" and view["phase"] == "placement"
+    assert view["map"] == {"columns": 80, "rows": 22}
+    assert len(view["ships"]) == 24 and all(s["hex"] is None for s in view["ships"])
+    svg = payload["svg"]
+    assert 'data-ruleset="warfleet"' in svg and 'data-sheets="2x1"' in svg
+    assert svg.count('class="seam"') == 1
+    mover = payload["to_move"]
+    zone = {"british": range(1, 5), "french": range(77, 81)}[mover]
+    # Every offered placement is in the mover's zone; the zones are drawn while placing.
+    assert payload["legal"] and all(int(a.split("@")[1][:2]) in zone for a in payload["legal"])
+    assert svg.count(f"zone zone-{mover}\"") == 4 * 22
+    record_setup = client.app.state.manager.sessions[game["id"]].game.setup  # type: ignore[attr-defined]
+    assert record_setup["options"]["turn_limit"] == 3
+
+
+def test_bad_war_fleet_games_are_refused(client: RecordingClient) -> None:
+    r = client.post("/api/games", json={"ruleset": "warfleet", "scenario": "quickstart"})
+    assert r.status_code == 422 and "skirmish" in r.json()["error"]
+    r = client.post("/api/games", json={"ruleset": "warfleet", "initiative": "fog-of-war"})
+    assert r.status_code == 422 and "air-fleet" in r.json()["error"]
+
+
+def _place_all(client: RecordingClient, game: dict[str, Any]) -> dict[str, Any]:
+    """Place every ship (hotseat) on the middle hex left in its zone, facing the enemy."""
+    tokens = game["tokens"]
+    while True:
+        payload = look(client, game["id"], tokens.values())
+        if payload["view"]["phase"] != "placement":
+            return payload
+        legal = payload["legal"]
+        facing = "NE" if payload["to_move"] == "british" else "SW"
+        options = [a for a in legal if a.endswith(f":{facing}")]
+        choice = options[len(options) // 2]
+        r = act(client, game["id"], tokens[payload["to_move"]], choice, payload["seq"] + 1)
+        assert r.status_code == 200, r.text
+
+
+def test_weapon_drawing_stats_and_cards(client: RecordingClient) -> None:
+    game = new_game(client, ruleset="warfleet", opponent="hotseat")
+    gid = game["id"]
+    payload = _place_all(client, game)
+    assert payload["view"]["phase"] == "movement"
+    state = client.app.state.manager.sessions[gid].state  # type: ignore[attr-defined]
+    token = next(iter(game["tokens"].values()))
+    r = client.get(f"/api/games/{gid}/svg", params={"token": token,
+                                                    "weapon": "Invincible:bow.1"})
+    assert r.status_code == 200
+    bands = weapon_arcs(state, "Invincible", "bow.1")
+    assert bands["short"] and bands["long"]
+    assert r.text.count("arc arc-short") == len(bands["short"])
+    assert r.text.count("arc arc-long") == len(bands["long"])
+    bad = client.get(f"/api/games/{gid}/svg", params={"token": token,
+                                                      "weapon": "Invincible:bow.9"})
+    assert bad.status_code == 422 and "bow.1" in bad.json()["error"]
+
+    stats = client.get(f"/api/games/{gid}/stats").json()["ships"]
+    assert set(stats) == {s["name"] for s in payload["view"]["ships"]}
+    inv = stats["Invincible"]
+    assert (inv["class"], inv["si"], inv["mp"]) == (3, 12, 5)
+    assert [loc["name"] for loc in inv["locations"]] == ["bow", "starboard", "stern", "port"]
+    assert inv["locations"][1]["resilience"] == 9
+    assert inv["locations"][1]["destroyed"] == {"resilience": 5, "si_modifier": 3}
+    assert inv["guns"] == ["bow.1", "starboard.1", "starboard.2", "stern.1", "port.1", "port.2"]
+
+    card = client.get(f"/api/games/{gid}/card/Invincible")
+    assert card.status_code == 200 and card.headers["content-type"] == "image/svg+xml"
+    assert "Invincible (british)" in card.text and "SI 12" in card.text
+    assert "starboard.2 6in: short red to 1, long yellow to 2 (bracket)" in card.text
+    assert client.get(f"/api/games/{gid}/card/Nobody").status_code == 404
+
+    air = new_game(client, ruleset="airfleet", opponent="hotseat")
+    assert client.get(f"/api/games/{air['id']}/stats").status_code == 404
+
+
+def test_a_random_game_replays_step_by_step(client: RecordingClient) -> None:
+    """Hotseat random play to the turn limit: the record replays, every step draws."""
+    import random
+
+    from server_helpers import play
+
+    game = new_game(client, ruleset="warfleet", opponent="hotseat", turn_limit=2)
+    end = play(client, game["id"], game["tokens"], random.Random(11))
+    assert end["game"]["status"] == "finished"
+    for step in (0, end["seq"] // 2, end["seq"]):
+        r = client.get(f"/api/games/{game['id']}/replay", params={"step": step})
+        assert r.status_code == 200
+        assert r.json()["svg"].startswith("<svg") and r.json()["view"]["ruleset"] == "warfleet"
+    log = look(client, game["id"], game["tokens"].values(), lite=False)["log"]
+    texts = [e["text"] for step in log for e in step["events"]]
+    assert any(t.startswith("Placement (black)") for t in texts)
+    assert any(t.startswith("Game over") for t in texts)
+
+
+# --- the hit chances -----------------------------------------------------------------------------
+
+_LOC = {"destroyed": {"resilience": 4, "si_modifier": 3}}
+_BOW_GUN = {"weapon": "12in", "short": {"dice": ["black"], "range": 1},
+            "long": {"dice": ["red"], "range": 3}, "traits": ["saturation"], "saturation": 1}
+_SIDE_GUN = {"weapon": "6in", "short": {"dice": ["red"], "range": 1},
+             "long": {"dice": ["yellow"], "range": 2}, "traits": ["bracket"]}
+_DESIGN = {"name": "Gunboat", "class": 2, "si": 9, "mp": 4, "locations": {
+    "bow": {"resilience": 6, **_LOC, "attacks": [_BOW_GUN]},
+    "starboard": {"resilience": 8, **_LOC, "attacks": [_SIDE_GUN, _SIDE_GUN]},
+    "stern": {"resilience": 6, **_LOC},
+    "port": {"resilience": 8, **_LOC},
+}}
+
+
+def _combat_position(stern_lost: bool) -> GameState:
+    """Alpha (british) at 1010 facing N; Bravo (french, facing N) on its starboard bow hex,
+    Alpha on Bravo's port side; Charlie (french, facing S) dead ahead of Alpha, bow to bow.
+    Every ship ends its move at once; the French declare nothing; the British declare."""
+    alpha = Hex.from_label("1010")
+    data = {
+        "name": "hint test", "sides": ["british", "french"],
+        "designs": {"Gunboat": _DESIGN},
+        "ships": [
+            {"name": "Alpha", "side": "british", "design": "Gunboat", "hex": "1010",
+             "facing": "N"},
+            {"name": "Bravo", "side": "french", "design": "Gunboat",
+             "hex": alpha.neighbour(Facing.NE).label(), "facing": "N"},
+            {"name": "Charlie", "side": "french", "design": "Gunboat",
+             "hex": alpha.neighbour(Facing.N).label(), "facing": "S",
+             **({"destroyed": ["stern"]} if stern_lost else {})},
+        ],
+    }
+    dice = SeededDice(5)
+    state = WARFLEET.new_game(WARFLEET.load_setup(data, "hint test"), dice)
+    for _ in range(50):
+        if state.phase == Phase.COMBAT and state.to_move == "british":
+            return state
+        legal = [a.text() for a in state.legal_actions()]
+        choice = next(a for a in legal if a.endswith(":E") or a == "done")
+        state = state.apply(state.parse_action(choice), dice)
+    raise AssertionError("never reached the British declarations")
+
+
+def _hints(state: GameState) -> dict[str, Any]:
+    legal = [a.text() for a in state.legal_actions()]
+    hints = attack_hints(state, legal)
+    assert set(hints) == {a for a in legal if ">" in a}
+    return hints
+
+
+def test_hit_chance_is_exact_for_single_and_bracket_fire() -> None:
+    """One red die (R1's twelve faces 1 2 3 4 4 5 6 7 7 8 9 10) against resilience 8 hits on
+    8, 9 or 10: 3/12. Two bracket guns: dialed up once to black (faces 1-12): 5/12."""
+    hints = _hints(_combat_position(stern_lost=False))
+    one = hints["Alpha:starboard.1>Bravo:port"]
+    assert one["range"] == 1 and one["band"] == "short" and one["dice"] == ["red"]
+    assert one["resilience"] == 8 and one["dialed"] == []
+    assert one["hit"]["fraction"] == "1/4" and one["rolls"] == 1
+    assert one["any"] == one["hit"]
+    bracket = hints["Alpha:starboard.1+starboard.2>Bravo:port"]
+    assert bracket["dice"] == ["black"] and bracket["dialed"] == ["bracket starboard.2"]
+    assert bracket["hit"]["fraction"] == "5/12"
+    assert bracket["hit"]["probability"] == pytest.approx(5 / 12)
+
+
+def test_hit_chance_counts_saturation_rolls() -> None:
+    """The 12in with one saturation box rolls black twice at the bow (resilience 6): each hits
+    with 7/12, at least one of the two with 1 - (5/12)^2."""
+    hints = _hints(_combat_position(stern_lost=False))
+    sat = hints["Alpha:bow.1>Charlie:bow"]
+    assert sat["dice"] == ["black"] and sat["resilience"] == 6
+    assert sat["hit"]["fraction"] == "7/12" and sat["rolls"] == 2
+    assert Fraction(sat["any"]["fraction"]) == 1 - Fraction(5, 12) ** 2
+
+
+def test_hit_chance_dials_up_against_a_destroyed_stern() -> None:
+    """Charlie's stern is destroyed: the black die dials up to black + green (R1)."""
+    hints = _hints(_combat_position(stern_lost=True))
+    sat = hints["Alpha:bow.1>Charlie:bow"]
+    assert sat["dice"] == ["black", "green"]
+    assert sat["dialed"] == ["target's stern destroyed"]
+    expected = DiceExpr.of([die("black"), die("green")]).prob_at_least(6)
+    assert Fraction(sat["hit"]["fraction"]) == expected
+    assert re.fullmatch(r"\d+/\d+", sat["hit"]["fraction"])
