@@ -179,3 +179,35 @@ def test_warfleet_skirmish_against_a_bot(page: Page, server: str, shots: Shots) 
         if name == shown:
             expect(page.locator(f'#ship-stats tr[data-location="{loc}"]')).to_have_class("lost")
     shots(page, "after-combat")
+
+
+def test_warfleet_hotseat_concession_summary_and_replay(page: Page, server: str,
+                                                        shots: Shots) -> None:
+    """Hotseat: both sides place from one browser; a concession ends the game with the
+    summary of both fleets; the replay steps back and forward through it."""
+    new_game(page, server, "warfleet", "hotseat")
+    page.wait_for_selector("#controls h3", timeout=TIMEOUT)
+    for _ in range(3):
+        assert wait_for_decision(page).startswith("Placement")
+        place(page)
+    page.on("dialog", lambda dialog: dialog.accept())
+    side = page.locator("#concede").inner_text().removeprefix("concede (").rstrip(")")
+    page.click("#concede")
+    expect(page.locator("#outcome")).to_contain_text("wins", timeout=TIMEOUT)
+    expect(page.locator("#summary [data-side]")).to_have_count(2)
+    expect(page.locator("#summary")).to_contain_text("4 of 4 ships afloat")
+    expect(page.locator("#log")).to_contain_text(f"{side} concede")
+    shots(page, "over")
+    page.click("#replay-link")
+    page.wait_for_selector("svg[data-ruleset=warfleet]", timeout=TIMEOUT)
+    expect(page.locator("#step")).to_have_text("step 0 of 4")
+    page.click("#last")
+    expect(page.locator("#step")).to_have_text("step 4 of 4")
+    expect(page.locator("#log")).to_contain_text("Game over")
+    page.click("#back")
+    expect(page.locator("#step")).to_have_text("step 3 of 4")
+    expect(page.locator("g.ship")).to_have_count(3)
+    page.click("#first")
+    expect(page.locator("g.ship")).to_have_count(0)
+    expect(page.locator("polygon.hex.zone")).not_to_have_count(0)
+    shots(page, "replay")
