@@ -5,6 +5,7 @@ stacks fanned out, facing, destroyed locations and a stopped ship; weapon arcs (
 from __future__ import annotations
 
 import json
+import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -17,7 +18,14 @@ from leviathans.dice import SeededDice
 from leviathans.errors import ScenarioError
 from leviathans.hexgrid import Facing, Hex, distance
 from leviathans.records import FORMAT, VERSION
-from leviathans.render.svg_warfleet import board_svg, seams, stack_offsets, weapon_arcs
+from leviathans.render.svg_airfleet import hex_centre
+from leviathans.render.svg_warfleet import (
+    board_svg,
+    gun_sectors,
+    seams,
+    stack_offsets,
+    weapon_arcs,
+)
 from leviathans.rulesets.warfleet import WARFLEET, scenario_data
 from leviathans.rulesets.warfleet.geometry import in_fire_arc
 from leviathans.rulesets.warfleet.state import GameState, Phase
@@ -173,4 +181,46 @@ def test_cli_renders_a_war_fleet_scenario_and_a_record(tmp_path: Path,
     drawn = out2.read_text()
     assert len(re.findall(r'<g class="ship ', drawn)) == 8
     assert "arc arc-short" in drawn and "Turn 1 · movement" in drawn
+    assert 'class="sector" data-from="270" data-to="450"' in drawn  # bow turret, facing N
     capsys.readouterr()
+
+
+_SIDE_TURRET = {**_TURRET, "weapon": "6in"}
+_PLAIN = {**_TURRET, "weapon": "4in", "traits": []}
+_ALL = {"name": "Turrets", "class": 2, "si": 9, "mp": 5, "locations": {
+    "bow": {**_LOC, "attacks": [_TURRET, _PLAIN]}, "starboard": {**_LOC, "attacks": [_SIDE_TURRET]},
+    "stern": {**_LOC, "attacks": [_TURRET]}, "port": {**_LOC, "attacks": [_SIDE_TURRET, _PLAIN]}}}
+
+
+@pytest.mark.parametrize(("facing", "gun", "expected"), [
+    ("N", "bow.2", [(-30, 30)]),            # bow: sector 0
+    ("N", "bow.1", [(270, 450)]),           # bow turret: sectors 5, 0, 1
+    ("N", "starboard.1", [(0, 180)]),       # side turret: half of bow, 1-2, half of stern
+    ("N", "port.2", [(210, 330)]),          # port: sectors 4-5
+    ("N", "port.1", [(180, 360)]),
+    ("N", "stern.1", [(90, 270)]),
+    ("SE", "starboard.1", [(120, 300)]),    # turned two hexsides clockwise
+])
+def test_gun_sectors_follow_w1(facing: str, gun: str, expected: list[tuple[int, int]]) -> None:
+    data = {"sides": ["british", "french"], "designs": {"T": _ALL}, "ships": [
+        {"name": "A", "side": "british", "design": "T", "hex": "0505", "facing": facing},
+        {"name": "B", "side": "french", "design": "T", "hex": "0808", "facing": "N"}]}
+    setup = WARFLEET.load_setup(data, "sectors")
+    state = GameState(setup, 1, Phase.MOVEMENT, setup.placements)
+    assert gun_sectors(state, "A", gun) == expected
+    root = _root(board_svg(state, weapon=("A", gun)))
+    drawn = [(int(p.get("data-from", "")), int(p.get("data-to", "")))
+             for p in root.iterfind(".//s:path[@class='sector']", NS)]
+    assert drawn == expected
+    # Every hex whose centre lies strictly inside a drawn sector is in the gun's arc.
+    origin = Hex.from_label("0505")
+    arc = setup.ships[0].arcs[setup.ships[0].location_index(gun.split(".")[0])]
+    turret = "turret" in setup.ships[0].guns[setup.ships[0].gun_index[gun]].attack.traits
+    for h in setup.board.hexes():
+        if h == origin or distance(origin, h) > 3:
+            continue
+        (x0, y0), (x1, y1) = hex_centre(origin), hex_centre(h)
+        angle = math.degrees(math.atan2(x1 - x0, -(y1 - y0))) % 360
+        inside = any(a + 1 < angle < b - 1 or a + 1 < angle + 360 < b - 1 for a, b in expected)
+        if inside:
+            assert in_fire_arc(arc, turret, origin, Facing[facing], h), h.label()

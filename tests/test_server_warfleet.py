@@ -94,6 +94,7 @@ def test_weapon_drawing_stats_and_cards(client: RecordingClient) -> None:
     assert bands["short"] and bands["long"]
     assert r.text.count("arc arc-short") == len(bands["short"])
     assert r.text.count("arc arc-long") == len(bands["long"])
+    assert r.text.count('class="sector"') == 1  # the bow turret's W1 sectors, one run
     bad = client.get(f"/api/games/{gid}/svg", params={"token": token,
                                                       "weapon": "Invincible:bow.9"})
     assert bad.status_code == 422 and "bow.1" in bad.json()["error"]

@@ -262,7 +262,8 @@ def _cmd_render(args: argparse.Namespace) -> int:
         from .render.svg_warfleet import weapon_arcs as war_arcs
 
         arcs = war_arcs(state, weapon[0], weapon[1]) if weapon else None
-        svg = war_board_svg(state, arcs=arcs, labels=True, caption=True)
+        svg = war_board_svg(state, arcs=arcs, labels=True, caption=True,
+                            weapon=(weapon[0], weapon[1]) if weapon else None)
     else:
         raise LeviathansError(f"{args.file}: no SVG drawing for this rule set")
     Path(args.out).write_text(svg, encoding="utf-8")

@@ -13,7 +13,9 @@ so hex ``CCRR`` sits at the same pixel place in both drawings. What a client can
   ``path.loc[data-location]`` per location (classed ``lost`` once destroyed) and
   ``polygon.facing`` pointing at the hexside the ship faces;
 * ``polygon.arc.arc-short`` / ``arc-long`` ``[data-hex]`` for a gun's arc and range bands
-  (:func:`weapon_arcs`, W1), ``polygon.hl[data-hex]`` highlights; overlays let pointer events
+  (:func:`weapon_arcs`, W1), ``path.sector[data-from][data-to]`` for the W1 sectors the gun
+  covers (:func:`gun_sectors`: its location's sectors, a turret's neighbouring sectors or
+  halves), ``polygon.hl[data-hex]`` highlights; overlays let pointer events
   through to the hexes and ships beneath.
 
 :func:`ship_card_svg` draws one ship's War Fleet stats (the converted card) with its destroyed
@@ -33,7 +35,7 @@ from ..rulesets.warfleet.state import GameState, Phase
 from .svg import css_name, document, el, fmt, points, text
 from .svg_airfleet import COLUMN_STEP, HEX_SIZE, MARGIN, ORIGIN_X, ORIGIN_Y, PX_PER_INCH, hex_centre
 
-__all__ = ["board_svg", "ship_card_svg", "weapon_arcs"]
+__all__ = ["board_svg", "gun_sectors", "ship_card_svg", "weapon_arcs"]
 
 CAPTION_HEIGHT = 26.0
 #: Side colours: (fill, outline) of a counter; sides beyond these take the rest in turn.
@@ -57,6 +59,8 @@ svg { font-family: sans-serif; }
 .arc { fill: #f2c94c; fill-opacity: 0.45; stroke: #b58a00; stroke-width: 0.6; }
 .arc-short { fill: #f08c2e; fill-opacity: 0.5; stroke: #b35900; }
 .arc-long { fill: #f6d55c; fill-opacity: 0.45; stroke: #b58a00; }
+.sector { fill: #f2c94c; fill-opacity: 0.08; stroke: #8a6500; stroke-width: 1.2;
+  stroke-dasharray: 5 3; }
 .hl { fill: #16a085; fill-opacity: 0.22; stroke: #0e6b58; stroke-width: 2.4; }
 .ship { cursor: pointer; }
 .ship .body { stroke-width: 1.2; }
@@ -295,13 +299,15 @@ def caption_text(state: GameState) -> str:
 
 def board_svg(state: GameState, *, highlight: Iterable[str] = (),
               arcs: Mapping[str, Iterable[str]] | None = None, labels: bool = False,
-              caption: bool = False) -> str:
+              caption: bool = False, weapon: tuple[str, str] | None = None) -> str:
     """A War Fleet position as an SVG document.
 
     ``highlight``: hex labels to outline (``hl``); ``arcs``: a band name (``short``, ``long``)
     to the hex labels to tint (:func:`weapon_arcs`); ``labels``: print every hex's label (the
     browser shows it on hover instead); ``caption``: a line under the map with the turn, the
-    phase and who is to act. Deployment zones are drawn during placement.
+    phase and who is to act; ``weapon``: a ship and gun (``("Minotaur", "port.1")``) whose W1
+    sectors are outlined out to its long range (:func:`gun_sectors`). Deployment zones are
+    drawn during placement.
     """
     setup = state.setup
     width, height = _size(setup)
@@ -311,7 +317,7 @@ def board_svg(state: GameState, *, highlight: Iterable[str] = (),
                                              "data-arc": style})
     parts = [el("rect", {"class": "backdrop", "width": width, "height": height}),
              _map(setup, state.phase == Phase.PLACEMENT), _seams(setup),
-             el("g", {"class": "arcs"}, *arc_parts)]
+             el("g", {"class": "arcs"}, *arc_parts), _sectors(state, weapon)]
     if labels:
         parts.append(_labels(setup))
     parts.append(_ships(state))
@@ -353,6 +359,83 @@ def weapon_arcs(state: GameState, ship: str, gun: str) -> dict[str, list[str]]:
             continue
         out["short" if d <= g.attack.short.range else "long"].append(h.label())
     return out
+
+
+_STARBOARD_MASK, _PORT_MASK = 0b000110, 0b110000
+
+
+def gun_sectors(state: GameState, ship: str, gun: str) -> list[tuple[int, int]]:
+    """W1: the angles a gun covers from its ship's hex, as (from, to) degrees clockwise from
+    north (``to`` > ``from``; each run of covered sectors is one interval). A location covers
+    its own sectors (60 degrees each, centred on a hexside); a turret adds the neighbouring
+    sectors, of which a side location's turret gets only the half of the bow or stern sector
+    on its own side of the centre line."""
+    index = state.setup.by_name.get(ship)
+    if index is None:
+        raise ScenarioError(f"there is no ship named {ship!r}")
+    spec, s = state.setup.ships[index], state.ships[index]
+    gi = spec.gun_index.get(gun)
+    if gi is None:
+        raise ScenarioError(f"{ship} has no gun {gun!r} ({', '.join(spec.gun_index) or 'none'})")
+    g = spec.guns[gi]
+    arc = spec.arcs[g.location]
+    # Half-sectors relative to the facing: half j spans [30j - 30, 30j] degrees.
+    halves = {j for k in range(6) if arc >> k & 1 for j in (2 * k, 2 * k + 1)}
+    if g.turret:
+        side = 1 if not arc & ~_STARBOARD_MASK else -1 if not arc & ~_PORT_MASK else 0
+        for k in range(6):
+            if arc >> k & 1 or not (arc >> ((k + 1) % 6) & 1 or arc >> ((k - 1) % 6) & 1):
+                continue
+            if side and k in (0, 3):
+                # The centre line cuts the bow (0) and stern (3) sectors in half.
+                starboard_half = 2 * k + 1 if k == 0 else 2 * k
+                port_half = 2 * k if k == 0 else 2 * k + 1
+                halves.add(starboard_half if side > 0 else port_half)
+            else:
+                halves.update((2 * k, 2 * k + 1))
+    if len(halves) == 12:
+        return [(0, 360)]
+    out: list[tuple[int, int]] = []
+    start = next(j for j in range(12) if j in halves and (j - 1) % 12 not in halves)
+    run: list[int] = []
+    for step in range(12):
+        j = (start + step) % 12
+        if j in halves:
+            run.append(j)
+        elif run:
+            out.append((run[0], run[-1]))
+            run = []
+    if run:
+        out.append((run[0], run[-1]))
+    base = 60 * int(s.facing)
+    return [(base + 30 * a - 30, base + 30 * b + (30 * 12 if b < a else 0)) for a, b in out]
+
+
+def _sectors(state: GameState, weapon: tuple[str, str] | None) -> str:
+    if weapon is None:
+        return ""
+    index = state.setup.by_name.get(weapon[0])
+    if index is None:
+        raise ScenarioError(f"there is no ship named {weapon[0]!r}")
+    spec, where = state.setup.ships[index], state.ships[index].hex
+    if where is None:
+        return ""
+    intervals = gun_sectors(state, *weapon)  # refuses an unknown gun
+    g = spec.guns[spec.gun_index[weapon[1]]]
+    cx, cy = hex_centre(where)
+    r = PX_PER_INCH * (g.attack.long.range + 0.5)
+    out = []
+    for a, b in intervals:
+        if b - a >= 360:
+            d = (f"M{fmt(cx - r)},{fmt(cy)} A{fmt(r)},{fmt(r)} 0 1 1 {fmt(cx + r)},{fmt(cy)} "
+                 f"A{fmt(r)},{fmt(r)} 0 1 1 {fmt(cx - r)},{fmt(cy)} Z")
+        else:
+            (x0, y0), (x1, y1) = _unit(a), _unit(b)
+            large = 1 if b - a > 180 else 0
+            d = (f"M{fmt(cx)},{fmt(cy)} L{fmt(cx + x0 * r)},{fmt(cy + y0 * r)} "
+                 f"A{fmt(r)},{fmt(r)} 0 {large} 1 {fmt(cx + x1 * r)},{fmt(cy + y1 * r)} Z")
+        out.append(el("path", {"class": "sector", "data-from": a, "data-to": b, "d": d}))
+    return el("g", {"class": "sectors", "pointer-events": "none"}, *out)
 
 
 # --- the stats card ---------------------------------------------------------------------------

@@ -421,7 +421,7 @@ def _draw_with_weapon(session: Session, weapon: str | None,
             bands = war_arcs(state, name, mount)  # type: ignore[arg-type]
         except LeviathansError as exc:
             raise ApiError(422, str(exc)) from None
-        return war_board_svg(state, arcs=bands)  # type: ignore[arg-type]
+        return war_board_svg(state, arcs=bands, weapon=(name, mount))  # type: ignore[arg-type]
     if session.ruleset.name == "starship":
         from ..render.svg_starship import table_svg
 
