@@ -51,7 +51,11 @@ def on_map(h: Hex, view: dict[str, Any]) -> bool:
 def steer(page: Page, server: str) -> str:
     """One movement step of the ship the page is moving: forward when that closes on the
     nearest enemy, else the turn that does, else end the move (at range 1 or closer)."""
+    seq = page.evaluate("() => document.body.dataset.seq")
     view = view_of(page, server)
+    if page.evaluate("() => document.body.dataset.seq") != seq or \
+            not page.locator("#mp strong").count():
+        return "stale"  # the page moved on meanwhile: look again
     name = page.inner_text("#mp strong")
     me = next(s for s in view["ships"] if s["name"] == name)
     here, facing = Hex.from_label(me["hex"]), Facing[me["facing"]]
@@ -74,7 +78,12 @@ def steer(page: Page, server: str) -> str:
     if locator.is_disabled():
         button = "#end-move"
         locator = page.locator(button)
+    seq = page.evaluate("() => document.body.dataset.seq")
     locator.click()
+    # The step is taken when the page shows the next step (or an error for a stale click).
+    page.wait_for_function(
+        "s => document.body.dataset.seq !== s || document.querySelector('#error')?.textContent",
+        arg=seq, timeout=TIMEOUT)
     return button
 
 
@@ -127,9 +136,7 @@ def test_warfleet_skirmish_against_a_bot(page: Page, server: str, shots: Shots) 
             assert re.fullmatch(r"\d+ MP left", mp)
             if not moved:
                 shots(page, "movement")
-            steer(page, server)
-            moved = True
-            page.wait_for_timeout(60)
+            moved = steer(page, server) != "stale" or moved
         elif h.startswith("Combat"):
             targets = page.locator("#targets button")
             if targets.count() and not declared:
@@ -164,7 +171,7 @@ def test_warfleet_skirmish_against_a_bot(page: Page, server: str, shots: Shots) 
     # The stats panel follows the ship's state; the cards tab draws every ship's card.
     view = view_of(page, server)
     lost = [(s["name"], loc) for s in view["ships"] for loc, v in s["locations"].items()
-            if v["destroyed"]]
+            if v["destroyed"] and s["status"] in ("afloat", "sinking")]
     page.click("#tab-cards")
     expect(page.locator("#cards img")).to_have_count(8)
     page.click("#tab-log")

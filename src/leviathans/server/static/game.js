@@ -61,6 +61,7 @@ function render() {
   document.getElementById("title").textContent = data.game.title;
   document.title = `Leviathans: ${data.game.title}`;
   document.body.dataset.ruleset = data.game.ruleset;
+  document.body.dataset.seq = data.seq;
   document.getElementById("phase").textContent = view.phase;
   document.getElementById("turn").textContent = `turn ${view.turn}`;
   const tm = document.getElementById("to-move");
