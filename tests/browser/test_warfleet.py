@@ -144,6 +144,8 @@ def test_warfleet_skirmish_against_a_bot(page: Page, server: str, shots: Shots) 
                 assert re.search(r"hit \d+\.\d%", chance), chance
                 expect(page.locator("polygon.arc")).not_to_have_count(0)
                 expect(page.locator("g.ship.target")).not_to_have_count(0)
+                tag = page.locator("text.odds-tag").first
+                expect(tag).to_have_text(re.compile(r"\d+\.\d%"))
                 action = targets.first.get_attribute("data-action")
                 assert action is not None
                 shots(page, "aiming")

@@ -113,6 +113,7 @@ function warCombat(ctx, declares) {
     ctx.showWeapon(`${pick.ship}:${pick.guns.split("+")[0]}`).then(() => {
       for (const t of targets) board.mark(`g.ship[data-ship="${CSS.escape(t.target)}"]`, "target", true);
       board.mark(`g.ship[data-ship="${CSS.escape(pick.ship)}"]`, "moving", true);
+      oddsTags(board, targets, hints);
     });
   }
   const declared = data.view.declared;
@@ -128,9 +129,9 @@ function warCombat(ctx, declares) {
       const odds = h.dice
         ? `range ${h.range} (${h.band}): ${h.dice.join("+")}${h.dialed.length ? ` dialed up (${h.dialed.join(", ")})` : ""} vs resilience ${h.resilience}`
         : "";
-      const chance = h.hit
-        ? `hit ${pct(hit)} (${h.hit.fraction})` + (h.rolls > 1 ? `; ${h.rolls} rolls (saturation), at least one hit ${pct(h.any.probability)}` : "")
-        : "";
+      const chance = !h.hit ? ""
+        : hit === 0 ? "hit 0.0%: these dice cannot reach the resilience"
+          : `hit ${pct(hit)} (${h.hit.fraction})` + (h.rolls > 1 ? `; ${h.rolls} rolls (saturation), at least one hit ${pct(h.any.probability)}` : "");
       return el("div", { class: "target", "data-target": t.target, "data-location": t.location },
         el("strong", {}, `${t.target} · ${t.location}${h.location_destroyed ? " (destroyed: a hit forces a doubled SI test)" : ""}`),
         el("span", { class: "odds" }, odds),
@@ -141,6 +142,32 @@ function warCombat(ctx, declares) {
       declared.map((d) => el("div", { class: "odds" }, d))) : null,
     el("div", { class: "buttons" }, ctx.button("done declaring", () => ctx.send("done"), { id: "done", class: "secondary" })),
     statsPanel(ctx, pick.ship), ctx.concede());
+}
+
+// The best hit chance of the chosen guns at each target, next to its counter on the board.
+function oddsTags(board, targets, hints) {
+  const svg = board.svg;
+  if (!svg) return;
+  svg.querySelectorAll(".odds-tag").forEach((n) => n.remove());
+  const best = new Map();
+  for (const t of targets) {
+    const h = hints[t.action];
+    if (h && h.hit && (!best.has(t.target) || h.hit.probability > best.get(t.target))) best.set(t.target, h.hit.probability);
+  }
+  const ns = "http://www.w3.org/2000/svg";
+  for (const [name, p] of best) {
+    const body = svg.querySelector(`g.ship[data-ship="${CSS.escape(name)}"] circle.body`);
+    if (!body) continue;
+    const r = Number(body.getAttribute("r"));
+    const label = document.createElementNS(ns, "text");
+    label.setAttribute("class", "odds-tag");
+    label.setAttribute("x", Number(body.getAttribute("cx")) + r * 1.2);
+    label.setAttribute("y", Number(body.getAttribute("cy")) - r * 1.2);
+    label.setAttribute("pointer-events", "none");
+    label.dataset.target = name;
+    label.textContent = pct(p);
+    svg.append(label);
+  }
 }
 
 // --- stats and summary --------------------------------------------------------------------------
