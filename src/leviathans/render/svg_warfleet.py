@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 from ..errors import ScenarioError
 from ..hexgrid import Hex, distance
@@ -113,6 +114,7 @@ def _unit(angle_deg: float) -> tuple[float, float]:
 # --- the map ----------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=32)  # the grid never changes during a game
 def _map(setup: WarSetup, zones: bool) -> str:
     cells = []
     shown = setup.zones if zones else ()
@@ -158,11 +160,13 @@ def seams(setup: WarSetup) -> list[list[tuple[float, float]]]:
     return lines
 
 
+@lru_cache(maxsize=32)  # the grid never changes during a game
 def _seams(setup: WarSetup) -> str:
     return el("g", {"class": "seams"}, *(el("polyline", {"class": "seam", "points": points(p)})
                                           for p in seams(setup)))
 
 
+@lru_cache(maxsize=32)  # the grid never changes during a game
 def _labels(setup: WarSetup) -> str:
     out = []
     for h in setup.board.hexes():

@@ -44,6 +44,8 @@ def war_hints(state: Any, legal: list[str]) -> dict[str, Any]:
 
     out: dict[str, Any] = {}
     for text in legal:
+        if ">" not in text:
+            continue
         action = parse_action(text)
         if not isinstance(action, Declare):
             continue
