@@ -63,7 +63,8 @@ def _ships(root: ET.Element) -> dict[str, ET.Element]:
 def test_several_ships_in_one_hex_each_get_their_own_counter() -> None:
     state = _state([_ship("A", "british", "0505"), _ship("B", "british", "0505", "S"),
                     _ship("C", "french", "0505", "SE"), _ship("D", "french", "0808")])
-    ships = _ships(_root(board_svg(state)))
+    root = _root(board_svg(state))
+    ships = _ships(root)
     assert set(ships) == {"A", "B", "C", "D"}
     centres = {name: (float(g.find("s:circle", NS).get("cx", "")),  # type: ignore[union-attr]
                       float(g.find("s:circle", NS).get("cy", "")))  # type: ignore[union-attr]
@@ -76,6 +77,8 @@ def test_several_ships_in_one_hex_each_get_their_own_counter() -> None:
     # Only a lone ship carries its name under the counter (the stack shows it on hover).
     assert [t.text for t in ships["D"].iterfind("s:text", NS)][-1] == "D"
     assert "A (british, class 2) at 0505 facing N" in (ships["A"].findtext("s:title", "", NS))
+    stack = root.find(".//s:text[@class='stack-names']", NS)
+    assert stack is not None and stack.get("data-hex") == "0505" and stack.text == "A, B, C"
 
 
 @pytest.mark.parametrize("n", range(1, 9))
@@ -86,8 +89,11 @@ def test_stack_offsets_stay_inside_the_hex_and_apart(n: int) -> None:
         assert (dx * dx + dy * dy) ** 0.5 + 0.36 * 28 * scale <= 28 * 0.62
     for i in range(n):
         for j in range(i + 1, n):
-            (ax, ay, _), (bx, by, _) = offsets[i], offsets[j]
-            assert ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5 > 5
+            (ax, ay, scale), (bx, by, _) = offsets[i], offsets[j]
+            apart = ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5
+            # Up to six ships the counters do not overlap at all; more may touch, but every
+            # counter's centre stays clear of its neighbours.
+            assert apart >= (2 * 0.36 * 28 * scale if n <= 6 else 0.36 * 28 * scale)
 
 
 def test_destroyed_locations_and_a_stopped_ship_are_marked() -> None:

@@ -8,8 +8,9 @@ so hex ``CCRR`` sits at the same pixel place in both drawings. What a client can
 * ``polyline.seam`` where two map sheets meet;
 * ``g.ship[data-ship][data-side][data-hex][data-facing][data-status][data-class]`` per ship on
   the map (several in one hex are drawn smaller, fanned around the hex's centre, each still
-  its own clickable group); ``data-destroyed`` lists the destroyed locations and
-  ``data-stopped="true"`` marks a ship whose stern is destroyed (0 MP); inside it
+  its own clickable group, with ``text.stack-names[data-hex]`` naming them under the hex);
+  ``data-destroyed`` lists the destroyed locations and ``data-stopped="true"`` marks a ship
+  whose stern is destroyed (0 MP); inside it
   ``path.loc[data-location]`` per location (classed ``lost`` once destroyed) and
   ``polygon.facing`` pointing at the hexside the ship faces;
 * ``polygon.arc.arc-short`` / ``arc-long`` ``[data-hex]`` for a gun's arc and range bands
@@ -73,6 +74,8 @@ svg { font-family: sans-serif; }
 .ship .stopped { fill: none; stroke: #e53935; stroke-width: 1.6; }
 .ship-name { font-size: 7.5px; font-weight: bold; text-anchor: middle; paint-order: stroke;
   stroke: #ffffff; stroke-width: 2.4px; stroke-linejoin: round; pointer-events: none; }
+.stack-names { font-size: 5.5px; font-weight: bold; text-anchor: middle; fill: #22313f;
+  paint-order: stroke; stroke: #ffffff; stroke-width: 2px; pointer-events: none; }
 .ship.sinking { opacity: 0.5; }
 .ship.moving .body { stroke: #f2a900; stroke-width: 2.6; }
 .ship.target .body { stroke: #c58b16; stroke-width: 3; }
@@ -194,8 +197,8 @@ def stack_offsets(n: int) -> list[tuple[float, float, float]]:
     around the hex's centre so that every counter stays visible and clickable."""
     if n <= 1:
         return [(0.0, 0.0, 1.0)]
-    scale = 0.62 if n <= 3 else 0.5 if n <= 5 else 0.42
-    ring = PX_PER_INCH * (0.2 if n <= 3 else 0.27)
+    scale = 0.5 if n <= 3 else 0.42 if n <= 5 else 0.36
+    ring = PX_PER_INCH * (0.25 if n <= 3 else 0.28 if n <= 5 else 0.3)
     out = []
     for k in range(n):
         dx, dy = _unit(360 * k / n - (0 if n != 2 else 90))
@@ -254,8 +257,9 @@ def _counter(state: GameState, index: int, cx: float, cy: float, scale: float, n
     w = r * 0.5
     parts.append(el("polygon", {"class": "facing", "data-facing": s.facing.name, "points": points(
         [tip, (base[0] + nx * w, base[1] + ny * w), (base[0] - nx * w, base[1] - ny * w)])}))
-    parts.append(el("text", {"class": "cls", "x": cx, "y": cy + 2.5 * scale,
-                             "font-size": fmt(7 * max(scale, 0.7))}, str(spec.ship_class)))
+    size = min(7.0, r * 1.05)
+    parts.append(el("text", {"class": "cls", "x": cx, "y": cy + size * 0.36,
+                             "font-size": fmt(size)}, str(spec.ship_class)))
     if stopped:
         parts.append(el("circle", {"class": "stopped", "cx": cx, "cy": cy, "r": r * 1.15}))
     if named:
@@ -279,6 +283,10 @@ def _ships(state: GameState) -> str:
         cx, cy = hex_centre(h)
         for i, (dx, dy, scale) in zip(ships, stack_offsets(len(ships)), strict=True):
             out.append(_counter(state, i, cx + dx, cy + dy, scale, len(ships) == 1, colours))
+        if len(ships) > 1:  # a stack: its ships' names in one small line under the hex
+            names = ", ".join(state.setup.ships[i].name for i in ships)
+            out.append(el("text", {"class": "stack-names", "data-hex": h.label(), "x": cx,
+                                   "y": cy + PX_PER_INCH / 2 + 6}, text(names)))
     return el("g", {"class": "ships"}, *out)
 
 
