@@ -374,9 +374,10 @@ class GameManager:
             try:
                 action = await asyncio.to_thread(bot.choose, state)
             except TypeError:
-                # A bot that does not play this rule set yet (the greedy bot before its War
-                # Fleet play lands): the random bot plays the seat instead.
-                if isinstance(bot, RandomBot):
+                # A bot that does not play War Fleet yet (the greedy bot before its War Fleet
+                # play lands) refuses the state: the random bot plays the seat instead. In the
+                # other rule sets a TypeError is a bot bug like any other.
+                if session.ruleset.name != "warfleet" or isinstance(bot, RandomBot):
                     log.exception("bot %s failed in game %s", side, session.game.id)
                     return
                 log.warning("bot %s does not play %s: the random bot plays instead",
