@@ -222,3 +222,45 @@ def test_hit_chance_dials_up_against_a_destroyed_stern() -> None:
     expected = DiceExpr.of([die("black"), die("green")]).prob_at_least(6)
     assert Fraction(sat["hit"]["fraction"]) == expected
     assert re.fullmatch(r"\d+/\d+", sat["hit"]["fraction"])
+
+
+class _Refuses:
+    """A bot that does not play War Fleet (as the greedy bot before its War Fleet play)."""
+
+    name = "refuses"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.asked = 0
+
+    def choose(self, state: Any) -> Any:
+        self.asked += 1
+        raise TypeError(f"the refusing bot does not play {state.ruleset.name}")
+
+
+def test_a_bot_that_does_not_play_war_fleet_is_replaced_by_the_random_bot(
+        client: RecordingClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    import leviathans.server.games as games
+    from leviathans.bots.random import RandomBot
+    from server_helpers import wait_for
+
+    made: list[_Refuses] = []
+
+    def make(name: str, seed: int = 0) -> Any:
+        made.append(_Refuses(seed))
+        return made[-1]
+
+    monkeypatch.setattr(games, "make_bot", make)
+    game = new_game(client, ruleset="warfleet", side="british", opponent="bot", bot="greedy")
+    gid, token = game["id"], game["tokens"]["british"]
+    # Whoever places first, the French bot seat has placed a ship by the time the British place
+    # their second (or first, when the French won the roll).
+    for _ in range(3):
+        payload = wait_for(client, gid, [token], lambda p: p["to_move"] == "british")
+        r = act(client, gid, token, payload["legal"][0], payload["seq"] + 1)
+        assert r.status_code == 200, r.text
+    payload = wait_for(client, gid, [token], lambda p: p["to_move"] == "british")
+    placed = [s for s in payload["view"]["ships"] if s["side"] == "french" and s["hex"]]
+    assert placed, "the bot seat played"
+    assert len(made) == 1 and made[0].asked == 1  # asked once, then replaced
+    session = client.app.state.manager.sessions[gid]  # type: ignore[attr-defined]
+    assert isinstance(session.bots["french"], RandomBot)
