@@ -264,3 +264,51 @@ def test_a_bot_that_does_not_play_war_fleet_is_replaced_by_the_random_bot(
     assert len(made) == 1 and made[0].asked == 1  # asked once, then replaced
     session = client.app.state.manager.sessions[gid]  # type: ignore[attr-defined]
     assert isinstance(session.bots["french"], RandomBot)
+
+
+def test_a_declared_attack_is_rolled_and_logged_through_the_server(
+        client: RecordingClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position with ships in range (the hint test's): the moves are ended through the API,
+    the British get their declarations with exact hints, declare one, and when every side is
+    done the roll is in the log with its dice, total and resilience; the view follows."""
+    import leviathans.server.games as games
+
+    position = _combat_position(stern_lost=False)
+    monkeypatch.setattr(games, "_setup_for", lambda *args, **kw: position.setup)
+    game = new_game(client, ruleset="warfleet", opponent="hotseat")
+    gid, tokens = game["id"], game["tokens"]
+    for _ in range(20):
+        payload = look(client, gid, tokens.values())
+        if payload["view"]["phase"] == "combat" and payload["to_move"] == "british":
+            break
+        choice = next(a for a in payload["legal"] if a.endswith(":E") or a == "done")
+        assert act(client, gid, tokens[payload["to_move"]], choice,
+                   payload["seq"] + 1).status_code == 200
+    else:
+        raise AssertionError("never reached the British declarations")
+    action = "Alpha:starboard.1+starboard.2>Bravo:port"
+    assert action in payload["legal"]
+    assert payload["hints"][action]["hit"]["fraction"] == "5/12"
+    assert set(payload["hints"]) == {a for a in payload["legal"] if ">" in a}
+    r = act(client, gid, tokens["british"], action, payload["seq"] + 1)
+    assert r.status_code == 200, r.text
+    after = look(client, gid, tokens.values())
+    assert after["view"]["declared"] == [action]
+    assert "Alpha:starboard.1>Bravo:port" not in after["legal"]  # the guns are used
+    # Out of turn and illegal declarations are refused with the engine's reason.
+    again = act(client, gid, tokens["british"], "Alpha:starboard.1>Bravo:port", None)
+    assert again.status_code == 422 and "already has an attack" in again.json()["error"]
+    while after["to_move"] is not None and after["view"]["phase"] == "combat" \
+            and after["view"]["turn"] == 1:
+        assert act(client, gid, tokens[after["to_move"]], "done",
+                   after["seq"] + 1).status_code == 200
+        after = look(client, gid, tokens.values())
+    log = look(client, gid, tokens.values(), lite=False)["log"]
+    rolled = [e for step in log for e in step["events"] if e["event"] == "AttackRolled"]
+    assert rolled and rolled[0]["ship"] == "Alpha" and rolled[0]["target"] == "Bravo"
+    first = rolled[0]
+    assert first["guns"] == ["starboard.1", "starboard.2"] and first["dice"] == ["black"]
+    assert first["resilience"] == 8 and first["hit"] == (first["total"] >= 8)
+    assert first["dialed"] == ["bracket starboard.2"]
+    bravo = next(s for s in after["view"]["ships"] if s["name"] == "Bravo")
+    assert bravo["locations"]["port"]["destroyed"] == first["hit"] or bravo["status"] != "afloat"
