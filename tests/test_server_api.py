@@ -34,7 +34,7 @@ from server_helpers import (
     wait_for,
 )
 
-RULESETS = ["airfleet", "starship"]
+RULESETS = ["airfleet", "starship", "warfleet"]
 
 
 def _store(client: RecordingClient) -> Storage:

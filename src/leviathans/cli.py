@@ -247,7 +247,7 @@ def _load_position(file: str, at: int | None) -> Any:
     if at is not None:
         raise LeviathansError("--at is for records (.json), not scenarios")
     data = read_scenario_data(file)
-    if "sides" in data:  # only War Fleet scenarios name their sides
+    if "sides" in data and "board" not in data:  # a War Fleet scenario (nothing rolled)
         from .render.warfleet_text import position
         from .rulesets.warfleet import WARFLEET
 
@@ -281,6 +281,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
 
     from .rulesets.airfleet import GameState as AirState
     from .rulesets.starship.state import StarshipState
+    from .rulesets.warfleet.state import GameState as WarState
 
     state = _load_position(args.file, args.at)
     weapon = tuple(args.weapon) if args.weapon else None
@@ -293,6 +294,13 @@ def _cmd_render(args: argparse.Namespace) -> int:
         from .render.svg_starship import table_svg
 
         svg = table_svg(state, weapon=(weapon[0], weapon[1]) if weapon else None, caption=True)
+    elif isinstance(state, WarState):
+        from .render.svg_warfleet import board_svg as war_board_svg
+        from .render.svg_warfleet import weapon_arcs as war_arcs
+
+        arcs = war_arcs(state, weapon[0], weapon[1]) if weapon else None
+        svg = war_board_svg(state, arcs=arcs, labels=True, caption=True,
+                            weapon=(weapon[0], weapon[1]) if weapon else None)
     else:
         raise LeviathansError(f"{args.file}: no SVG drawing for this rule set")
     Path(args.out).write_text(svg, encoding="utf-8")
@@ -437,14 +445,14 @@ def build_parser() -> argparse.ArgumentParser:
                    choices=("critical", "error", "warning", "info", "debug"))
     s.set_defaults(func=_cmd_serve)
 
-    s = sub.add_parser("render", help="draw a position as SVG (air-fleet board or starship "
-                       "table)")
+    s = sub.add_parser("render", help="draw a position as SVG (air-fleet board, War Fleet map "
+                       "or starship table)")
     s.add_argument("file", help="a scenario (.toml) or a record (.json)")
     s.add_argument("--at", type=int, metavar="STEP", help="a record's position after STEP")
     s.add_argument("--out", required=True, metavar="FILE", help="the SVG file to write")
     s.add_argument("--weapon", nargs=2, metavar=("NAME", "WEAPON"),
-                   help="show a weapon's arcs: a ship and gun slot (Raven bow.3), or an "
-                   "element and mount (Lancer front.2)")
+                   help="show a weapon's arcs: a ship and gun slot (Raven bow.3; War Fleet "
+                   "Minotaur port.1), or an element and mount (Lancer front.2)")
     s.set_defaults(func=_cmd_render)
 
     from .sim.commands import add_run_options

@@ -116,8 +116,9 @@ def _renderers() -> dict[str, Callable[..., str]]:
     """Board drawings by rule set (the SVG the pages show)."""
     from ..render.svg_airfleet import board_svg
     from ..render.svg_starship import table_svg
+    from ..render.svg_warfleet import board_svg as war_board_svg
 
-    return {"airfleet": board_svg, "starship": table_svg}
+    return {"airfleet": board_svg, "starship": table_svg, "warfleet": war_board_svg}
 
 
 def _page(name: str) -> HTMLResponse:
@@ -296,6 +297,15 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
         drawn = _draw_with_weapon(session, weapon, renderers)
         return Response(drawn, media_type="image/svg+xml")
 
+    @app.get("/api/games/{game_id}/stats")
+    async def stats(game_id: str) -> dict[str, Any]:
+        """War Fleet: every ship's stats (the converted card), by ship name, with its location
+        names as the engine spells them and its guns' references (``port.1``)."""
+        session = await manager.get(game_id)
+        if session.ruleset.name != "warfleet":
+            raise ApiError(404, "ship stats are served for War Fleet games")
+        return {"ships": _war_stats(session.state)}
+
     @app.get("/api/games/{game_id}/card/{name}")
     async def card(game_id: str, name: str) -> Response:
         session = await manager.get(game_id)
@@ -403,6 +413,15 @@ def _draw_with_weapon(session: Session, weapon: str | None,
     if weapon is None:
         return renderers[session.ruleset.name](state)
     name, _, mount = weapon.rpartition(":")
+    if session.ruleset.name == "warfleet":
+        from ..render.svg_warfleet import board_svg as war_board_svg
+        from ..render.svg_warfleet import weapon_arcs as war_arcs
+
+        try:
+            bands = war_arcs(state, name, mount)  # type: ignore[arg-type]
+        except LeviathansError as exc:
+            raise ApiError(422, str(exc)) from None
+        return war_board_svg(state, arcs=bands, weapon=(name, mount))  # type: ignore[arg-type]
     if session.ruleset.name == "starship":
         from ..render.svg_starship import table_svg
 
@@ -419,8 +438,30 @@ def _draw_with_weapon(session: Session, weapon: str | None,
     return board_svg(state, arcs=bands)  # type: ignore[arg-type]
 
 
+def _war_stats(state: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for spec in state.setup.ships:
+        data = spec.stats.to_json()
+        out[spec.name] = {
+            "side": spec.side, "design": spec.design or spec.stats.name,
+            "class": spec.ship_class, "si": spec.stats.si, "mp": spec.stats.mp,
+            "locations": [{"name": loc, **data["locations"][raw]}
+                          for loc, raw in zip(spec.locations, spec.stats.locations,
+                                              strict=True)],
+            "guns": [g.ref for g in spec.guns],
+        }
+    return out
+
+
 def _card_svg(session: Session, name: str) -> str:
     state: Any = session.state
+    if session.ruleset.name == "warfleet":
+        from ..render.svg_warfleet import ship_card_svg
+
+        if name not in state.setup.by_name:
+            raise ApiError(404, f"no ship named {name!r}")
+        i = state.setup.by_name[name]
+        return ship_card_svg(state.setup.ships[i], state.ships[i])
     if session.ruleset.name == "starship":
         from ..render.svg_cards import helm_card_svg
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..bots import BOTS, make_bot
 from ..bots.base import Bot
+from ..bots.random import RandomBot
 from ..dice import RecordingDice, Roll, SeededDice
 from ..errors import LeviathansError
 from ..protocol import Concede, GameState, Ruleset
@@ -47,8 +48,8 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-#: The rule sets the browser game can show (War Fleet has an engine but no board view yet).
-PLAYABLE: tuple[str, ...] = ("airfleet", "starship")
+#: The rule sets the browser game can show.
+PLAYABLE: tuple[str, ...] = ("airfleet", "starship", "warfleet")
 
 
 def scenarios(ruleset: str) -> dict[str, str]:
@@ -56,6 +57,9 @@ def scenarios(ruleset: str) -> dict[str, str]:
     if ruleset == "airfleet":
         return {"quickstart": "Quick-start battle: Hertfordshire and Raven against Pontbriand "
                               "and Pelletier"}
+    if ruleset == "warfleet":
+        return {"skirmish": "War Fleet skirmish: four ships a side on one sheet",
+                "fleet-action": "War Fleet fleet action: twelve ships a side on two sheets"}
     return {"samples": "Sample fleets: a carrier group against a raiding squadron"}
 
 
@@ -79,6 +83,15 @@ def _setup_for(ruleset: str, scenario: str, turn_limit: int | None,
         return quickstart_battle(Options(
             turn_limit=turn_limit, initiative="fog-of-war",
             fog_cards="deployed" if rule == "fog-of-war-deployed" else 4))
+    if ruleset == "warfleet":
+        from ..rulesets.warfleet import load_scenario
+        from ..rulesets.warfleet.options import Options as WarOptions
+
+        setup = load_scenario(scenario)
+        if turn_limit is None:
+            return setup
+        return setup.with_options(WarOptions(**{**setup.options.to_dict(),
+                                                "turn_limit": turn_limit}))
     from ..rulesets.starship.setup import sample_battle
 
     return sample_battle(turn_limit)
@@ -350,16 +363,27 @@ class GameManager:
             if side is None or session.seats[side].kind != "bot":
                 return
             bot = session.bots.get(side)
+            # The bot's own randomness: from the game id, never from the dice seed.
+            bot_seed = (int.from_bytes(session.game.id.encode()[:8].ljust(8, b"0"))
+                        + session.ruleset.players.index(side))
             if bot is None:
                 seat = session.seats[side]
-                # The bot's own randomness: from the game id, never from the dice seed.
-                bot = make_bot(seat.bot or "greedy",
-                               int.from_bytes(session.game.id.encode()[:8].ljust(8, b"0"))
-                               + session.ruleset.players.index(side))
+                bot = make_bot(seat.bot or "greedy", bot_seed)
                 session.bots[side] = bot
             state = session.state
             try:
                 action = await asyncio.to_thread(bot.choose, state)
+            except TypeError:
+                # A bot that does not play War Fleet yet (the greedy bot before its War Fleet
+                # play lands) refuses the state: the random bot plays the seat instead. In the
+                # other rule sets a TypeError is a bot bug like any other.
+                if session.ruleset.name != "warfleet" or isinstance(bot, RandomBot):
+                    log.exception("bot %s failed in game %s", side, session.game.id)
+                    return
+                log.warning("bot %s does not play %s: the random bot plays instead",
+                            getattr(bot, "name", bot), session.ruleset.name)
+                session.bots[side] = RandomBot(bot_seed)
+                continue
             except Exception:  # a bot bug must not take the server down
                 log.exception("bot %s failed in game %s", side, session.game.id)
                 return

@@ -21,12 +21,49 @@ def attack_hints(state: GameState, legal: list[str]) -> dict[str, Any]:
     """For each legal attack (by its text): range, dice and exact odds."""
     from ..rulesets.airfleet import GameState as AirState
     from ..rulesets.starship.state import StarshipState
+    from ..rulesets.warfleet.state import GameState as WarState
 
     if isinstance(state, AirState):
         return _air(state, set(legal))
     if isinstance(state, StarshipState):
         return _star(state, legal)
+    if isinstance(state, WarState):
+        return war_hints(state, legal)
     return {}
+
+
+def war_hints(state: Any, legal: list[str]) -> dict[str, Any]:
+    """War Fleet declarations: the dice (the band at this range, dialed up for bracket fire
+    and a destroyed stern, R1), the struck location's resilience, the exact chance that one
+    roll hits (dice total >= resilience), the number of rolls (1 + saturation boxes) and the
+    chance at least one of them hits. Odds are of the position as it stands: an attack declared
+    earlier this turn at the same target may still change what this one meets."""
+    from ..dice import DiceExpr
+    from ..rulesets.warfleet.actions import Declare, parse_action
+    from ..rulesets.warfleet.rules import attack_dice
+
+    out: dict[str, Any] = {}
+    for text in legal:
+        if ">" not in text:
+            continue
+        action = parse_action(text)
+        if not isinstance(action, Declare):
+            continue
+        i, j = state.setup.by_name[action.ship], state.setup.by_name[action.target]
+        spec, target = state.setup.ships[i], state.setup.ships[j]
+        first = spec.guns[spec.gun_index[action.guns[0]]].attack
+        dice, why, rng = attack_dice(state, action, state.ships)
+        loc = target.location_index(action.location)
+        resilience = target.resilience(loc, state.ships[j].destroyed)
+        hit = DiceExpr.of(dice).prob_at_least(resilience)
+        rolls = 1 + first.saturation
+        out[text] = {
+            "range": rng, "band": "short" if rng <= first.short.range else "long",
+            "dice": [d.name for d in dice], "dialed": list(why), "resilience": resilience,
+            "hit": _frac(hit), "rolls": rolls, "any": _frac(1 - (1 - hit) ** rolls),
+            "location_destroyed": bool(state.ships[j].destroyed >> loc & 1),
+        }
+    return out
 
 
 def _air(state: Any, legal: set[str]) -> dict[str, Any]:

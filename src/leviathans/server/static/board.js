@@ -72,7 +72,8 @@ export class Board {
   move(event) {
     const target = event.target.closest ? event.target.closest("[data-hex],[data-element],[data-ship]") : null;
     if (this.hover) {
-      const label = target && (target.dataset.hex || target.dataset.element || target.dataset.ship);
+      const d = target ? target.dataset : {};
+      const label = target && (d.ship ? (d.hex ? `${d.ship} · ${d.hex}` : d.ship) : (d.hex || d.element));
       this.hover.hidden = !label;
       if (label) this.hover.textContent = label;
     }

@@ -2,6 +2,7 @@
 // what the engine says is legal (the server sends the legal actions of the seat to move).
 import { api, heldTokens, holdTokens, el, pct, outcomeText } from "/static/common.js";
 import { Board } from "/static/board.js";
+import { warControls, warSummary } from "/static/warfleet.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const params = new URLSearchParams(location.search);
@@ -15,6 +16,7 @@ let ws = null;
 let retry = 500;
 const pick = {};       // what the player has selected in the controls
 let weaponShown = null;
+let warStats = null;   // War Fleet: every ship's stats (fixed for the game), fetched once
 
 // --- connection ----------------------------------------------------------------------------
 
@@ -58,12 +60,16 @@ function render() {
   const view = data.view;
   document.getElementById("title").textContent = data.game.title;
   document.title = `Leviathans: ${data.game.title}`;
+  document.body.dataset.ruleset = data.game.ruleset;
+  document.body.dataset.seq = data.seq;
   document.getElementById("phase").textContent = view.phase;
   document.getElementById("turn").textContent = `turn ${view.turn}`;
   const tm = document.getElementById("to-move");
   tm.textContent = data.to_move ? `${data.to_move} to move` : "game over";
   tm.className = `to-move ${data.to_move || ""}`;
-  document.getElementById("initiative").textContent = view.initiative ? `initiative: ${view.initiative}` : "";
+  const init = Array.isArray(view.initiative) ? view.initiative.join(" > ") : view.initiative;
+  document.getElementById("initiative").textContent = init
+    ? `${view.phase === "placement" ? "placement roll" : "initiative"}: ${init}` : "";
   document.getElementById("seat").textContent = data.you.length
     ? `you: ${data.you.join(" & ")}` : "spectating";
   weaponShown = null;
@@ -110,6 +116,7 @@ function showControls() {
   if (view.outcome) {
     controls("Game over",
       el("div", { class: "over", id: "outcome" }, outcomeText(view.outcome)),
+      data.game.ruleset === "warfleet" ? warSummary(data) : null,
       el("p", {}, el("a", { href: `/replay/${gameId}`, id: "replay-link" }, "replay this game"), " · ",
         el("a", { href: `/api/games/${gameId}/record`, id: "record-link" }, "download the record")));
     return;
@@ -122,6 +129,9 @@ function showControls() {
     return;
   }
   if (data.game.ruleset === "airfleet") airControls();
+  else if (data.game.ruleset === "warfleet") {
+    warControls({ data, board, pick, controls, button, send, concede, allLegal, showWeapon, stats: warStats });
+  }
   else starControls();
 }
 
@@ -400,6 +410,14 @@ function starAttack(attacks) {
 function eventNode(ev) {
   const kind = ev.event || "";
   const node = el("div", { class: `ev ${kind === "TurnStarted" || kind === "turn" ? "turn" : ""}` });
+  if (kind === "AttackRolled") {
+    node.classList.add("roll", ev.hit ? "hit" : "miss");
+    node.append(el("span", {}, `${ev.ship} ${ev.saturation ? "saturation" : ev.guns.join("+")} (${ev.weapon}) → ${ev.target} ${ev.location} (range ${ev.range}) `),
+      el("span", { class: "dice" }, ev.dice.map((d, i) => el("span", { class: `die ${d}`, title: `${d} die` }, ev.faces[i]))),
+      el("span", {}, ` = ${ev.total} vs ${ev.resilience}${ev.dialed.length ? ` (dialed up: ${ev.dialed.join(", ")})` : ""}: `),
+      el("strong", {}, ev.hit ? "hit" : "miss"));
+    return node;
+  }
   if (kind === "AttackResult") {
     node.append(el("span", {}, `${ev.ship} ${ev.slot} → ${ev.target} ${ev.location} (range ${ev.range}) `),
       el("span", { class: "dice" }, ev.dice.map(([role, die, face]) => el("span", { class: `die ${die}`, title: `${role} ${die}` }, face)),
@@ -443,7 +461,7 @@ function renderLog() {
 
 function renderCards() {
   const box = document.getElementById("cards");
-  const names = data.game.ruleset === "airfleet"
+  const names = data.game.ruleset !== "starship"
     ? data.view.ships.map((s) => s.name)
     : data.view.elements.filter((e) => e.kind !== "torpedo").map((e) => e.name);
   box.replaceChildren(...names.map((n) => el("img", {
@@ -472,5 +490,8 @@ window.addEventListener("keydown", (e) => {
 });
 
 api(`/api/games/${encodeURIComponent(gameId)}?` + tokens.map((t) => `token=${encodeURIComponent(t)}`).join("&"))
-  .then((payload) => { data = payload; render(); connect(); })
+  .then(async (payload) => {
+    if (payload.game.ruleset === "warfleet") warStats = (await api(`/api/games/${encodeURIComponent(gameId)}/stats`)).ships;
+    data = payload; render(); connect();
+  })
   .catch((e) => { setConn(e.message); });

@@ -106,7 +106,7 @@ async function upload(event) {
 async function main() {
   meta = await api("/api/meta");
   fillSelect(document.getElementById("ruleset"), Object.keys(meta.rulesets),
-             { airfleet: "Air fleet 1910 (quick-start)", starship: "Starship (v0.5)" });
+             { airfleet: "Air fleet 1910 (quick-start)", starship: "Starship (v0.5)", warfleet: "War Fleet (fleet scale)" });
   fillSelect(document.getElementById("bot"), meta.bots);
   document.getElementById("bot").value = meta.bots.includes("greedy") ? "greedy" : meta.bots[0];
   document.getElementById("ruleset").addEventListener("change", refreshForm);
