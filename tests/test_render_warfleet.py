@@ -182,8 +182,8 @@ def test_cli_renders_a_war_fleet_scenario_and_a_record(tmp_path: Path,
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
     out2 = tmp_path / "r.svg"
-    assert main(["render", str(path), "--out", str(out2), "--weapon", "Invincible",
-                 "bow.1"]) == 0
+    assert main(["render", str(path), "--out", str(out2), "--weapon",
+                 "HML Spion Kop", "bow.1"]) == 0
     drawn = out2.read_text()
     assert len(re.findall(r'<g class="ship ', drawn)) == 8
     assert "arc arc-short" in drawn and "Turn 1 · movement" in drawn

@@ -88,29 +88,31 @@ def test_weapon_drawing_stats_and_cards(client: RecordingClient) -> None:
     state = client.app.state.manager.sessions[gid].state  # type: ignore[attr-defined]
     token = next(iter(game["tokens"].values()))
     r = client.get(f"/api/games/{gid}/svg", params={"token": token,
-                                                    "weapon": "Invincible:bow.1"})
+                                                    "weapon": "HML Spion Kop:bow.1"})
     assert r.status_code == 200
-    bands = weapon_arcs(state, "Invincible", "bow.1")
+    bands = weapon_arcs(state, "HML Spion Kop", "bow.1")
     assert bands["short"] and bands["long"]
     assert r.text.count("arc arc-short") == len(bands["short"])
     assert r.text.count("arc arc-long") == len(bands["long"])
     assert r.text.count('class="sector"') == 1  # the bow turret's W1 sectors, one run
     bad = client.get(f"/api/games/{gid}/svg", params={"token": token,
-                                                      "weapon": "Invincible:bow.9"})
+                                                      "weapon": "HML Spion Kop:bow.9"})
     assert bad.status_code == 422 and "bow.1" in bad.json()["error"]
 
     stats = client.get(f"/api/games/{gid}/stats").json()["ships"]
     assert set(stats) == {s["name"] for s in payload["view"]["ships"]}
-    inv = stats["Invincible"]
-    assert (inv["class"], inv["si"], inv["mp"]) == (3, 12, 5)
-    assert [loc["name"] for loc in inv["locations"]] == ["bow", "starboard", "stern", "port"]
+    # the skirmish's battlecruiser: the HML Spion Kop card converted (W2)
+    inv = stats["HML Spion Kop"]
+    assert (inv["class"], inv["si"], inv["mp"]) == (3, 14, 6)
+    assert [loc["name"] for loc in inv["locations"]] == ["bow", "port", "starboard", "stern"]
     assert inv["locations"][1]["resilience"] == 9
-    assert inv["locations"][1]["destroyed"] == {"resilience": 5, "si_modifier": 3}
-    assert inv["guns"] == ["bow.1", "starboard.1", "starboard.2", "stern.1", "port.1", "port.2"]
+    assert inv["locations"][1]["destroyed"] == {"resilience": 4, "si_modifier": 3}
+    assert inv["guns"] == ["bow.1", "bow.2", "port.1", "port.2", "starboard.1", "starboard.2",
+                           "stern.1"]
 
-    card = client.get(f"/api/games/{gid}/card/Invincible")
+    card = client.get(f"/api/games/{gid}/card/HML Spion Kop")
     assert card.status_code == 200 and card.headers["content-type"] == "image/svg+xml"
-    assert "Invincible (british)" in card.text and "SI 12" in card.text
+    assert "HML Spion Kop (british)" in card.text and "SI 14" in card.text
     assert "starboard.2 6in: short red to 1, long yellow to 2 (bracket)" in card.text
     assert client.get(f"/api/games/{gid}/card/Nobody").status_code == 404
 

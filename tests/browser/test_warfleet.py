@@ -124,7 +124,7 @@ def test_warfleet_skirmish_against_a_bot(page: Page, server: str, shots: Shots) 
             shots(page, "placement")
             shot_placement = True
         placed.append(place(page))
-    assert sorted(placed) == ["Invincible", "Minotaur", "Swift", "Tartar"]
+    assert sorted(placed) == ["HML Dublin", "HML Hertfordshire", "HML Raven", "HML Spion Kop"]
     expect(page.locator("g.ship")).to_have_count(8)
     expect(page.locator("polygon.hex.zone")).to_have_count(0)  # zones only while placing
 
