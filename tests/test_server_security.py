@@ -461,21 +461,30 @@ def test_race_between_two_websockets_and_http(client: TestClient) -> None:
 # --- fog-of-war initiative: a side's secret card placement (F1) ---------------------------------
 
 
+#: the phase in which each rule set's ships are set up on the board
+_SETUP_PHASES = ("deployment", "placement")
+
+
 def _deploy_all(client: TestClient, gid: str, tokens: dict[str, str]) -> dict[str, Any]:
-    """Play the deployment with the first legal action of whichever held seat is to move."""
+    """Play the deployment (War Fleet: placement) with the first legal action of whichever held
+    seat is to move."""
     held = list(tokens.values())
     for _ in range(40):
         state = wait_for(client, gid, held,
-                         lambda p: p["view"]["phase"] != "deployment" or p["to_move"] in tokens)
-        if state["view"]["phase"] != "deployment":
+                         lambda p: p["view"]["phase"] not in _SETUP_PHASES
+                         or p["to_move"] in tokens)
+        if state["view"]["phase"] not in _SETUP_PHASES:
             return state
         token = tokens[state["to_move"]]
         assert act(client, gid, token, state["legal"][0], state["seq"] + 1).status_code == 200
     raise AssertionError("the deployment did not end")
 
 
-def test_fog_placement_is_never_sent_to_the_other_seat_or_spectators(client: TestClient) -> None:
-    game = new_game(client, ruleset="airfleet", side="british", opponent="friend",
+@pytest.mark.parametrize("ruleset", ["airfleet", "warfleet"])
+def test_fog_placement_is_never_sent_to_the_other_seat_or_spectators(client: TestClient,
+                                                                      ruleset: str) -> None:
+    """The air-fleet game's type cards and War Fleet's class cards alike (F1)."""
+    game = new_game(client, ruleset=ruleset, side="british", opponent="friend",
                     initiative="fog-of-war")
     gid, british, french = game["id"], game["tokens"]["british"], game["invite"]["token"]
     state = _deploy_all(client, gid, {"british": british, "french": french})
@@ -519,9 +528,11 @@ def test_fog_placement_is_never_sent_to_the_other_seat_or_spectators(client: Tes
         assert len(shown) >= 1 and shown == secret.split()[2:2 + len(shown)]
 
 
-def test_a_bots_fog_placement_stays_secret_from_the_human(client: TestClient) -> None:
+@pytest.mark.parametrize("ruleset", ["airfleet", "warfleet"])
+def test_a_bots_fog_placement_stays_secret_from_the_human(client: TestClient,
+                                                          ruleset: str) -> None:
     # The bot (british) places first; the french human must learn nothing of it.
-    game = new_game(client, ruleset="airfleet", side="french", opponent="bot", bot="greedy",
+    game = new_game(client, ruleset=ruleset, side="french", opponent="bot", bot="greedy",
                     initiative="fog-of-war")
     gid, french = game["id"], game["tokens"]["french"]
     _deploy_all(client, gid, {"french": french})
@@ -545,6 +556,11 @@ def test_fog_initiative_choices_of_a_new_game(client: TestClient) -> None:
             "initiative", "fog-of-war")
     refused(client.post("/api/games", json={"ruleset": "starship",
                                             "initiative": "fog-of-war"}), 422, "air-fleet")
+    assert set(meta["rulesets"]["warfleet"]["initiatives"]) == {
+        "roll", "fog-of-war", "fog-of-war-deployed"}
+    refused(client.post("/api/games", json={"ruleset": "warfleet",
+                                            "initiative": "quick-start"}), 422,
+            "initiative", "roll, fog-of-war, fog-of-war-deployed")
     game = new_game(client, ruleset="airfleet", opponent="hotseat",
                     initiative="fog-of-war-deployed")
     state = _deploy_all(client, game["id"], game["tokens"])

@@ -19,7 +19,15 @@ from leviathans.rulesets.warfleet.state import GameState, Phase
 from leviathans.server.app import create_app
 from leviathans.server.hints import attack_hints
 from leviathans.server.storage import MemoryStorage
-from server_helpers import RecordingClient, act, all_seeds, assert_no_seed, look, new_game
+from server_helpers import (
+    RecordingClient,
+    act,
+    all_seeds,
+    assert_no_seed,
+    look,
+    new_game,
+    wait_for,
+)
 
 
 @pytest.fixture
@@ -34,7 +42,8 @@ def test_meta_offers_both_war_fleet_scenarios(client: RecordingClient) -> None:
     info = client.get("/api/meta").json()["rulesets"]["warfleet"]
     assert info["players"] == ["british", "french"]
     assert list(info["scenarios"]) == ["skirmish", "fleet-action"]
-    assert info["initiatives"] == {}
+    # The scenario's initiative roll, or fog of war by class (F1).
+    assert list(info["initiatives"]) == ["roll", "fog-of-war", "fog-of-war-deployed"]
 
 
 def test_a_fleet_action_starts_with_placement_on_two_sheets(client: RecordingClient) -> None:
@@ -61,15 +70,17 @@ def test_a_fleet_action_starts_with_placement_on_two_sheets(client: RecordingCli
 def test_bad_war_fleet_games_are_refused(client: RecordingClient) -> None:
     r = client.post("/api/games", json={"ruleset": "warfleet", "scenario": "quickstart"})
     assert r.status_code == 422 and "skirmish" in r.json()["error"]
-    r = client.post("/api/games", json={"ruleset": "warfleet", "initiative": "fog-of-war"})
-    assert r.status_code == 422 and "air-fleet" in r.json()["error"]
+    r = client.post("/api/games", json={"ruleset": "warfleet", "initiative": "fog"})
+    assert r.status_code == 422 and "fog-of-war-deployed" in r.json()["error"]
 
 
 def _place_all(client: RecordingClient, game: dict[str, Any]) -> dict[str, Any]:
-    """Place every ship (hotseat) on the middle hex left in its zone, facing the enemy."""
+    """Place every ship of the held seats on the middle hex left in its zone, facing the enemy
+    (waiting for a bot seat to place its own)."""
     tokens = game["tokens"]
     while True:
-        payload = look(client, game["id"], tokens.values())
+        payload = wait_for(client, game["id"], tokens.values(),
+                           lambda p: p["view"]["phase"] != "placement" or p["to_move"] in tokens)
         if payload["view"]["phase"] != "placement":
             return payload
         legal = payload["legal"]
@@ -314,3 +325,38 @@ def test_a_declared_attack_is_rolled_and_logged_through_the_server(
     assert first["dialed"] == ["bracket starboard.2"]
     bravo = next(s for s in after["view"]["ships"] if s["name"] == "Bravo")
     assert bravo["locations"]["port"]["destroyed"] == first["hit"] or bravo["status"] != "afloat"
+
+
+# --- fog-of-war initiative by class (F1) ---------------------------------------------------------
+
+@pytest.mark.parametrize("initiative", ["fog-of-war", "fog-of-war-deployed"])
+def test_a_fog_of_war_game_against_the_greedy_bot_plays_to_the_end(
+        client: RecordingClient, initiative: str) -> None:
+    """The lobby's initiative choice reaches the War Fleet setup's options; the human (random
+    legal actions) places its class cards each turn, the greedy bot its own, and the cards
+    are revealed in the log."""
+    import random
+
+    from server_helpers import play
+
+    game = new_game(client, ruleset="warfleet", side="british", opponent="bot", bot="greedy",
+                    turn_limit=2, initiative=initiative)
+    gid, british = game["id"], game["tokens"]["british"]
+    session = client.app.state.manager.sessions[gid]  # type: ignore[attr-defined]
+    options = session.state.setup.options
+    assert options.initiative == "fog-of-war" and options.turn_limit == 2
+    assert options.fog_cards == ("deployed" if initiative == "fog-of-war-deployed" else 4)
+    payload = _place_all(client, {"id": gid, "tokens": {"british": british}})
+    assert payload["view"]["phase"] == "initiative" and payload["to_move"] == "british"
+    # The skirmish deploys classes 1-3 a side: three cards with the deployed variant.
+    dice = ["black", "red", "yellow"] + (["blue"] if initiative == "fog-of-war" else [])
+    assert payload["view"]["fog"]["dice"] == dice
+    assert all(a.startswith("fog british ") for a in payload["legal"])
+    end = play(client, gid, {"british": british}, random.Random(5))
+    assert end["game"]["status"] == "finished"
+    log = look(client, gid, [british], lite=False)["log"]
+    texts = [e["text"] for step in log for e in step["events"]]
+    assert any(t.startswith("french places its class cards") for t in texts)
+    assert any(t.startswith("british reveals card 1: class ") for t in texts)
+    assert any(t.startswith("french reveals card 1: class ") for t in texts)
+    assert any(t.startswith("Game over") for t in texts)

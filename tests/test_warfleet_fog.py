@@ -412,3 +412,45 @@ def test_random_fog_games_end_and_every_ship_afloat_moves_once_a_turn(seed: int,
     for t, ships in afloat_at_start.items():
         got = moved.get(t, [])
         assert sorted(got) == sorted(ships), f"turn {t}: {got} moved, {ships} afloat"
+
+
+# --- the greedy bot ----------------------------------------------------------------------------
+
+def test_greedy_bot_places_its_empty_classes_first_and_strong_dice_on_its_ships() -> None:
+    """As in the air-fleet game (shared scoring, ``bots/greedy_fog.py``): the classes the side
+    does not field go first, its fielded classes last, largest last, with black and red."""
+    from leviathans.bots.greedy import GreedyBot
+
+    state = start(fog_scenario((1, 2), (1,)), ScriptedDice())
+    assert state.phase == Phase.INITIATIVE and state.to_move == "british"
+    action = GreedyBot(5).choose(state)
+    assert isinstance(action, FogChoice) and state.is_legal(action)
+    assert action.side == "british"
+    assert [c for c, _ in action.cards][2:] == [1, 2]
+    assert {d for c, d in action.cards if c in (1, 2)} == {"black", "red"}
+    # The French field class 1 only: it goes last, with the black die.
+    state = state.apply(action, ScriptedDice())
+    french = GreedyBot(5).choose(state)
+    assert isinstance(french, FogChoice) and french.side == "french"
+    assert french.cards[-1] == (1, "black")
+
+
+@pytest.mark.parametrize("cards", [4, "deployed"])
+def test_greedy_vs_greedy_fog_games_finish_without_fallbacks(cards: Any) -> None:
+    from leviathans.bots.base import play_game
+    from leviathans.bots.greedy import GreedyBot
+
+    dice = SeededDice(11)
+    state = start(_close_skirmish(cards), dice)
+    bots = {"british": GreedyBot(1), "french": GreedyBot(2)}
+    placements: list[FogChoice] = []
+
+    def seen(action: Any, _: GameState) -> None:
+        if isinstance(action, FogChoice):
+            placements.append(action)
+
+    final = play_game(state, bots, dice, on_step=seen, max_steps=5000)
+    assert final.phase == Phase.OVER and final.outcome is not None
+    assert len(placements) >= 2 and {p.side for p in placements} == {"british", "french"}
+    for bot in bots.values():
+        assert bot._war is not None and bot._war.fallbacks == 0

@@ -220,3 +220,71 @@ def test_warfleet_hotseat_concession_summary_and_replay(page: Page, server: str,
     expect(page.locator("g.ship")).to_have_count(0)
     expect(page.locator("polygon.hex.zone")).not_to_have_count(0)
     shots(page, "replay")
+
+
+def test_warfleet_fog_of_war_initiative_in_a_hotseat_game(page: Page, server: str,
+                                                          shots: Shots) -> None:
+    """F1 by class from the lobby: each side lays out its class cards and dice with the
+    selects of the shared fog form (the second side sees the first's only face down), the
+    revealed cards show in the fog panel and the log, and the revealed classes move."""
+    new_game(page, server, "warfleet", "hotseat", turn_limit="1", initiative="fog-of-war")
+    page.wait_for_selector("#controls h3", timeout=TIMEOUT)
+    placed: list[str] = []
+    forward = 0
+    revealed_shown = False
+    for _ in range(400):
+        h = wait_for_decision(page)
+        seq = page.evaluate("() => document.body.dataset.seq")
+        if h.startswith("Placement"):
+            place(page)
+            continue
+        if h.startswith("Initiative"):
+            side = h.split(": ")[1].split(" ")[0]
+            if placed:
+                # The british placement is secret from the french seat.
+                expect(page.locator("#fog [data-fog-side='british']")).to_contain_text(
+                    "4 face down")
+            expect(page.locator("#fog-choice select")).to_have_count(8)
+            expect(page.locator("select[data-fog-type='0'] option")).to_have_text(
+                ["class 1", "class 2", "class 3", "class 4"])
+            # Class 2 first, then class 1; the red die on the first card, black on the second.
+            page.select_option("select[data-fog-type='0']", "2")
+            page.select_option("select[data-fog-type='1']", "1")
+            page.select_option("select[data-fog-die='0']", "red")
+            page.select_option("select[data-fog-die='1']", "black")
+            if not placed:
+                shots(page, "fog-choice")
+            page.click("#fog-place")
+            page.wait_for_function(
+                f"() => [...document.querySelectorAll('#log .ev')].some(e => "
+                f"e.textContent.includes('{side} places its class cards'))", timeout=TIMEOUT)
+            placed.append(side)
+            continue
+        if h.startswith("Movement"):
+            if not revealed_shown:
+                # Both sides' first cards are face up in the panel, with their rolls.
+                for side in ("british", "french"):
+                    expect(page.locator(f"#fog [data-fog-side='{side}']")).to_contain_text(
+                        "class 2 red")
+                expect(page.locator("#fog")).to_be_in_viewport()  # above the stats panel
+                shots(page, "fog-revealed")
+                revealed_shown = True
+            if page.locator("#forward").is_enabled() and "spent" not in page.inner_text("#mp"):
+                page.click("#forward")
+                forward += 1
+            else:
+                page.click("#end-move")
+        elif h.startswith("Combat"):
+            page.click("#done")
+        elif h.startswith("Game over"):
+            break
+        page.wait_for_function(
+            "s => document.body.dataset.seq !== s || document.querySelector('#error')"
+            "?.textContent", arg=seq, timeout=TIMEOUT)
+    assert placed == ["british", "french"]
+    assert revealed_shown and forward > 0
+    log = page.inner_text("#log")
+    assert "british reveals card 1: class 2 (red die)" in log
+    assert "french reveals card 1: class 2 (red die)" in log
+    assert "moves first" in log or " moves (" in log
+    assert re.search(r"moves \d{4} -> \d{4} facing", log), "a ship moved"

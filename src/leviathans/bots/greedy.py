@@ -28,6 +28,7 @@ from ..rulesets.airfleet.odds import attack_value as _attack_value
 from ..rulesets.starship.state import StarshipState
 from ..rulesets.warfleet.state import GameState as WarState
 from .greedy_airfleet import CAUTION, KEEL_VALUE, best_end, end_scores
+from .greedy_fog import place_fog_cards
 from .greedy_starship import StarshipGreedy
 from .greedy_warfleet import WarFleetGreedy
 
@@ -83,20 +84,11 @@ class GreedyBot:
     # --- fog-of-war initiative (F1) ------------------------------------------------------------
 
     def _fog(self, state: AirState, actions: list[FogChoice]) -> Action:
-        """Cards of types the side does not field first (to soak up the early reveals), its
-        largest ships last, and the strongest dice on the cards it fields; ties at random.
-        The bot looks only at its own ships: the other side's placement is never read."""
+        """Placement by the side's own fielded ship types (:mod:`.greedy_fog`)."""
         side = actions[0].side
         fielded = {state.setup.ships[i].type for i in state.afloat()
                    if state.setup.ships[i].side == side}
-        strength = {name: n for n, name in enumerate(("blue", "yellow", "red", "black"))}
-
-        def score(a: FogChoice) -> tuple[int, int, float]:
-            order = sum(n * (t if t in fielded else 0) for n, (t, _) in enumerate(a.cards))
-            dice = sum(strength[d] for t, d in a.cards if t in fielded)
-            return (order, dice, self._random.random())
-
-        return max(actions, key=score)
+        return place_fog_cards(actions, fielded, self._random)
 
     # --- movement ----------------------------------------------------------------------------
 

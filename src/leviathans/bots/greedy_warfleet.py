@@ -2,6 +2,9 @@
 
 * placement: one of the ships the rules allow, in its zone on the hex nearest the enemy with
   room around it (at least one empty hex to its own ships when it can), facing the enemy;
+* fog-of-war initiative (F1): class cards of classes it does not field first, its largest
+  ships last, the strongest dice on its fielded classes (:mod:`.greedy_fog`, shared with the
+  air-fleet game);
 * movement: tries short plans (turn, go ahead, turn; or a pivot) and takes the end where its
   guns reach the best expected value against the enemy as they stand now, less a share of what
   the enemy's guns could do to it there, and a little less the farther the nearest enemy is;
@@ -22,6 +25,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from ..dice import DiceExpr, Die, dial_up, die
+from ..fog import FogChoice
 from ..hexgrid import Facing, Hex, distance
 from ..rulesets.warfleet.actions import Declare, Done, Pivot, Place, Step, StepKind, WarAction
 from ..rulesets.warfleet.geometry import in_fire_arc, relative_sectors, struck_locations
@@ -29,6 +33,7 @@ from ..rulesets.warfleet.rules import gun_range
 from ..rulesets.warfleet.setup import AFLOAT, Gun, ShipSpec
 from ..rulesets.warfleet.state import GameState, Phase
 from ..rulesets.warfleet.stats import Band
+from .greedy_fog import place_fog_cards
 
 __all__ = ["CAUTION", "CLOSING", "WarFleetGreedy", "hit_chance", "si_fail_chance"]
 
@@ -124,12 +129,27 @@ class WarFleetGreedy:
             action: WarAction | None = self._place(state)
         elif state.phase == Phase.MOVEMENT:
             action = self._move(state)
+        elif state.phase == Phase.INITIATIVE:
+            action = self._fog(state)
         else:
             action = self._declare(state)
         if action is not None and state.is_legal(action):
             return action
         self.fallbacks += 1  # a fallback the plans should never need
         return next(iter(state.legal_actions()))
+
+    # --- fog-of-war initiative by class (F1) ---------------------------------------------------
+
+    def _fog(self, state: GameState) -> WarAction | None:
+        """The side's class cards and dice placed by its own afloat ships' classes, scored as
+        the air-fleet bot scores its type cards (:mod:`.greedy_fog`)."""
+        actions = [a for a in state.legal_actions() if isinstance(a, FogChoice)]
+        if not actions:
+            return None
+        side = actions[0].side
+        fielded = {state.setup.ships[i].ship_class for i in state.afloat()
+                   if state.setup.ships[i].side == side}
+        return place_fog_cards(actions, fielded, self._random)
 
     # --- placement -----------------------------------------------------------------------------
 

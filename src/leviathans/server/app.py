@@ -28,7 +28,7 @@ from ..bots import BOTS
 from ..errors import LeviathansError
 from ..records import GameRecord, replay
 from ..rulesets import get_ruleset
-from .games import INITIATIVES, OPPONENTS, PLAYABLE, ApiError, GameManager, Session, scenarios
+from .games import OPPONENTS, PLAYABLE, ApiError, GameManager, Session, initiatives, scenarios
 from .storage import Storage, StorageError, open_storage
 
 __all__ = ["MAX_BODY", "create_app"]
@@ -54,7 +54,8 @@ class NewGame(BaseModel):
     scenario: str | None = None
     turn_limit: int | None = Field(default=None, ge=1, le=200)
     title: str = Field(default="", max_length=80)
-    #: air-fleet games: quick-start, fog-of-war or fog-of-war-deployed (F1)
+    #: air-fleet games: quick-start, fog-of-war or fog-of-war-deployed (F1); War Fleet games:
+    #: roll, fog-of-war or fog-of-war-deployed
     initiative: str | None = Field(default=None, max_length=40)
 
 
@@ -197,7 +198,7 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
         return {
             "rulesets": {name: {"players": list(get_ruleset(name).players),
                                 "scenarios": scenarios(name),
-                                "initiatives": INITIATIVES if name == "airfleet" else {}}
+                                "initiatives": initiatives(name)}
                          for name in PLAYABLE},
             "bots": list(BOTS), "opponents": list(OPPONENTS),
         }

@@ -70,6 +70,24 @@ INITIATIVES = {
     "fog-of-war": "Fog of war: secret ship-type cards and initiative dice",
     "fog-of-war-deployed": "Fog of war, with cards only for the ship types deployed",
 }
+#: Initiative rules a War Fleet game may be started with: the scenario's initiative roll, or
+#: fog of war by class (F1; four class cards a side, or as many as the side deploying most
+#: classes deploys).
+WARFLEET_INITIATIVES = {
+    "roll": "Initiative roll (the scenario's initiative dice)",
+    "fog-of-war": "Fog of war: secret class cards and initiative dice",
+    "fog-of-war-deployed": "Fog of war, with cards only for the classes deployed",
+}
+
+
+def initiatives(ruleset: str) -> dict[str, str]:
+    """The initiative rules a new game of ``ruleset`` may choose from (none: the rule set's
+    own)."""
+    if ruleset == "airfleet":
+        return INITIATIVES
+    if ruleset == "warfleet":
+        return WARFLEET_INITIATIVES
+    return {}
 
 
 def _setup_for(ruleset: str, scenario: str, turn_limit: int | None,
@@ -88,10 +106,16 @@ def _setup_for(ruleset: str, scenario: str, turn_limit: int | None,
         from ..rulesets.warfleet.options import Options as WarOptions
 
         setup = load_scenario(scenario)
-        if turn_limit is None:
+        rule = initiative or "roll"
+        if turn_limit is None and rule == "roll":
             return setup
-        return setup.with_options(WarOptions(**{**setup.options.to_dict(),
-                                                "turn_limit": turn_limit}))
+        changes: dict[str, Any] = {}
+        if turn_limit is not None:
+            changes["turn_limit"] = turn_limit
+        if rule != "roll":
+            changes["initiative"] = "fog-of-war"
+            changes["fog_cards"] = "deployed" if rule == "fog-of-war-deployed" else 4
+        return setup.with_options(WarOptions(**{**setup.options.to_dict(), **changes}))
     from ..rulesets.starship.setup import sample_battle
 
     return sample_battle(turn_limit)
@@ -171,11 +195,13 @@ class GameManager:
         if turn_limit is not None and not 1 <= turn_limit <= 200:
             raise ApiError(422, "turn_limit must be between 1 and 200")
         if initiative is not None:
-            if ruleset_name != "airfleet":
-                raise ApiError(422, "initiative is an option of the air-fleet game only")
-            if initiative not in INITIATIVES:
+            choices = initiatives(ruleset_name)
+            if not choices:
+                raise ApiError(422, "initiative is an option of the air-fleet and War Fleet "
+                                    "games only")
+            if initiative not in choices:
                 raise ApiError(422, f"initiative {initiative!r} is not one of "
-                                    f"{', '.join(INITIATIVES)}")
+                                    f"{', '.join(choices)}")
         setup = _setup_for(ruleset_name, scenario, turn_limit, initiative)
         seed = secrets.randbits(63)
         game_id = secrets.token_urlsafe(9)

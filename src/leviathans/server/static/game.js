@@ -3,6 +3,7 @@
 import { api, heldTokens, holdTokens, el, pct, outcomeText } from "/static/common.js";
 import { Board } from "/static/board.js";
 import { warControls, warSummary } from "/static/warfleet.js";
+import { fogControls, fogSummary, fogUnit } from "/static/fog.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const params = new URLSearchParams(location.search);
@@ -104,10 +105,12 @@ function concede() {
 
 function renderControls() {
   showControls();
-  const fog = data.view.fog && fogSummary();
+  const fog = data.view.fog && fogSummary(data.view.fog, fogUnit(data.game.ruleset));
   if (fog) {
     const box = document.getElementById("controls");
-    box.insertBefore(fog, document.getElementById("error"));
+    // Above War Fleet's (long) ship stats panel, so the revealed cards stay in sight.
+    const before = box.querySelector("#ship-stats") || document.getElementById("error");
+    box.insertBefore(fog, before);
   }
 }
 
@@ -130,9 +133,15 @@ function showControls() {
   }
   if (data.game.ruleset === "airfleet") airControls();
   else if (data.game.ruleset === "warfleet") {
-    warControls({ data, board, pick, controls, button, send, concede, allLegal, showWeapon, stats: warStats });
+    const fog = data.legal.filter((a) => a.startsWith("fog "));
+    if (fog.length) fogControls(fogContext(), fog, fogUnit("warfleet"));
+    else warControls({ data, board, pick, controls, button, send, concede, allLegal, showWeapon, stats: warStats });
   }
   else starControls();
+}
+
+function fogContext() {
+  return { data, pick, controls, button, send, concede, showError };
 }
 
 // --- air fleet -----------------------------------------------------------------------------
@@ -145,7 +154,7 @@ function airControls() {
   const steps = legal.map((a) => a.match(/^(.+):([FLRE])$/)).filter(Boolean);
   const fires = legal.filter((a) => a.includes(">"));
   const fog = legal.filter((a) => a.startsWith("fog "));
-  if (fog.length) return airFog(fog);
+  if (fog.length) return fogControls(fogContext(), fog, fogUnit("airfleet"));
   if (deploys.length) return airDeploy(deploys);
   if (steps.length) return airMove(steps);
   if (fires.length || legal.includes("done")) return airFire(fires);
@@ -197,47 +206,6 @@ function airMove(steps) {
       button("end move (E)", () => act("E"), { disabled: !can.has("E"), id: "end-move" })),
     el("p", { class: "muted" }, "Keys: ↑/F forward, ←/L port, →/R starboard, Enter/E end."),
     concede());
-}
-
-// Fog-of-war initiative (F1): lay out the ship-type cards left to right and put one die on
-// each, in secret; then the cards are revealed pair by pair during movement.
-function airFog(legal) {
-  const me = data.to_move;
-  const fog = data.view.fog;
-  const cards = fog.sides[me].cards;
-  const dice = fog.dice;
-  if (!pick.fog || pick.fog.length !== cards.length) {
-    pick.fog = cards.map((t, i) => ({ type: t, die: dice[i] }));
-  }
-  document.onkeydown = null;
-  const choice = () => `fog ${me} ` + pick.fog.map((c) => `${c.type}:${c.die}`).join(" ");
-  const rows = pick.fog.map((c, i) => el("div", { class: "fog-card" },
-    el("strong", {}, `card ${i + 1}`),
-    el("select", { "data-fog-type": i, onchange: (e) => { pick.fog[i].type = Number(e.target.value); } },
-      cards.map((t) => el("option", t === c.type ? { value: t, selected: "" } : { value: t }, `Type ${t}`))),
-    el("select", { "data-fog-die": i, onchange: (e) => { pick.fog[i].die = e.target.value; } },
-      dice.map((d) => el("option", d === c.die ? { value: d, selected: "" } : { value: d }, `${d} die`)))));
-  controls(`Initiative: ${me} places its cards and dice (secret)`,
-    el("p", { class: "muted" }, "Cards are revealed from the left; on each pair the higher roll wins and the loser's ships of its type move first. Each type once, each die once."),
-    el("div", { id: "fog-choice" }, rows),
-    el("div", { class: "buttons" }, button("place cards", () => {
-      const action = choice();
-      if (legal.includes(action)) send(action);
-      else showError("Put each ship type on one card and each die on one card.");
-    }, { id: "fog-place" })),
-    concede());
-}
-
-function fogSummary() {
-  const fog = data.view.fog;
-  const lines = Object.entries(fog.sides).map(([side, s]) => {
-    const shown = s.revealed.map((c) => `T${c.type} ${c.die}${c.roll !== null ? ` ${c.roll}` : ""}${c.result ? ` (${c.result})` : ""}`);
-    const hidden = s.placement
-      ? s.placement.slice(s.revealed.length).map((c) => `T${c.type} ${c.die} (hidden)`)
-      : (s.chosen ? [`${s.cards.length - s.revealed.length} face down`] : ["not placed yet"]);
-    return el("div", { "data-fog-side": side }, el("strong", {}, `${side}: `), [...shown, ...hidden].join(" · ") || "—");
-  });
-  return el("div", { class: "fog", id: "fog" }, el("h4", {}, "Fog-of-war cards"), lines);
 }
 
 async function showWeapon(weapon) {
