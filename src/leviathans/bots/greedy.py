@@ -19,12 +19,13 @@ import numpy as np
 
 from ..hexgrid import Hex, distance
 from ..protocol import Action, GameState
-from ..rulesets.airfleet import Cease, Deploy, Fire, FogChoice, Step
+from ..rulesets.airfleet import Cease, Deploy, FogChoice, Step
 from ..rulesets.airfleet import GameState as AirState
 from ..rulesets.airfleet.geometry import relative_sectors
-from ..rulesets.airfleet.gunnery import AttackOption, find_option
+from ..rulesets.airfleet.gunnery import AttackOption, current_attacks
 from ..rulesets.airfleet.movement import candidates
 from ..rulesets.airfleet.odds import attack_value as _attack_value
+from ..rulesets.airfleet.state import Phase
 from ..rulesets.starship.state import StarshipState
 from ..rulesets.warfleet.state import GameState as WarState
 from .greedy_airfleet import CAUTION, KEEL_VALUE, best_end, end_scores
@@ -58,15 +59,16 @@ class GreedyBot:
             return self._war.choose(state)
         if not isinstance(state, AirState):
             raise TypeError(f"the greedy bot does not play {state.ruleset.name} yet")
+        # Movement and gunnery (nearly every decision) look only at the actions they weigh:
+        # listing every legal action at every step cost more than the engine's own work.
+        if state.phase == Phase.MOVEMENT:
+            return self._move(state)
+        if state.phase == Phase.GUNNERY:
+            return self._fire(state)
         actions = list(state.legal_actions())
-        first = actions[0]
-        if isinstance(first, Deploy):
+        if isinstance(actions[0], Deploy):
             return self._deploy(state, [a for a in actions if isinstance(a, Deploy)])
-        if isinstance(first, Step):
-            return self._move(state, [a for a in actions if isinstance(a, Step)])
-        if isinstance(first, FogChoice):
-            return self._fog(state, [a for a in actions if isinstance(a, FogChoice)])
-        return self._fire(state, [a for a in actions if isinstance(a, Fire)])
+        return self._fog(state, [a for a in actions if isinstance(a, FogChoice)])
 
     # --- deployment --------------------------------------------------------------------------
 
@@ -100,21 +102,28 @@ class GreedyBot:
 
     # --- movement ----------------------------------------------------------------------------
 
-    def _move(self, state: AirState, actions: list[Step]) -> Action:
+    def _move(self, state: AirState) -> Action:
+        """Follow the plan made at the start of the ship's move while its next step is legal
+        (a cheap legality test, not the list of every legal step); else plan afresh.
+
+        ``first`` is the first legal step (the engine's order), the fallback, and names the
+        ship the plan must be for, exactly as the whole list's first action did."""
+        first = next(iter(state.legal_actions()))
+        assert isinstance(first, Step)
         if self._plan is not None:
             key, steps = self._plan
-            if key == (id(state.setup), state.turn, actions[0].ship) and steps:
-                step = Step(actions[0].ship, steps[0])  # type: ignore[arg-type]
-                if step in actions:
+            if key == (id(state.setup), state.turn, first.ship) and steps:
+                step = Step(first.ship, steps[0])  # type: ignore[arg-type]
+                if state.is_legal(step):
                     steps.pop(0)
                     return step
-        ship = actions[0].ship if state.moving is not None else state.setup.ships[
+        ship = first.ship if state.moving is not None else state.setup.ships[
             next(candidates(state))].name
         index = state.setup.by_name[ship]
         path = self._best_path(state, index)
         self._plan = ((id(state.setup), state.turn, ship), [*path[1:], "E"])
         step = Step(ship, (path[0] if path else "E"))  # type: ignore[arg-type]
-        return step if step in actions else actions[0]
+        return step if state.is_legal(step) else first
 
     def score_ends(self, state: AirState, index: int) -> list[tuple[float, list[str]]]:
         """Every end of ship ``index``'s move the greedy bot considers, as (score, path to it),
@@ -136,12 +145,14 @@ class GreedyBot:
 
     # --- gunnery -----------------------------------------------------------------------------
 
-    def _fire(self, state: AirState, actions: list[Fire]) -> Action:
-        if not actions:
+    def _fire(self, state: AirState) -> Action:
+        """The best attack not yet made (the legal ``Fire`` actions, in the engine's order,
+        taken straight from the side's attack options: no list of actions, no search for
+        each one's option); ``done`` when none is left."""
+        ships = state.ships
+        options = [o for o in current_attacks(state) if not ships[o.ship].fired >> o.slot & 1]
+        if not options:
             return Cease()
-        scored = []
-        for a in actions:
-            opt = find_option(state, a)
-            assert opt is not None
-            scored.append((attack_value(state, opt), self._random.random(), a))
+        draw = self._random.random
+        scored = [(attack_value(state, opt), draw(), opt.action) for opt in options]
         return max(scored, key=lambda t: (t[0], t[1]))[2]
