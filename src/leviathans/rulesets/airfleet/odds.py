@@ -201,6 +201,7 @@ def gun_value_table(spec: ShipSpec, ship: ShipState, guns: Sequence[int], tspec:
     targets = [[_target(tspec, t, loc) for loc in locations]
                for t in (target._replace(moved=False), target._replace(moved=True))]
     out: GunValues = []
+    rows: dict[int, list[list[float]]] = {}  # per shooter part: guns alike share their rows
     for g in guns:
         bands: list[list[list[float]] | None] = []
         for band in (spec.slots[g].short, spec.slots[g].long):
@@ -208,8 +209,12 @@ def gun_value_table(spec: ShipSpec, ship: ShipState, guns: Sequence[int], tspec:
                 bands.append(None)
                 continue
             shooter = _shooter(spec, ship, g, band.dice)
-            bands.append([[e + keel_value * k for e, k in (_value(shooter, t) for t in row)]
-                          for row in targets])
+            found = rows.get(shooter)
+            if found is None:
+                found = rows[shooter] = [[e + keel_value * k for e, k in
+                                          (_value(shooter, t) for t in row)]
+                                         for row in targets]
+            bands.append(found)
         out.append((bands[0], bands[1]))
     return out
 
