@@ -106,24 +106,37 @@ class GreedyBot:
         """Follow the plan made at the start of the ship's move while its next step is legal
         (a cheap legality test, not the list of every legal step); else plan afresh.
 
-        ``first`` is the first legal step (the engine's order), the fallback, and names the
-        ship the plan must be for, exactly as the whole list's first action did."""
-        first = next(iter(state.legal_actions()))
-        assert isinstance(first, Step)
+        The plan is for the ship of the first legal step (the engine's order), as the whole
+        list's first action was: during a move, the moving ship (only its steps are legal);
+        that first step is also the fallback, looked for only when needed."""
+        moving = state.moving
+        first: Step | None = None
+        if moving is not None:
+            name = state.setup.ships[moving.ship].name
+        else:
+            first = self._first_step(state)
+            name = first.ship
         if self._plan is not None:
             key, steps = self._plan
-            if key == (id(state.setup), state.turn, first.ship) and steps:
-                step = Step(first.ship, steps[0])  # type: ignore[arg-type]
+            if key == (id(state.setup), state.turn, name) and steps:
+                step = Step(name, steps[0])  # type: ignore[arg-type]
                 if state.is_legal(step):
                     steps.pop(0)
                     return step
-        ship = first.ship if state.moving is not None else state.setup.ships[
-            next(candidates(state))].name
+        ship = name if moving is not None else state.setup.ships[next(candidates(state))].name
         index = state.setup.by_name[ship]
         path = self._best_path(state, index)
         self._plan = ((id(state.setup), state.turn, ship), [*path[1:], "E"])
         step = Step(ship, (path[0] if path else "E"))  # type: ignore[arg-type]
-        return step if state.is_legal(step) else first
+        if state.is_legal(step):
+            return step
+        return first if first is not None else self._first_step(state)
+
+    @staticmethod
+    def _first_step(state: AirState) -> Step:
+        first = next(iter(state.legal_actions()))
+        assert isinstance(first, Step)
+        return first
 
     def score_ends(self, state: AirState, index: int) -> list[tuple[float, list[str]]]:
         """Every end of ship ``index``'s move the greedy bot considers, as (score, path to it),
