@@ -413,6 +413,10 @@ def _own_value(own: list[tuple[_Guns, int, Ints]], n: int) -> Floats:
     where several can, it is worked out gun by gun."""
     if not own:
         return np.zeros(n)
+    if len(own) == 1:  # where no gun fires, every value is below 0 and the total is 0.0
+        guns, moved, signatures = own[0]
+        single: Floats = guns.total[moved].take(signatures)
+        return single
     value = np.zeros(n)
     reached = np.zeros(n, dtype=np.intp)
     for guns, moved, signatures in own:
