@@ -13,10 +13,12 @@ Air-fleet game:
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from ..board import Board
 from ..hexgrid import Hex, distance
 from ..protocol import Action, GameState
 from ..rulesets.airfleet import Cease, Deploy, FogChoice, Step
@@ -37,6 +39,12 @@ __all__ = ["CAUTION", "KEEL_VALUE", "GreedyBot", "attack_value"]
 
 def attack_value(state: AirState, opt: AttackOption) -> float:
     return _attack_value(state, opt, KEEL_VALUE)
+
+
+@lru_cache(maxsize=64)
+def _deploy_scores(board: Board) -> dict[tuple[Hex, int], float]:
+    """Deployment scores by (bow, facing) on a board, filled as placements are met."""
+    return {}
 
 
 class GreedyBot:
@@ -75,10 +83,16 @@ class GreedyBot:
     def _deploy(self, state: AirState, actions: list[Deploy]) -> Action:
         board = state.setup.board
         centre = Hex.from_offset((board.columns + 1) // 2, (board.rows + 1) // 2)
+        known = _deploy_scores(board)  # the score of a placement depends only on the board
+        draw = self._random.random
 
         def score(a: Deploy) -> tuple[float, float]:
-            towards = relative_sectors(a.bow, centre, a.facing) & 1
-            return (towards * 5.0 - distance(a.bow, centre), self._random.random())
+            key = (a.bow, a.facing)
+            found = known.get(key)
+            if found is None:
+                towards = relative_sectors(a.bow, centre, a.facing) & 1
+                found = known[key] = towards * 5.0 - distance(a.bow, centre)
+            return (found, draw())
 
         return max(actions, key=score)
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -240,7 +240,7 @@ def _max_range(spec: ShipSpec) -> int:
     return max((spec.slots[g].max_range for loc in spec.guns for g in loc), default=0)
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _reach(spec: ShipSpec, target: ShipSpec) -> int:
     """Bows farther apart than this: no gun of either ship reaches the other."""
     return max(_max_range(spec), _max_range(target)) + spec.length + target.length
