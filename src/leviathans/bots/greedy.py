@@ -13,18 +13,21 @@ Air-fleet game:
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from ..board import Board
 from ..hexgrid import Hex, distance
 from ..protocol import Action, GameState
-from ..rulesets.airfleet import Cease, Deploy, Fire, FogChoice, Step
+from ..rulesets.airfleet import Cease, Deploy, FogChoice, Step
 from ..rulesets.airfleet import GameState as AirState
 from ..rulesets.airfleet.geometry import relative_sectors
-from ..rulesets.airfleet.gunnery import AttackOption, find_option
+from ..rulesets.airfleet.gunnery import AttackOption, current_attacks
 from ..rulesets.airfleet.movement import candidates
 from ..rulesets.airfleet.odds import attack_value as _attack_value
+from ..rulesets.airfleet.state import Phase
 from ..rulesets.starship.state import StarshipState
 from ..rulesets.warfleet.state import GameState as WarState
 from .greedy_airfleet import CAUTION, KEEL_VALUE, best_end, end_scores
@@ -37,6 +40,12 @@ __all__ = ["CAUTION", "KEEL_VALUE", "GreedyBot", "attack_value"]
 
 def attack_value(state: AirState, opt: AttackOption) -> float:
     return _attack_value(state, opt, KEEL_VALUE)
+
+
+@lru_cache(maxsize=64)
+def _deploy_scores(board: Board) -> dict[tuple[Hex, int], float]:
+    """Deployment scores by (bow, facing) on a board, filled as placements are met."""
+    return {}
 
 
 class GreedyBot:
@@ -59,25 +68,32 @@ class GreedyBot:
             return self._war.choose(state)
         if not isinstance(state, AirState):
             raise TypeError(f"the greedy bot does not play {state.ruleset.name} yet")
+        # Movement and gunnery (nearly every decision) look only at the actions they weigh:
+        # listing every legal action at every step cost more than the engine's own work.
+        if state.phase == Phase.MOVEMENT:
+            return self._move(state)
+        if state.phase == Phase.GUNNERY:
+            return self._fire(state)
         actions = list(state.legal_actions())
-        first = actions[0]
-        if isinstance(first, Deploy):
+        if isinstance(actions[0], Deploy):
             return self._deploy(state, [a for a in actions if isinstance(a, Deploy)])
-        if isinstance(first, Step):
-            return self._move(state, [a for a in actions if isinstance(a, Step)])
-        if isinstance(first, FogChoice):
-            return self._fog(state, [a for a in actions if isinstance(a, FogChoice)])
-        return self._fire(state, [a for a in actions if isinstance(a, Fire)])
+        return self._fog(state, [a for a in actions if isinstance(a, FogChoice)])
 
     # --- deployment --------------------------------------------------------------------------
 
     def _deploy(self, state: AirState, actions: list[Deploy]) -> Action:
         board = state.setup.board
         centre = Hex.from_offset((board.columns + 1) // 2, (board.rows + 1) // 2)
+        known = _deploy_scores(board)  # the score of a placement depends only on the board
+        draw = self._random.random
 
         def score(a: Deploy) -> tuple[float, float]:
-            towards = relative_sectors(a.bow, centre, a.facing) & 1
-            return (towards * 5.0 - distance(a.bow, centre), self._random.random())
+            key = (a.bow, a.facing)
+            found = known.get(key)
+            if found is None:
+                towards = relative_sectors(a.bow, centre, a.facing) & 1
+                found = known[key] = towards * 5.0 - distance(a.bow, centre)
+            return (found, draw())
 
         return max(actions, key=score)
 
@@ -92,21 +108,41 @@ class GreedyBot:
 
     # --- movement ----------------------------------------------------------------------------
 
-    def _move(self, state: AirState, actions: list[Step]) -> Action:
+    def _move(self, state: AirState) -> Action:
+        """Follow the plan made at the start of the ship's move while its next step is legal
+        (a cheap legality test, not the list of every legal step); else plan afresh.
+
+        The plan is for the ship of the first legal step (the engine's order), as the whole
+        list's first action was: during a move, the moving ship (only its steps are legal);
+        that first step is also the fallback, looked for only when needed."""
+        moving = state.moving
+        first: Step | None = None
+        if moving is not None:
+            name = state.setup.ships[moving.ship].name
+        else:
+            first = self._first_step(state)
+            name = first.ship
         if self._plan is not None:
             key, steps = self._plan
-            if key == (id(state.setup), state.turn, actions[0].ship) and steps:
-                step = Step(actions[0].ship, steps[0])  # type: ignore[arg-type]
-                if step in actions:
+            if key == (id(state.setup), state.turn, name) and steps:
+                step = Step(name, steps[0])  # type: ignore[arg-type]
+                if state.is_legal(step):
                     steps.pop(0)
                     return step
-        ship = actions[0].ship if state.moving is not None else state.setup.ships[
-            next(candidates(state))].name
+        ship = name if moving is not None else state.setup.ships[next(candidates(state))].name
         index = state.setup.by_name[ship]
         path = self._best_path(state, index)
         self._plan = ((id(state.setup), state.turn, ship), [*path[1:], "E"])
         step = Step(ship, (path[0] if path else "E"))  # type: ignore[arg-type]
-        return step if step in actions else actions[0]
+        if state.is_legal(step):
+            return step
+        return first if first is not None else self._first_step(state)
+
+    @staticmethod
+    def _first_step(state: AirState) -> Step:
+        first = next(iter(state.legal_actions()))
+        assert isinstance(first, Step)
+        return first
 
     def score_ends(self, state: AirState, index: int) -> list[tuple[float, list[str]]]:
         """Every end of ship ``index``'s move the greedy bot considers, as (score, path to it),
@@ -128,12 +164,14 @@ class GreedyBot:
 
     # --- gunnery -----------------------------------------------------------------------------
 
-    def _fire(self, state: AirState, actions: list[Fire]) -> Action:
-        if not actions:
+    def _fire(self, state: AirState) -> Action:
+        """The best attack not yet made (the legal ``Fire`` actions, in the engine's order,
+        taken straight from the side's attack options: no list of actions, no search for
+        each one's option); ``done`` when none is left."""
+        ships = state.ships
+        options = [o for o in current_attacks(state) if not ships[o.ship].fired >> o.slot & 1]
+        if not options:
             return Cease()
-        scored = []
-        for a in actions:
-            opt = find_option(state, a)
-            assert opt is not None
-            scored.append((attack_value(state, opt), self._random.random(), a))
+        draw = self._random.random
+        scored = [(attack_value(state, opt), draw(), opt.action) for opt in options]
         return max(scored, key=lambda t: (t[0], t[1]))[2]

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -240,6 +240,12 @@ def _max_range(spec: ShipSpec) -> int:
     return max((spec.slots[g].max_range for loc in spec.guns for g in loc), default=0)
 
 
+@lru_cache(maxsize=1024)
+def _reach(spec: ShipSpec, target: ShipSpec) -> int:
+    """Bows farther apart than this: no gun of either ship reaches the other."""
+    return max(_max_range(spec), _max_range(target)) + spec.length + target.length
+
+
 # --- what the guns of one ship can do against another ----------------------------------------
 
 
@@ -250,7 +256,7 @@ class _Guns:
     For the target not moved / moved this turn (``m`` = 0 / 1), per signature:
     ``per_gun[m][signature, k]`` the best value of gun k (-1: no attack), ``total[m]`` the
     sum over the guns that can fire, in slot order, and ``fires[m]`` whether any can. Worked
-    out the first time a signature is asked for.
+    out for every signature the geometry knows, when first asked for after it learnt new ones.
     """
 
     def __init__(self, spec: ShipSpec, ship: ShipState, target: ShipSpec, tship: ShipState,
@@ -264,34 +270,22 @@ class _Guns:
         self.per_gun = [np.zeros((0, self.count)), np.zeros((0, self.count))]
         self.total = [np.zeros(0), np.zeros(0)]
         self.fires = [np.zeros(0, dtype=np.bool_), np.zeros(0, dtype=np.bool_)]
-        self.known = [np.zeros(0, dtype=np.bool_), np.zeros(0, dtype=np.bool_)]
 
-    def ready(self, moved: int, signatures: Ints) -> None:
-        """Work out the given signatures, if not yet done (target moved or not)."""
-        known = self.known[moved]
-        if len(known) < self.geometry.count:
-            self._grow(moved)
-            known = self.known[moved]
-        todo = signatures[~known.take(signatures)]
-        if not todo.size:
+    def ready(self, moved: int) -> None:
+        """Work out every signature of the geometry not done yet (target moved or not): all
+        at once, in one pass over the new rows (each row's numbers are the same whichever
+        rows are worked out with it)."""
+        done = len(self.total[moved])
+        count = self.geometry.count
+        if done == count:
             return
-        todo = np.unique(todo)
-        codes = self.geometry.codes.take(todo, axis=0).take(self.locations, axis=1)
+        codes = self.geometry.codes[done:count].take(self.locations, axis=1)
         offsets = (np.arange(self.count) + moved * self.count) * self.stride
         values = self.values.take(codes + offsets)
-        self.per_gun[moved][todo] = values
-        self.total[moved][todo] = _ordered_sum(np.maximum(values, 0.0), len(todo))
-        self.fires[moved][todo] = (values >= 0.0).any(axis=1)
-        known[todo] = True
-
-    def _grow(self, moved: int) -> None:
-        size = len(self.geometry.codes)
-        extra = size - len(self.known[moved])
-        self.per_gun[moved] = np.concatenate([self.per_gun[moved],
-                                              np.zeros((extra, self.count))])
-        self.total[moved] = np.concatenate([self.total[moved], np.zeros(extra)])
-        self.fires[moved] = np.concatenate([self.fires[moved], np.zeros(extra, np.bool_)])
-        self.known[moved] = np.concatenate([self.known[moved], np.zeros(extra, np.bool_)])
+        self.per_gun[moved] = np.concatenate([self.per_gun[moved], values])
+        self.total[moved] = np.concatenate(
+            [self.total[moved], _ordered_sum(np.maximum(values, 0.0), count - done)])
+        self.fires[moved] = np.concatenate([self.fires[moved], (values >= 0.0).any(axis=1)])
 
 
 _NONE = -1.0  # no attack (the engine's "not seen yet" in the greedy bot's best per gun)
@@ -373,7 +367,7 @@ def end_scores(state: GameState, index: int) -> tuple[EndSearch, Ints, Floats]:
     for j in enemies:
         tspec, t = setup.ships[j], state.ships[j]
         assert t.bow is not None
-        reach = max(_max_range(spec), _max_range(tspec)) + spec.length + tspec.length
+        reach = _reach(spec, tspec)
         apart = max(abs(t.bow.q - start.q), abs(t.bow.r - start.r),
                     abs(t.bow.q - start.q + t.bow.r - start.r))
         if apart > reach + ends.radius:  # out of reach from every end, either way
@@ -383,17 +377,17 @@ def end_scores(state: GameState, index: int) -> tuple[EndSearch, Ints, Floats]:
         if guns.count:
             offset = layout.offset(t.bow.q, t.bow.r) * 36 + t.facing
             signatures = geometry.signatures(offset - ends.firing)
-            guns.ready(int(t.moved), signatures)
+            guns.ready(int(t.moved))
             own.append((guns, int(t.moved), signatures))
         geometry = _geometry(tspec, spec, reach, layout)
         guns = _guns(tspec, t, spec, ship, geometry)
         if guns.count:
             offset = (layout.offset(0, 0) - layout.hex_number(t.bow.q, t.bow.r)) * 36
             signatures = geometry.signatures(ends.fired_at + (offset + 6 * t.facing))
-            guns.ready(1, signatures)
+            guns.ready(1)
             hits = guns.total[1].take(signatures)
             if len(still):
-                guns.ready(0, signatures[still])
+                guns.ready(0)
                 hits[still] = guns.total[0].take(signatures[still])
             threat = threat + hits
     value = _own_value(own, n)
@@ -419,6 +413,10 @@ def _own_value(own: list[tuple[_Guns, int, Ints]], n: int) -> Floats:
     where several can, it is worked out gun by gun."""
     if not own:
         return np.zeros(n)
+    if len(own) == 1:  # where no gun fires, every value is below 0 and the total is 0.0
+        guns, moved, signatures = own[0]
+        single: Floats = guns.total[moved].take(signatures)
+        return single
     value = np.zeros(n)
     reached = np.zeros(n, dtype=np.intp)
     for guns, moved, signatures in own:

@@ -119,11 +119,23 @@ def legal_attacks(state: GameState) -> Iterator[AirAction]:
     yield Cease()
 
 
+_OptionIndex = tuple[tuple[AttackOption, ...], dict[Fire, AttackOption]]
+#: per attack-options tuple (by identity, the tuple kept alive with its index): each action's
+#: first option; the same tuple serves every state of a side's fire, so it is indexed once
+_INDEXES: dict[int, _OptionIndex] = {}
+
+
 def find_option(state: GameState, action: Fire) -> AttackOption | None:
-    for opt in current_attacks(state):
-        if opt.action == action:
-            return opt
-    return None
+    attacks = current_attacks(state)
+    found = _INDEXES.get(id(attacks))
+    if found is None or found[0] is not attacks:
+        if len(_INDEXES) >= 64:  # bounded: only the latest few are ever asked about
+            _INDEXES.clear()
+        index: dict[Fire, AttackOption] = {}
+        for opt in attacks:
+            index.setdefault(opt.action, opt)
+        found = _INDEXES[id(attacks)] = (attacks, index)
+    return found[1].get(action)
 
 
 def why_illegal(state: GameState, action: Fire | Cease) -> str | None:

@@ -20,7 +20,7 @@ from ...protocol import Event
 from .actions import STEPS, Step
 from .events import MoveEnded, ShipLost
 from .positions import EndSearch, PositionTable, search_ends
-from .ships import AFLOAT, REMOVED
+from .ships import AFLOAT, REMOVED, ShipState
 from .state import GameState, MoveProgress
 
 __all__ = [
@@ -56,7 +56,7 @@ def start_move(state: GameState, index: int) -> MoveProgress:
         assert s.bow is not None
         occupied = frozenset(h for j in state.afloat() if j != index for h in state.hexes(j))
         prog = MoveProgress(index, state.mp_available(index), 0, False, 0, occupied,
-                            (s.bow, s.facing), {})
+                            (s.bow, s.facing), {}, _position(state, index))
         state.cache[key] = prog
     return prog
 
@@ -118,7 +118,7 @@ def _step_ok(state: GameState, prog: MoveProgress, step: str) -> bool:
 def _check_step(state: GameState, prog: MoveProgress, step: str) -> bool:
     index = prog.ship
     table = state.setup.positions[index]
-    position = _position(state, index)
+    position = prog.position
     if step == "E":
         return prog.occupied.isdisjoint(table.footprints[position])
     if prog.mp < 1:
@@ -181,15 +181,15 @@ def apply_step(state: GameState, action: Step, events: list[Event]) -> GameState
     if action.step == "E":
         return finish_move(state, prog, events)
     table = state.setup.positions[index]
-    nxt = _after(table, _position(state, index), action.step)
+    nxt = _after(table, prog.position, action.step)
     assert nxt >= 0
     forward = action.step == "F"
     s = state.ships[index]
     ships = list(state.ships)
-    ships[index] = s._replace(bow=table.bows[nxt], facing=table.facings[nxt],
-                              moved=s.moved or forward)
+    ships[index] = ShipState(table.bows[nxt], table.facings[nxt], s.status, s.destroyed,
+                             s.circled, s.fired, s.moved or forward)
     new_prog = MoveProgress(index, prog.mp - 1, prog.since + 1 if forward else 0, not forward,
-                            prog.used + 1, prog.occupied, prog.start, prog.memo)
+                            prog.used + 1, prog.occupied, prog.start, prog.memo, nxt)
     state = state.evolve(ships=tuple(ships), moving=new_prog)
     if new_prog.mp == 0:  # nothing left to decide
         return finish_move(state, new_prog, events)
@@ -217,7 +217,7 @@ def end_search(state: GameState, index: int) -> EndSearch:
     :func:`free_end`)."""
     prog = state.moving if state.moving is not None and state.moving.ship == index \
         else start_move(state, index)
-    return search_ends(state.setup.positions[index], _position(state, index), prog.mp,
+    return search_ends(state.setup.positions[index], prog.position, prog.mp,
                        prog.since, prog.turned, state.setup.ships[index].enter_before_turn)
 
 

@@ -201,6 +201,7 @@ def gun_value_table(spec: ShipSpec, ship: ShipState, guns: Sequence[int], tspec:
     targets = [[_target(tspec, t, loc) for loc in locations]
                for t in (target._replace(moved=False), target._replace(moved=True))]
     out: GunValues = []
+    rows: dict[int, list[list[float]]] = {}  # per shooter part: guns alike share their rows
     for g in guns:
         bands: list[list[list[float]] | None] = []
         for band in (spec.slots[g].short, spec.slots[g].long):
@@ -208,8 +209,12 @@ def gun_value_table(spec: ShipSpec, ship: ShipState, guns: Sequence[int], tspec:
                 bands.append(None)
                 continue
             shooter = _shooter(spec, ship, g, band.dice)
-            bands.append([[e + keel_value * k for e, k in (_value(shooter, t) for t in row)]
-                          for row in targets])
+            found = rows.get(shooter)
+            if found is None:
+                found = rows[shooter] = [[e + keel_value * k for e, k in
+                                          (_value(shooter, t) for t in row)]
+                                         for row in targets]
+            bands.append(found)
         out.append((bands[0], bands[1]))
     return out
 
@@ -226,6 +231,10 @@ _TARGETS: dict[_TargetPart, int] = {}
 _SHOOTER_PARTS: list[_ShooterPart] = []
 _TARGET_PARTS: list[_TargetPart] = []
 _VALUES: dict[tuple[int, int], tuple[float, float]] = {}
+# The same part numbers by quick keys: the ship spec (hashed by identity), plain integers and
+# flags, no dice (hashing a dice expression costs more than the rest of a look-up).
+_SHOOTER_KEYS: dict[tuple[ShipSpec, int, int, int], int] = {}
+_TARGET_KEYS: dict[tuple[ShipSpec, int, bool, int, int, int], int] = {}
 #: bound on the values kept (long simulations must not grow without end)
 VALUE_CACHE_SIZE = 200_000
 
@@ -233,32 +242,53 @@ VALUE_CACHE_SIZE = 200_000
 def _make_room() -> None:
     """Forget every value and part once there are too many (only between look-ups: part
     numbers are good until then)."""
-    if len(_VALUES) >= VALUE_CACHE_SIZE or len(_TARGET_PARTS) >= VALUE_CACHE_SIZE:
+    if (len(_VALUES) >= VALUE_CACHE_SIZE or len(_TARGET_PARTS) >= VALUE_CACHE_SIZE
+            or len(_SHOOTER_KEYS) >= VALUE_CACHE_SIZE
+            or len(_TARGET_KEYS) >= VALUE_CACHE_SIZE):
         _SHOOTERS.clear()
         _TARGETS.clear()
         _VALUES.clear()
         _SHOOTER_PARTS.clear()
         _TARGET_PARTS.clear()
+        _SHOOTER_KEYS.clear()
+        _TARGET_KEYS.clear()
 
 
 def _shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr) -> int:
+    # the band's dice as printed on the card (the only dice callers pass): a quick key, as
+    # the crew die and the trim penalty follow from the slots destroyed
+    gun = spec.slots[slot]
+    band = (0 if gun.short is not None and weapon_dice is gun.short.dice else
+            1 if gun.long is not None and weapon_dice is gun.long.dice else -1)
+    key = (spec, slot, band, ship.destroyed)
+    if band >= 0:
+        found = _SHOOTER_KEYS.get(key)
+        if found is not None:
+            return found
     crew = crew_die(spec, ship, slot // 6)
     part = (weapon_dice, crew[1] if crew else None, trim_penalty(spec, ship))
     found = _SHOOTERS.get(part)
     if found is None:
         found = _SHOOTERS[part] = len(_SHOOTER_PARTS)
         _SHOOTER_PARTS.append(part)
+    if band >= 0:
+        _SHOOTER_KEYS[key] = found
     return found
 
 
 def _target(tspec: ShipSpec, target: ShipState, loc: int) -> int:
-    part = (location_dice(tspec, target, loc), tspec.breach[loc],
-            (target.all_destroyed >> (6 * loc)) & 0b111111, armour_bonus(tspec, target, loc),
-            tspec.si - keel_modifier(tspec, target, loc))
-    found = _TARGETS.get(part)
+    gone = (target.all_destroyed >> (6 * loc)) & 0b111111
+    armour = armour_bonus(tspec, target, loc)
+    need = tspec.si - keel_modifier(tspec, target, loc)
+    key = (tspec, loc, target.moved, gone, armour, need)  # the location dice follow "moved"
+    found = _TARGET_KEYS.get(key)
     if found is None:
-        found = _TARGETS[part] = len(_TARGET_PARTS)
-        _TARGET_PARTS.append(part)
+        part = (location_dice(tspec, target, loc), tspec.breach[loc], gone, armour, need)
+        found = _TARGETS.get(part)
+        if found is None:
+            found = _TARGETS[part] = len(_TARGET_PARTS)
+            _TARGET_PARTS.append(part)
+        _TARGET_KEYS[key] = found
     return found
 
 

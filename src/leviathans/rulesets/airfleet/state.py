@@ -43,11 +43,12 @@ class Phase(IntEnum):
 class MoveProgress:
     """The ship being moved and how far through its move it is."""
 
-    __slots__ = ("memo", "mp", "occupied", "ship", "since", "start", "turned", "used")
+    __slots__ = ("memo", "mp", "occupied", "position", "ship", "since", "start", "turned",
+                 "used")
 
     def __init__(self, ship: int, mp: int, since: int, turned: bool, used: int,
                  occupied: frozenset[Hex], start: tuple[Hex, int],
-                 memo: dict[tuple[Any, ...], bool]) -> None:
+                 memo: dict[tuple[Any, ...], bool], position: int) -> None:
         self.ship = ship
         #: movement points left this turn
         self.mp = mp
@@ -61,6 +62,8 @@ class MoveProgress:
         self.start = start
         #: cache of "can this ship still end its move legally from here?" answers
         self.memo = memo
+        #: the ship's position now, numbered in its :class:`.PositionTable`
+        self.position = position
 
 
 _new_state = object.__new__
