@@ -7,12 +7,16 @@ On one core (the process is pinned to one CPU where the OS allows it):
 * the starship game's random-bot battles (engine steps and battles per second);
 * War Fleet: greedy-bot battles of the 12-against-12 fleet action (battles and steps per
   second, steps being the bots' decisions);
+* the War Fleet 12-against-12 fleet action between greedy bots (battles and steps per second);
+* per bot (random, greedy, search), quick-start battles per second against itself on one
+  core and on two (two worker processes, each pinned to its own CPU);
 * the baseline: python-chess random playouts (list the legal moves, pick one, push), plies
   per second, measured in the same run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import random
@@ -121,6 +125,54 @@ def warfleet_greedy(seed: int) -> int:
     return steps[0]
 
 
+#: The bots measured one against itself, on one core and on two, and the battles each plays
+#: first, untimed, so that both measures start with warm caches (the greedy bot's tables of
+#: attack geometry fill over its first few dozen battles; forked workers inherit them).
+BOTS = {"random": 5, "greedy": 40, "search": 2}
+
+
+def bot_battle(bot: str, seed: int) -> int:
+    """One quick-start battle of ``bot`` against itself; returns the turns played."""
+    from leviathans.bots import make_bot
+    from leviathans.bots.base import play_game
+    from leviathans.dice import SeededDice
+    from leviathans.rulesets.airfleet import AIRFLEET, Options, quickstart_battle
+
+    dice = SeededDice(seed)
+    state = AIRFLEET.new_game(quickstart_battle(Options(turn_limit=30)), dice)
+    bots = {"british": make_bot(bot, 2 * seed), "french": make_bot(bot, 2 * seed + 1)}
+    final = play_game(state, bots, dice)
+    return final.turn  # type: ignore[attr-defined, no-any-return]
+
+
+def _bot_on_cpu(job: tuple[int, str, float]) -> tuple[int, float]:
+    """A worker process: pinned to one CPU, plays ``bot`` battles for ``seconds``."""
+    cpu, bot, seconds = job
+    with contextlib.suppress(AttributeError, OSError):
+        os.sched_setaffinity(0, {cpu})
+    calls, _, t = timed(lambda i: bot_battle(bot, 10_000 * (cpu + 1) + i + 1), seconds)
+    return calls, t
+
+
+def bots_on_cores(seconds: float) -> None:
+    """Battles per second of each bot against itself on one core and on two (two processes,
+    each pinned to its own CPU, the rates added)."""
+    import multiprocessing
+
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [0, 1]
+    context = multiprocessing.get_context("fork")
+    for bot, warm in BOTS.items():
+        for i in range(warm):
+            bot_battle(bot, 1_000_000 + i)
+        one = _bot_on_cpu((cpus[0], bot, seconds))
+        line = f"  {bot + ' v ' + bot + ':':17} {one[0] / one[1]:8.2f} battles/s on 1 core"
+        if len(cpus) >= 2:
+            with context.Pool(2) as pool:
+                both = pool.map(_bot_on_cpu, [(cpus[0], bot, seconds), (cpus[1], bot, seconds)])
+            line += f", {sum(c / t for c, t in both):8.2f} on 2 cores"
+        print(f"{line} ({one[0]} battles on 1 core)")
+
+
 def chess_random(seed: int) -> int:
     import chess
 
@@ -139,6 +191,7 @@ def main() -> int:
 
     import leviathans
 
+    every_cpu = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
     pinned = pin_one_core()
     print(f"leviathans {leviathans.__version__} bench: Python {platform.python_version()}, "
           f"{platform.machine()}, {pinned}, {SECONDS:g} s per measure")
@@ -174,6 +227,11 @@ def main() -> int:
         print(f"  War Fleet 12 v 12 greedy-bot battles: {calls / t:8.2f} battles/s, "
               f"{steps / t:8,.0f} steps/s ({steps / calls:.0f} decisions per battle, "
               f"{calls} battles)")
+    if wanted("bots"):
+        if every_cpu:
+            os.sched_setaffinity(0, set(every_cpu))  # the two-core runs need both CPUs
+        print("  quick-start battles per bot (each against itself):")
+        bots_on_cores(SECONDS)
     return 0
 
 

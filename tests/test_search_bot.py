@@ -46,19 +46,30 @@ def test_the_search_bot_never_rolls_the_games_dice() -> None:
 
 
 def test_the_search_bot_cannot_tell_two_futures_apart() -> None:
-    """The same position with two different futures of the game's dice (one seeded, one with
-    every later roll scripted to a fixed face): the bot's choices are the same, move by move,
-    because a state holds no dice and the bot rolls only its own."""
+    """The same position with two scripted futures of the game's dice (every later roll a 1,
+    or every later roll a 4: a face of every die): the bot picks the same moves in both, and
+    neither script loses a roll while it thinks. (A state holds no dice source; the bot rolls
+    only its own generator's dice.)"""
+    from leviathans.dice import ScriptedDice
+
     state, _ = _first_move(7)
+    labels = ("initiative", "weapon", "crew", "location", "slot", "keel")
+    futures = [ScriptedDice.by_label({k: [face] * 500 for k in labels}) for face in (1, 4)]
     moves = []
-    for _ in range(2):
+    for future in futures:
         bot = SearchBot(seed=11)
-        moves.append([bot.choose(state).text() for _ in range(3)])
+        before = future.remaining()
+        game: GameState = state
+        chosen = []
+        for _ in range(3):
+            action = bot.choose(game)
+            assert future.remaining() == before  # the bot never rolled the game's dice
+            chosen.append(action.text())
+            game = game.apply(action, future)  # movement steps roll nothing
+        moves.append(chosen)
     assert moves[0] == moves[1]
-    # and the state the bot saw holds no dice source anywhere in its attributes
     for name in getattr(type(state), "__slots__", ()):
-        value = getattr(state, name, None)
-        assert not hasattr(value, "roll"), name
+        assert not hasattr(getattr(state, name, None), "roll"), name
 
 
 def test_a_search_game_is_legal_and_replays_from_its_seed() -> None:
