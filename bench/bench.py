@@ -7,7 +7,6 @@ On one core (the process is pinned to one CPU where the OS allows it):
 * the starship game's random-bot battles (engine steps and battles per second);
 * War Fleet: greedy-bot battles of the 12-against-12 fleet action (battles and steps per
   second, steps being the bots' decisions);
-* the War Fleet 12-against-12 fleet action between greedy bots (battles and steps per second);
 * per bot (random, greedy, search), quick-start battles per second against itself on one
   core and on two (two worker processes, each pinned to its own CPU);
 * the baseline: python-chess random playouts (list the legal moves, pick one, push), plies
