@@ -37,11 +37,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from itertools import permutations
 from typing import Any, Literal, NamedTuple
 
 from .dice import DiceSource, die
+from .events import EventBase
 from .protocol import Event
 
 __all__ = [
@@ -114,13 +115,11 @@ def parse_choice(text: str) -> FogChoice | None:
 
 # --- events ----------------------------------------------------------------------------------
 
-class _FogEvent:
+class _FogEvent(EventBase):
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)  # type: ignore[call-overload]
+        data = super().to_dict()
         data.pop("unit", None)  # the rule set tells what a card names; the text says it
-        data["event"] = type(self).__name__
-        data["text"] = self.text()  # type: ignore[attr-defined]
-        return data  # type: ignore[no-any-return]
+        return data
 
 
 @dataclass(frozen=True, slots=True)

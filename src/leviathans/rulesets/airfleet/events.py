@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
 
+from ...events import EventBase, GameEnded, TurnEnded
 from ...fog import (
     CardDiscarded,
     CardRevealed,
@@ -13,7 +13,6 @@ from ...fog import (
     InitiativeTie,
     MovementOrder,
 )
-from ...protocol import Outcome
 
 __all__ = [
     "AttackResult",
@@ -33,12 +32,7 @@ __all__ = [
 ]
 
 
-class _Event:
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)  # type: ignore[call-overload]
-        data["event"] = type(self).__name__
-        data["text"] = self.text()  # type: ignore[attr-defined]
-        return data  # type: ignore[no-any-return]
+_Event = EventBase
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,22 +121,3 @@ class ShipLost(_Event):
         return f"{self.ship} is destroyed: {self.reason}"
 
 
-@dataclass(frozen=True, slots=True)
-class TurnEnded(_Event):
-    turn: int
-
-    def text(self) -> str:
-        return f"End of turn {self.turn}"
-
-
-@dataclass(frozen=True, slots=True)
-class GameEnded(_Event):
-    winner: str | None
-    reason: str
-
-    @property
-    def outcome(self) -> Outcome:
-        return Outcome(self.winner, self.reason)
-
-    def text(self) -> str:
-        return f"Game over: {self.outcome.text()}"

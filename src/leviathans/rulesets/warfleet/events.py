@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+
+from ...events import EventBase, GameEnded, TurnEnded
 
 __all__ = [
     "AttackRolled",
@@ -23,12 +24,7 @@ __all__ = [
 ]
 
 
-class _Event:
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)  # type: ignore[call-overload]
-        data["event"] = type(self).__name__
-        data["text"] = self.text()  # type: ignore[attr-defined]
-        return data  # type: ignore[no-any-return]
+_Event = EventBase
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,20 +190,3 @@ class Conceded(_Event):
         return f"{self.side} concede"
 
 
-@dataclass(frozen=True, slots=True)
-class TurnEnded(_Event):
-    turn: int
-
-    def text(self) -> str:
-        return f"End of turn {self.turn}"
-
-
-@dataclass(frozen=True, slots=True)
-class GameEnded(_Event):
-    winner: str | None
-    reason: str
-
-    def text(self) -> str:
-        if self.winner is None:
-            return f"Game over: draw: {self.reason}"
-        return f"Game over: {self.winner} wins: {self.reason}"
