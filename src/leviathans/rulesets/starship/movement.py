@@ -73,6 +73,10 @@ def _on_table(state: StarshipState, pose: Pose) -> bool:
     return 0 <= pose.x <= state.setup.width and 0 <= pose.y <= state.setup.depth
 
 
+#: Forward steps are taken in multiples of this many inches.
+STEP = 0.5
+
+
 def _max_step(state: StarshipState, i: int, move: Move) -> float:
     full = "full-thrust" in state.elements[i].systems and not move.turned
     return 3.0 if full else 2.0
@@ -113,8 +117,11 @@ def _can_clear(state: StarshipState, i: int, pose: Pose, move: Move, others: lis
     memo[key] = False
     top = _max_step(state, i, move)
     k = 1
-    while k * 0.25 <= top + EPSILON:  # any stopping point along this engine point's step
-        p = pose.forward(k * 0.25)
+    # any stopping point of a forward step: on the same half-inch grid as the Forward actions
+    # (a finer grid here once let a ship step where only a quarter-inch stop was clear, and end
+    # its move on another element)
+    while k * STEP <= top + EPSILON:
+        p = pose.forward(k * STEP)
         if _clear_at(state, i, p.x, p.y, others):
             memo[key] = True
             return True
@@ -173,11 +180,11 @@ def _end_ok(state: StarshipState, i: int, move: Move) -> bool:
 def _steps_left(state: StarshipState, i: int, move: Move) -> Iterator[float]:
     if move.ep < 1:
         return
-    d = 0.5
+    d = STEP
     while d <= _max_step(state, i, move) + EPSILON:
         if _forward_ok(state, i, move, d):
             yield d
-        d += 0.5
+        d += STEP
     if _turn_allowed(state, i, move):
         for t in TURNS:
             if _turn_ok(state, i, move, t):
@@ -273,12 +280,12 @@ def _element_moves(state: StarshipState, i: int, move: Move | None) -> Iterator[
     found = False
     if m.ep >= 1:
         top = _max_step(state, i, m)
-        d = 0.5
+        d = STEP
         while d <= top + EPSILON:
             if _forward_ok(state, i, m, d):
                 found = True
                 yield Forward(p.name, d)
-            d += 0.5
+            d += STEP
         if _turn_allowed(state, i, m):
             for t in TURNS:
                 if _turn_ok(state, i, m, t):
