@@ -398,7 +398,7 @@ def test_options_are_validated_and_default_to_the_quick_start() -> None:
     assert Options.from_dict(opts.to_dict()) == opts
     with pytest.raises(ScenarioError, match="initiative 'fog'"):
         Options.from_dict({"initiative": "fog"}, "x.toml options")
-    with pytest.raises(ScenarioError, match="fog_cards 3"):
+    with pytest.raises(ScenarioError, match=r"fog_cards: 3"):
         Options.from_dict({"fog_cards": 3})
     # The quick-start game still rolls two red dice a side and starts movement at once.
     state = AIRFLEET.new_game(parse_setup({"ships": fog_setup((1,), (1,)).to_data()["ships"]}),

@@ -42,8 +42,22 @@ from itertools import permutations
 from typing import Any, Literal, NamedTuple
 
 from .dice import DiceSource, die
+from .errors import ScenarioError
 from .events import EventBase
 from .protocol import Event
+
+#: How many cards each side holds: all four, or (the text's hint) as many as the side
+#: deploying the most ship types (classes) deploys.
+FOG_CARDS = (4, "deployed")
+FogCards = Literal[4, "deployed"]
+
+
+def read_fog_cards(data: Any, where: str) -> FogCards:
+    """The ``fog_cards`` option of a scenario's options table (default 4)."""
+    cards = data.get("fog_cards", 4)
+    if isinstance(cards, bool) or cards not in FOG_CARDS:
+        raise ScenarioError(f"{where}.fog_cards: {cards!r} is not 4 or \"deployed\"")
+    return cards  # type: ignore[no-any-return]
 
 __all__ = [
     "CARD_NUMBERS",

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
 from ...errors import ScenarioError
+from ...fog import FOG_CARDS, FogCards, read_fog_cards
 
 __all__ = ["FIRE_ORDERS", "FOG_CARDS", "INITIATIVES", "Options"]
 
@@ -20,9 +21,6 @@ FIRE_ORDERS = ("loser-first", "winner-first")
 #: cards and initiative dice, revealed left to right; see fog.py).
 INITIATIVES = ("quick-start", "fog-of-war")
 
-#: How many ship-type cards each side holds with fog-of-war initiative: all four, or (the
-#: text's hint) as many as the side deploying the most ship types deploys.
-FOG_CARDS = (4, "deployed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +33,7 @@ class Options:
     #: included, or destroyed slots at least half the structural integrity).
     quickstart_destruction: bool = True
     initiative: Literal["quick-start", "fog-of-war"] = "quick-start"
-    fog_cards: Literal[4, "deployed"] = 4
+    fog_cards: FogCards = 4
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -73,8 +71,6 @@ class Options:
             raise ScenarioError(
                 f"{where}: initiative {initiative!r} is not one of {', '.join(INITIATIVES)}"
             )
-        cards = data.get("fog_cards", 4)
-        if isinstance(cards, bool) or cards not in FOG_CARDS:
-            raise ScenarioError(f"{where}: fog_cards {cards!r} is not 4 or \"deployed\"")
+        cards = read_fog_cards(data, where)
         return cls(turn_limit=limit, fire_order=order, quickstart_destruction=qsd,
                    initiative=initiative, fog_cards=cards)

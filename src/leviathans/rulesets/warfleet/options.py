@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from ...dice import DiceExpr
 from ...errors import DiceError, ScenarioError
+from ...fog import FOG_CARDS, FogCards, read_fog_cards
 
 __all__ = ["DAMAGE_TIMINGS", "FOG_CARDS", "INITIATIVES", "INITIATIVE_WINNERS", "Options"]
 
@@ -23,9 +24,6 @@ DAMAGE_TIMINGS = ("end-of-combat", "immediate")
 #: class moves from the highest, the loser's ships first), or fog-of-war initiative by class
 #: (F1: secret class cards and initiative dice, revealed left to right; ``leviathans.fog``).
 INITIATIVES = ("roll", "fog-of-war")
-#: How many class cards each side holds with fog-of-war initiative: all four, or (the text's
-#: hint) as many as the side deploying the most classes deploys.
-FOG_CARDS = (4, "deployed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +37,7 @@ class Options:
     initiative_winner: Literal["highest", "lowest"] = "highest"
     damage_timing: Literal["end-of-combat", "immediate"] = "end-of-combat"
     initiative: Literal["roll", "fog-of-war"] = "roll"
-    fog_cards: Literal[4, "deployed"] = 4
+    fog_cards: FogCards = 4
 
     @property
     def initiative_expr(self) -> DiceExpr:
@@ -94,8 +92,6 @@ class Options:
             raise ScenarioError(
                 f"{where}.initiative: {initiative!r} is not one of {', '.join(INITIATIVES)}"
             )
-        cards = data.get("fog_cards", 4)
-        if isinstance(cards, bool) or cards not in FOG_CARDS:
-            raise ScenarioError(f"{where}.fog_cards: {cards!r} is not 4 or \"deployed\"")
+        cards = read_fog_cards(data, where)
         return cls(turn_limit=limit, initiative_dice=str(expr), initiative_winner=winner,
                    damage_timing=timing, initiative=initiative, fog_cards=cards)
