@@ -476,6 +476,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "greedy)")
     s.add_argument("--bots", metavar="NAMES", help="War Fleet: one bot per side in the "
                    "scenario's order, separated by commas")
+    s.add_argument("--engine", action="store_true", help="air fleet, greedy against greedy: "
+                   "play every battle step by step through the engine instead of the compiled "
+                   "battle loop (the same results, many times slower)")
     add_run_options(s, games=100)
     s.set_defaults(func=_cmd_simulate)
 

@@ -261,6 +261,13 @@ class SeededDice:
         self.seed = seed
         self._random = random.Random(seed).random
 
+    @property
+    def generator(self) -> random.Random:
+        """The generator behind the rolls (a compiled loop that rolls as these dice do
+        continues it from its state)."""
+        generator: random.Random = self._random.__self__  # type: ignore[attr-defined]
+        return generator
+
     def roll(self, d: Die, label: str) -> int:
         faces = d.faces
         return faces[int(self._random() * len(faces))]

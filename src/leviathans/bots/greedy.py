@@ -19,10 +19,11 @@ from typing import Any
 import numpy as np
 
 from ..board import Board
-from ..hexgrid import Hex, distance
+from ..hexgrid import Facing, Hex, distance, footprint
 from ..protocol import Action, GameState
 from ..rulesets.airfleet import Cease, Deploy, FogChoice, Step
 from ..rulesets.airfleet import GameState as AirState
+from ..rulesets.airfleet.deployment import placements, side_to_deploy
 from ..rulesets.airfleet.geometry import relative_sectors
 from ..rulesets.airfleet.gunnery import AttackOption, current_attacks
 from ..rulesets.airfleet.movement import candidates
@@ -48,6 +49,32 @@ def _deploy_scores(board: Board) -> dict[tuple[Hex, int], float]:
     return {}
 
 
+def _deploy_score(board: Board, known: dict[tuple[Hex, int], float], bow: Hex,
+                  facing: int) -> float:
+    """Near the middle of the zone, bow towards the centre of the board."""
+    key = (bow, facing)
+    found = known.get(key)
+    if found is None:
+        centre = Hex.from_offset((board.columns + 1) // 2, (board.rows + 1) // 2)
+        towards = relative_sectors(bow, centre, facing) & 1
+        found = known[key] = towards * 5.0 - distance(bow, centre)
+    return found
+
+
+@lru_cache(maxsize=64)
+def _deploy_table(board: Board, side: str, length: int
+                  ) -> tuple[tuple[tuple[Hex, Facing], ...], Any, Any, dict[Hex, int]]:
+    """A side's placements of a ship of ``length`` hexes (the engine's order), their scores,
+    their hexes as cell numbers of the zone, and the zone's cell numbers."""
+    places = placements(board, side, length)
+    known = _deploy_scores(board)
+    cell_of = {h: k for k, h in enumerate(sorted(board.zone_hexes(side)))}
+    scores = np.array([_deploy_score(board, known, bow, facing) for bow, facing in places])
+    cells = np.array([[cell_of[h] for h in footprint(bow, facing, length)]
+                      for bow, facing in places], dtype=np.intp).reshape(len(places), length)
+    return places, scores, cells, cell_of
+
+
 class GreedyBot:
     name = "greedy"
 
@@ -56,6 +83,12 @@ class GreedyBot:
         self._plan: tuple[Any, list[str]] | None = None
         self._star: StarshipGreedy | None = None
         self._war: WarFleetGreedy | None = None
+
+    @property
+    def generator(self) -> random.Random:
+        """The bot's generator (its tie-breaks): a compiled loop that plays as this bot does
+        continues it from its state."""
+        return self._random
 
     def choose(self, state: GameState) -> Action:
         if isinstance(state, StarshipState):
@@ -74,28 +107,48 @@ class GreedyBot:
             return self._move(state)
         if state.phase == Phase.GUNNERY:
             return self._fire(state)
-        actions = list(state.legal_actions())
-        if isinstance(actions[0], Deploy):
-            return self._deploy(state, [a for a in actions if isinstance(a, Deploy)])
-        return self._fog(state, [a for a in actions if isinstance(a, FogChoice)])
+        if state.phase == Phase.DEPLOYMENT:
+            return self._deploy(state)
+        return self._fog(state, [a for a in state.legal_actions() if isinstance(a, FogChoice)])
 
     # --- deployment --------------------------------------------------------------------------
 
-    def _deploy(self, state: AirState, actions: list[Deploy]) -> Action:
+    def _deploy(self, state: AirState) -> Action:
+        """The best-scoring legal deployment (:func:`_deploy_score`), ties broken by a draw of
+        the bot's generator per legal deployment, in the engine's order. The deployments are
+        not listed as actions: per ship still to place (in the engine's order), its zone's
+        placements are arrays (scores and hexes), kept where clear of the ships placed."""
+        side = side_to_deploy(state)
+        assert side is not None
         board = state.setup.board
-        centre = Hex.from_offset((board.columns + 1) // 2, (board.rows + 1) // 2)
-        known = _deploy_scores(board)  # the score of a placement depends only on the board
+        occupied = {h for i in state.afloat() for h in state.hexes(i)}
+        found: list[tuple[str, tuple[tuple[Hex, Facing], ...], Any]] = []
+        for spec, s in zip(state.setup.ships, state.ships, strict=True):
+            if spec.side != side or s.bow is not None:
+                continue
+            places, scores, cells, cell_of = _deploy_table(board, side, spec.length)
+            taken = [cell_of[h] for h in occupied if h in cell_of]
+            if taken:
+                blocked = np.zeros(len(cell_of), dtype=np.bool_)
+                blocked[taken] = True
+                free = np.flatnonzero(~blocked[cells].any(axis=1))
+            else:
+                free = np.arange(len(places))
+            found.append((spec.name, places, (free, scores[free])))
+        total = sum(len(f[2][0]) for f in found)
+        if not total:
+            return next(iter(state.legal_actions()))  # (none: the engine says why)
         draw = self._random.random
-
-        def score(a: Deploy) -> tuple[float, float]:
-            key = (a.bow, a.facing)
-            found = known.get(key)
-            if found is None:
-                towards = relative_sectors(a.bow, centre, a.facing) & 1
-                found = known[key] = towards * 5.0 - distance(a.bow, centre)
-            return (found, draw())
-
-        return max(actions, key=score)
+        draws = np.array([draw() for _ in range(total)])
+        scores = np.concatenate([f[2][1] for f in found])
+        top = np.flatnonzero(scores == scores.max())
+        pick = int(top[int(np.argmax(draws[top]))])
+        for name, places, (free, _) in found:
+            if pick < len(free):
+                bow, facing = places[int(free[pick])]
+                return Deploy(name, bow, facing)
+            pick -= len(free)
+        raise AssertionError("unreachable")
 
     # --- fog-of-war initiative (F1) ------------------------------------------------------------
 

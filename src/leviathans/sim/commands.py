@@ -126,7 +126,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     matchup = _matchup(args)
     start = time.perf_counter()
-    results = simulate(matchup, args.games, args.seed, **_run_options(args))
+    results = simulate(matchup, args.games, args.seed, **_run_options(args),
+                       fast=not args.engine)
     seconds = time.perf_counter() - start
     print_rich(results_summary(results))
     print(_timing(results.n, seconds, args))

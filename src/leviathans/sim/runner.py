@@ -10,6 +10,7 @@ order in which batches finish.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -36,6 +37,8 @@ class Job:
     matchup: Matchup
     games: int
     seed: int
+    #: greedy air-fleet battles by the compiled loop (same results): see ``play_one``
+    fast: bool = True
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,8 @@ class BatchTask:
     seed: int
     start: int
     stop: int
+    #: greedy air-fleet battles by the compiled loop (same results): see ``play_one``
+    fast: bool = True
 
     @property
     def size(self) -> int:
@@ -60,9 +65,24 @@ def play_batch(task: BatchTask) -> list[GameStats]:
     from ..rulesets import get_ruleset
 
     ruleset = get_ruleset(task.ruleset)
-    setup = ruleset.load_setup(task.setup, f"{task.ruleset} setup")
-    return [play_one(ruleset, setup, task.bots, task.seed, i)
+    setup = _loaded(ruleset, task)
+    return [play_one(ruleset, setup, task.bots, task.seed, i, task.fast)
             for i in range(task.start, task.stop)]
+
+
+#: setups already loaded in this process, by their data: every batch of a run sends the same
+#: data, and a setup carries tables built once (movement, the fast battle loop's)
+_SETUPS: dict[tuple[str, str], Any] = {}
+
+
+def _loaded(ruleset: Any, task: BatchTask) -> Any:
+    key = (task.ruleset, json.dumps(task.setup, sort_keys=True, default=str))
+    found = _SETUPS.get(key)
+    if found is None:
+        if len(_SETUPS) >= 16:  # bounded: a long tournament has many matchups
+            _SETUPS.clear()
+        found = _SETUPS[key] = ruleset.load_setup(task.setup, f"{task.ruleset} setup")
+    return found
 
 
 def _batch_size(total: int, slots: int) -> int:
@@ -79,7 +99,7 @@ def _tasks(jobs: Sequence[Job], slots: int) -> list[BatchTask]:
         setup = m.setup_data()
         for start in range(0, job.games, size):
             tasks.append(BatchTask(k, m.ruleset, setup, dict(m.bots), job.seed, start,
-                                   min(job.games, start + size)))
+                                   min(job.games, start + size), job.fast))
     return tasks
 
 
@@ -214,10 +234,11 @@ def run_jobs(jobs: Sequence[Job], workers: int = 1, cluster: str | None = None,
 
 
 def simulate(spec: Matchup, games: int, seed: int, workers: int = 1,
-             cluster: str | None = None, progress: bool = False) -> Results:
+             cluster: str | None = None, progress: bool = False, fast: bool = True) -> Results:
     """Play ``games`` games of ``spec``; game ``i`` is seeded from ``(seed, i)`` only.
 
     ``workers=1`` plays here; ``workers=N`` on a pool of N processes; ``cluster`` (a Dask
     scheduler address such as ``tcp://HOST:8786``) on a Dask cluster, whatever ``workers``
-    says. ``progress`` shows a progress bar with the time left on stderr."""
-    return run_jobs([Job(spec, games, seed)], workers, cluster, progress)[0]
+    says. ``progress`` shows a progress bar with the time left on stderr. ``fast=False``
+    plays greedy air-fleet battles step by step through the engine (same results)."""
+    return run_jobs([Job(spec, games, seed, fast)], workers, cluster, progress)[0]

@@ -15,7 +15,8 @@ from .movement import candidates, finish_move, start_move
 from .ships import AFLOAT, KEEL_BROKEN, REMOVED
 from .state import GameState, Phase
 
-__all__ = ["advance", "begin_turn", "concede", "end_turn", "movement_groups", "roll_initiative"]
+__all__ = ["advance", "begin_turn", "concede", "end_turn", "movement_groups", "roll_initiative",
+           "turn_end_outcome"]
 
 RED = die("red")
 
@@ -157,11 +158,7 @@ def end_turn(state: GameState, events: list[Event]) -> GameState:
             events.append(ShipLost(spec.name, spec.side, reason))
     state = state.evolve(ships=tuple(ships))
     events.append(TurnEnded(state.turn))
-    outcome = game_outcome(state)
-    if outcome is None:
-        limit = state.setup.options.turn_limit
-        if limit is not None and state.turn >= limit:
-            outcome = Outcome(None, f"turn limit ({limit}) reached: a draw agreed by the players")
+    outcome = turn_end_outcome(state)
     if outcome is not None:
         events.append(GameEnded(outcome.winner, outcome.reason))
         return state.evolve(phase=Phase.OVER, outcome=outcome)
@@ -175,6 +172,17 @@ def _defeat(state: GameState, side: str) -> str | None:
     if all(not state.setup.ships[i].gun_mask & ~state.ships[i].destroyed for i in ships):
         return f"every {side} weapon is destroyed"
     return None
+
+
+def turn_end_outcome(state: GameState) -> Outcome | None:
+    """How the game ends at the end of this turn, if it does: :func:`game_outcome`, else a
+    draw when the turn limit is reached."""
+    outcome = game_outcome(state)
+    if outcome is None:
+        limit = state.setup.options.turn_limit
+        if limit is not None and state.turn >= limit:
+            outcome = Outcome(None, f"turn limit ({limit}) reached: a draw agreed by the players")
+    return outcome
 
 
 def game_outcome(state: GameState) -> Outcome | None:

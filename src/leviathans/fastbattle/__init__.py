@@ -1,0 +1,150 @@
+"""Greedy-against-greedy air-fleet battles, fast: a batch engine checked against the engine.
+
+Designers run thousands of battles between greedy bots. :func:`play_greedy_battle` plays one
+exactly as the engine and two :class:`~leviathans.bots.greedy.GreedyBot` would, same seeds,
+same rolls, same result, but the movement and gunnery phases run in a compiled loop
+(:mod:`.kernel`, numba) on tables taken from the engine (:mod:`.tables`). Deployment and the
+first initiative are played by the engine itself; the loop takes over at the first movement
+phase, continuing the game's dice and both bots' generators where the engine left them.
+
+``tests/test_fastbattle.py`` plays the same battles both ways and compares every result; the
+simulator (:mod:`leviathans.sim`) uses this path where it applies (:func:`supports`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..bots.greedy import GreedyBot
+from ..dice import SeededDice
+from ..errors import LeviathansError
+from ..protocol import Event, Outcome
+from ..rulesets.airfleet import AIRFLEET
+from ..rulesets.airfleet.actions import AirAction
+from ..rulesets.airfleet.events import AttackResult, ShipLost
+from ..rulesets.airfleet.setup import GameSetup
+from ..rulesets.airfleet.ships import ShipState
+from ..rulesets.airfleet.state import GameState, Phase
+from ..rulesets.airfleet.turn import turn_end_outcome
+from . import kernel
+from .tables import LOG_ROOM, tables_for
+
+__all__ = ["FastResult", "play_greedy_battle", "supports"]
+
+#: more turns than any limit a battle can have: "no limit"
+_NO_LIMIT = 1 << 40
+
+
+@dataclass
+class FastResult:
+    """What a battle came to: the final state (ships, turn, outcome), and per attack that
+    destroyed a slot or broke a keel: (attacking ship, target, slot ref or ``None``, keel
+    broken), and the ships lost in order."""
+
+    state: GameState
+    attacks: list[tuple[str, str, str | None, bool]] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)
+
+
+def supports(setup: Any, bots: Mapping[str, str]) -> bool:
+    """Does the fast path play this battle? An air-fleet setup with the quick-start
+    initiative, two sides, every ship with at most 6 locations, greedy bots on both sides."""
+    return (isinstance(setup, GameSetup) and setup.options.initiative == "quick-start"
+            and len(setup.sides) == 2 and all(b == "greedy" for b in bots.values())
+            and all(len(s.locations) <= 6 for s in setup.ships))
+
+
+def _generator_state(rng: Any) -> tuple[np.ndarray[Any, Any], int]:
+    words = rng.getstate()[1]
+    return np.array(words[:624], dtype=np.int64), int(words[624])
+
+
+def play_greedy_battle(setup: GameSetup, dice_seed: int, bot_seeds: Mapping[str, int],
+                       events: list[Event] | None = None) -> FastResult:
+    """Play the battle of ``setup`` between two greedy bots seeded with ``bot_seeds`` (by
+    side) with :class:`SeededDice` ``dice_seed``. ``events`` gets the events of the part the
+    engine plays (deployment, the first initiative)."""
+    dice = SeededDice(dice_seed)
+    bots = {side: GreedyBot(bot_seeds[side]) for side in setup.sides}
+    state = AIRFLEET.new_game(setup, dice)
+    seen = list(state.events)
+    while state.outcome is None and not (state.phase == Phase.MOVEMENT and state.moving is None):
+        player = state.to_move
+        assert player is not None
+        action = bots[player].choose(state)
+        assert isinstance(action, AirAction)
+        state = state.apply(action, dice)
+        seen.extend(state.events)
+    if events is not None:
+        events.extend(seen)
+    result = FastResult(state)
+    for event in seen:
+        if isinstance(event, AttackResult):  # (none before movement: kept for safety)
+            result.attacks.append((event.ship, event.target, None, event.keel_broken))
+        elif isinstance(event, ShipLost):
+            result.lost.append(event.ship)
+    if state.outcome is not None:
+        return result
+
+    t, w = tables_for(setup)
+    n = len(setup.ships)
+    sides = list(setup.sides)
+    st_pos = np.full(n, -1, dtype=np.int64)
+    st_status = np.zeros(n, dtype=np.int64)
+    st_destroyed = np.zeros(n, dtype=np.int64)
+    st_circled = np.zeros(n, dtype=np.int64)
+    st_fired = np.zeros(n, dtype=np.int64)
+    st_moved = np.zeros(n, dtype=np.bool_)
+    for i, s in enumerate(state.ships):
+        if s.bow is not None:
+            st_pos[i] = setup.positions[i].number[(s.bow, s.facing)]
+        st_status[i], st_destroyed[i], st_circled[i] = s.status, s.destroyed, s.circled
+        st_fired[i], st_moved[i] = s.fired, s.moved
+    mt = np.zeros((3, 624), dtype=np.int64)
+    mti = np.zeros(3, dtype=np.int64)
+    generators = [dice.generator, *(bots[side].generator for side in sides)]
+    for g, rng in enumerate(generators):
+        mt[g], mti[g] = _generator_state(rng)
+    groups = w.groups
+    for k, (side, ship_type) in enumerate(state.groups):
+        groups[k] = sides.index(side), ship_type
+    assert state.initiative is not None
+    limit = setup.options.turn_limit
+    log, lost = w.log, w.lost
+    turn, nlog, nlost = kernel.play(
+        t, w, st_pos, st_status, st_destroyed, st_circled, st_fired, st_moved, mt, mti,
+        state.turn, sides.index(state.initiative), groups, len(state.groups), state.finished,
+        _NO_LIMIT if limit is None else limit, setup.options.fire_order == "winner-first",
+        setup.options.quickstart_destruction, log, lost)
+
+    if nlog > LOG_ROOM:
+        raise LeviathansError(f"a battle of more than {LOG_ROOM} attacks: the fast path "
+                              "has no room for it (play it with the engine)")
+    ships = []
+    for i, s in enumerate(state.ships):
+        table = setup.positions[i]
+        p = int(st_pos[i])
+        ships.append(ShipState(table.bows[p] if p >= 0 else None,
+                               table.facings[p] if p >= 0 else s.facing, int(st_status[i]),
+                               int(st_destroyed[i])))
+    final = GameState(setup, int(turn), Phase.OVER, tuple(ships))
+    outcome = turn_end_outcome(final)
+    assert outcome is not None
+    final.outcome = outcome
+    for shooter, _slot, target, out, broke in log[:nlog].tolist():
+        if out >= 0 or broke:
+            ref = setup.ships[target].slot_ref(out) if out >= 0 else None
+            result.attacks.append((setup.ships[shooter].name, setup.ships[target].name, ref,
+                                   bool(broke)))
+    result.lost.extend(setup.ships[i].name for i in lost[:nlost].tolist())
+    result.state = final
+    return result
+
+
+def outcome_of(result: FastResult) -> Outcome:
+    assert result.state.outcome is not None
+    return result.state.outcome

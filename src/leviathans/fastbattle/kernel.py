@@ -1,0 +1,930 @@
+"""The compiled loop of a greedy-against-greedy air-fleet battle (numba).
+
+Everything here repeats, on integer arrays, what the engine (:mod:`leviathans.rulesets.
+airfleet`) and the greedy bot (:mod:`leviathans.bots.greedy`, :mod:`leviathans.bots.
+greedy_airfleet`) do, in the same order and with the same floating-point operations, so that
+the same seeds give the same battle, roll for roll (``tests/test_fastbattle.py`` checks it
+against the engine). The tables come from the engine's own data (:mod:`.tables`); the
+generators are the Mersenne Twister of CPython's :mod:`random`, continued from the states of
+the game's dice and of both bots.
+
+Array arguments are described in :class:`.tables.Tables`; a ship's changing state is in the
+``st_*`` arrays (position number in its table, status, destroyed, circled, fired, moved).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+
+__all__ = ["build_geometry", "play", "search_ends"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+Arr = Any  # numpy arrays (numba compiles the functions; the types are the arrays' dtypes)
+
+
+def jit(f: F) -> F:
+    return cast(F, numba.njit(cache=True, nogil=True)(f))
+
+
+def inline(f: F) -> F:
+    """Compiled into its callers: a function called in the innermost loops with the tables
+    (a large tuple of arrays) would otherwise copy them at every call."""
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(f))
+
+
+AFLOAT, KEEL_BROKEN, REMOVED = 0, 1, 2
+KEEL_VALUE = 10.0
+CAUTION = 0.6
+NEAR = 0.05
+STEP_Q = (0, 1, 1, 0, -1, -1)
+STEP_R = (-1, -1, 0, 1, 1, 0)
+MASK32 = 0xFFFFFFFF
+
+
+# --- CPython's random.random() -------------------------------------------------------------
+
+
+@jit
+def _genrand(mt: Arr, mti: Arr, g: int) -> int:
+    """The next 32-bit word of generator ``g`` (MT19937, as CPython's ``_random``)."""
+    if mti[g] >= 624:
+        for k in range(624):
+            y = (mt[g, k] & 0x80000000) | (mt[g, (k + 1) % 624] & 0x7FFFFFFF)
+            v = mt[g, (k + 397) % 624] ^ (y >> 1)
+            if y & 1:
+                v ^= 0x9908B0DF
+            mt[g, k] = v
+        mti[g] = 0
+    y = mt[g, mti[g]]
+    mti[g] += 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return int(y & MASK32)
+
+
+@jit
+def _random(mt: Arr, mti: Arr, g: int) -> float:
+    a = _genrand(mt, mti, g) >> 5
+    b = _genrand(mt, mti, g) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+@jit
+def _roll(mt: Arr, mti: Arr, faces: Arr, nfaces: Arr, d: int) -> int:
+    """:class:`~leviathans.dice.SeededDice` ``roll``: generator 0 is the game's dice."""
+    n = nfaces[d]
+    return int(faces[d, int(_random(mt, mti, 0) * n)])
+
+
+# --- hex geometry (R3-R5) -------------------------------------------------------------------
+
+
+@jit
+def _sector_mask(q: int, r: int) -> int:
+    if q == 0 and r == 0:
+        return 0
+    s = -q - r
+    mask = 0
+    for d in range(6):
+        if abs(q) <= min(-r, s):
+            mask |= 1 << d
+        q, r, s = -s, -q, -r
+    return mask
+
+
+@jit
+def _relative(dq: int, dr: int, facing: int) -> int:
+    mask = _sector_mask(dq, dr)
+    return ((mask >> facing) | (mask << (6 - facing))) & 0b111111
+
+
+@inline
+def _distance(dq: int, dr: int) -> int:
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+@jit
+def build_geometry(radius: int, shp_len: Arr, shp_type: Arr, shp_nloc: Arr, shp_whex: Arr,
+                   shp_arc: Arr, shp_group: Arr) -> Arr:
+    """Attack geometry of every shape against every shape for every placement in the box
+    ``|dq|, |dr| <= radius`` (the engine's ``attack_geometry``): per attacker location a code,
+    ``range << 6 | mask of the target's locations a shot may strike``, or -1 when no hex of
+    the target is in the location's arc. A row's codes sit together (one memory read a
+    placement).
+
+    Arcs, footprints and distances turn with the board, so only attackers facing 0 are
+    tabled: :func:`_geo_row` turns any placement to that one. Row ``((dq + radius) * (2
+    radius + 1) + dr + radius) * 6 + fb``."""
+    k = len(shp_len)
+    side = 2 * radius + 1
+    rows = side * side * 6
+    codes = np.full((k, k, rows, 6), -1, dtype=np.int16)
+    aq = np.zeros(4, dtype=np.int64)
+    ar = np.zeros(4, dtype=np.int64)
+    tq = np.zeros(4, dtype=np.int64)
+    tr = np.zeros(4, dtype=np.int64)
+    for a in range(k):
+        for b in range(k):
+            for dq in range(-radius, radius + 1):
+                for dr in range(-radius, radius + 1):
+                    for fa in range(1):
+                        back = (fa + 3) % 6
+                        for i in range(shp_len[a]):
+                            aq[i] = STEP_Q[back] * i
+                            ar[i] = STEP_R[back] * i
+                        for fb in range(6):
+                            backb = (fb + 3) % 6
+                            for i in range(shp_len[b]):
+                                tq[i] = dq + STEP_Q[backb] * i
+                                tr[i] = dr + STEP_R[backb] * i
+                            row = ((dq + radius) * side + dr + radius) * 6 + fb
+                            for loc in range(shp_nloc[a]):
+                                oq = aq[shp_whex[a, loc]]
+                                orr = ar[shp_whex[a, loc]]
+                                best = -1
+                                for t in range(shp_len[b]):
+                                    if _relative(tq[t] - oq, tr[t] - orr, fa) & shp_arc[a, loc]:
+                                        d = _distance(tq[t] - oq, tr[t] - orr)
+                                        if best < 0 or d < best:
+                                            best = d
+                                if best < 0:
+                                    continue
+                                inside = False
+                                for t in range(shp_len[b]):
+                                    if tq[t] == oq and tr[t] == orr:
+                                        inside = True
+                                found = 0
+                                if not inside:
+                                    for tl in range(shp_nloc[b]):
+                                        h = shp_whex[b, tl]
+                                        if _relative(oq - tq[h], orr - tr[h], fb) \
+                                                & shp_arc[b, tl]:
+                                            found |= 1 << tl
+                                    # a Type 4 side hit: fore or aft of that side (group)
+                                    if shp_type[b] == 4:
+                                        groups = 0
+                                        for tl in range(shp_nloc[b]):
+                                            if found >> tl & 1:
+                                                groups |= 1 << shp_group[b, tl]
+                                        for tl in range(shp_nloc[b]):
+                                            if groups >> shp_group[b, tl] & 1:
+                                                found |= 1 << tl
+                                codes[a, b, row, loc] = best << 6 | found
+    return codes
+
+
+# --- the move search (positions.search_ends) --------------------------------------------------
+
+
+@jit
+def search_ends(kids: Arr, rank: Arr, bits: int, forward: Arr, start: int, mp: int,
+                npos: int, scratch: Arr, scratch_seen: Arr, scratch_best: Arr, ends: Arr,
+                entered: Arr) -> int:
+    """Every end of a move from ``start`` with ``mp`` movement points (none entered yet, no
+    turn made): fills ``ends`` and ``entered`` in the order first reached, returns how many.
+
+    ``scratch`` has three rows of room for the search's nodes; ``scratch_seen`` (one more
+    than the number of nodes of any table: its last cell counts the levels searched so far)
+    marks the nodes met on a level, ``scratch_best`` the positions."""
+    mask = (1 << bits) - 1
+    positions = scratch[0]
+    level = scratch[1]
+    nxt = scratch[2]
+    for p in range(npos):
+        scratch_best[p] = 0
+    first = start << bits
+    level[0] = first
+    nlevel = 1
+    positions[0] = start
+    npositions = 1
+    scratch_best[start] = rank[first & mask] + 1
+    level_one = 0
+    stamp = scratch_seen[len(scratch_seen) - 1] + 1
+    scratch_seen[len(scratch_seen) - 1] = stamp + mp + 1
+    for lv in range(mp):
+        mark = stamp + lv
+        nfound = 0
+        for i in range(nlevel):
+            key = level[i]
+            for c in range(3):
+                child = kids[key, c]
+                if child < 0:
+                    continue
+                if scratch_best[child >> bits] <= rank[child & mask] \
+                        and scratch_seen[child] != mark:
+                    scratch_seen[child] = mark
+                    nxt[nfound] = child
+                    nfound += 1
+        if nfound == 0:
+            break
+        for i in range(nfound):
+            key = nxt[i]
+            level[i] = key
+            p = key >> bits
+            positions[npositions] = p
+            npositions += 1
+            r = rank[key & mask]
+            if scratch_best[p] <= r:
+                scratch_best[p] = r + 1
+        nlevel = nfound
+        if level_one == 0:
+            level_one = nfound
+    # the first node of each position, in node order
+    n = 0
+    straight = forward[start]
+    for p in range(npos):
+        scratch_best[p] = -1
+    for node in range(npositions):
+        p = positions[node]
+        if scratch_best[p] < 0:
+            scratch_best[p] = node
+            ends[n] = p
+            if node > level_one:
+                entered[n] = 1
+            else:
+                entered[n] = 1 if (node > 0 and p == straight) else 0
+            n += 1
+    return n
+
+
+# --- the state ------------------------------------------------------------------------------
+
+
+@inline
+def _popcount(x: int) -> int:
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@inline
+def _afloat(st_pos: Arr, st_status: Arr, i: int) -> bool:
+    return bool(st_pos[i] >= 0 and st_status[i] != REMOVED)
+
+
+@inline
+def _mp(t: Any, destroyed: int, i: int) -> int:
+    total = 0
+    for k in range(36):
+        if t.eng_mp[i, k] and not destroyed >> k & 1:
+            total += t.eng_mp[i, k]
+    return total
+
+
+@inline
+def _armour(t: Any, j: int, tl: int, destroyed: int) -> int:
+    bonus = 0
+    for k in range(6 * tl, 6 * tl + 6):
+        if t.armour[j, k] and not destroyed >> k & 1:
+            bonus += t.armour[j, k]
+    return bonus
+
+
+@inline
+def _crew(t: Any, i: int, loc: int, destroyed: int) -> int:
+    """R6: the best crew slot of the location not destroyed earlier (its number among the
+    crew slots of the location), or -1."""
+    for k in range(t.crew_n[i, loc]):
+        if not destroyed >> t.crew_slot[i, loc, k] & 1:
+            return k
+    return -1
+
+
+@inline
+def _gun_value(rc: Arr, rtop: Arr, routs: Arr, breach: Arr, armour: Arr, si: Arr,
+               loc_mask: Arr, keel_rolls: Arr, two_red: int, crew_n: Arr, crew_slot: Arr,
+               crew_kind: Arr, n_crew_kinds: int, trim_mask: Arr, band_wexpr: Arr,
+               loc_lexpr: Arr, i: int, g: int, band: int, j: int, tl: int, moved_j: int,
+               destroyed_i: int, all_j: int, destroyed_j: int) -> float:
+    """``odds.gun_value`` with ``KEEL_VALUE``: expected slots destroyed plus 10 times the keel
+    chance, counted in whole outcomes and divided once, as ``odds.location_value`` does.
+    (Arrays, not the tables' tuple: this runs in inner loops.)"""
+    loc = g // 6
+    crew = n_crew_kinds
+    for k in range(crew_n[i, loc]):  # R6: the best crew slot not destroyed earlier
+        if not destroyed_i >> crew_slot[i, loc, k] & 1:
+            crew = crew_kind[i, loc, k]
+            break
+    modifier = -_popcount(trim_mask[i] & destroyed_i)
+    w = band_wexpr[i, g, band]
+    lx = loc_lexpr[j, tl, moved_j]
+    top = rtop[w, crew, lx]
+    gone = (all_j >> (6 * tl)) & 0b111111
+    bonus = 0
+    for k in range(6 * tl, 6 * tl + 6):
+        if armour[j, k] and not destroyed_j >> k & 1:
+            bonus += armour[j, k]
+    need = si[j] - (_popcount(all_j) + _popcount(all_j & loc_mask[j, tl]))
+    nlive = 0
+    nlost = 0
+    direct = 0
+    hits = 0
+    keels = 0
+    for s in range(6):
+        b = breach[j, 6 * tl + s]
+        if b < 0:
+            continue
+        nlive += 1
+        again = min(max(b - modifier, 0), top)
+        if gone >> s & 1:
+            nlost += 1
+            keels += rc[w, crew, lx, again]
+        else:
+            direct += rc[w, crew, lx, min(max(b + bonus - modifier, 0), top)]
+            hits += rc[w, crew, lx, again]
+    if nlive == 0:
+        return 0.0
+    keel_count = keel_rolls[min(max(need, 0), len(keel_rolls) - 1)]
+    denominator = 6 * nlive * routs[w, crew, lx]
+    expected = float(direct * nlive + nlost * hits) / float(denominator)
+    keel = float(nlost * keels * keel_count) / float(denominator * two_red)
+    return expected + KEEL_VALUE * keel
+
+
+# --- movement: the greedy bot's choice of end --------------------------------------------------
+
+
+@inline
+def _band_of(band_range: Arr, i: int, g: int, rng: int) -> int:
+    """R5: 0 short, 1 long, -1 beyond the gun's reach (``Slot.band``)."""
+    if band_range[i, g, 0] >= 0 and rng <= band_range[i, g, 0]:
+        return 0
+    if band_range[i, g, 1] >= 0 and rng <= band_range[i, g, 1]:
+        return 1
+    return -1
+
+
+@inline
+def _geo_row(radius: int, dq: int, dr: int, fa: int, fb: int) -> int:
+    """The geometry row of a placement (target bow at (dq, dr) from the attacker's, facings
+    fa and fb), -1 outside the box (no gun reaches): the placement turned until the attacker
+    faces 0 (a turn of 60 degrees clockwise maps (q, r) to (-r, q + r))."""
+    k = (6 - fa) % 6
+    if k == 0:
+        q, r = dq, dr
+    elif k == 1:
+        q, r = -dr, dq + dr
+    elif k == 2:
+        q, r = -dq - dr, dq
+    elif k == 3:
+        q, r = -dq, -dr
+    elif k == 4:
+        q, r = dr, -dq - dr
+    else:
+        q, r = dq + dr, -dq
+    if abs(q) > radius or abs(r) > radius:
+        return -1
+    return ((q + radius) * (2 * radius + 1) + r + radius) * 6 + (fb - fa) % 6
+
+
+@inline
+def _value_at(band_tab: Arr, i: int, g: int, code: int, best: Arr, e: int) -> float:
+    """A gun's best value at a geometry code, -1 for no attack: ``best[e, g, band, struck]``
+    (see :func:`_best_by_mask`)."""
+    if code < 0:
+        return -1.0
+    value: float = best[e, g, band_tab[i, g, code >> 6], code & 63]
+    return value
+
+
+@jit
+def _best_by_mask(values: Arr, best: Arr, rows: int, guns: Arr, ngun: int, nloc: int) -> None:
+    """``best[r, g, band, mask]``: the best of ``values[r, g, band, location]`` over the
+    locations of the mask (on a line the attacker chooses, R4); -1 (no attack) for band 2
+    (beyond reach) and the empty mask."""
+    for r in range(rows):
+        for n in range(ngun):
+            g = guns[n]
+            for band in range(3):
+                best[r, g, band, 0] = -1.0
+                for mask in range(1, 1 << nloc):
+                    if band == 2:
+                        best[r, g, band, mask] = -1.0
+                        continue
+                    top = -1.0
+                    first = True
+                    for tl in range(nloc):
+                        if mask >> tl & 1:
+                            v = values[r, g, band, tl]
+                            if first or v > top:
+                                top = v
+                                first = False
+                    best[r, g, band, mask] = top
+
+
+@jit
+def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, pq: Arr,
+                pr: Arr, pf: Arr, radius: int, geo: Arr, band_tab: Arr, i: int, shape_i: int,
+                guns: Arr, nguns: Arr, placed: Arr,
+                nown: int, nthreat: int, own_values: Arr, threat_values: Arr, per_gun: Arr,
+                earlier: Arr, near_q: Arr, near_r: Arr, nnear: int, scores: Arr) -> float:
+    """``greedy_airfleet.end_scores`` for the ends kept: value - CAUTION threat - NEAR near,
+    each summed in the engine's order (see there). Returns the best score."""
+    best_score = 0.0
+    for kk in range(nkeep):
+        k = keep[kk]
+        p = ends[k]
+        bq = pq[p]
+        br = pr[p]
+        bf = pf[p]
+        # our guns: each gun's best value, per enemy in reach
+        value = 0.0
+        reached = 0
+        for e in range(nown):
+            sj = placed[e, 3]
+            row = _geo_row(radius, placed[e, 0] - bq, placed[e, 1] - br, bf, placed[e, 2])
+            fires = False
+            for n in range(nguns[i]):
+                g = guns[i, n]
+                v = -1.0
+                if row >= 0:
+                    loc = g // 6
+                    v = _value_at(band_tab, i, g, geo[shape_i, sj, row, loc], own_values, e)
+                per_gun[e, g] = v
+                if v >= 0.0:
+                    fires = True
+            if fires:
+                reached += 1
+        if reached == 1:
+            for e in range(nown):
+                for n in range(nguns[i]):
+                    g = guns[i, n]
+                    if per_gun[e, g] >= 0.0:
+                        value += per_gun[e, g]
+        elif reached > 1:
+            # a gun counts once, at its best, in the turn of the first enemy it reaches
+            for n in range(nguns[i]):
+                earlier[guns[i, n]] = False
+            for e in range(nown):
+                for n in range(nguns[i]):
+                    g = guns[i, n]
+                    if per_gun[e, g] >= 0.0 and not earlier[g]:
+                        best = per_gun[0, g]
+                        for e2 in range(1, nown):
+                            if per_gun[e2, g] > best:
+                                best = per_gun[e2, g]
+                        value += best
+                        earlier[g] = True
+        # the enemy's guns against us standing here (location dice "go" once we entered a hex)
+        threat = 0.0
+        moved = 1 if (entered[k] or not still_ok) else 0
+        for e in range(nthreat):
+            at = nown + e
+            j = placed[at, 4]
+            sj = placed[at, 3]
+            row = _geo_row(radius, bq - placed[at, 0], br - placed[at, 1], placed[at, 2], bf)
+            hits = 0.0
+            if row >= 0:
+                for n in range(nguns[j]):
+                    g = guns[j, n]
+                    loc = g // 6
+                    v = _value_at(band_tab, j, g, geo[sj, shape_i, row, loc], threat_values,
+                                  2 * e + moved)
+                    if v > 0.0:
+                        hits += v
+            threat = threat + hits
+        near = 0
+        for c in range(nnear):
+            d = _distance(near_q[c] - bq, near_r[c] - br)
+            if c == 0 or d < near:
+                near = d
+        score = value - CAUTION * threat - NEAR * float(near)
+        scores[kk] = score
+        if kk == 0 or score > best_score:
+            best_score = score
+    return best_score
+
+
+@jit
+def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_moved: Arr,
+                 i: int, mt: Arr, mti: Arr, w: Any) -> int:
+    """The greedy bot moves ship ``i``; returns its end position (see ``end_scores``)."""
+    rc, rtop, routs, breach, armour, si = t.rc, t.rtop, t.routs, t.breach, t.armour, t.si
+    loc_mask, keel_rolls, two_red = t.loc_mask, t.keel_rolls, t.two_red_outcomes
+    crew_n, crew_slot, crew_kind, n_crew_kinds = t.crew_n, t.crew_slot, t.crew_kind, t.n_crew_kinds
+    trim_mask, band_wexpr, loc_lexpr = t.trim_mask, t.band_wexpr, t.loc_lexpr
+    side = t.side[i]
+    tab = t.sh_table[i]
+    ch = t.sh_children[i]
+    start = st_pos[i]
+    mp = _mp(t, st_destroyed[i], i)
+    n = search_ends(t.kids[ch], t.rank[ch], t.bits[ch], t.pt_fwd[tab], start, mp,
+                    t.pt_n[tab], w.nodes, w.seen, w.best, w.ends, w.entered)
+    sq = t.pt_q[tab, start]
+    sr = t.pt_r[tab, start]
+    radius = 0
+    for k in range(n):
+        p = w.ends[k]
+        d = _distance(t.pt_q[tab, p] - sq, t.pt_r[tab, p] - sr)
+        if d > radius:
+            radius = d
+    # cells of the other ships
+    occupied = w.occupied
+    occupied[:] = False
+    nships = len(st_pos)
+    for j in range(nships):
+        if j != i and _afloat(st_pos, st_status, j):
+            tj = t.sh_table[j]
+            for h in range(t.length[j]):
+                occupied[t.pt_cells[tj, st_pos[j], h]] = True
+    nkeep = 0
+    for k in range(n):
+        p = w.ends[k]
+        if t.pt_edge[tab, p]:
+            continue
+        free = True
+        for h in range(t.length[i]):
+            if occupied[t.pt_cells[tab, p, h]]:
+                free = False
+                break
+        if free:
+            w.keep[nkeep] = k
+            nkeep += 1
+    if nkeep == 0:
+        return int(start)
+    # the enemies, and which of them can matter from some end
+    nen = 0
+    own_guns = 0
+    for g in range(36):
+        if t.gun_mask[i] >> g & 1 and not st_destroyed[i] >> g & 1:
+            own_guns += 1
+    nown = 0
+    nthreat = 0
+    for j in range(nships):
+        if not _afloat(st_pos, st_status, j) or t.side[j] == side:
+            continue
+        w.enemies[nen] = j
+        nen += 1
+        tj = t.sh_table[j]
+        apart = _distance(t.pt_q[tj, st_pos[j]] - sq, t.pt_r[tj, st_pos[j]] - sr)
+        if apart > t.reach[i, j] + radius:
+            continue
+        if own_guns:
+            w.own[nown] = j
+            # our guns against j as it stands (its moved flag); guns alike share values
+            for g in range(36):
+                if not t.gun_mask[i] >> g & 1:
+                    continue
+                rep = t.gun_rep[i, g]
+                for b in range(2):
+                    if t.band_range[i, g, b] < 0:
+                        continue
+                    for tl in range(t.nloc[j]):
+                        if rep != g:
+                            w.own_values[nown, g, b, tl] = w.own_values[nown, rep, b, tl]
+                            continue
+                        w.own_values[nown, g, b, tl] = _gun_value(
+                            rc, rtop, routs, breach, armour, si, loc_mask, keel_rolls,
+                            two_red, crew_n, crew_slot, crew_kind, n_crew_kinds, trim_mask,
+                            band_wexpr, loc_lexpr, i, g, b, j, tl, int(st_moved[j]),
+                            st_destroyed[i], st_destroyed[j], st_destroyed[j])
+            nown += 1
+        enemy_guns = 0
+        for g in range(36):
+            if t.gun_mask[j] >> g & 1 and not st_destroyed[j] >> g & 1:
+                enemy_guns += 1
+        if enemy_guns:
+            w.threats[nthreat] = j
+            for g in range(36):
+                if not t.gun_mask[j] >> g & 1:
+                    continue
+                rep = t.gun_rep[j, g]
+                for b in range(2):
+                    if t.band_range[j, g, b] < 0:
+                        continue
+                    for tl in range(t.nloc[i]):
+                        for m in range(2):
+                            at = 2 * nthreat + m
+                            if rep != g:
+                                w.threat_values[at, g, b, tl] = w.threat_values[at, rep, b, tl]
+                                continue
+                            w.threat_values[at, g, b, tl] = _gun_value(
+                                rc, rtop, routs, breach, armour, si, loc_mask, keel_rolls,
+                                two_red, crew_n, crew_slot, crew_kind, n_crew_kinds,
+                                trim_mask, band_wexpr, loc_lexpr, j, g, b, i, tl, m,
+                                st_destroyed[j], st_destroyed[i], st_destroyed[i])
+            nthreat += 1
+    # what each end's score needs, as plain arrays: the loop below reads nothing else
+    ne = w.near_q
+    nr = w.near_r
+    nn = 0
+    for e in range(nen):
+        j = w.enemies[e]
+        tj = t.sh_table[j]
+        for h in range(t.length[j]):
+            c = t.pt_cells[tj, st_pos[j], h]
+            ne[nn] = t.cell_q[c]
+            nr[nn] = t.cell_r[c]
+            nn += 1
+    placed = w.placed  # per own / threat enemy: bow q, r, facing, shape, ship
+    for e in range(nown):
+        j = w.own[e]
+        tj = t.sh_table[j]
+        placed[e, 0] = t.pt_q[tj, st_pos[j]]
+        placed[e, 1] = t.pt_r[tj, st_pos[j]]
+        placed[e, 2] = t.pt_f[tj, st_pos[j]]
+        placed[e, 3] = t.shape[j]
+        placed[e, 4] = j
+    for e in range(nthreat):
+        j = w.threats[e]
+        tj = t.sh_table[j]
+        placed[nown + e, 0] = t.pt_q[tj, st_pos[j]]
+        placed[nown + e, 1] = t.pt_r[tj, st_pos[j]]
+        placed[nown + e, 2] = t.pt_f[tj, st_pos[j]]
+        placed[nown + e, 3] = t.shape[j]
+        placed[nown + e, 4] = j
+    guns = w.guns  # live guns of each ship
+    nguns = w.nguns
+    for j in range(nships):
+        nguns[j] = 0
+        for g in range(36):
+            if t.gun_mask[j] >> g & 1 and not st_destroyed[j] >> g & 1:
+                guns[j, nguns[j]] = g
+                nguns[j] += 1
+    for e in range(nown):
+        _best_by_mask(w.own_values[e:e + 1], w.own_best[e:e + 1], 1, guns[i], nguns[i],
+                      t.nloc[w.own[e]])
+    for e in range(nthreat):
+        j = w.threats[e]
+        _best_by_mask(w.threat_values[2 * e:2 * e + 2], w.threat_best[2 * e:2 * e + 2], 2,
+                      guns[j], nguns[j], t.nloc[i])
+    best_score = _score_ends(
+        w.ends, w.keep, nkeep, w.entered, not st_moved[i], t.pt_q[tab], t.pt_r[tab],
+        t.pt_f[tab], t.geo_radius, t.geo, t.band_tab, i, t.shape[i],
+        guns, nguns, placed, nown, nthreat, w.own_best, w.threat_best, w.per_gun,
+        w.earlier, ne, nr, nn, w.scores)
+    # one draw of the side's bot per end considered; the best score, ties by the highest draw
+    chosen = -1
+    top_draw = -1.0
+    for kk in range(nkeep):
+        draw = _random(mt, mti, 1 + side)
+        if w.scores[kk] == best_score and (chosen < 0 or draw > top_draw):
+            chosen = kk
+            top_draw = draw
+    k = w.keep[chosen]
+    st_moved[i] = st_moved[i] or w.entered[k] == 1
+    return int(w.ends[k])
+
+
+# --- gunnery ----------------------------------------------------------------------------------
+
+
+@jit
+def _options(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, side: int,
+             opts: Arr) -> int:
+    """Every attack the side could declare (``gunnery.attack_options``, in its order): rows
+    of ``opts`` = (ship, slot, target, location, band)."""
+    n = 0
+    nships = len(st_pos)
+    for i in range(nships):
+        if not _afloat(st_pos, st_status, i) or t.side[i] != side:
+            continue
+        guns = t.gun_mask[i] & ~st_destroyed[i]
+        if not guns:
+            continue
+        ti = t.sh_table[i]
+        qi = t.pt_q[ti, st_pos[i]]
+        ri = t.pt_r[ti, st_pos[i]]
+        fi = t.pt_f[ti, st_pos[i]]
+        for j in range(nships):
+            if not _afloat(st_pos, st_status, j) or t.side[j] == side:
+                continue
+            tj = t.sh_table[j]
+            row = _geo_row(t.geo_radius, t.pt_q[tj, st_pos[j]] - qi,
+                           t.pt_r[tj, st_pos[j]] - ri, fi, t.pt_f[tj, st_pos[j]])
+            if row < 0:
+                continue
+            for loc in range(t.nloc[i]):
+                code = t.geo[t.shape[i], t.shape[j], row, loc]
+                if code < 0:
+                    continue
+                rng = code >> 6
+                struck = code & 63
+                for g in range(6 * loc, 6 * loc + 6):
+                    if not guns >> g & 1:
+                        continue
+                    band = t.band_tab[i, g, rng]
+                    if band == 2:
+                        continue
+                    for tl in range(t.nloc[j]):
+                        if struck >> tl & 1:
+                            opts[n, 0] = i
+                            opts[n, 1] = g
+                            opts[n, 2] = j
+                            opts[n, 3] = tl
+                            opts[n, 4] = band
+                            n += 1
+    return n
+
+
+@jit
+def _fire(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, st_fired: Arr,
+          st_moved: Arr, i: int, g: int, j: int, tl: int, band: int, mt: Arr,
+          mti: Arr) -> tuple[int, int]:
+    """``gunnery.apply_fire``: the breach roll and what it destroys. Returns the slot
+    destroyed (-1: none) and whether this attack broke the keel."""
+    faces = t.faces
+    nfaces = t.nfaces
+    destroyed_i = st_destroyed[i]
+    total = 0
+    for k in range(t.band_ndice[i, g, band]):
+        total += _roll(mt, mti, faces, nfaces, t.band_dice[i, g, band, k])
+    loc = g // 6
+    c = _crew(t, i, loc, destroyed_i)
+    if c >= 0:
+        total += _roll(mt, mti, faces, nfaces, t.crew_die[i, loc, c])
+    m = 1 if st_moved[j] else 0
+    for k in range(t.loc_ndice[j, tl, m]):
+        total += _roll(mt, mti, faces, nfaces, t.loc_dice[j, tl, m, k])
+    total += -_popcount(t.trim_mask[i] & destroyed_i)
+    slot_roll = _roll(mt, mti, faces, nfaces, t.d6)
+    flat = 6 * tl + slot_roll - 1
+    every = st_destroyed[j] | st_circled[j]
+    before = st_status[j]
+    out = -1
+    if t.breach[j, flat] < 0:
+        pass  # a miss slot
+    elif every >> flat & 1:
+        # critical damage: re-roll the slot (again on a miss)
+        while True:
+            again = _roll(mt, mti, faces, nfaces, t.d6)
+            flat = 6 * tl + again - 1
+            if t.breach[j, flat] >= 0:
+                break
+        if not every >> flat & 1:
+            if total >= t.breach[j, flat]:
+                st_circled[j] |= 1 << flat
+                out = flat
+        elif total >= t.breach[j, flat]:
+            a = _roll(mt, mti, faces, nfaces, t.red)
+            b = _roll(mt, mti, faces, nfaces, t.red)
+            mod = _popcount(every) + _popcount(every & t.loc_mask[j, tl])
+            if a + b + mod >= t.si[j]:
+                st_status[j] = KEEL_BROKEN
+    elif total >= t.breach[j, flat] + _armour(t, j, tl, st_destroyed[j]):
+        st_circled[j] |= 1 << flat
+        out = flat
+    st_fired[i] |= 1 << g
+    broke = 1 if (before != KEEL_BROKEN and st_status[j] == KEEL_BROKEN) else 0
+    return out, broke
+
+
+# --- the turn ----------------------------------------------------------------------------------
+
+
+@jit
+def _initiative(t: Any, mt: Arr, mti: Arr) -> int:
+    """Two red dice a side, the higher total wins, ties rolled again: the winner's side."""
+    while True:
+        a = _roll(mt, mti, t.faces, t.nfaces, t.red) + _roll(mt, mti, t.faces, t.nfaces, t.red)
+        b = _roll(mt, mti, t.faces, t.nfaces, t.red) + _roll(mt, mti, t.faces, t.nfaces, t.red)
+        if a != b:
+            return 0 if a > b else 1
+
+
+@jit
+def _groups(t: Any, st_pos: Arr, st_status: Arr, winner: int, groups: Arr) -> int:
+    """``turn.movement_groups``: ship types from the highest, the loser's first in a type."""
+    n = 0
+    for ty in range(9, 0, -1):
+        for side in (1 - winner, winner):
+            for i in range(len(st_pos)):
+                if (_afloat(st_pos, st_status, i) and st_status[i] == AFLOAT
+                        and t.side[i] == side and t.ship_type[i] == ty):
+                    groups[n, 0] = side
+                    groups[n, 1] = ty
+                    n += 1
+                    break
+    return n
+
+
+@jit
+def _defeated(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, side: int) -> bool:
+    ships = 0
+    armed = False
+    for i in range(len(st_pos)):
+        if _afloat(st_pos, st_status, i) and t.side[i] == side:
+            ships += 1
+            if t.gun_mask[i] & ~st_destroyed[i]:
+                armed = True
+    return ships == 0 or not armed
+
+
+@jit
+def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled: Arr,
+         st_fired: Arr, st_moved: Arr, mt: Arr, mti: Arr, turn: int, winner: int,
+         groups: Arr, ngroups: int, finished: int, turn_limit: int, winner_first: bool,
+         quickstart_destruction: bool, log: Arr, lost: Arr) -> tuple[int, int, int]:
+    """Play on from the start of a movement phase (its groups given, ``finished`` the ships
+    done already) to the end of the battle. ``log`` gets a row per attack (shooter, slot,
+    target, slot destroyed or -1, keel broken), ``lost`` the ships lost in order. Returns
+    (last turn, attacks, ships lost)."""
+    rc, rtop, routs, breach, armour, si = t.rc, t.rtop, t.routs, t.breach, t.armour, t.si
+    loc_mask, keel_rolls, two_red = t.loc_mask, t.keel_rolls, t.two_red_outcomes
+    crew_n, crew_slot, crew_kind, n_crew_kinds = t.crew_n, t.crew_slot, t.crew_kind, t.n_crew_kinds
+    trim_mask, band_wexpr, loc_lexpr = t.trim_mask, t.band_wexpr, t.loc_lexpr
+    nships = len(st_pos)
+    nlog = 0
+    nlost = 0
+    while True:
+        # movement, group by group; in a group the first ship not moved yet moves next
+        for gi in range(ngroups):
+            side = groups[gi, 0]
+            ty = groups[gi, 1]
+            for i in range(nships):
+                if (t.side[i] == side and t.ship_type[i] == ty and st_status[i] == AFLOAT
+                        and st_pos[i] >= 0 and not finished >> i & 1
+                        and _mp(t, st_destroyed[i], i) == 0):
+                    finished |= 1 << i
+            for i in range(nships):
+                if (t.side[i] == side and t.ship_type[i] == ty and st_status[i] == AFLOAT
+                        and st_pos[i] >= 0 and not finished >> i & 1):
+                    p = _greedy_move(t, st_pos, st_status, st_destroyed, st_moved, i, mt, mti,
+                                     w)
+                    st_pos[i] = p
+                    if t.pt_edge[t.sh_table[i], p]:  # R2: never chosen, kept for the rule
+                        st_status[i] = REMOVED
+                        lost[nlost] = i
+                        nlost += 1
+                    finished |= 1 << i
+        # gunnery
+        for k in range(2):
+            side = winner if (k == 0) == winner_first else 1 - winner
+            n = _options(t, st_pos, st_status, st_destroyed, side, w.opts)
+            while True:
+                chosen = -1
+                best_value = 0.0
+                best_draw = 0.0
+                for o in range(n):
+                    i = w.opts[o, 0]
+                    g = w.opts[o, 1]
+                    if st_fired[i] >> g & 1:
+                        continue
+                    j = w.opts[o, 2]
+                    value = _gun_value(rc, rtop, routs, breach, armour, si, loc_mask,
+                                       keel_rolls, two_red, crew_n, crew_slot, crew_kind,
+                                       n_crew_kinds, trim_mask, band_wexpr, loc_lexpr, i, g,
+                                       w.opts[o, 4], j, w.opts[o, 3],
+                                       1 if st_moved[j] else 0, st_destroyed[i],
+                                       st_destroyed[j] | st_circled[j], st_destroyed[j])
+                    d = _random(mt, mti, 1 + side)
+                    if chosen < 0 or value > best_value or (value == best_value
+                                                             and d > best_draw):
+                        chosen = o
+                        best_value = value
+                        best_draw = d
+                if chosen < 0:
+                    break
+                i = w.opts[chosen, 0]
+                g = w.opts[chosen, 1]
+                j = w.opts[chosen, 2]
+                out, broke = _fire(t, st_status, st_destroyed, st_circled, st_fired, st_moved,
+                                   i, g, j, w.opts[chosen, 3], w.opts[chosen, 4], mt, mti)
+                if nlog < len(log):  # the caller checks nlog against its room
+                    log[nlog, 0] = i
+                    log[nlog, 1] = g
+                    log[nlog, 2] = j
+                    log[nlog, 3] = out
+                    log[nlog, 4] = broke
+                nlog += 1
+        # end of turn: damage takes effect, destroyed ships leave, the game may end
+        for i in range(nships):
+            st_destroyed[i] |= st_circled[i]
+            st_circled[i] = 0
+            st_fired[i] = 0
+            st_moved[i] = False
+        gone_now = 0
+        for i in range(nships):
+            if not _afloat(st_pos, st_status, i):
+                continue
+            out_now = st_status[i] == KEEL_BROKEN
+            if not out_now and quickstart_destruction:
+                gone = st_destroyed[i] | t.miss_mask[i]
+                for loc in range(t.nloc[i]):
+                    if gone & t.loc_mask[i, loc] == t.loc_mask[i, loc]:
+                        out_now = True
+                if 2 * _popcount(st_destroyed[i]) >= t.si[i]:
+                    out_now = True
+            if out_now:
+                gone_now |= 1 << i
+        for i in range(nships):
+            if gone_now >> i & 1:
+                st_status[i] = REMOVED
+                lost[nlost] = i
+                nlost += 1
+        lost_a = _defeated(t, st_pos, st_status, st_destroyed, 0)
+        lost_b = _defeated(t, st_pos, st_status, st_destroyed, 1)
+        if lost_a or lost_b or turn >= turn_limit:
+            return turn, nlog, nlost
+        turn += 1
+        winner = _initiative(t, mt, mti)
+        ngroups = _groups(t, st_pos, st_status, winner, groups)
+        finished = 0

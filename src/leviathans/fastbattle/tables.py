@@ -1,0 +1,360 @@
+"""The engine's data for one air-fleet setup as integer arrays, for the compiled battle loop.
+
+Every number comes from the engine's own objects (ship specs, position tables, the move
+search's node tables, dice, the exact odds' outcome counts), so the loop in :mod:`.kernel`
+decides nothing of its own: it only reads these.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..dice import D6, DiceExpr, Die, die
+from ..rulesets.airfleet.odds import _counts_at_least
+from ..rulesets.airfleet.positions import PositionTable, _children
+from ..rulesets.airfleet.setup import GameSetup
+from . import kernel
+
+__all__ = ["LOG_ROOM", "Tables", "Work", "tables_for"]
+
+RED = die("red")
+#: attacks a battle may have
+LOG_ROOM = 1 << 16
+TWO_RED = DiceExpr.parse("2red")
+I64 = np.int64
+
+
+class Tables(NamedTuple):
+    """Static data of a setup. Ships are numbered as in the setup; slots flat (6 a
+    location); a "table" is a ship shape's :class:`PositionTable`."""
+
+    side: Any  # [ship] side number (the setup's order)
+    ship_type: Any
+    length: Any
+    nloc: Any
+    shape: Any  # [ship] shape number (geometry tables)
+    si: Any
+    gun_mask: Any
+    miss_mask: Any
+    trim_mask: Any
+    loc_mask: Any  # [ship, location]
+    breach: Any  # [ship, slot], -1 for a miss slot
+    armour: Any  # [ship, slot] armour bonus, 0 if not armour
+    eng_mp: Any  # [ship, slot] engine MP, 0 if not an engine
+    crew_n: Any  # [ship, location] crew slots, best die first (R6)
+    crew_slot: Any  # [ship, location, k]
+    crew_kind: Any  # [ship, location, k] crew die number among the setup's crew dice
+    crew_die: Any  # [ship, location, k] die number (rolling)
+    n_crew_kinds: int
+    band_range: Any  # [ship, slot, short/long] range, -1 if no such band
+    band_tab: Any  # [ship, slot, range] band: 0 short, 1 long, 2 beyond reach (R5)
+    band_wexpr: Any  # [ship, slot, band] weapon dice number
+    gun_rep: Any  # [ship, slot] the first gun of its location with the same dice (same values)
+    band_ndice: Any
+    band_dice: Any  # [ship, slot, band, k] die numbers, in the order rolled
+    loc_lexpr: Any  # [ship, location, stationary/moved] location dice number
+    loc_ndice: Any
+    loc_dice: Any
+    faces: Any  # [die, face]
+    nfaces: Any
+    d6: int
+    red: int
+    rc: Any  # [weapon, crew (last: none), location, t] outcomes reaching t
+    rtop: Any
+    routs: Any  # outcomes of each combination
+    keel_rolls: Any  # 2 red dice: outcomes reaching t
+    two_red_outcomes: int
+    reach: Any  # [ship, ship] beyond this bow distance no gun of either reaches
+    sh_table: Any  # [ship] table number
+    sh_children: Any  # [ship] move-search node table number
+    pt_n: Any
+    pt_q: Any  # [table, position]
+    pt_r: Any
+    pt_f: Any
+    pt_fwd: Any
+    pt_edge: Any
+    pt_cells: Any  # [table, position, hex] board cell numbers
+    cell_q: Any
+    cell_r: Any
+    kids: Any  # [children table, node, F/L/R]
+    rank: Any
+    bits: Any
+    geo_radius: int
+    geo: Any  # [shape, shape, row, location] range << 6 | struck locations, -1: out of arc
+
+
+class Work(NamedTuple):
+    """Room the loop works in (allocated once per setup)."""
+
+    nodes: Any
+    seen: Any
+    best: Any
+    ends: Any
+    entered: Any
+    keep: Any
+    occupied: Any
+    enemies: Any
+    own: Any
+    threats: Any
+    own_values: Any
+    threat_values: Any
+    own_best: Any
+    threat_best: Any
+    per_gun: Any
+    earlier: Any
+    scores: Any
+    opts: Any
+    near_q: Any
+    near_r: Any
+    placed: Any
+    guns: Any
+    nguns: Any
+    log: Any  # a row per attack (see kernel.play)
+    lost: Any
+    groups: Any
+
+
+def _numbered(items: dict[Any, int], item: Any) -> int:
+    return items.setdefault(item, len(items))
+
+
+def build_tables(setup: GameSetup) -> Tables:
+    ships = setup.ships
+    n = len(ships)
+    sides = list(setup.sides)
+    dice: dict[Die, int] = {}
+    wexprs: dict[DiceExpr, int] = {}
+    lexprs: dict[DiceExpr, int] = {}
+    crews: dict[Die, int] = {}
+    d6 = _numbered(dice, D6)
+    red = _numbered(dice, RED)
+
+    def z(*shape: int) -> Any:
+        return np.zeros(shape, dtype=I64)
+
+    side, ship_type, length, nloc, shape, si = z(n), z(n), z(n), z(n), z(n), z(n)
+    gun, miss, trim = z(n), z(n), z(n)
+    loc_mask, breach, armour, eng = z(n, 6), np.full((n, 36), -1, I64), z(n, 36), z(n, 36)
+    crew_n, crew_slot, crew_kind, crew_die = z(n, 6), z(n, 6, 6), z(n, 6, 6), z(n, 6, 6)
+    band_range = np.full((n, 36, 2), -1, I64)
+    band_wexpr, band_ndice, band_dice = z(n, 36, 2), z(n, 36, 2), z(n, 36, 2, 8)
+    loc_lexpr, loc_ndice, loc_dice = z(n, 6, 2), z(n, 6, 2), z(n, 6, 2, 8)
+    shapes: dict[int, int] = {}
+    shape_specs = []
+    tables: dict[int, int] = {}
+    table_list: list[PositionTable] = []
+    children: dict[tuple[int, int], int] = {}
+    children_list: list[tuple[PositionTable, int]] = []
+    sh_table, sh_children = z(n), z(n)
+    for i, spec in enumerate(ships):
+        side[i] = sides.index(spec.side)
+        ship_type[i] = spec.type
+        length[i] = spec.length
+        nloc[i] = len(spec.locations)
+        if spec.shape not in shapes:
+            shapes[spec.shape] = len(shapes)
+            shape_specs.append(spec)
+        shape[i] = shapes[spec.shape]
+        si[i] = spec.si
+        gun[i], miss[i], trim[i] = spec.gun_mask, spec.miss_mask, spec.trim_mask
+        for li, mask in enumerate(spec.loc_mask):
+            loc_mask[i, li] = mask
+        for flat, slot in enumerate(spec.slots):
+            if slot.breach is not None:
+                breach[i, flat] = slot.breach
+            for b, band in enumerate((slot.short, slot.long)):
+                if slot.kind != "gun" or band is None:
+                    continue
+                band_range[i, flat, b] = band.range
+                band_wexpr[i, flat, b] = _numbered(wexprs, band.dice)
+                rolled = band.dice.dice()
+                band_ndice[i, flat, b] = len(rolled)
+                for k, d in enumerate(rolled):
+                    band_dice[i, flat, b, k] = _numbered(dice, d)
+        for li in range(len(spec.locations)):
+            for flat, bonus in spec.armour[li]:
+                armour[i, flat] = bonus
+            crew_n[i, li] = len(spec.crew[li])
+            for k, (flat, d) in enumerate(spec.crew[li]):
+                crew_slot[i, li, k] = flat
+                crew_kind[i, li, k] = _numbered(crews, d)
+                crew_die[i, li, k] = _numbered(dice, d)
+            for m, expr in enumerate((spec.stationary_dice[li], spec.moved_dice[li])):
+                loc_lexpr[i, li, m] = _numbered(lexprs, expr)
+                rolled = expr.dice()
+                loc_ndice[i, li, m] = len(rolled)
+                for k, d in enumerate(rolled):
+                    loc_dice[i, li, m, k] = _numbered(dice, d)
+        for flat, mp in spec.engines:
+            eng[i, flat] = mp
+        table = setup.positions[i]
+        sh_table[i] = tables.setdefault(id(table), len(tables))
+        if len(table_list) < len(tables):
+            table_list.append(table)
+        key = (id(table), spec.enter_before_turn)
+        if key not in children:
+            children[key] = len(children)
+            children_list.append((table, spec.enter_before_turn))
+        sh_children[i] = children[key]
+
+    gun_rep = np.tile(np.arange(36, dtype=I64), (n, 1))
+    for i, spec in enumerate(ships):
+        for flat in range(len(spec.slots)):
+            if not spec.gun_mask >> flat & 1:
+                continue
+            for other in range(6 * (flat // 6), flat):
+                if spec.gun_mask >> other & 1 and all(
+                        (band_range[i, other, b] < 0) == (band_range[i, flat, b] < 0)
+                        and band_wexpr[i, other, b] == band_wexpr[i, flat, b] for b in range(2)):
+                    gun_rep[i, flat] = other
+                    break
+
+    # the exact odds' outcome counts for every weapon + crew + location dice combination
+    wl, cl, ll = list(wexprs), list(crews), list(lexprs)
+    counts = {}
+    for a, weapon in enumerate(wl):
+        for c in range(len(cl) + 1):
+            for b, located in enumerate(ll):
+                combined = [*weapon.dice(), *([cl[c]] if c < len(cl) else []), *located.dice()]
+                expr = DiceExpr.of(combined)
+                counts[a, c, b] = (_counts_at_least(expr), expr.outcomes())
+    longest = max(len(v[0]) for v in counts.values())
+    rc = z(len(wl), len(cl) + 1, len(ll), longest)
+    rtop, routs = z(len(wl), len(cl) + 1, len(ll)), z(len(wl), len(cl) + 1, len(ll))
+    for (a, c, b), (reach_counts, outcomes) in counts.items():
+        rc[a, c, b, :len(reach_counts)] = reach_counts
+        rtop[a, c, b] = len(reach_counts) - 1
+        routs[a, c, b] = outcomes
+
+    faces_len = max(len(d.faces) for d in dice)
+    faces, nfaces = z(len(dice), faces_len), z(len(dice))
+    for d, k in dice.items():
+        faces[k, :len(d.faces)] = d.faces
+        nfaces[k] = len(d.faces)
+
+    def max_range(spec: Any) -> int:
+        return max((spec.slots[g].max_range for loc in spec.guns for g in loc), default=0)
+
+    reach = z(n, n)
+    for i, first in enumerate(ships):
+        for j, second in enumerate(ships):
+            reach[i, j] = (max(max_range(first), max_range(second)) + first.length
+                           + second.length)
+
+    # positions, board cells
+    board = setup.board
+    cell_of = {h: k for k, h in enumerate(board.hexes())}
+    cell_q = np.array([h.q for h in cell_of], dtype=I64)
+    cell_r = np.array([h.r for h in cell_of], dtype=I64)
+    most = max(len(t) for t in table_list)
+    nt = len(table_list)
+    pt_n = np.array([len(t) for t in table_list], dtype=I64)
+    pt_q, pt_r, pt_f, pt_fwd = z(nt, most), z(nt, most), z(nt, most), np.full((nt, most), -1, I64)
+    pt_edge = np.zeros((nt, most), dtype=np.bool_)
+    pt_cells = z(nt, most, 4)
+    for k, t in enumerate(table_list):
+        p = len(t)
+        pt_q[k, :p] = [b.q for b in t.bows]
+        pt_r[k, :p] = [b.r for b in t.bows]
+        pt_f[k, :p] = [int(f) for f in t.facings]
+        pt_fwd[k, :p] = t.forward
+        pt_edge[k, :p] = t.on_edge
+        for pos, hexes in enumerate(t.footprints):
+            for h, hx in enumerate(hexes):
+                pt_cells[k, pos, h] = cell_of[hx]
+
+    # the move search's nodes
+    found = [_children(t, ebt) for t, ebt in children_list]
+    nodes = max(len(kids) for kids, _, _ in found)
+    kids = np.full((len(found), nodes, 3), -1, I64)
+    rank, bits = z(len(found), 8), z(len(found))
+    for k, (kid_rows, ranks, b) in enumerate(found):
+        for node, row in enumerate(kid_rows):
+            kids[k, node, :len(row)] = row
+        rank[k, :len(ranks)] = ranks
+        bits[k] = b
+
+    # attack geometry by shape
+    radius = int(reach.max()) + 1
+    shp = shape_specs
+    ns = len(shp)
+    shp_len = np.array([s.length for s in shp], dtype=I64)
+    shp_type = np.array([s.type for s in shp], dtype=I64)
+    shp_nloc = np.array([len(s.locations) for s in shp], dtype=I64)
+    shp_whex, shp_arc, shp_group = z(ns, 6), z(ns, 6), z(ns, 6)
+    for k, s in enumerate(shp):
+        groups: dict[str, int] = {}
+        for li, name in enumerate(s.locations):
+            shp_whex[k, li] = s.weapon_hex[li]
+            shp_arc[k, li] = s.arc[li]
+            shp_group[k, li] = _numbered(groups, name.removeprefix("fore-").removeprefix("aft-"))
+    longest_range = 3 * radius + 8  # more than any distance inside the geometry box
+    band_tab = np.full((n, 36, longest_range), 2, dtype=I64)
+    for i, spec in enumerate(ships):
+        for flat, slot in enumerate(spec.slots):
+            if slot.kind != "gun":
+                continue
+            for rng in range(longest_range):
+                band = slot.band(rng)
+                band_tab[i, flat, rng] = 2 if band is None else (0 if band is slot.short else 1)
+    geo = kernel.build_geometry(radius, shp_len, shp_type, shp_nloc, shp_whex,
+                                                  shp_arc, shp_group)
+    keel_rolls = np.array(_counts_at_least(TWO_RED), dtype=I64)
+    return Tables(side, ship_type, length, nloc, shape, si, gun, miss, trim, loc_mask, breach,
+                  armour, eng, crew_n, crew_slot, crew_kind, crew_die, len(cl), band_range,
+                  band_tab, band_wexpr, gun_rep, band_ndice, band_dice, loc_lexpr, loc_ndice,
+                  loc_dice, faces, nfaces, d6, red, rc, rtop, routs, keel_rolls,
+                  TWO_RED.outcomes(), reach, sh_table, sh_children, pt_n, pt_q, pt_r, pt_f,
+                  pt_fwd, pt_edge, pt_cells, cell_q, cell_r, kids, rank, bits, radius, geo)
+
+
+def build_work(t: Tables) -> Work:
+    n = len(t.side)
+    most = t.pt_q.shape[1]
+    max_mp = int(t.eng_mp.sum(axis=1).max())
+    nodes = t.kids.shape[1]
+    return Work(
+        nodes=np.zeros((3, nodes * (max_mp + 1) + 1), dtype=I64),
+        seen=np.zeros(nodes + 1, dtype=I64),
+        best=np.zeros(most, dtype=I64),
+        ends=np.zeros(most, dtype=I64),
+        entered=np.zeros(most, dtype=I64),
+        keep=np.zeros(most, dtype=I64),
+        occupied=np.zeros(len(t.cell_q), dtype=np.bool_),
+        enemies=np.zeros(n, dtype=I64),
+        own=np.zeros(n, dtype=I64),
+        threats=np.zeros(n, dtype=I64),
+        own_values=np.zeros((n, 36, 2, 6)),
+        threat_values=np.zeros((2 * n, 36, 2, 6)),
+        own_best=np.zeros((n, 36, 3, 64)),
+        threat_best=np.zeros((2 * n, 36, 3, 64)),
+        per_gun=np.zeros((n, 36)),
+        earlier=np.zeros(36, dtype=np.bool_),
+        scores=np.zeros(most),
+        opts=np.zeros((n * n * 36 * 6 + 1, 5), dtype=I64),
+        near_q=np.zeros(4 * n, dtype=I64),
+        near_r=np.zeros(4 * n, dtype=I64),
+        placed=np.zeros((2 * n, 5), dtype=I64),
+        guns=np.zeros((n, 36), dtype=I64),
+        nguns=np.zeros(n, dtype=I64),
+        log=np.zeros((LOG_ROOM, 5), dtype=I64),
+        lost=np.zeros(n, dtype=I64),
+        groups=np.zeros((32, 2), dtype=I64),
+    )
+
+
+#: per setup object (kept alive here, so its id stays its own): its tables and work room
+_TABLES: dict[int, tuple[GameSetup, Tables, Work]] = {}
+
+
+def tables_for(setup: GameSetup) -> tuple[Tables, Work]:
+    """The tables and work room of a setup (built once per setup object)."""
+    found = _TABLES.get(id(setup))
+    if found is None or found[0] is not setup:
+        if len(_TABLES) >= 8:  # bounded: only the latest setups are ever played
+            _TABLES.clear()
+        t = build_tables(setup)
+        found = _TABLES[id(setup)] = (setup, t, build_work(t))
+    return found[1], found[2]

@@ -1,0 +1,190 @@
+"""The compiled greedy battle loop (:mod:`leviathans.fastbattle`) plays exactly as the engine.
+
+Each part is checked against the engine's own function on many inputs (the generator, the
+move search, the attack geometry, the exact gun values), and whole battles are played both
+ways from the same seeds: the simulator's statistics of every game must be equal.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from leviathans.bots.greedy import GreedyBot
+from leviathans.cards.loader import builtin_cards
+from leviathans.fastbattle import kernel, play_greedy_battle, supports
+from leviathans.fastbattle.tables import tables_for
+from leviathans.rulesets import get_ruleset
+from leviathans.rulesets.airfleet import Options, quickstart_battle
+from leviathans.rulesets.airfleet.geometry import attack_geometry
+from leviathans.rulesets.airfleet.odds import gun_value
+from leviathans.rulesets.airfleet.positions import search_ends
+from leviathans.sim import airfleet_matchup
+from leviathans.sim.collect import play_one
+from leviathans.sim.matchup import load_setup
+
+#: ships of every type with armour, trim tanks and crews (catalog cards), both seats
+MIXED = (["Aleksandr III", "HML Raven"], ["Ardent", "Alexandra"])
+
+
+def _stats_both_ways(matchup: Any, seed: int, games: range) -> None:
+    ruleset = get_ruleset("airfleet")
+    setup = load_setup(matchup)
+    assert supports(setup, matchup.bots)
+    for index in games:
+        fast = play_one(ruleset, setup, matchup.bots, seed, index)
+        slow = play_one(ruleset, setup, matchup.bots, seed, index, fast=False)
+        assert fast == slow, f"game {index}"
+
+
+def test_quickstart_battles_equal_the_engine() -> None:
+    _stats_both_ways(airfleet_matchup(turn_limit=30), 11, range(24))
+
+
+def test_mixed_types_equal_the_engine() -> None:
+    """Type 4 side hits (either location of a side), Type 3 shapes, armour, trim tanks."""
+    _stats_both_ways(airfleet_matchup(*MIXED, turn_limit=30), 5, range(10))
+
+
+@pytest.mark.parametrize("options", [{"fire_order": "winner-first"},
+                                     {"quickstart_destruction": False, "turn_limit": 12},
+                                     {"turn_limit": 2}])
+def test_options_equal_the_engine(options: dict[str, Any]) -> None:
+    matchup = airfleet_matchup(turn_limit=options.pop("turn_limit", 30))
+    data = dict(matchup.setup)
+    data["options"] = {**dict(data.get("options") or {}), **options}
+    _stats_both_ways(type(matchup)(matchup.ruleset, data, matchup.bots, matchup.turn_limit,
+                                   matchup.label, matchup.sides), 3, range(8))
+
+
+def test_final_state_equals_the_engine() -> None:
+    """Every ship where the engine leaves it, with the same damage, and the same outcome."""
+    setup = quickstart_battle(Options(turn_limit=30))
+    ruleset = get_ruleset("airfleet")
+    for seed in range(6):
+        bots = {"british": GreedyBot(2 * seed + 1), "french": GreedyBot(2 * seed + 2)}
+        from leviathans.dice import SeededDice
+
+        dice = SeededDice(seed)
+        state = ruleset.new_game(setup, dice)
+        while state.outcome is None:
+            player = state.to_move
+            assert player is not None
+            state = state.apply(bots[player].choose(state), dice)
+        fast = play_greedy_battle(setup, seed, {"british": 2 * seed + 1,
+                                                "french": 2 * seed + 2}).state
+        assert (fast.turn, fast.outcome) == (state.turn, state.outcome)
+        for a, b in zip(fast.ships, state.ships, strict=True):
+            assert (a.bow, a.facing, a.destroyed) == (b.bow, b.facing, b.destroyed)
+            assert (a.status == 2) == (b.status == 2)
+
+
+def test_not_for_other_bots_or_fog() -> None:
+    setup = load_setup(airfleet_matchup())
+    assert not supports(setup, {"british": "greedy", "french": "random"})
+    fog = quickstart_battle(Options(initiative="fog-of-war"))
+    assert not supports(fog, {"british": "greedy", "french": "greedy"})
+
+
+# --- the parts ---------------------------------------------------------------------------------
+
+
+def test_generator_continues_cpython_random() -> None:
+    for seed in (0, 7, 2**40 + 3):
+        rng = random.Random(seed)
+        rng.random()  # mid-state, not at a twist
+        words = rng.getstate()[1]
+        mt = np.array([words[:624], words[:624], words[:624]], dtype=np.int64)
+        mti = np.array([words[624]] * 3, dtype=np.int64)
+        ours = [kernel._random(mt, mti, 1) for _ in range(1500)]  # crosses two twists
+        assert ours == [rng.random() for _ in range(1500)]
+
+
+def test_move_search_equals_the_engine() -> None:
+    setup = quickstart_battle(Options())
+    t, w = tables_for(setup)
+    pick = random.Random(1)
+    for i, spec in enumerate(setup.ships):
+        table = setup.positions[i]
+        ch, tab = t.sh_children[i], t.sh_table[i]
+        for _ in range(25):
+            start = pick.randrange(len(table))
+            mp = pick.randint(1, 12)
+            want = search_ends(table, start, mp, 0, False, spec.enter_before_turn)
+            n = kernel.search_ends(t.kids[ch], t.rank[ch], int(t.bits[ch]), t.pt_fwd[tab], start,
+                                   mp, int(t.pt_n[tab]), w.nodes, w.seen, w.best, w.ends,
+                                   w.entered)
+            assert list(w.ends[:n]) == list(want.ends)
+            assert bytes(w.entered[:n].astype(np.uint8)) == want.entered
+
+
+def test_geometry_equals_the_engine() -> None:
+    """Turned placements included (the table keeps the attacker facing 0 only)."""
+    setup = load_setup(airfleet_matchup(*MIXED))
+    t, _ = tables_for(setup)
+    pick = random.Random(2)
+    specs = setup.ships
+    for _ in range(3000):
+        a, b = pick.choice(specs), pick.choice(specs)
+        dq, dr = pick.randint(-14, 14), pick.randint(-14, 14)
+        fa, fb = pick.randrange(6), pick.randrange(6)
+        want = attack_geometry(a, b, dq, dr, fa, fb)
+        row = kernel._geo_row(t.geo_radius, dq, dr, fa, fb)
+        if row < 0:  # outside the table: beyond the reach of every gun either way
+            reach = max(a.slots[g].max_range for loc in a.guns for g in loc)
+            assert all(found is None or found[0] > reach for found in want)
+            continue
+        for loc, found in enumerate(want):
+            code = int(t.geo[t.shape[a.index], t.shape[b.index], row, loc])
+            if found is None:
+                assert code == -1
+            else:
+                assert code >> 6 == found[0]
+                assert code & 63 == sum(1 << tl for tl in found[1])
+
+
+def test_gun_values_equal_the_engine() -> None:
+    setup = load_setup(airfleet_matchup(*MIXED))
+    t, _ = tables_for(setup)
+    pick = random.Random(3)
+    ships = setup.ships
+    from leviathans.rulesets.airfleet.ships import ShipState
+
+    checked = 0
+    while checked < 1500:
+        i, j = pick.randrange(len(ships)), pick.randrange(len(ships))
+        spec, tspec = ships[i], ships[j]
+        guns = [g for loc in spec.guns for g in loc]
+        if not guns or spec.side == tspec.side:
+            continue
+        g = pick.choice(guns)
+        band = pick.randrange(2)
+        dice = (spec.slots[g].short, spec.slots[g].long)[band]
+        if dice is None:
+            continue
+        mine = pick.getrandbits(6 * len(spec.locations))
+        theirs = pick.getrandbits(6 * len(tspec.locations)) & pick.getrandbits(36)
+        circled = pick.getrandbits(6 * len(tspec.locations)) & ~theirs & pick.getrandbits(36)
+        moved = pick.random() < 0.5
+        shooter = ShipState(None, 0, destroyed=mine)  # type: ignore[arg-type]
+        target = ShipState(None, 0, destroyed=theirs, circled=circled,  # type: ignore[arg-type]
+                           moved=moved)
+        tl = pick.randrange(len(tspec.locations))
+        want = gun_value(spec, shooter, g, dice.dice, tspec, target, tl, 10.0)
+        got = kernel._gun_value(t.rc, t.rtop, t.routs, t.breach, t.armour, t.si, t.loc_mask,
+                                t.keel_rolls, t.two_red_outcomes, t.crew_n, t.crew_slot,
+                                t.crew_kind, t.n_crew_kinds, t.trim_mask, t.band_wexpr,
+                                t.loc_lexpr, i, g, band, j, tl, int(moved), mine,
+                                theirs | circled, theirs)
+        assert got == want  # the same float, not merely close
+        checked += 1
+
+
+def test_known_ship_names() -> None:
+    cards = builtin_cards()
+    for side in MIXED:
+        for name in side:
+            assert name in cards
