@@ -8,7 +8,9 @@ On one core (the process is pinned to one CPU where the OS allows it):
 * War Fleet: greedy-bot battles of the 12-against-12 fleet action (battles and steps per
   second, steps being the bots' decisions);
 * per bot (random, greedy, search), quick-start battles per second against itself on one
-  core and on two (two worker processes, each pinned to its own CPU);
+  core and on two (two worker processes, each pinned to its own CPU); ``greedy*``: the same
+  greedy battles played by the compiled loop (:mod:`leviathans.fastbattle`);
+* ``leviathans simulate`` of 10,000 greedy quick-start battles on two workers, end to end;
 * the baseline: python-chess random playouts (list the legal moves, pick one, push), plies
   per second, measured in the same run.
 """
@@ -22,10 +24,11 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 #: measures to run, separated by commas (default all): chess, airfleet, greedy, starship,
-#: warfleet (the air-fleet ratio needs chess)
+#: warfleet, bots, simulate (the air-fleet ratio needs chess)
 ONLY = {m.strip() for m in os.environ.get("BENCH_ONLY", "").split(",") if m.strip()}
 
 
@@ -127,11 +130,15 @@ def warfleet_greedy(seed: int) -> int:
 #: The bots measured one against itself, on one core and on two, and the battles each plays
 #: first, untimed, so that both measures start with warm caches (the greedy bot's tables of
 #: attack geometry fill over its first few dozen battles; forked workers inherit them).
-BOTS = {"random": 5, "greedy": 40, "search": 2}
+#: per bot, the battles played before timing (warm caches); ``greedy*`` is the greedy bot's
+#: battle played by the compiled loop of ``leviathans.fastbattle`` (the same battle)
+BOTS = {"random": 5, "greedy": 40, "greedy*": 20, "search": 2}
 
 
 def bot_battle(bot: str, seed: int) -> int:
     """One quick-start battle of ``bot`` against itself; returns the turns played."""
+    if bot == "greedy*":
+        return fast_battle(seed)
     from leviathans.bots import make_bot
     from leviathans.bots.base import play_game
     from leviathans.dice import SeededDice
@@ -142,6 +149,41 @@ def bot_battle(bot: str, seed: int) -> int:
     bots = {"british": make_bot(bot, 2 * seed), "french": make_bot(bot, 2 * seed + 1)}
     final = play_game(state, bots, dice)
     return final.turn  # type: ignore[attr-defined, no-any-return]
+
+
+def fast_battle(seed: int) -> int:
+    """One greedy-against-greedy quick-start battle by the compiled loop (the same battle the
+    engine and two greedy bots play from these seeds); returns the turns played."""
+    from leviathans.fastbattle import play_greedy_battle
+
+    setup = _quickstart(30)
+    result = play_greedy_battle(setup, seed, {"british": 2 * seed, "french": 2 * seed + 1})
+    return result.state.turn
+
+
+_SETUPS: dict[int, Any] = {}
+
+
+def _quickstart(turn_limit: int) -> Any:
+    """The quick-start battle's setup, built once (the compiled loop keeps tables per setup)."""
+    from leviathans.rulesets.airfleet import Options, quickstart_battle
+
+    if turn_limit not in _SETUPS:
+        _SETUPS[turn_limit] = quickstart_battle(Options(turn_limit=turn_limit))
+    return _SETUPS[turn_limit]
+
+
+def simulate_10k() -> None:
+    """The issue's throughput target: 10,000 greedy quick-start battles through
+    ``leviathans simulate`` on two workers, end to end (workers started, tables built)."""
+    from leviathans.sim import airfleet_matchup, simulate
+
+    games = int(os.environ.get("BENCH_SIMULATE_GAMES", "10000"))
+    start = time.perf_counter()
+    results = simulate(airfleet_matchup(turn_limit=30), games, 7, workers=2)
+    seconds = time.perf_counter() - start
+    print(f"  leviathans simulate, {results.n:,} greedy quick-start battles on 2 workers: "
+          f"{seconds:.1f} s ({results.n / seconds:.0f} battles/s)")
 
 
 def _bot_on_cpu(job: tuple[int, str, float]) -> tuple[int, float]:
@@ -229,8 +271,11 @@ def main() -> int:
     if wanted("bots"):
         if every_cpu:
             os.sched_setaffinity(0, set(every_cpu))  # the two-core runs need both CPUs
-        print("  quick-start battles per bot (each against itself):")
+        print("  quick-start battles per bot (each against itself; greedy* = the greedy bot's "
+              "battles by the compiled loop):")
         bots_on_cores(SECONDS)
+    if wanted("simulate"):
+        simulate_10k()
     return 0
 
 

@@ -263,6 +263,20 @@ def test_simulate_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     assert out_png.read_bytes().startswith(PNG)
 
 
+def test_simulate_engine_flag_gives_the_same_results(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    """Greedy against greedy: the compiled battle loop (default) and ``--engine`` (every step
+    through the engine) write the same results for the same seed."""
+    outs = []
+    for flag in ([], ["--engine"]):
+        path = tmp_path / f"r{len(outs)}.json"
+        code, _, _ = run(capsys, "simulate", "--games", "4", "--turn-limit", "4", "--seed", "5",
+                         "--out", str(path), *flag)
+        assert code == 0
+        outs.append(json.loads(path.read_text()))
+    assert outs[0]["games"] == outs[1]["games"] and len(outs[0]["games"]) == 4
+
+
 def test_simulate_command_starship(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "simulate", "--ruleset", "starship", "--games", "1",
                        "--turn-limit", "1", "--bot-red", "random", "--bot-blue", "random",

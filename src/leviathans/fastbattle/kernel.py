@@ -298,7 +298,7 @@ def _crew(t: Any, i: int, loc: int, destroyed: int) -> int:
     return -1
 
 
-@inline
+@jit
 def _gun_value(rc: Arr, rtop: Arr, routs: Arr, breach: Arr, armour: Arr, si: Arr,
                loc_mask: Arr, keel_rolls: Arr, two_red: int, crew_n: Arr, crew_slot: Arr,
                crew_kind: Arr, n_crew_kinds: int, trim_mask: Arr, band_wexpr: Arr,
@@ -306,7 +306,7 @@ def _gun_value(rc: Arr, rtop: Arr, routs: Arr, breach: Arr, armour: Arr, si: Arr
                destroyed_i: int, all_j: int, destroyed_j: int) -> float:
     """``odds.gun_value`` with ``KEEL_VALUE``: expected slots destroyed plus 10 times the keel
     chance, counted in whole outcomes and divided once, as ``odds.location_value`` does.
-    (Arrays, not the tables' tuple: this runs in inner loops.)"""
+    (Arrays, not the tables' tuple: a call with the tuple would copy it.)"""
     loc = g // 6
     crew = n_crew_kinds
     for k in range(crew_n[i, loc]):  # R6: the best crew slot not destroyed earlier
@@ -350,16 +350,6 @@ def _gun_value(rc: Arr, rtop: Arr, routs: Arr, breach: Arr, armour: Arr, si: Arr
 
 
 # --- movement: the greedy bot's choice of end --------------------------------------------------
-
-
-@inline
-def _band_of(band_range: Arr, i: int, g: int, rng: int) -> int:
-    """R5: 0 short, 1 long, -1 beyond the gun's reach (``Slot.band``)."""
-    if band_range[i, g, 0] >= 0 and rng <= band_range[i, g, 0]:
-        return 0
-    if band_range[i, g, 1] >= 0 and rng <= band_range[i, g, 1]:
-        return 1
-    return -1
 
 
 @inline
