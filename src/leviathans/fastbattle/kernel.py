@@ -30,6 +30,18 @@ def jit(f: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(f))
 
 
+def typed(signature: str) -> Callable[[F], F]:
+    """Compiled for one signature only: called with constants, a function would otherwise be
+    compiled again for each constant (numba types them as literals), which costs time at the
+    first run."""
+    def wrap(f: F) -> F:
+        return cast(F, numba.njit(signature, cache=True, nogil=True)(f))
+    return wrap
+
+
+_MT = "int64[:, ::1], int64[::1], int64"
+
+
 def inline(f: F) -> F:
     """Compiled into its callers: a function called in the innermost loops with the tables
     (a large tuple of arrays) would otherwise copy them at every call."""
@@ -48,7 +60,7 @@ MASK32 = 0xFFFFFFFF
 # --- CPython's random.random() -------------------------------------------------------------
 
 
-@jit
+@typed(f"int64({_MT})")
 def _genrand(mt: Arr, mti: Arr, g: int) -> int:
     """The next 32-bit word of generator ``g`` (MT19937, as CPython's ``_random``)."""
     if mti[g] >= 624:
@@ -68,14 +80,14 @@ def _genrand(mt: Arr, mti: Arr, g: int) -> int:
     return int(y & MASK32)
 
 
-@jit
+@typed(f"float64({_MT})")
 def _random(mt: Arr, mti: Arr, g: int) -> float:
     a = _genrand(mt, mti, g) >> 5
     b = _genrand(mt, mti, g) >> 6
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
-@jit
+@typed("int64(int64[:, ::1], int64[::1], int64[:, ::1], int64[::1], int64)")
 def _roll(mt: Arr, mti: Arr, faces: Arr, nfaces: Arr, d: int) -> int:
     """:class:`~leviathans.dice.SeededDice` ``roll``: generator 0 is the game's dice."""
     n = nfaces[d]
@@ -182,7 +194,8 @@ def build_geometry(radius: int, shp_len: Arr, shp_type: Arr, shp_nloc: Arr, shp_
 # --- the move search (positions.search_ends) --------------------------------------------------
 
 
-@jit
+@typed("int64(int64[:, ::1], int64[::1], int64, int64[::1], int64, int64, int64, "
+       "int64[:, ::1], int64[::1], int64[::1], int64[::1], int64[::1])")
 def search_ends(kids: Arr, rank: Arr, bits: int, forward: Arr, start: int, mp: int,
                 npos: int, scratch: Arr, scratch_seen: Arr, scratch_best: Arr, ends: Arr,
                 entered: Arr) -> int:
@@ -385,7 +398,7 @@ def _value_at(band_tab: Arr, i: int, g: int, code: int, best: Arr, e: int) -> fl
     return value
 
 
-@jit
+@typed("void(float64[:, :, :, ::1], float64[:, :, :, ::1], int64, int64[::1], int64, int64)")
 def _best_by_mask(values: Arr, best: Arr, rows: int, guns: Arr, ngun: int, nloc: int) -> None:
     """``best[r, g, band, mask]``: the best of ``values[r, g, band, location]`` over the
     locations of the mask (on a line the attacker chooses, R4); -1 (no attack) for band 2
@@ -410,7 +423,10 @@ def _best_by_mask(values: Arr, best: Arr, rows: int, guns: Arr, ngun: int, nloc:
                     best[r, g, band, mask] = top
 
 
-@jit
+@typed("float64(int64[::1], int64[::1], int64, int64[::1], boolean, int64[::1], int64[::1], "
+       "int64[::1], int64, int16[:, :, :, ::1], int64[:, :, ::1], int64, int64, int64[:, ::1], "
+       "int64[::1], int64[:, ::1], int64, int64, float64[:, :, :, ::1], float64[:, :, :, ::1], "
+       "float64[:, ::1], boolean[::1], int64[::1], int64[::1], int64, float64[::1])")
 def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, pq: Arr,
                 pr: Arr, pf: Arr, radius: int, geo: Arr, band_tab: Arr, i: int, shape_i: int,
                 guns: Arr, nguns: Arr, placed: Arr,
@@ -796,14 +812,16 @@ def _groups(t: Any, st_pos: Arr, st_status: Arr, winner: int, groups: Arr) -> in
     return n
 
 
-@jit
-def _defeated(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, side: int) -> bool:
+@typed("boolean(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64)")
+def _defeated(side_of: Arr, gun_mask: Arr, st_pos: Arr, st_status: Arr, st_destroyed: Arr,
+              side: int) -> bool:
+    """``turn._defeat``: no ship of the side left, or no working weapon."""
     ships = 0
     armed = False
     for i in range(len(st_pos)):
-        if _afloat(st_pos, st_status, i) and t.side[i] == side:
+        if _afloat(st_pos, st_status, i) and side_of[i] == side:
             ships += 1
-            if t.gun_mask[i] & ~st_destroyed[i]:
+            if gun_mask[i] & ~st_destroyed[i]:
                 armed = True
     return ships == 0 or not armed
 
@@ -910,8 +928,8 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
                 st_status[i] = REMOVED
                 lost[nlost] = i
                 nlost += 1
-        lost_a = _defeated(t, st_pos, st_status, st_destroyed, 0)
-        lost_b = _defeated(t, st_pos, st_status, st_destroyed, 1)
+        lost_a = _defeated(t.side, t.gun_mask, st_pos, st_status, st_destroyed, 0)
+        lost_b = _defeated(t.side, t.gun_mask, st_pos, st_status, st_destroyed, 1)
         if lost_a or lost_b or turn >= turn_limit:
             return turn, nlog, nlost
         turn += 1
