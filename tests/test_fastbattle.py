@@ -82,6 +82,37 @@ def test_final_state_equals_the_engine() -> None:
             assert (a.status == 2) == (b.status == 2)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_continues_mid_battle_as_the_engine(seed: int) -> None:
+    """From a position in the middle of a battle (a ship about to move, or gunnery about to
+    start), the loop plays on as the engine and the two greedy bots would."""
+    from leviathans.dice import SeededDice
+    from leviathans.fastbattle import continue_greedy_battle, resumable
+
+    setup = quickstart_battle(Options(turn_limit=30))
+    ruleset = get_ruleset("airfleet")
+    dice = SeededDice(seed)
+    bots = {"british": GreedyBot(10 + seed), "french": GreedyBot(20 + seed)}
+    state = ruleset.new_game(setup, dice)
+    taken: list[Any] = []
+    while state.outcome is None:
+        if resumable(state) and state.turn >= 2 and len(taken) < 4:
+            copies = [random.Random() for _ in range(3)]
+            for copy, rng in zip(copies, [dice.generator, bots["british"].generator,
+                                          bots["french"].generator], strict=True):
+                copy.setstate(rng.getstate())
+            taken.append(continue_greedy_battle(state, copies[0], copies[1:]))
+        player = state.to_move
+        assert player is not None
+        state = state.apply(bots[player].choose(state), dice)
+    assert taken
+    for result in taken:
+        fast = result.state
+        assert (fast.turn, fast.outcome) == (state.turn, state.outcome)
+        for a, b in zip(fast.ships, state.ships, strict=True):
+            assert (a.bow, a.facing, a.destroyed) == (b.bow, b.facing, b.destroyed)
+
+
 def test_not_for_other_bots_or_fog() -> None:
     setup = load_setup(airfleet_matchup())
     assert not supports(setup, {"british": "greedy", "french": "random"})

@@ -13,7 +13,8 @@ simulator (:mod:`leviathans.sim`) uses this path where it applies (:func:`suppor
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,7 @@ import numpy as np
 from ..bots.greedy import GreedyBot
 from ..dice import SeededDice
 from ..errors import LeviathansError
-from ..protocol import Event, Outcome
+from ..protocol import Event
 from ..rulesets.airfleet import AIRFLEET
 from ..rulesets.airfleet.actions import AirAction
 from ..rulesets.airfleet.events import AttackResult, ShipLost
@@ -33,7 +34,7 @@ from ..rulesets.airfleet.turn import turn_end_outcome
 from . import kernel
 from .tables import LOG_ROOM, tables_for
 
-__all__ = ["FastResult", "play_greedy_battle", "supports"]
+__all__ = ["FastResult", "continue_greedy_battle", "play_greedy_battle", "resumable", "supports"]
 
 #: more turns than any limit a battle can have: "no limit"
 _NO_LIMIT = 1 << 40
@@ -41,9 +42,9 @@ _NO_LIMIT = 1 << 40
 
 @dataclass
 class FastResult:
-    """What a battle came to: the final state (ships, turn, outcome), and per attack that
-    destroyed a slot or broke a keel: (attacking ship, target, slot ref or ``None``, keel
-    broken), and the ships lost in order."""
+    """What a battle came to: the final state (ships, turn, outcome); (attacking ship,
+    target, slot ref, False) for each slot an attack destroyed and (attacking ship, target,
+    ``None``, True) for each keel an attack broke, in order; the ships lost in order."""
 
     state: GameState
     attacks: list[tuple[str, str, str | None, bool]] = field(default_factory=list)
@@ -72,7 +73,7 @@ def play_greedy_battle(setup: GameSetup, dice_seed: int, bot_seeds: Mapping[str,
     bots = {side: GreedyBot(bot_seeds[side]) for side in setup.sides}
     state = AIRFLEET.new_game(setup, dice)
     seen = list(state.events)
-    while state.outcome is None and not (state.phase == Phase.MOVEMENT and state.moving is None):
+    while state.outcome is None and not resumable(state):
         player = state.to_move
         assert player is not None
         action = bots[player].choose(state)
@@ -83,13 +84,43 @@ def play_greedy_battle(setup: GameSetup, dice_seed: int, bot_seeds: Mapping[str,
         events.extend(seen)
     result = FastResult(state)
     for event in seen:
-        if isinstance(event, AttackResult):  # (none before movement: kept for safety)
-            result.attacks.append((event.ship, event.target, None, event.keel_broken))
+        if isinstance(event, AttackResult):
+            result.attacks.extend((event.ship, event.target, ref, False)
+                                  for ref in event.destroyed)
+            if event.keel_broken:
+                result.attacks.append((event.ship, event.target, None, True))
         elif isinstance(event, ShipLost):
             result.lost.append(event.ship)
     if state.outcome is not None:
         return result
+    later = continue_greedy_battle(state, dice.generator,
+                                   [bots[side].generator for side in setup.sides])
+    later.attacks[:0] = result.attacks
+    later.lost[:0] = result.lost
+    return later
 
+
+def resumable(state: GameState) -> bool:
+    """Can :func:`continue_greedy_battle` take the battle on from this state? At the start of
+    a ship's move (none moving), or at the start of gunnery (no attack made yet)."""
+    if state.outcome is not None or state.initiative is None:
+        return False
+    if state.phase == Phase.MOVEMENT:
+        return state.moving is None and state.fog is None
+    if state.phase == Phase.GUNNERY:
+        return len(state.firing) == 2 and not any(s.fired for s in state.ships)
+    return False
+
+
+def continue_greedy_battle(state: GameState, dice: random.Random,
+                           bots: Sequence[random.Random]) -> FastResult:
+    """Play the battle on from ``state`` (:func:`resumable`) to its end, both sides as greedy
+    bots whose generators are ``bots`` (in the setup's side order), rolling as
+    :class:`SeededDice` with the generator ``dice``. The generators are read, not advanced."""
+    if not resumable(state):
+        raise ValueError(f"the compiled battle loop cannot take over from {state!r}")
+    setup = state.setup
+    assert state.initiative is not None
     t, w = tables_for(setup)
     n = len(setup.ships)
     sides = list(setup.sides)
@@ -106,21 +137,21 @@ def play_greedy_battle(setup: GameSetup, dice_seed: int, bot_seeds: Mapping[str,
         st_fired[i], st_moved[i] = s.fired, s.moved
     mt = np.zeros((3, 624), dtype=np.int64)
     mti = np.zeros(3, dtype=np.int64)
-    generators = [dice.generator, *(bots[side].generator for side in sides)]
-    for g, rng in enumerate(generators):
+    for g, rng in enumerate([dice, *bots]):
         mt[g], mti[g] = _generator_state(rng)
     groups = w.groups
-    for k, (side, ship_type) in enumerate(state.groups):
-        groups[k] = sides.index(side), ship_type
-    assert state.initiative is not None
+    ngroups = 0
+    if state.phase == Phase.MOVEMENT:
+        for k, (side, ship_type) in enumerate(state.groups):
+            groups[k] = sides.index(side), ship_type
+        ngroups = len(state.groups)
     limit = setup.options.turn_limit
     log, lost = w.log, w.lost
     turn, nlog, nlost = kernel.play(
         t, w, st_pos, st_status, st_destroyed, st_circled, st_fired, st_moved, mt, mti,
-        state.turn, sides.index(state.initiative), groups, len(state.groups), state.finished,
+        state.turn, sides.index(state.initiative), groups, ngroups, state.finished,
         _NO_LIMIT if limit is None else limit, setup.options.fire_order == "winner-first",
         setup.options.quickstart_destruction, log, lost)
-
     if nlog > LOG_ROOM:
         raise LeviathansError(f"a battle of more than {LOG_ROOM} attacks: the fast path "
                               "has no room for it (play it with the engine)")
@@ -135,16 +166,13 @@ def play_greedy_battle(setup: GameSetup, dice_seed: int, bot_seeds: Mapping[str,
     outcome = turn_end_outcome(final)
     assert outcome is not None
     final.outcome = outcome
+    result = FastResult(final)
     for shooter, _slot, target, out, broke in log[:nlog].tolist():
-        if out >= 0 or broke:
-            ref = setup.ships[target].slot_ref(out) if out >= 0 else None
-            result.attacks.append((setup.ships[shooter].name, setup.ships[target].name, ref,
-                                   bool(broke)))
+        if out >= 0:
+            result.attacks.append((setup.ships[shooter].name, setup.ships[target].name,
+                                   setup.ships[target].slot_ref(out), False))
+        if broke:
+            result.attacks.append((setup.ships[shooter].name, setup.ships[target].name, None,
+                                   True))
     result.lost.extend(setup.ships[i].name for i in lost[:nlost].tolist())
-    result.state = final
     return result
-
-
-def outcome_of(result: FastResult) -> Outcome:
-    assert result.state.outcome is not None
-    return result.state.outcome
