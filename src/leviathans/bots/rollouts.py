@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 from ..dice import SeededDice
 from ..fastbattle import continue_greedy_battle, resumable
-from ..rulesets.airfleet import Step
 from ..rulesets.airfleet import GameState as AirState
+from ..rulesets.airfleet import Step
 
 __all__ = ["MATERIAL", "battle_score", "best_by_rollouts", "usable"]
 
