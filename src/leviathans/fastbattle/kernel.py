@@ -510,6 +510,33 @@ def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, 
 
 
 @jit
+def _fill_values(out: Arr, at: int, rc: Arr, rtop: Arr, routs: Arr, breach: Arr, armour: Arr,
+                 si: Arr, loc_mask: Arr, keel_rolls: Arr, two_red: int, crew_n: Arr,
+                 crew_slot: Arr, crew_kind: Arr, n_crew_kinds: int, trim_mask: Arr,
+                 band_wexpr: Arr, loc_lexpr: Arr, gun_mask: Arr, gun_rep: Arr,
+                 band_range: Arr, nloc: Arr, i: int, j: int, moved_j: int, destroyed_i: int,
+                 destroyed_j: int) -> None:
+    """``out[at, gun, band, location]``: :func:`_gun_value` of each gun of ship ``i`` (not
+    destroyed or destroyed: those are never asked for) against each location of ``j`` (no
+    damage marked this turn: movement). Guns alike (:attr:`Tables.gun_rep`) share values."""
+    for g in range(36):
+        if not gun_mask[i] >> g & 1:
+            continue
+        rep = gun_rep[i, g]
+        for b in range(2):
+            if band_range[i, g, b] < 0:
+                continue
+            for tl in range(nloc[j]):
+                if rep != g:
+                    out[at, g, b, tl] = out[at, rep, b, tl]
+                    continue
+                out[at, g, b, tl] = _gun_value(
+                    rc, rtop, routs, breach, armour, si, loc_mask, keel_rolls, two_red, crew_n,
+                    crew_slot, crew_kind, n_crew_kinds, trim_mask, band_wexpr, loc_lexpr, i, g,
+                    b, j, tl, moved_j, destroyed_i, destroyed_j, destroyed_j)
+
+
+@jit
 def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_moved: Arr,
                  i: int, mt: Arr, mti: Arr, w: Any) -> int:
     """The greedy bot moves ship ``i``; returns its end position (see ``end_scores``)."""
@@ -575,23 +602,12 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
             continue
         if own_guns:
             w.own[nown] = j
-            # our guns against j as it stands (its moved flag); guns alike share values
-            for g in range(36):
-                if not t.gun_mask[i] >> g & 1:
-                    continue
-                rep = t.gun_rep[i, g]
-                for b in range(2):
-                    if t.band_range[i, g, b] < 0:
-                        continue
-                    for tl in range(t.nloc[j]):
-                        if rep != g:
-                            w.own_values[nown, g, b, tl] = w.own_values[nown, rep, b, tl]
-                            continue
-                        w.own_values[nown, g, b, tl] = _gun_value(
-                            rc, rtop, routs, breach, armour, si, loc_mask, keel_rolls,
-                            two_red, crew_n, crew_slot, crew_kind, n_crew_kinds, trim_mask,
-                            band_wexpr, loc_lexpr, i, g, b, j, tl, int(st_moved[j]),
-                            st_destroyed[i], st_destroyed[j], st_destroyed[j])
+            # our guns against j as it stands (its moved flag)
+            _fill_values(w.own_values, nown, rc, rtop, routs, breach, armour, si, loc_mask,
+                         keel_rolls, two_red, crew_n, crew_slot, crew_kind, n_crew_kinds,
+                         trim_mask, band_wexpr, loc_lexpr, t.gun_mask, t.gun_rep,
+                         t.band_range, t.nloc, i, j, int(st_moved[j]), st_destroyed[i],
+                         st_destroyed[j])
             nown += 1
         enemy_guns = 0
         for g in range(36):
@@ -599,24 +615,12 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
                 enemy_guns += 1
         if enemy_guns:
             w.threats[nthreat] = j
-            for g in range(36):
-                if not t.gun_mask[j] >> g & 1:
-                    continue
-                rep = t.gun_rep[j, g]
-                for b in range(2):
-                    if t.band_range[j, g, b] < 0:
-                        continue
-                    for tl in range(t.nloc[i]):
-                        for m in range(2):
-                            at = 2 * nthreat + m
-                            if rep != g:
-                                w.threat_values[at, g, b, tl] = w.threat_values[at, rep, b, tl]
-                                continue
-                            w.threat_values[at, g, b, tl] = _gun_value(
-                                rc, rtop, routs, breach, armour, si, loc_mask, keel_rolls,
-                                two_red, crew_n, crew_slot, crew_kind, n_crew_kinds,
-                                trim_mask, band_wexpr, loc_lexpr, j, g, b, i, tl, m,
-                                st_destroyed[j], st_destroyed[i], st_destroyed[i])
+            for m in range(2):  # their guns against us, whether or not we entered a hex
+                _fill_values(w.threat_values, 2 * nthreat + m, rc, rtop, routs, breach,
+                             armour, si, loc_mask, keel_rolls, two_red, crew_n, crew_slot,
+                             crew_kind, n_crew_kinds, trim_mask, band_wexpr, loc_lexpr,
+                             t.gun_mask, t.gun_rep, t.band_range, t.nloc, j, i, m,
+                             st_destroyed[j], st_destroyed[i])
             nthreat += 1
     # what each end's score needs, as plain arrays: the loop below reads nothing else
     ne = w.near_q
