@@ -275,6 +275,8 @@ def main() -> int:
               "battles by the compiled loop):")
         bots_on_cores(SECONDS)
     if wanted("simulate"):
+        if every_cpu:
+            os.sched_setaffinity(0, set(every_cpu))  # the workers inherit this process's CPUs
         simulate_10k()
     return 0
 
