@@ -113,6 +113,22 @@ def test_continues_mid_battle_as_the_engine(seed: int) -> None:
             assert (a.bow, a.facing, a.destroyed) == (b.bow, b.facing, b.destroyed)
 
 
+def test_threads_play_battles_at_once() -> None:
+    """A Dask worker plays batches on several threads at once (and the loop releases the
+    GIL): each thread has its own work room, so the results are those of one thread."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    setup = quickstart_battle(Options(turn_limit=30))
+
+    def battle(seed: int) -> tuple[int, Any]:
+        final = play_greedy_battle(setup, seed, {"british": seed, "french": seed + 1}).state
+        return final.turn, tuple(s.destroyed for s in final.ships)
+
+    alone = [battle(seed) for seed in range(12)]
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(battle, range(12))) == alone
+
+
 def test_not_for_other_bots_or_fog() -> None:
     setup = load_setup(airfleet_matchup())
     assert not supports(setup, {"british": "greedy", "french": "random"})

@@ -7,6 +7,7 @@ decides nothing of its own: it only reads these.
 
 from __future__ import annotations
 
+import threading
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -345,16 +346,27 @@ def build_work(t: Tables) -> Work:
     )
 
 
-#: per setup object (kept alive here, so its id stays its own): its tables and work room
-_TABLES: dict[int, tuple[GameSetup, Tables, Work]] = {}
+#: per setup object (kept alive here, so its id stays its own): its tables (read only,
+#: shared by every thread)
+_TABLES: dict[int, tuple[GameSetup, Tables]] = {}
+#: per thread: per setup id, the work room (a Dask worker plays batches on several threads
+#: at once, and the loop runs without the GIL)
+_WORK = threading.local()
 
 
 def tables_for(setup: GameSetup) -> tuple[Tables, Work]:
-    """The tables and work room of a setup (built once per setup object)."""
+    """The tables (built once per setup object) and this thread's work room for them."""
     found = _TABLES.get(id(setup))
     if found is None or found[0] is not setup:
         if len(_TABLES) >= 8:  # bounded: only the latest setups are ever played
             _TABLES.clear()
-        t = build_tables(setup)
-        found = _TABLES[id(setup)] = (setup, t, build_work(t))
-    return found[1], found[2]
+        found = _TABLES[id(setup)] = (setup, build_tables(setup))
+    tables = found[1]
+    rooms: dict[int, tuple[Tables, Work]] = getattr(_WORK, "rooms", None) or {}
+    _WORK.rooms = rooms
+    room = rooms.get(id(setup))
+    if room is None or room[0] is not tables:
+        if len(rooms) >= 8:
+            rooms.clear()
+        room = rooms[id(setup)] = (tables, build_work(tables))
+    return tables, room[1]
