@@ -135,3 +135,15 @@ def test_a_think_time_bounds_the_decision() -> None:
     action = bot.choose(state)
     assert time.perf_counter() - start < 2.0  # the budget, plus one candidate in flight
     assert state.is_legal(action)
+
+
+def test_a_think_time_bounds_the_work_but_never_widens_it() -> None:
+    """With time to spare, ``search`` with a think time looks at the same candidates as the
+    fixed-work bot and so picks the same moves (more of greedy's ends lost games)."""
+    state, _ = _first_move(6)
+    fixed, timed = SearchBot(seed=9), SearchBot(seed=9, think=60.0)
+    game: GameState = state
+    for _ in range(3):
+        action = fixed.choose(game)
+        assert timed.choose(game) == action
+        game = game.apply(action, SeededDice(0))  # movement steps roll nothing
