@@ -29,7 +29,8 @@ out. Also tried on those games and worse than 48 ends alone (65 wins): playing t
 through gunnery with 8 dice samples each (58), sampling the side's remaining fire to choose
 each attack (52), a term for the chance of destroying a ship this turn (53), weighing the
 enemy's fire against us 1.4 or 0.7 (65 and 63; 1.4 then 57 on 100 more, where 48 ends won 66),
-mixing in greedy's own score (64, then 62), and scoring the next turn's movement as well (61).
+mixing in greedy's own score (64, then 62), scoring the next turn's movement as well (61), and
+no better: a gun slot counting 2 or 4 slots when choosing an attack (65, 64).
 The bot never sees the game's dice: a state holds no dice source, and the bot rolls only its
 own :class:`~leviathans.dice.SeededDice`.
 """
