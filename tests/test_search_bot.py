@@ -135,3 +135,37 @@ def test_a_think_time_bounds_the_decision() -> None:
     action = bot.choose(state)
     assert time.perf_counter() - start < 2.0  # the budget, plus one candidate in flight
     assert state.is_legal(action)
+
+
+def _movement_at(seed: int, turn: int) -> GameState:
+    """A quick-start battle played by greedy bots up to the start of a turn's movement."""
+    dice = SeededDice(seed)
+    state: GameState = AIRFLEET.new_game(quickstart_battle(Options(turn_limit=30)), dice)
+    greedy = {p: make_bot("greedy", k) for k, p in enumerate(AIRFLEET.players)}
+    while not (state.turn == turn and state.phase == Phase.MOVEMENT  # type: ignore[attr-defined]
+               and state.moving is None):  # type: ignore[attr-defined]
+        player = state.to_move
+        assert player is not None
+        state = state.apply(greedy[player].choose(state), dice)
+    return state
+
+
+def test_a_think_time_bounds_the_work_but_never_widens_it() -> None:
+    """With time to spare, ``search`` with a think time looks at the same 48 of greedy's ends
+    as the fixed-work bot and so makes the same move (here, looking at every end would make
+    another: more of greedy's ends lost games against greedy)."""
+    state = _movement_at(3, 4)
+
+    def move(bot: SearchBot) -> list[str]:
+        game, steps = state, []
+        while True:
+            action = bot.choose(game)
+            assert isinstance(action, Step)
+            steps.append(action.text())
+            game = game.apply(action, SeededDice(0))  # movement steps roll nothing
+            if game.moving is None:  # type: ignore[attr-defined]
+                return steps  # the ship's move is over
+
+    fixed = move(SearchBot(seed=9))
+    assert move(SearchBot(seed=9, think=60.0)) == fixed
+    assert move(SearchBot(seed=9, candidates=10_000)) != fixed

@@ -17,8 +17,22 @@ lasts; with one candidate or none it plays as the greedy bot.
 
 Budget: ``think`` seconds per decision (a wall-clock budget: results then depend on the machine)
 or, when ``think`` is ``None``, a fixed amount of work (``candidates`` positions or rollouts per
-decision), so that games with a seed replay exactly. The bot never sees the game's dice: a state
-holds no dice source, and the bot rolls only its own :class:`~leviathans.dice.SeededDice`.
+decision), so that games with a seed replay exactly. At an air-fleet movement decision a think
+time only bounds the work: the bot looks at the same ``candidates`` ends, and stops early when
+its time is up (it never looks at more). More of greedy's ends scored by the same exchange
+measure lost games against greedy (quick-start battle, 100 games on seeds other than the
+ladder's, sides alternating: 48 ends 65 wins, 96 ends 58, 24 ends 60; 48 ends won 259 of 400
+such games in all, 65%), as a think time that let it look at every end
+it had time for did on the ladder (54 wins where 48 ends won 66): the further down greedy's
+ranking, the more an end scores well on the one-turn exchange only by what the measure leaves
+out. Also tried on those games and worse than 48 ends alone (65 wins): playing the best 8
+through gunnery with 8 dice samples each (58), sampling the side's remaining fire to choose
+each attack (52), a term for the chance of destroying a ship this turn (53), weighing the
+enemy's fire against us 1.4 or 0.7 (65 and 63; 1.4 then 57 on 100 more, where 48 ends won 66),
+mixing in greedy's own score (64, then 62), scoring the next turn's movement as well (61), and
+no better: a gun slot counting 2 or 4 slots when choosing an attack (65, 64).
+The bot never sees the game's dice: a state holds no dice source, and the bot rolls only its
+own :class:`~leviathans.dice.SeededDice`.
 """
 
 from __future__ import annotations
@@ -88,8 +102,8 @@ class SearchBot:
                 return step
         self._plan = None
         name = state.setup.ships[index].name
-        limit = 10000 if deadline is not None else self.candidates
-        ranked = self._greedy.score_ends(state, index)[:limit]
+        # a think time bounds the work, it never widens it (see the module's docstring)
+        ranked = self._greedy.score_ends(state, index)[:self.candidates]
         if len(ranked) < 2:
             return self._greedy.choose(state)
         side = state.setup.ships[index].side
