@@ -34,7 +34,7 @@ no better: a gun slot counting 2 or 4 slots when choosing an attack (65, 64). On
 (where 48 ends won 131): letting the next of our own ships to move try greedy's best 8 ends in
 the lookahead, the best kept, won 124; and judging greedy's best 16 ends by whole battles
 played on from each by the compiled greedy loop (:mod:`leviathans.fastbattle`, 12 rounds,
-common dice) won 19 of 32 other games (seeds 200-239 of a separate script; flat Monte Carlo:
+common dice) won 23 of 40 other games (seeds 200-239 of a separate script; flat Monte Carlo:
 the dice of a whole battle drown the difference between two good moves).
 The bot never sees the game's dice: a state holds no dice source, and the bot rolls only its
 own :class:`~leviathans.dice.SeededDice`.
