@@ -13,10 +13,12 @@ from collections.abc import Iterable, Mapping
 from xml.sax.saxutils import escape, quoteattr
 
 from ..dice import DiceExpr, Die
+from ..protocol import Outcome
 
 __all__ = [
     "DIE_COLOURS",
     "SVG_NS",
+    "caption_text",
     "css_name",
     "dice_icons",
     "die_icon",
@@ -76,6 +78,18 @@ def el(tag: str, attrs: Attrs | None = None, *children: str) -> str:
 def text(value: str) -> str:
     """Plain text as element content."""
     return escape(value)
+
+
+def caption_text(turn: int, phase: str, to_move: str | None, outcome: Outcome | None,
+                 verbs: Mapping[str, str]) -> str:
+    """The line under a board: ``Turn 3 · movement · french to move`` (the phase's verb from
+    ``verbs``, else "act"), then the outcome once there is one."""
+    parts = [f"Turn {turn}", phase]
+    if to_move:
+        parts.append(f"{to_move} to {verbs.get(phase, 'act')}")
+    if outcome is not None:
+        parts.append(outcome.text())
+    return " · ".join(parts)
 
 
 def css_name(value: str) -> str:

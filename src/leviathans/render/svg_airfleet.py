@@ -34,7 +34,7 @@ from ..hexgrid import Facing, Hex, distance
 from ..rulesets.airfleet import GameState
 from ..rulesets.airfleet.geometry import in_arc
 from ..rulesets.airfleet.ships import KEEL_BROKEN
-from .svg import css_name, document, el, fmt, points, text
+from .svg import caption_text, css_name, document, el, fmt, points, text
 
 __all__ = [
     "COLUMN_STEP",
@@ -256,13 +256,8 @@ _VERBS = {"deployment": "deploy", "movement": "move", "gunnery": "fire"}
 
 
 def _caption_text(state: GameState) -> str:
-    phase = state.phase.name.lower()
-    parts = [f"Turn {state.turn}", phase]
-    if state.to_move:
-        parts.append(f"{state.to_move} to {_VERBS.get(phase, 'act')}")
-    if state.outcome is not None:
-        parts.append(state.outcome.text())
-    return " · ".join(parts)
+    return caption_text(state.turn, state.phase.name.lower(), state.to_move, state.outcome,
+                        _VERBS)
 
 
 def _caption(state: GameState, y: float) -> str:

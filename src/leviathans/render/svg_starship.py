@@ -33,7 +33,7 @@ from ..rulesets.starship.attack import valid_targets
 from ..rulesets.starship.geometry import Pose
 from ..rulesets.starship.setup import Mount, Piece
 from ..rulesets.starship.state import Element, StarshipState
-from .svg import css_name, document, el, fmt, points, text
+from .svg import caption_text, css_name, document, el, fmt, points, text
 
 __all__ = ["MARGIN", "PX_PER_INCH", "table_point", "table_svg"]
 
@@ -282,12 +282,7 @@ def _weapon_arc(state: StarshipState, i: int, mount: Mount) -> str:
 
 
 def _caption_text(state: StarshipState) -> str:
-    parts = [f"Turn {state.turn}", state.phase.name.lower()]
-    if state.to_move:
-        parts.append(f"{state.to_move} to act")
-    if state.outcome is not None:
-        parts.append(state.outcome.text())
-    return " · ".join(parts)
+    return caption_text(state.turn, state.phase.name.lower(), state.to_move, state.outcome, {})
 
 
 def table_svg(state: StarshipState, *, weapon: tuple[str, str] | None = None,

@@ -34,7 +34,7 @@ from ..hexgrid import Hex, distance
 from ..rulesets.warfleet.geometry import in_fire_arc
 from ..rulesets.warfleet.setup import STATUS_NAMES, SUNK, ShipSpec, ShipState, WarSetup
 from ..rulesets.warfleet.state import GameState, Phase
-from .svg import css_name, document, el, fmt, points, text
+from .svg import caption_text, css_name, document, el, fmt, points, text
 from .svg_airfleet import COLUMN_STEP, HEX_SIZE, MARGIN, ORIGIN_X, ORIGIN_Y, PX_PER_INCH, hex_centre
 
 __all__ = ["board_svg", "gun_sectors", "ship_card_svg", "weapon_arcs"]
@@ -296,14 +296,9 @@ def _ships(state: GameState) -> str:
 _VERBS = {"placement": "place a ship", "movement": "move", "combat": "declare attacks"}
 
 
-def caption_text(state: GameState) -> str:
-    phase = state.phase.name.lower()
-    parts = [f"Turn {state.turn}", phase]
-    if state.to_move:
-        parts.append(f"{state.to_move} to {_VERBS.get(phase, 'act')}")
-    if state.outcome is not None:
-        parts.append(state.outcome.text())
-    return " · ".join(parts)
+def war_caption(state: GameState) -> str:
+    return caption_text(state.turn, state.phase.name.lower(), state.to_move, state.outcome,
+                        _VERBS)
 
 
 # --- public -----------------------------------------------------------------------------------
@@ -336,7 +331,7 @@ def board_svg(state: GameState, *, highlight: Iterable[str] = (),
     parts.append(el("g", {"class": "highlights"}, *_overlay(highlight, setup, {"class": "hl"})))
     if caption:
         parts.append(el("text", {"class": "caption", "x": MARGIN, "y": height + 17},
-                        text(caption_text(state))))
+                        text(war_caption(state))))
         height += CAPTION_HEIGHT
     attrs = {"class": "leviathans-board", "data-ruleset": "warfleet",
              "data-columns": setup.board.columns, "data-rows": setup.board.rows,
@@ -346,7 +341,7 @@ def board_svg(state: GameState, *, highlight: Iterable[str] = (),
              "data-origin-y": fmt(ORIGIN_Y), "data-turn": state.turn,
              "data-phase": state.phase.name.lower()}
     return document(width, height, _STYLE + _zone_styles(setup), parts,
-                    title=f"War Fleet: {caption_text(state)}", attrs=attrs)
+                    title=f"War Fleet: {war_caption(state)}", attrs=attrs)
 
 
 def weapon_arcs(state: GameState, ship: str, gun: str) -> dict[str, list[str]]:
