@@ -235,3 +235,24 @@ def test_known_ship_names() -> None:
     for side in MIXED:
         for name in side:
             assert name in cards
+
+
+def test_first_run_compiles_once_and_says_so(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """With numba's cache cold, the simulator compiles the loop once, in this process, before
+    any worker starts, and says so on stderr when it shows progress; with the cache warm, or
+    no greedy battle to play, it does neither."""
+    import leviathans.fastbattle as fastbattle
+    from leviathans.sim import simulate
+
+    warmed: list[bool] = []
+    monkeypatch.setattr(fastbattle, "warm_up", lambda: warmed.append(True))
+    monkeypatch.setattr(fastbattle, "compiled", lambda: True)
+    simulate(airfleet_matchup(turn_limit=1), 1, 1, progress=False)
+    assert not warmed
+    monkeypatch.setattr(fastbattle, "compiled", lambda: False)
+    simulate(airfleet_matchup(turn_limit=1, bots=("greedy", "random")), 1, 1, progress=False)
+    assert not warmed
+    simulate(airfleet_matchup(turn_limit=1), 1, 1, progress=True)
+    assert warmed == [True]
+    assert "Compiling the greedy battle loop" in capsys.readouterr().err

@@ -34,7 +34,8 @@ from ..rulesets.airfleet.turn import turn_end_outcome
 from . import kernel
 from .tables import LOG_ROOM, tables_for
 
-__all__ = ["FastResult", "continue_greedy_battle", "play_greedy_battle", "resumable", "supports"]
+__all__ = ["FastResult", "compiled", "continue_greedy_battle", "play_greedy_battle", "resumable",
+           "supports", "warm_up"]
 
 #: more turns than any limit a battle can have: "no limit"
 _NO_LIMIT = 1 << 40
@@ -57,6 +58,23 @@ def supports(setup: Any, bots: Mapping[str, str]) -> bool:
     return (isinstance(setup, GameSetup) and setup.options.initiative == "quick-start"
             and len(setup.sides) == 2 and all(b == "greedy" for b in bots.values())
             and all(len(s.locations) <= 6 for s in setup.ships))
+
+
+def compiled() -> bool:
+    """Does numba's cache hold the compiled loop for this source already (so that the first
+    battle does not compile it)? ``True`` when it cannot tell (numba's cache internals)."""
+    try:
+        return bool(kernel.play._cache._cache_file._load_index())  # type: ignore[attr-defined]
+    except Exception:  # a hint only: never fail a run over numba's internals
+        return True
+
+
+def warm_up() -> None:
+    """Compile the loop (or load it from numba's cache): one short quick-start battle."""
+    from ..rulesets.airfleet import Options, quickstart_battle
+
+    play_greedy_battle(quickstart_battle(Options(turn_limit=1)), 0, {"british": 1,
+                                                                      "french": 2})
 
 
 def _generator_state(rng: Any) -> tuple[np.ndarray[Any, Any], int]:

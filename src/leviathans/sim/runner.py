@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from contextlib import AbstractContextManager, nullcontext
@@ -216,11 +217,31 @@ def _play(jobs: Sequence[Job], workers: int, client: Any) -> Done:
     return _run_here(tasks)
 
 
+def _compile_once(jobs: Sequence[Job], progress: bool) -> None:
+    """Where a job uses the compiled greedy battle loop and numba's cache does not hold it
+    yet (the first run on a machine), compile it here, once, before any worker starts:
+    otherwise every worker compiles it at the same time, and nothing moves for a minute
+    without a word."""
+    from ..fastbattle import compiled, supports, warm_up
+
+    if not any(job.fast and job.matchup.ruleset == "airfleet"
+               and supports(load_setup(job.matchup), job.matchup.bots) for job in jobs):
+        return
+    if compiled():
+        return
+    if progress:
+        print("Compiling the greedy battle loop (the first run only, about a minute)...",
+              file=sys.stderr, flush=True)
+    warm_up()
+
+
 def run_jobs(jobs: Sequence[Job], workers: int = 1, cluster: str | None = None,
              progress: bool = False, description: str = "games") -> list[Results]:
     """Play every job; one :class:`Results` per job, in order. All jobs share the workers,
     so a tournament of many small matchups keeps every worker busy."""
     rosters = _rosters(jobs, workers)
+    if cluster is None:
+        _compile_once(jobs, progress)
     games: list[list[GameStats]] = [[] for _ in jobs]
     client_cm: AbstractContextManager[Any] = (
         _connect(cluster) if cluster is not None else nullcontext())
