@@ -224,10 +224,10 @@ def _compile_once(jobs: Sequence[Job], progress: bool) -> None:
     without a word."""
     from ..fastbattle import compiled, supports, warm_up
 
-    if not any(job.fast and job.matchup.ruleset == "airfleet"
-               and supports(load_setup(job.matchup), job.matchup.bots) for job in jobs):
-        return
-    if compiled():
+    if compiled() or not any(
+            job.fast and job.matchup.ruleset == "airfleet"
+            and all(bot == "greedy" for bot in job.matchup.bots.values())
+            and supports(load_setup(job.matchup), job.matchup.bots) for job in jobs):
         return
     if progress:
         print("Compiling the greedy battle loop (the first run only, about a minute)...",
