@@ -106,14 +106,14 @@ def hex_centre(h: Hex | str) -> tuple[float, float]:
     return ORIGIN_X + COLUMN_STEP * q, ORIGIN_Y + PX_PER_INCH * (r + q / 2)
 
 
-def _corners(cx: float, cy: float, scale: float = 1.0) -> list[tuple[float, float]]:
+def corners(cx: float, cy: float, scale: float = 1.0) -> list[tuple[float, float]]:
     s = HEX_SIZE * scale
     return [(cx + s * math.cos(math.radians(60 * k)), cy + s * math.sin(math.radians(60 * k)))
             for k in range(6)]
 
 
-def _hex_points(h: Hex, scale: float = 1.0) -> str:
-    return points(_corners(*hex_centre(h), scale))
+def hex_points(h: Hex, scale: float = 1.0) -> str:
+    return points(corners(*hex_centre(h), scale))
 
 
 def _facing_vector(facing: int) -> tuple[float, float]:
@@ -147,12 +147,14 @@ def _map(board: Board) -> str:
     for h in board.hexes():
         label = h.label()
         cells.append(el("polygon", {"class": _hex_class(board, h), "data-hex": label,
-                                    "points": _hex_points(h)}, el("title", None, label)))
+                                    "points": hex_points(h)}, el("title", None, label)))
     return el("g", {"class": "hexes"}, *cells)
 
 
 @cache
-def _hex_labels(board: Board) -> str:
+def hex_labels(board: Board) -> str:
+    """Every hex's CCRR label, small, at the top of the hex (any board: air fleet, War
+    Fleet)."""
     out = []
     for h in board.hexes():
         x, y = hex_centre(h)
@@ -161,13 +163,16 @@ def _hex_labels(board: Board) -> str:
     return el("g", {"class": "labels"}, *out)
 
 
-def _overlay(labels: Iterable[str], board: Board, attrs: Mapping[str, str]) -> list[str]:
+def overlay(labels: Iterable[str], board: Board, attrs: Mapping[str, str],
+            place: str = "board") -> list[str]:
+    """A polygon with ``attrs`` over each labelled hex (once each); a hex off the board is a
+    :class:`ScenarioError` naming it (``place``: what the board is called)."""
     out = []
     for label in dict.fromkeys(labels):
         h = Hex.from_label(label)
         if not board.contains(h):
-            raise ScenarioError(f"hex {label} is not on the board")
-        out.append(el("polygon", {**attrs, "data-hex": h.label(), "points": _hex_points(h)}))
+            raise ScenarioError(f"hex {label} is not on the {place}")
+        out.append(el("polygon", {**attrs, "data-hex": h.label(), "points": hex_points(h)}))
     return out
 
 
@@ -175,7 +180,7 @@ def _arcs(board: Board, arcs: Mapping[str, Iterable[str]] | None) -> str:
     out = []
     for style, labels in (arcs or {}).items():
         name = css_name(style)
-        out += _overlay(labels, board, {"class": f"arc arc-{name}", "data-arc": style})
+        out += overlay(labels, board, {"class": f"arc arc-{name}", "data-arc": style})
     return el("g", {"class": "arcs"}, *out)
 
 
@@ -231,7 +236,7 @@ def _ship(state: GameState, index: int, view: Mapping[str, object]) -> str:
              f"{', '.join(labels)} facing {s.facing.name}; {view['status']}")
     parts = [el("title", None, text(title))]
     parts += [el("polygon", {"class": "ship-hex", "data-hex": label,
-                             "points": _hex_points(h, 0.93)}) for h, label in zip(hexes, labels,
+                             "points": hex_points(h, 0.93)}) for h, label in zip(hexes, labels,
                                                                                     strict=True)]
     parts.append(_hull(hexes, s.facing))
     parts.append(_bow_marker(s.bow, s.facing))
@@ -282,10 +287,10 @@ def board_svg(state: GameState, *, highlight: Iterable[str] = (),
     parts = [_HATCH, el("rect", {"class": "backdrop", "width": width, "height": height}),
              _map(board), _arcs(board, arcs)]
     if labels:
-        parts.append(_hex_labels(board))
+        parts.append(hex_labels(board))
     parts.append(_ships(state))
     parts.append(el("g", {"class": "highlights"},
-                    *_overlay(highlight, board, {"class": "hl"})))
+                    *overlay(highlight, board, {"class": "hl"})))
     if caption:
         parts.append(_caption(state, height))
         height += CAPTION_HEIGHT

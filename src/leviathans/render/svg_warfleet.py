@@ -35,7 +35,19 @@ from ..rulesets.warfleet.geometry import in_fire_arc
 from ..rulesets.warfleet.setup import STATUS_NAMES, SUNK, ShipSpec, ShipState, WarSetup
 from ..rulesets.warfleet.state import GameState, Phase
 from .svg import caption_text, css_name, document, el, fmt, points, text
-from .svg_airfleet import COLUMN_STEP, HEX_SIZE, MARGIN, ORIGIN_X, ORIGIN_Y, PX_PER_INCH, hex_centre
+from .svg_airfleet import (
+    COLUMN_STEP,
+    HEX_SIZE,
+    MARGIN,
+    ORIGIN_X,
+    ORIGIN_Y,
+    PX_PER_INCH,
+    corners,
+    hex_centre,
+    hex_labels,
+    hex_points,
+    overlay,
+)
 
 __all__ = ["board_svg", "gun_sectors", "ship_card_svg", "weapon_arcs"]
 
@@ -91,16 +103,6 @@ def side_colours(setup: WarSetup) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _corners(cx: float, cy: float, scale: float = 1.0) -> list[tuple[float, float]]:
-    s = HEX_SIZE * scale
-    return [(cx + s * math.cos(math.radians(60 * k)), cy + s * math.sin(math.radians(60 * k)))
-            for k in range(6)]
-
-
-def _hex_points(h: Hex) -> str:
-    return points(_corners(*hex_centre(h)))
-
-
 def _size(setup: WarSetup) -> tuple[float, float]:
     board = setup.board
     width = 2 * MARGIN + COLUMN_STEP * (board.columns - 1) + 2 * HEX_SIZE
@@ -128,7 +130,7 @@ def _map(setup: WarSetup, zones: bool) -> str:
             if zone.contains(h):
                 classes += ["zone", f"zone-{css_name(side)}"]
         cells.append(el("polygon", {"class": " ".join(classes), "data-hex": label,
-                                    "points": _hex_points(h)}, el("title", None, label)))
+                                    "points": hex_points(h)}, el("title", None, label)))
     return el("g", {"class": "hexes"}, *cells)
 
 
@@ -150,14 +152,14 @@ def seams(setup: WarSetup) -> list[list[tuple[float, float]]]:
         column = k * cols
         line: list[tuple[float, float]] = []
         for row in range(1, board.rows + 1):
-            c = _corners(*hex_centre(Hex.from_offset(column, row)))
+            c = corners(*hex_centre(Hex.from_offset(column, row)))
             line += [c[5], c[0], c[1]]
         lines.append(line)
     for k in range(1, down):  # between row k*rows and the next: its hexes' bottom edges
         row = k * rows
         line = []
         for column in range(1, board.columns + 1):
-            c = _corners(*hex_centre(Hex.from_offset(column, row)))
+            c = corners(*hex_centre(Hex.from_offset(column, row)))
             line += [c[2], c[1]]
         lines.append(line)
     return lines
@@ -168,25 +170,6 @@ def _seams(setup: WarSetup) -> str:
     return el("g", {"class": "seams"}, *(el("polyline", {"class": "seam", "points": points(p)})
                                           for p in seams(setup)))
 
-
-@lru_cache(maxsize=32)  # the grid never changes during a game
-def _labels(setup: WarSetup) -> str:
-    out = []
-    for h in setup.board.hexes():
-        x, y = hex_centre(h)
-        out.append(el("text", {"class": "hex-label", "x": x, "y": y - PX_PER_INCH / 2 + 6.4},
-                      h.label()))
-    return el("g", {"class": "labels"}, *out)
-
-
-def _overlay(labels: Iterable[str], setup: WarSetup, attrs: Mapping[str, str]) -> list[str]:
-    out = []
-    for label in dict.fromkeys(labels):
-        h = Hex.from_label(label)
-        if not setup.board.contains(h):
-            raise ScenarioError(f"hex {label} is not on the map")
-        out.append(el("polygon", {**attrs, "data-hex": h.label(), "points": _hex_points(h)}))
-    return out
 
 
 # --- ships ------------------------------------------------------------------------------------
@@ -320,15 +303,16 @@ def board_svg(state: GameState, *, highlight: Iterable[str] = (),
     width, height = _size(setup)
     arc_parts = []
     for style, hexes in (arcs or {}).items():
-        arc_parts += _overlay(hexes, setup, {"class": f"arc arc-{css_name(style)}",
-                                             "data-arc": style})
+        arc_parts += overlay(hexes, setup.board, {"class": f"arc arc-{css_name(style)}",
+                                                  "data-arc": style}, "map")
     parts = [el("rect", {"class": "backdrop", "width": width, "height": height}),
              _map(setup, state.phase == Phase.PLACEMENT), _seams(setup),
              el("g", {"class": "arcs"}, *arc_parts), _sectors(state, weapon)]
     if labels:
-        parts.append(_labels(setup))
+        parts.append(hex_labels(setup.board))
     parts.append(_ships(state))
-    parts.append(el("g", {"class": "highlights"}, *_overlay(highlight, setup, {"class": "hl"})))
+    parts.append(el("g", {"class": "highlights"},
+                    *overlay(highlight, setup.board, {"class": "hl"}, "map")))
     if caption:
         parts.append(el("text", {"class": "caption", "x": MARGIN, "y": height + 17},
                         text(war_caption(state))))
