@@ -32,7 +32,7 @@ from functools import lru_cache
 from ..errors import ScenarioError
 from ..hexgrid import Hex, distance
 from ..rulesets.warfleet.geometry import in_fire_arc
-from ..rulesets.warfleet.setup import STATUS_NAMES, SUNK, ShipSpec, ShipState, WarSetup
+from ..rulesets.warfleet.setup import STATUS_NAMES, SUNK, Gun, ShipSpec, ShipState, WarSetup
 from ..rulesets.warfleet.state import GameState, Phase
 from .svg import caption_text, css_name, document, el, fmt, points, text
 from .svg_airfleet import (
@@ -328,10 +328,8 @@ def board_svg(state: GameState, *, highlight: Iterable[str] = (),
                     title=f"War Fleet: {war_caption(state)}", attrs=attrs)
 
 
-def weapon_arcs(state: GameState, ship: str, gun: str) -> dict[str, list[str]]:
-    """The map hexes ship ``ship``'s gun ``gun`` (``port.1``) reaches (W1 arcs, turret
-    sectors included): ``{"short": [...], "long": [...]}``, ``long`` holding the hexes beyond
-    short range out to long range. Feed it to :func:`board_svg`'s ``arcs``."""
+def _ship_gun(state: GameState, ship: str, gun: str) -> tuple[ShipSpec, ShipState, Gun]:
+    """A ship's spec, state and named gun; an unknown ship or gun is a ScenarioError."""
     index = state.setup.by_name.get(ship)
     if index is None:
         raise ScenarioError(f"there is no ship named {ship!r}")
@@ -339,7 +337,14 @@ def weapon_arcs(state: GameState, ship: str, gun: str) -> dict[str, list[str]]:
     gi = spec.gun_index.get(gun)
     if gi is None:
         raise ScenarioError(f"{ship} has no gun {gun!r} ({', '.join(spec.gun_index) or 'none'})")
-    g = spec.guns[gi]
+    return spec, s, spec.guns[gi]
+
+
+def weapon_arcs(state: GameState, ship: str, gun: str) -> dict[str, list[str]]:
+    """The map hexes ship ``ship``'s gun ``gun`` (``port.1``) reaches (W1 arcs, turret
+    sectors included): ``{"short": [...], "long": [...]}``, ``long`` holding the hexes beyond
+    short range out to long range. Feed it to :func:`board_svg`'s ``arcs``."""
+    spec, s, g = _ship_gun(state, ship, gun)
     out: dict[str, list[str]] = {"short": [], "long": []}
     if s.hex is None:
         return out
@@ -361,14 +366,7 @@ def gun_sectors(state: GameState, ship: str, gun: str) -> list[tuple[int, int]]:
     its own sectors (60 degrees each, centred on a hexside); a turret adds the neighbouring
     sectors, of which a side location's turret gets only the half of the bow or stern sector
     on its own side of the centre line."""
-    index = state.setup.by_name.get(ship)
-    if index is None:
-        raise ScenarioError(f"there is no ship named {ship!r}")
-    spec, s = state.setup.ships[index], state.ships[index]
-    gi = spec.gun_index.get(gun)
-    if gi is None:
-        raise ScenarioError(f"{ship} has no gun {gun!r} ({', '.join(spec.gun_index) or 'none'})")
-    g = spec.guns[gi]
+    spec, s, g = _ship_gun(state, ship, gun)
     arc = spec.arcs[g.location]
     # Half-sectors relative to the facing: half j spans [30j - 30, 30j] degrees.
     halves = {j for k in range(6) if arc >> k & 1 for j in (2 * k, 2 * k + 1)}
