@@ -154,22 +154,11 @@ def _cmd_battle(args: argparse.Namespace) -> int:
 def warfleet_setup(scenario: str | None, turn_limit: int | None = None) -> Any:
     """A War Fleet setup: a built-in scenario by name (default the skirmish) or a scenario
     file (TOML or JSON); ``turn_limit`` replaces the scenario's when given."""
-    from pathlib import Path
-
-    from .files import read_json
-    from .rulesets.warfleet import WARFLEET, Options, load_scenario, scenario_names
-    from .scenarios import read_scenario_data
+    from .rulesets.warfleet import Options
+    from .scenarios import warfleet_scenario
 
     name = scenario or "skirmish"
-    if name in scenario_names():
-        setup = load_scenario(name)
-    elif not Path(name).is_file():
-        raise LeviathansError(f"--scenario {name}: no such file (or a built-in scenario: "
-                              f"{', '.join(scenario_names())})")
-    else:
-        data = (read_json(name, LeviathansError) if name.endswith(".json")
-                else read_scenario_data(name))
-        setup = WARFLEET.load_setup(data, name)
+    setup = warfleet_scenario(name, f"--scenario {name}")
     if turn_limit is not None:
         setup = setup.with_options(Options(**{**setup.options.to_dict(),
                                               "turn_limit": turn_limit}))

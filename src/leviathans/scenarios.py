@@ -10,7 +10,7 @@ from .errors import LeviathansError, ScenarioError
 from .files import read_toml
 from .rulesets import get_ruleset
 
-__all__ = ["load_scenario", "read_scenario_data"]
+__all__ = ["load_scenario", "read_scenario_data", "warfleet_scenario"]
 
 
 def read_scenario_data(path: str | Path) -> dict[str, Any]:
@@ -31,3 +31,20 @@ def load_scenario(path: str | Path, ruleset: str = "airfleet") -> Any:
     """Read and validate a scenario file; errors name the file and the place."""
     data = read_scenario_data(path)
     return get_ruleset(ruleset).load_setup(data, str(path))
+
+
+def warfleet_scenario(name: str, where: str) -> Any:
+    """A War Fleet setup: a built-in scenario by name (``skirmish``, ``fleet-action``) or a
+    scenario file (TOML or JSON); ``where`` names the argument in the error for a file that
+    does not exist."""
+    from .files import read_json
+    from .rulesets.warfleet import WARFLEET, scenario_names
+    from .rulesets.warfleet import load_scenario as builtin
+
+    if name in scenario_names():
+        return builtin(name)
+    if not Path(name).is_file():
+        raise ScenarioError(f"{where}: no such file (or a built-in War Fleet scenario: "
+                            f"{', '.join(scenario_names())})")
+    data = read_json(name, ScenarioError) if name.endswith(".json") else read_scenario_data(name)
+    return WARFLEET.load_setup(data, name)

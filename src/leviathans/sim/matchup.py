@@ -256,21 +256,11 @@ def warfleet_matchup(scenario: str | Path | None = None, *,
     ``fleet-action``) or a scenario file (TOML or JSON), one bot per side in the scenario's
     order. Ships named by card are converted here, so the setup held (and sent to workers)
     is self-contained."""
-    from ..rulesets.warfleet import WARFLEET, load_scenario, scenario_names
+    from ..rulesets.warfleet import WARFLEET
+    from ..scenarios import warfleet_scenario
 
     name = str(scenario) if scenario is not None else "skirmish"
-    if name in scenario_names():
-        setup = load_scenario(name)
-    elif not Path(name).is_file():
-        raise ScenarioError(f"{name}: no such War Fleet scenario file (built in: "
-                            f"{', '.join(scenario_names())})")
-    else:
-        from ..files import read_json
-        from ..scenarios import read_scenario_data
-
-        data = (read_json(name, ScenarioError) if name.endswith(".json")
-                else read_scenario_data(name))
-        setup = WARFLEET.load_setup(data, name)
+    setup = warfleet_scenario(name, name)
     players = tuple(setup.sides)
     if len(players) != 2:
         raise ScenarioError(f"{name}: the simulator plays two-sided War Fleet scenarios, "
