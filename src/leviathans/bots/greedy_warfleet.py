@@ -29,7 +29,7 @@ from ..fog import FogChoice
 from ..hexgrid import Facing, Hex, distance
 from ..rulesets.warfleet.actions import Declare, Done, Pivot, Place, Step, StepKind, WarAction
 from ..rulesets.warfleet.geometry import in_fire_arc, relative_sectors, struck_locations
-from ..rulesets.warfleet.rules import gun_range
+from ..rulesets.warfleet.rules import free_guns, gun_range
 from ..rulesets.warfleet.setup import AFLOAT, Gun, ShipSpec
 from ..rulesets.warfleet.state import GameState, Phase
 from ..rulesets.warfleet.stats import Band
@@ -463,8 +463,7 @@ def plan_attacks(state: GameState, side: str) -> list[Declare]:
         spec = setup.ships[i]
         if spec.side != side:
             continue
-        used = state.ships[i].used
-        free = [g for gi, g in enumerate(spec.guns) if not used >> gi & 1]
+        free = free_guns(state, i)
         if not free:
             continue
         here = state.ships[i].hex

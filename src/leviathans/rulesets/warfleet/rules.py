@@ -38,7 +38,8 @@ from .setup import AFLOAT, LEFT_MAP, REMOVED, SUNK, Gun, ShipState
 from .state import GameState, Moving, Phase
 
 __all__ = [
-    "advance", "gun_range", "movement_groups", "new_game", "placement_schedule", "rank_sides",
+    "advance", "free_guns", "gun_range", "movement_groups", "new_game", "placement_schedule",
+    "rank_sides",
 ]
 
 BLACK = die("black")
@@ -402,14 +403,19 @@ def legal_declarations(state: GameState) -> Iterator[Declare | Done]:
     yield Done()
 
 
+def free_guns(state: GameState, index: int) -> list[Gun]:
+    """The guns of ship ``index`` not yet declared this turn."""
+    used = state.ships[index].used
+    return [g for gi, g in enumerate(state.setup.ships[index].guns) if not used >> gi & 1]
+
+
 def _declarations(state: GameState, side: str) -> Iterator[Declare]:
     enemies = _enemies(state, side)
     for i in state.afloat():
         spec = state.setup.ships[i]
         if spec.side != side:
             continue
-        used = state.ships[i].used
-        free = [g for gi, g in enumerate(spec.guns) if not used >> gi & 1]
+        free = free_guns(state, i)
         if not free:
             continue
         for j in enemies:
