@@ -20,6 +20,10 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 
+from ..bots.greedy_airfleet import CAUTION, KEEL_VALUE, NEAR
+from ..hexgrid import Facing, Hex
+from ..rulesets.airfleet.ships import AFLOAT, KEEL_BROKEN, REMOVED
+
 __all__ = ["build_geometry", "play", "search_ends"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -48,12 +52,9 @@ def inline(f: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True, inline="always")(f))
 
 
-AFLOAT, KEEL_BROKEN, REMOVED = 0, 1, 2
-KEEL_VALUE = 10.0
-CAUTION = 0.6
-NEAR = 0.05
-STEP_Q = (0, 1, 1, 0, -1, -1)
-STEP_R = (-1, -1, 0, 1, 1, 0)
+#: one step towards each facing (numba reads module globals as constants)
+STEP_Q = tuple(Hex(0, 0).neighbour(Facing(f)).q for f in range(6))
+STEP_R = tuple(Hex(0, 0).neighbour(Facing(f)).r for f in range(6))
 MASK32 = 0xFFFFFFFF
 
 
@@ -293,20 +294,21 @@ def _mp(t: Any, destroyed: int, i: int) -> int:
 
 
 @inline
-def _armour(t: Any, j: int, tl: int, destroyed: int) -> int:
+def _armour(armour: Arr, j: int, tl: int, destroyed: int) -> int:
+    """R6: the bonus of the location's armour slots not destroyed in earlier turns."""
     bonus = 0
     for k in range(6 * tl, 6 * tl + 6):
-        if t.armour[j, k] and not destroyed >> k & 1:
-            bonus += t.armour[j, k]
+        if armour[j, k] and not destroyed >> k & 1:
+            bonus += armour[j, k]
     return bonus
 
 
 @inline
-def _crew(t: Any, i: int, loc: int, destroyed: int) -> int:
+def _crew(crew_n: Arr, crew_slot: Arr, i: int, loc: int, destroyed: int) -> int:
     """R6: the best crew slot of the location not destroyed earlier (its number among the
     crew slots of the location), or -1."""
-    for k in range(t.crew_n[i, loc]):
-        if not destroyed >> t.crew_slot[i, loc, k] & 1:
+    for k in range(crew_n[i, loc]):
+        if not destroyed >> crew_slot[i, loc, k] & 1:
             return k
     return -1
 
@@ -321,20 +323,14 @@ def _gun_value(rc: Arr, rtop: Arr, routs: Arr, breach: Arr, armour: Arr, si: Arr
     chance, counted in whole outcomes and divided once, as ``odds.location_value`` does.
     (Arrays, not the tables' tuple: a call with the tuple would copy it.)"""
     loc = g // 6
-    crew = n_crew_kinds
-    for k in range(crew_n[i, loc]):  # R6: the best crew slot not destroyed earlier
-        if not destroyed_i >> crew_slot[i, loc, k] & 1:
-            crew = crew_kind[i, loc, k]
-            break
+    k = _crew(crew_n, crew_slot, i, loc, destroyed_i)
+    crew = n_crew_kinds if k < 0 else crew_kind[i, loc, k]
     modifier = -_popcount(trim_mask[i] & destroyed_i)
     w = band_wexpr[i, g, band]
     lx = loc_lexpr[j, tl, moved_j]
     top = rtop[w, crew, lx]
     gone = (all_j >> (6 * tl)) & 0b111111
-    bonus = 0
-    for k in range(6 * tl, 6 * tl + 6):
-        if armour[j, k] and not destroyed_j >> k & 1:
-            bonus += armour[j, k]
+    bonus = _armour(armour, j, tl, destroyed_j)
     need = si[j] - (_popcount(all_j) + _popcount(all_j & loc_mask[j, tl]))
     nlive = 0
     nlost = 0
@@ -748,7 +744,7 @@ def _fire(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, st_fired: 
     for k in range(t.band_ndice[i, g, band]):
         total += _roll(mt, mti, faces, nfaces, t.band_dice[i, g, band, k])
     loc = g // 6
-    c = _crew(t, i, loc, destroyed_i)
+    c = _crew(t.crew_n, t.crew_slot, i, loc, destroyed_i)
     if c >= 0:
         total += _roll(mt, mti, faces, nfaces, t.crew_die[i, loc, c])
     m = 1 if st_moved[j] else 0
@@ -779,7 +775,7 @@ def _fire(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, st_fired: 
             mod = _popcount(every) + _popcount(every & t.loc_mask[j, tl])
             if a + b + mod >= t.si[j]:
                 st_status[j] = KEEL_BROKEN
-    elif total >= t.breach[j, flat] + _armour(t, j, tl, st_destroyed[j]):
+    elif total >= t.breach[j, flat] + _armour(t.armour, j, tl, st_destroyed[j]):
         st_circled[j] |= 1 << flat
         out = flat
     st_fired[i] |= 1 << g
