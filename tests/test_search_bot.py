@@ -169,3 +169,38 @@ def test_a_think_time_bounds_the_work_but_never_widens_it() -> None:
     fixed = move(SearchBot(seed=9))
     assert move(SearchBot(seed=9, think=60.0)) == fixed
     assert move(SearchBot(seed=9, candidates=10_000)) != fixed
+
+
+def test_the_search_bot_ends_its_moves_where_it_planned() -> None:
+    """A move planned as a path ends where the path ends, even where a step is forced (the
+    ship passing over another, where only going on is legal): the plan moves on past it. (It
+    once did not, and every later step came one late, ending moves on half-hexes.)"""
+    forced = moves = 0
+    for seed in (100, 101):
+        dice = SeededDice(seed * 7919)
+        state: GameState = AIRFLEET.new_game(quickstart_battle(Options(turn_limit=30)), dice)
+        bots = {"french": SearchBot(seed), "british": make_bot("greedy", seed + 5000)}
+        start: GameState | None = None
+        planned: list[Step] = []
+        while state.outcome is None and state.turn <= 8:  # type: ignore[attr-defined]
+            player = state.to_move
+            assert player is not None
+            legal = list(state.legal_actions())
+            action = bots[player].choose(state)
+            if player == "french" and isinstance(action, Step):
+                if state.moving is None:  # type: ignore[attr-defined]
+                    plan = bots["french"]._plan  # type: ignore[attr-defined]
+                    start, planned = state, [action, *(plan[1] if plan else [])]
+                forced += len(legal) == 1
+            state = state.apply(action, dice)
+            if start is not None and state.moving is None:  # type: ignore[attr-defined]
+                expected = start
+                for step in planned:
+                    if expected.moving is None and step is not planned[0]:  # type: ignore[attr-defined]
+                        break  # the move ended when its points ran out
+                    expected = expected.apply(step, SeededDice(0))
+                index = start.setup.by_name[planned[0].ship]  # type: ignore[attr-defined]
+                assert state.ships[index] == expected.ships[index]  # type: ignore[attr-defined]
+                moves += 1
+                start = None
+    assert moves > 10 and forced > 0

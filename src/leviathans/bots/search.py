@@ -86,6 +86,7 @@ class SearchBot:
     def choose(self, state: GameState) -> Action:
         actions = list(state.legal_actions())
         if len(actions) == 1:
+            self._forced(actions[0])
             return actions[0]
         deadline = None if self.think is None else time.perf_counter() + self.think
         if isinstance(state, AirState) and isinstance(actions[0], Step):
@@ -95,6 +96,12 @@ class SearchBot:
         return self._sampled(state, actions, deadline)
 
     # --- air-fleet movement: greedy candidates, looked ahead to gunnery ---------------------
+
+    def _forced(self, action: Action) -> None:
+        """The only legal action is played: when it is the planned move's next step (a step
+        forced where the ship passes over another), the plan moves on past it too."""
+        if self._plan is not None and self._plan[1] and self._plan[1][0] == action:
+            self._plan[1].pop(0)
 
     def _air_move(self, state: AirState, actions: list[Action], deadline: float | None
                   ) -> Action:
