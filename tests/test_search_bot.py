@@ -151,10 +151,10 @@ def _movement_at(seed: int, turn: int) -> GameState:
 
 
 def test_a_think_time_bounds_the_work_but_never_widens_it() -> None:
-    """With time to spare, ``search`` with a think time looks at the same 48 of greedy's ends
+    """With time to spare, ``search`` with a think time looks at the same 200 of greedy's ends
     as the fixed-work bot and so makes the same move (here, looking at every end would make
-    another: more of greedy's ends lost games against greedy)."""
-    state = _movement_at(3, 4)
+    another), so that its games do not depend on the machine's speed."""
+    state = _movement_at(6, 4)
 
     def move(bot: SearchBot) -> list[str]:
         game, steps = state, []
