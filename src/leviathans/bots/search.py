@@ -21,9 +21,10 @@ decision), so that games with a seed replay exactly. At an air-fleet movement de
 time only bounds the work: the bot looks at the same ``candidates`` ends (greedy's best 200),
 best first, and stops early when its time is up (it never looks at more). A decision takes
 about 0.15 s on average (0.6 s at most in 6 games on the development machine), so 1 s rarely
-cuts it short. Ends looked at, against greedy (quick-start battle, seeds other than the
-ladder's, sides alternating, wins of 200): 24 ends 144, 48 ends 139, 96 ends 148, 200 ends 156
-(and 146 of 200 more, where 128 ends won 145), every end 146 (and 146).
+cuts it short. Ends looked at, against greedy (``bench/search_tuning.py``: quick-start battle,
+seeds other than the ladder's, sides alternating, wins of 200): 24 ends 144, 48 ends 139,
+96 ends 148, 200 ends 156 (and 146 of 200 more, where 128 ends won 145), every end 146 (and
+146).
 
 Measured before a bug was mended (a step forced mid-move, over another ship, left the plan one
 step behind, so moves ended off the planned end, sometimes on a half-hex) and not better then
