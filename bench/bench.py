@@ -130,8 +130,8 @@ def warfleet_greedy(seed: int) -> int:
 #: The bots measured one against itself, on one core and on two, and the battles each plays
 #: first, untimed, so that both measures start with warm caches (the greedy bot's tables of
 #: attack geometry fill over its first few dozen battles; forked workers inherit them).
-#: per bot, the battles played before timing (warm caches); ``greedy*`` is the greedy bot's
-#: battle played by the compiled loop of ``leviathans.fastbattle`` (the same battle)
+#: ``greedy*`` is the greedy bot's battle played by the compiled loop of
+#: ``leviathans.fastbattle`` (the same battle).
 BOTS = {"random": 5, "greedy": 40, "greedy*": 20, "search": 2}
 
 
