@@ -194,9 +194,9 @@ def test_the_search_bot_ends_its_moves_where_it_planned() -> None:
                 forced += len(legal) == 1
             state = state.apply(action, dice)
             if start is not None and state.moving is None:  # type: ignore[attr-defined]
-                expected = start
-                for step in planned:
-                    if expected.moving is None and step is not planned[0]:  # type: ignore[attr-defined]
+                expected = start.apply(planned[0], SeededDice(0))
+                for step in planned[1:]:
+                    if expected.moving is None:  # type: ignore[attr-defined]
                         break  # the move ended when its points ran out
                     expected = expected.apply(step, SeededDice(0))
                 index = start.setup.by_name[planned[0].ship]  # type: ignore[attr-defined]
