@@ -49,6 +49,13 @@ def test_mixed_types_equal_the_engine() -> None:
     _stats_both_ways(airfleet_matchup(*MIXED, turn_limit=30), 5, range(10))
 
 
+def test_ram_and_reserve_engines_equal_the_engine() -> None:
+    """Ram engines give MP; a secondary engine makes up for an engine lost, never past the
+    Starting MP (slot kinds, issue 12.3): the loop's MP is the engine's."""
+    _stats_both_ways(airfleet_matchup(["SML Hohenberg", "SML Hund"], ["SML Habsburg", "SML Wolf"],
+                                      turn_limit=30), 7, range(8))
+
+
 @pytest.mark.parametrize("options", [{"fire_order": "winner-first"},
                                      {"quickstart_destruction": False, "turn_limit": 12},
                                      {"turn_limit": 2}])

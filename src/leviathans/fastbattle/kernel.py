@@ -290,7 +290,8 @@ def _mp(t: Any, destroyed: int, i: int) -> int:
     for k in range(36):
         if t.eng_mp[i, k] and not destroyed >> k & 1:
             total += t.eng_mp[i, k]
-    return total
+    cap: int = t.mp_cap[i]
+    return total if total < cap else cap
 
 
 @inline

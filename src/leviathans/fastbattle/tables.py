@@ -44,6 +44,7 @@ class Tables(NamedTuple):
     breach: Any  # [ship, slot], -1 for a miss slot
     armour: Any  # [ship, slot] armour bonus, 0 if not armour
     eng_mp: Any  # [ship, slot] engine MP, 0 if not an engine
+    mp_cap: Any  # [ship] the Starting MP: no more MP than this (reserve engines)
     crew_n: Any  # [ship, location] crew slots, best die first (R6)
     crew_slot: Any  # [ship, location, k]
     crew_kind: Any  # [ship, location, k] crew die number among the setup's crew dice
@@ -303,8 +304,9 @@ def build_tables(setup: GameSetup) -> Tables:
     geo = kernel.build_geometry(radius, shp_len, shp_type, shp_nloc, shp_whex,
                                                   shp_arc, shp_group)
     keel_rolls = np.array(_counts_at_least(TWO_RED), dtype=I64)
+    mp_cap = np.array([spec.mp_cap for spec in ships], dtype=I64)
     return Tables(side, ship_type, length, nloc, shape, si, gun, miss, trim, loc_mask, breach,
-                  armour, eng, crew_n, crew_slot, crew_kind, crew_die, len(cl), band_range,
+                  armour, eng, mp_cap, crew_n, crew_slot, crew_kind, crew_die, len(cl), band_range,
                   band_tab, band_wexpr, gun_rep, band_ndice, band_dice, loc_lexpr, loc_ndice,
                   loc_dice, faces, nfaces, d6, red, rc, rtop, routs, keel_rolls,
                   TWO_RED.outcomes(), reach, sh_table, sh_children, pt_n, pt_q, pt_r, pt_f,
@@ -314,7 +316,7 @@ def build_tables(setup: GameSetup) -> Tables:
 def build_work(t: Tables) -> Work:
     n = len(t.side)
     most = t.pt_q.shape[1]
-    max_mp = int(t.eng_mp.sum(axis=1).max())
+    max_mp = int(np.minimum(t.eng_mp.sum(axis=1), t.mp_cap).max())
     nodes = t.kids.shape[1]
     return Work(
         nodes=np.zeros((3, nodes * (max_mp + 1) + 1), dtype=I64),

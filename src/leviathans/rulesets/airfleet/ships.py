@@ -14,6 +14,7 @@ from ...cards.schema import Card, Slot
 from ...dice import DiceExpr, Die
 from ...errors import ScenarioError
 from ...hexgrid import Facing, Hex, footprint
+from .slot_kinds import Effect, active_effect
 
 __all__ = ["AFLOAT", "KEEL_BROKEN", "REMOVED", "ShipSpec", "ShipState", "compile_ship"]
 
@@ -68,7 +69,10 @@ class ShipSpec:
     crew: tuple[tuple[tuple[int, Die], ...], ...]
     #: per location: armour slots as (flat index, bonus).
     armour: tuple[tuple[tuple[int, int], ...], ...]
+    #: engine slots (every kind with engine MP, reserve engines included) as (flat index, MP)
     engines: tuple[tuple[int, int], ...]
+    #: the card's Starting MP: engines in reserve make up for engines lost, never past it
+    mp_cap: int
     arc: tuple[int, ...]
     weapon_hex: tuple[int, ...]
     moved_dice: tuple[DiceExpr, ...]
@@ -114,8 +118,9 @@ class ShipSpec:
         return self.loc_index[loc] * 6 + int(number) - 1
 
     def mp(self, destroyed: int) -> int:
-        """Movement points from the engines not destroyed before this turn."""
-        return sum(mp for i, mp in self.engines if not destroyed >> i & 1)
+        """Movement points from the engines not destroyed before this turn, at most the
+        card's Starting MP (reserve engines only make up for engines lost)."""
+        return min(self.mp_cap, sum(mp for i, mp in self.engines if not destroyed >> i & 1))
 
 
 _SHAPES_SEEN: dict[tuple[object, ...], int] = {}
@@ -125,7 +130,13 @@ def _shape_number(*shape: object) -> int:
     return _SHAPES_SEEN.setdefault(shape, len(_SHAPES_SEEN))
 
 
-def compile_ship(index: int, name: str, side: str, card: Card) -> ShipSpec:
+_ENGINES = (Effect.ENGINE, Effect.RESERVE_ENGINE)
+
+
+def compile_ship(index: int, name: str, side: str, card: Card, level: str = "quick-start"
+                 ) -> ShipSpec:
+    """A card compiled for play at rules ``level``: what each slot does comes from the
+    slot-kind table (:mod:`.slot_kinds`)."""
     if card.type not in _SHAPES:
         raise ScenarioError(
             f"{name}: a Type {card.type} ship has no footprint in the air-fleet rules yet"
@@ -144,17 +155,18 @@ def compile_ship(index: int, name: str, side: str, card: Card) -> ShipSpec:
         for si, slot in enumerate(loc_slots):
             flat = 6 * li + si
             slots.append(slot)
-            if slot.kind == "miss":
+            effect = active_effect(slot.kind, level)
+            if effect is Effect.MISS:
                 miss |= 1 << flat
-            elif slot.kind == "gun":
+            elif effect is Effect.GUN:
                 gun |= 1 << flat
-            elif slot.kind == "trim-tank":
+            elif effect is Effect.TRIM_TANK:
                 trim |= 1 << flat
-            elif slot.kind == "crew" and slot.die is not None:
+            elif effect is Effect.CREW and slot.die is not None:
                 crews.append((flat, slot.die))
-            elif slot.kind == "armour" and slot.bonus is not None:
+            elif effect is Effect.ARMOUR and slot.bonus is not None:
                 armours.append((flat, slot.bonus))
-            elif slot.kind == "engine" and slot.mp is not None:
+            elif effect in _ENGINES and slot.mp is not None:
                 engines.append((flat, slot.mp))
         crews.sort(key=lambda c: c[1].mean, reverse=True)
         crew.append(tuple(crews))
@@ -178,6 +190,7 @@ def compile_ship(index: int, name: str, side: str, card: Card) -> ShipSpec:
         crew=tuple(crew),
         armour=tuple(armour),
         engines=tuple(engines),
+        mp_cap=card.starting_mp,
         arc=tuple(arc),
         weapon_hex=tuple(weapon_hex),
         moved_dice=tuple(card.locations[loc].dice.moved for loc in locations),
