@@ -31,8 +31,12 @@ from ..rulesets.airfleet.setup import GameSetup
 from ..rulesets.airfleet.ships import ShipState
 from ..rulesets.airfleet.state import GameState, Phase
 from ..rulesets.airfleet.turn import turn_end_outcome
-from . import kernel
-from .tables import LOG_ROOM, tables_for
+from .cache import keep_in_step
+
+keep_in_step()  # before the kernel is imported: numba may load some of it at import
+
+from . import kernel  # noqa: E402
+from .tables import LOG_ROOM, tables_for  # noqa: E402
 
 __all__ = ["FastResult", "compiled", "continue_greedy_battle", "play_greedy_battle", "resumable",
            "supports", "warm_up"]

@@ -14,6 +14,7 @@ from ...cards.schema import Card, Slot
 from ...dice import DiceExpr, Die
 from ...errors import ScenarioError
 from ...hexgrid import Facing, Hex, footprint
+from . import primitives as P
 from .slot_kinds import Effect, active_effect
 
 __all__ = ["AFLOAT", "KEEL_BROKEN", "REMOVED", "ShipSpec", "ShipState", "compile_ship"]
@@ -79,6 +80,14 @@ class ShipSpec:
     stationary_dice: tuple[DiceExpr, ...]
     #: per location: the six printed breach numbers (``None`` for a miss)
     breach: tuple[tuple[int | None, ...], ...] = ()
+    #: per location: the six breach numbers for the integer rules (``P.MISS_SLOT`` for a miss)
+    breach_codes: tuple[tuple[int, ...], ...] = ()
+    #: per location: the six slots' armour bonuses (0 where none)
+    armour_rows: tuple[tuple[int, ...], ...] = ()
+    #: per location: the crew slots' flat numbers, best die first (R6)
+    crew_slots: tuple[tuple[int, ...], ...] = ()
+    #: engine MP by flat slot (0 where none)
+    engine_mp: tuple[int, ...] = ()
     #: ``location.N`` of every slot, by flat index
     refs: tuple[str, ...] = ()
     #: per location: the flat indices of its gun batteries
@@ -87,6 +96,8 @@ class ShipSpec:
     #: a number shared by every ship of the same shape (footprint, arcs, weapon hexes,
     #: locations): what the geometry of attacks depends on, so it can be cached by shape
     shape: int = 0
+    #: movement points by destroyed mask, computed once each
+    _mp: dict[int, int] = field(default_factory=dict, repr=False)
 
     @property
     def type(self) -> int:
@@ -120,7 +131,11 @@ class ShipSpec:
     def mp(self, destroyed: int) -> int:
         """Movement points from the engines not destroyed before this turn, at most the
         card's Starting MP (reserve engines only make up for engines lost)."""
-        return min(self.mp_cap, sum(mp for i, mp in self.engines if not destroyed >> i & 1))
+        found = self._mp.get(destroyed)
+        if found is None:
+            found = self._mp[destroyed] = P.movement_points(self.engine_mp, destroyed,
+                                                            self.mp_cap)
+        return found
 
 
 _SHAPES_SEEN: dict[tuple[object, ...], int] = {}
@@ -196,6 +211,12 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
         moved_dice=tuple(card.locations[loc].dice.moved for loc in locations),
         stationary_dice=tuple(card.locations[loc].dice.stationary for loc in locations),
         breach=tuple(tuple(s.breach for s in card.locations[loc].slots) for loc in locations),
+        breach_codes=tuple(tuple(P.MISS_SLOT if s.breach is None else s.breach
+                                 for s in card.locations[loc].slots) for loc in locations),
+        armour_rows=tuple(tuple(dict(a).get(6 * li + k, 0) for k in range(6))
+                          for li, a in enumerate(armour)),
+        crew_slots=tuple(tuple(flat for flat, _ in c) for c in crew),
+        engine_mp=tuple(dict(engines).get(flat, 0) for flat in range(len(slots))),
         refs=tuple(f"{loc}.{n}" for loc in locations for n in range(1, 7)),
         guns=tuple(tuple(6 * li + si for si in range(6) if gun >> (6 * li + si) & 1)
                    for li in range(len(locations))),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...dice import DiceSource, die
 from ...protocol import Event, Outcome
 from . import fog
+from . import primitives as P
 from .events import GameEnded, InitiativeRolled, ShipLost, TurnEnded, TurnStarted
 from .gunnery import current_attacks
 from .movement import candidates, finish_move, start_move
@@ -131,15 +132,14 @@ def _destruction(state: GameState, index: int) -> str | None:
         return "its keel broke"
     if not state.setup.options.quickstart_destruction:
         return None
-    gone = s.destroyed | spec.miss_mask  # misses count as destroyed for this rule
-    for li, mask in enumerate(spec.loc_mask):
-        if gone & mask == mask:
-            return f"every slot of its {spec.locations[li]} location is destroyed"
+    found = P.quickstart_destroyed(s.destroyed, spec.miss_mask, spec.loc_mask,
+                                   len(spec.locations), spec.si)
+    if found < 0:
+        return None
+    if found < len(spec.locations):  # misses count as destroyed for this rule
+        return f"every slot of its {spec.locations[found]} location is destroyed"
     lost = s.destroyed.bit_count()
-    if 2 * lost >= spec.si:
-        return (f"{lost} slots destroyed, at least half its structural integrity "
-                f"({spec.si})")
-    return None
+    return f"{lost} slots destroyed, at least half its structural integrity ({spec.si})"
 
 
 def end_turn(state: GameState, events: list[Event]) -> GameState:
