@@ -263,3 +263,25 @@ def test_first_run_compiles_once_and_says_so(monkeypatch: pytest.MonkeyPatch,
     simulate(airfleet_matchup(turn_limit=1), 1, 1, progress=True)
     assert warmed == [True]
     assert "Compiling the greedy battle loop" in capsys.readouterr().err
+
+
+def test_the_kernel_cache_is_cleared_when_a_compiled_source_changes(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba checks only kernel.py before reusing its cache; the loop also compiles the
+    engine's integer rules (primitives.py): a change there must not run stale machine code."""
+    from leviathans.fastbattle import cache
+
+    files = [tmp_path / "kernel.play-830.py311.nbi", tmp_path / "kernel.play-830.py311.1.nbc"]
+    other = tmp_path / "tables.cpython-311.pyc"
+    for f in [*files, other]:
+        f.write_text("x")
+    cache.keep_in_step(tmp_path)  # no stamp yet: cleared, stamped
+    assert not any(f.exists() for f in files) and other.exists()
+    for f in files:
+        f.write_text("x")
+    cache.keep_in_step(tmp_path)  # same sources: kept
+    assert all(f.exists() for f in files)
+    monkeypatch.setattr(cache, "digest", lambda: "changed")
+    cache.keep_in_step(tmp_path)
+    assert not any(f.exists() for f in files) and other.exists()
+    assert "leviathans.rulesets.airfleet.primitives" in cache.SOURCES

@@ -37,9 +37,10 @@ def digest() -> str:
     return h.hexdigest()
 
 
-def keep_in_step() -> None:
-    """Clear the kernel's cached machine code if any source it is built from has changed."""
-    cache = Path(__file__).with_name("__pycache__")
+def keep_in_step(cache: Path | None = None) -> None:
+    """Clear the kernel's cached machine code (in ``cache``, by default numba's folder beside
+    the kernel) if any source it is built from has changed."""
+    cache = cache or Path(__file__).with_name("__pycache__")
     stamp = cache / "kernel-sources.sha256"
     want = digest()
     try:
