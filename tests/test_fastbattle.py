@@ -143,6 +143,43 @@ def test_not_for_other_bots_or_fog() -> None:
     assert not supports(fog, {"british": "greedy", "french": "greedy"})
 
 
+def test_the_profile_declares_every_option_and_effect() -> None:
+    """Issue 14.4: a new option or slot effect is refused until declared covered or not."""
+    from dataclasses import fields
+
+    from leviathans.fastbattle.profile import COVERED_EFFECTS, OPTION_VALUES, REFUSED_EFFECTS
+    from leviathans.rulesets.airfleet.slot_kinds import Effect
+
+    assert {f.name for f in fields(Options)} == set(OPTION_VALUES)
+    assert set(Effect) == COVERED_EFFECTS | REFUSED_EFFECTS
+    assert not COVERED_EFFECTS & REFUSED_EFFECTS
+
+
+def test_refused_battles_name_why_and_are_played_by_the_engine(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from leviathans.fastbattle import profile, refusal
+    from leviathans.rulesets.airfleet.slot_kinds import Effect
+    from leviathans.sim import simulate
+
+    greedy = {"british": "greedy", "french": "greedy"}
+    fog = quickstart_battle(Options(initiative="fog-of-war"))
+    assert refusal(fog, greedy) == "the option initiative = 'fog-of-war' is not covered"
+    setup = load_setup(airfleet_matchup())
+    assert refusal(setup, greedy) is None
+    # an effect not declared covered (as a new rule would be) refuses every ship that has it
+    monkeypatch.setattr(profile, "COVERED_EFFECTS", profile.COVERED_EFFECTS - {Effect.CREW})
+    why = refusal(setup, greedy)
+    assert why is not None and why.startswith("HML Hertfordshire ") and "crew" in why
+    played = []
+    import leviathans.fastbattle as fastbattle
+    monkeypatch.setattr(fastbattle, "play_greedy_battle",
+                        lambda *a, **k: played.append(a))
+    results = simulate(airfleet_matchup(turn_limit=1), 3, 1)
+    assert len(results.games) == 3 and not played  # played by the engine
+    err = capsys.readouterr().err
+    assert err.count("does not cover this battle") == 1 and "crew" in err
+
+
 # --- the parts ---------------------------------------------------------------------------------
 
 
