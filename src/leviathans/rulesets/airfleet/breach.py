@@ -21,6 +21,8 @@ from . import primitives as P
 from .ships import ShipSpec, ShipState
 
 __all__ = [
+    "SHOOTER_READS",
+    "STRUCK_READS",
     "BreachResult",
     "Shooter",
     "Struck",
@@ -68,6 +70,14 @@ class Struck:
     def keel_need(self) -> int:
         """What two red dice must total to break the keel."""
         return self.si - self.keel_modifier
+
+
+#: What :func:`shooter` and :func:`struck` read of a ship's changing state: caches of their
+#: parts are keyed on exactly these (with the spec and the slot or location), so a rule that
+#: makes a part read more must add it here (``tests/test_airfleet_odds.py`` checks that the
+#: parts depend on nothing else).
+SHOOTER_READS = ("destroyed",)
+STRUCK_READS = ("destroyed", "circled", "moved")
 
 
 def shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr) -> Shooter:

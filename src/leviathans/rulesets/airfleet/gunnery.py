@@ -16,19 +16,26 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from ...dice import DiceExpr, DiceSource, Die
 from ...protocol import Event
+from ...turns import BasePhase
 from . import breach
 from . import primitives as P
 from .actions import AirAction, Cease, Fire
 from .events import AttackResult
 from .geometry import attack_geometry
 from .ships import KEEL_BROKEN, ShipSpec, ShipState
-from .state import GameState
+from .state import GameState, Phase
+
+if TYPE_CHECKING:
+    from .turn import Initiative
 
 __all__ = [
     "AttackOption",
+    "GunneryPhase",
     "apply_fire",
     "armour_bonus",
     "attack_options",
@@ -102,14 +109,24 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
     return out
 
 
+#: What :func:`attack_options` reads of each ship's changing state (where it is, whether it is
+#: afloat, its slots destroyed in earlier turns): the firing side's options are kept with these
+#: and computed again when any of them changes. A rule that makes an attack depend on more
+#: (a screening hug, a charge spent) adds what it reads here.
+ATTACK_READS = ("bow", "facing", "status", "destroyed")
+_ATTACK_READ = attrgetter(*ATTACK_READS)
+
+
 def current_attacks(state: GameState) -> tuple[AttackOption, ...]:
-    """The firing side's attack options, computed once per state (they are derived data:
-    ships do not move during gunnery)."""
-    if state.attacks is None:
-        if not state.firing:
-            return ()
-        state.attacks = attack_options(state, state.firing[0])
-    return state.attacks
+    """The firing side's attack options, kept while what they are made from stays the same
+    (through a side's fire: attacks change only what guns fired and what is circled)."""
+    if not state.firing:
+        return ()
+    key = (state.firing[0], tuple(map(_ATTACK_READ, state.ships)))
+    kept = state.attacks
+    if kept is None or kept[0] != key:
+        kept = state.attacks = (key, attack_options(state, state.firing[0]))
+    return kept[1]
 
 
 def legal_attacks(state: GameState) -> Iterator[AirAction]:
@@ -277,3 +294,55 @@ def _describe(spec: ShipSpec, location: int, struck: breach.Struck,
 
 def cease_fire(state: GameState) -> GameState:
     return state.evolve(firing=state.firing[1:], attacks=None)
+
+
+class GunneryPhase(BasePhase):
+    """Each side in turn declares and rolls its attacks (R4-R6), in the order of the option
+    ``fire_order``; all fire is simultaneous, damage takes effect at the turn's end."""
+
+    phase = Phase.GUNNERY
+    actions = (Fire, Cease)
+    title = "gunnery"
+
+    def __init__(self, initiative: Initiative) -> None:
+        self.initiative = initiative
+
+    def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        winner = state.initiative
+        if winner is None:
+            winner = self.initiative.gunnery_winner(state)
+            state = state.evolve(initiative=winner)
+        return self.start(state, winner)
+
+    def start(self, state: GameState, winner: str) -> GameState:
+        """Gunnery with ``winner`` counting as the initiative winner."""
+        from .turn import firing_order
+
+        return state.evolve(phase=self.phase, groups=(), moving=None,
+                            firing=firing_order(state, winner), attacks=None)
+
+    def to_move(self, state: GameState) -> str | None:
+        return state.firing[0] if state.firing else None
+
+    def legal_actions(self, state: GameState) -> Iterator[AirAction]:
+        return legal_attacks(state)
+
+    def why_illegal(self, state: GameState, action: Fire | Cease) -> str | None:
+        return why_illegal(state, action)
+
+    def apply(self, state: GameState, action: Fire | Cease, dice: DiceSource,
+              events: list[Event]) -> GameState:
+        if isinstance(action, Cease):
+            return cease_fire(state)
+        return apply_fire(state, action, dice, events)
+
+    def settle(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        """A side with no attack left ends its fire."""
+        while state.firing:
+            if any(not state.ships[o.ship].fired >> o.slot & 1 for o in current_attacks(state)):
+                return state
+            state = state.evolve(firing=state.firing[1:], attacks=None)
+        return state
+
+    def done(self, state: GameState) -> bool:
+        return not state.firing

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any
 
 from ...dice import DiceExpr
@@ -163,9 +164,11 @@ _VALUES: dict[tuple[int, int], tuple[float, float]] = {}
 # The same part numbers by quick keys: the ship spec (hashed by identity), plain integers and
 # flags, no dice (hashing a dice expression costs more than the rest of a look-up). Each key
 # holds everything its part is made from: the spec, the slot or location, and the ship's
-# changing state the part reads (slots destroyed, moved).
-_SHOOTER_KEYS: dict[tuple[ShipSpec, int, int, int], int] = {}
-_TARGET_KEYS: dict[tuple[ShipSpec, int, bool, int, int], int] = {}
+# changing state the part reads (breach.SHOOTER_READS, breach.STRUCK_READS).
+_SHOOTER_KEYS: dict[tuple[Any, ...], int] = {}
+_TARGET_KEYS: dict[tuple[Any, ...], int] = {}
+_SHOOTER_READ = attrgetter(*breach.SHOOTER_READS)
+_STRUCK_READ = attrgetter(*breach.STRUCK_READS)
 #: bound on the values kept (long simulations must not grow without end)
 VALUE_CACHE_SIZE = 200_000
 
@@ -199,7 +202,7 @@ def _shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr) 
     gun = spec.slots[slot]
     band = (0 if gun.short is not None and weapon_dice is gun.short.dice else
             1 if gun.long is not None and weapon_dice is gun.long.dice else -1)
-    key = (spec, slot, band, ship.destroyed)
+    key = (spec, slot, band, _SHOOTER_READ(ship))
     if band >= 0:
         found = _SHOOTER_KEYS.get(key)
         if found is not None:
@@ -211,7 +214,7 @@ def _shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr) 
 
 
 def _target(tspec: ShipSpec, target: ShipState, loc: int) -> int:
-    key = (tspec, loc, target.moved, target.destroyed, target.circled)
+    key = (tspec, loc, _STRUCK_READ(target))
     found = _TARGET_KEYS.get(key)
     if found is None:
         found = _TARGET_KEYS[key] = _number(breach.struck(tspec, target, loc), _TARGETS,
