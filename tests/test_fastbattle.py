@@ -145,12 +145,10 @@ def test_not_for_other_bots_or_fog() -> None:
 
 def test_the_profile_declares_every_option_and_effect() -> None:
     """Issue 14.4: a new option or slot effect is refused until declared covered or not."""
-    from dataclasses import fields
-
     from leviathans.fastbattle.profile import COVERED_EFFECTS, OPTION_VALUES, REFUSED_EFFECTS
     from leviathans.rulesets.airfleet.slot_kinds import Effect
 
-    assert {f.name for f in fields(Options)} == set(OPTION_VALUES)
+    assert set(Options.model_fields) == set(OPTION_VALUES)
     assert set(Effect) == COVERED_EFFECTS | REFUSED_EFFECTS
     assert not COVERED_EFFECTS & REFUSED_EFFECTS
 
