@@ -155,6 +155,20 @@ def test_a_new_phase_plugs_in_without_touching_the_state(monkeypatch: pytest.Mon
     assert rung == saluted == 2  # once each turn, in its place
 
 
+def test_a_rule_adds_its_notation() -> None:
+    from leviathans.rulesets.airfleet.actions import register_notation
+
+    @register_notation
+    def read_salute(text: str) -> Salute | None:
+        word, _, side = text.partition(" ")
+        return Salute(side) if word == "salute" and side else None
+
+    state = AIRFLEET.new_game(quickstart_battle(), SeededDice(1))
+    action = state.parse_action("salute french")
+    assert action == Salute("french") and state.parse_action(action.text()) == action
+    assert state.parse_action("done").text() == "done"  # the others still read
+
+
 def test_war_fleet_plays_on_the_same_driver() -> None:
     state = WARFLEET.new_game(WARFLEET.default_setup(), SeededDice(1))
     assert state.setup.plan.by_phase[state.phase].phase is state.phase

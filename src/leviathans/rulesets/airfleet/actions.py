@@ -17,15 +17,17 @@ Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from ...errors import HexError, IllegalActionError
 from ...fog import FogChoice, parse_choice
 from ...hexgrid import Facing, Hex
 from ...protocol import Concede
 
-__all__ = ["AirAction", "Cease", "Deploy", "Fire", "FogChoice", "Step", "parse_action"]
+__all__ = ["AirAction", "Cease", "Deploy", "Fire", "FogChoice", "Step", "parse_action",
+           "register_notation"]
 
 StepKind = Literal["F", "L", "R", "E"]
 STEPS: tuple[StepKind, ...] = ("F", "L", "R", "E")
@@ -68,17 +70,32 @@ class Cease:
 
 
 
-
 AirAction = Deploy | Step | Fire | Cease | FogChoice | Concede
+
+#: Readers of the actions optional rules add, each returning ``None`` for text that is not
+#: its action (a rule's actions start with their own word, e.g. ``launch``): tried before the
+#: notation above.
+_NOTATIONS: list[Callable[[str], Any]] = []
+
+
+def register_notation(reader: Callable[[str], Any]) -> Callable[[str], Any]:
+    """Add the reader of a rule's actions (usable as a decorator)."""
+    if reader not in _NOTATIONS:
+        _NOTATIONS.append(reader)
+    return reader
 
 
 def parse_action(text: str) -> AirAction:
-    """Read an action written in the notation above."""
+    """Read an action written in the notation above (or a rule's, :func:`register_notation`)."""
     if not isinstance(text, str):
         raise IllegalActionError(f"an action is text, not {type(text).__name__}")
     t = text.strip()
     if t == "done":
         return Cease()
+    for reader in _NOTATIONS:
+        found = reader(t)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
     concede = Concede.from_text(t)
     if concede is not None:
         return concede
