@@ -155,8 +155,11 @@ def test_a_new_phase_plugs_in_without_touching_the_state(monkeypatch: pytest.Mon
     assert rung == saluted == 2  # once each turn, in its place
 
 
-def test_a_rule_adds_its_notation() -> None:
+def test_a_rule_adds_its_notation(monkeypatch: pytest.MonkeyPatch) -> None:
+    from leviathans.rulesets.airfleet import actions
     from leviathans.rulesets.airfleet.actions import register_notation
+
+    monkeypatch.setattr(actions, "_NOTATIONS", [])  # this test's reader goes with it
 
     @register_notation
     def read_salute(text: str) -> Salute | None:
