@@ -8,6 +8,7 @@ from playwright.sync_api import Page, expect
 
 from .conftest import Shots
 from .seen import shown_hidden
+from .test_play import TIMEOUT, new_game
 
 
 def test_lobby_fields_that_do_not_apply_are_hidden(page: Page, server: str,
@@ -35,3 +36,18 @@ def test_lobby_fields_that_do_not_apply_are_hidden(page: Page, server: str,
     page.select_option("#ruleset", "warfleet")
     expect(initiative).to_be_visible()
     assert page.locator("#initiative option").count() > 0
+
+
+def test_your_games_lists_a_new_friend_game(page: Page, server: str, shots: Shots) -> None:
+    """Item 19: the lobby stays open beside the invite box; "Your games" has the game."""
+    new_game(page, server, "airfleet", "friend")
+    page.wait_for_selector("#invite-link", timeout=TIMEOUT)
+    go = page.get_attribute("#go", "href")
+    assert go is not None
+    game_id = go.split("/game/")[1].split("?")[0]
+    rows = page.locator("#my-games tr")
+    expect(rows).to_have_count(1)
+    expect(page.locator(f"#my-games a[href^='/game/{game_id}?token=']")).to_have_count(1)
+    expect(page.locator("#my-games")).not_to_contain_text("none yet")
+    expect(page.locator("#my-games")).to_contain_text("in play")
+    shots(page, "friend-game-listed")
