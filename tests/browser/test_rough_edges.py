@@ -4,11 +4,15 @@ unknown game, no initiative in a fog-of-war banner, replay buttons drawn as empt
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
+
+from leviathans.cards import find_card
 
 from .conftest import Shots
 from .seen import shown_hidden
-from .test_play import TIMEOUT, new_game
+from .test_play import TIMEOUT, deploy, new_game, wait_for_turn
 
 
 def test_lobby_fields_that_do_not_apply_are_hidden(page: Page, server: str,
@@ -51,3 +55,31 @@ def test_your_games_lists_a_new_friend_game(page: Page, server: str, shots: Shot
     expect(page.locator("#my-games")).not_to_contain_text("none yet")
     expect(page.locator("#my-games")).to_contain_text("in play")
     shots(page, "friend-game-listed")
+
+
+def test_move_panel_gives_the_hexes_to_enter_before_turning(page: Page, server: str,
+                                                             shots: Shots) -> None:
+    """Item 20: the card's "enter before turn" count (R3) before the move, what is left of it
+    once the ship has gone forward."""
+    new_game(page, server, "airfleet", "hotseat", turn_limit="1")
+    page.wait_for_selector("#controls h3", timeout=TIMEOUT)
+    while (h := wait_for_turn(page)).startswith("Deploy"):
+        deploy(page, [])
+    assert h.startswith("Move ")
+    ship = h.removeprefix("Move ").strip()
+    need = find_card(ship).enter_before_turn
+    assert need >= 1
+    word = "hex" if need == 1 else "hexes"
+    expect(page.locator("#mp")).to_have_text(re.compile(
+        rf"^MP \d+; must enter {need} {word} before turning$"))
+    shots(page, "before-the-move")
+    seq = page.evaluate("() => document.body.dataset.seq")
+    page.click("#forward")
+    page.wait_for_function(f"() => document.body.dataset.seq !== '{seq}'", timeout=TIMEOUT)
+    left = need - 1
+    expect(page.locator("#mp")).to_have_text(re.compile(
+        r"^MP left \d+; " + (f"must enter {left} {'hex' if left == 1 else 'hexes'} before turning$"
+                             if left else "no hex to enter before turning$")))
+    if not left:
+        expect(page.locator("#turn-left")).to_be_enabled()
+    shots(page, "after-one-hex")

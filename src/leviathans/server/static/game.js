@@ -188,8 +188,8 @@ function airMove(steps) {
   board.onShip = (name) => { if (!moving && ships.includes(name)) { pick.ship = name; airMove(steps); } };
   const ship = data.view.ships.find((s) => s.name === pick.ship);
   const info = moving
-    ? `MP left ${moving.mp_left}; hexes before the next turn ${moving.hexes_before_turn}`
-    : `MP ${ship.mp}; must enter hexes before turning`;
+    ? `MP left ${moving.mp_left}; ${beforeTurn(moving.hexes_before_turn)}`
+    : `MP ${ship.mp}; ${beforeTurn(ship.enter_before_turn)}`;
   const act = (code) => { if (can.has(code)) send(`${pick.ship}:${code}`); };
   document.onkeydown = (e) => {
     const key = { ArrowUp: "F", w: "F", f: "F", ArrowLeft: "L", a: "L", l: "L", ArrowRight: "R", d: "R", r: "R", Enter: "E", e: "E" }[e.key];
@@ -206,6 +206,12 @@ function airMove(steps) {
       button("end move (E)", () => act("E"), { disabled: !can.has("E"), id: "end-move" })),
     el("p", { class: "muted" }, "Keys: ↑/F forward, ←/L port, →/R starboard, Enter/E end."),
     concede());
+}
+
+// How many hexes the ship must still enter before it may change facing (R3).
+function beforeTurn(hexes) {
+  if (!hexes) return "no hex to enter before turning";
+  return `must enter ${hexes} ${hexes === 1 ? "hex" : "hexes"} before turning`;
 }
 
 async function showWeapon(weapon) {
