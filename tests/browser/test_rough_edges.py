@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import httpx
 from playwright.sync_api import Page, expect
 
 from leviathans.cards import find_card
@@ -83,3 +84,27 @@ def test_move_panel_gives_the_hexes_to_enter_before_turning(page: Page, server: 
     if not left:
         expect(page.locator("#turn-left")).to_be_enabled()
     shots(page, "after-one-hex")
+
+
+def test_an_unknown_game_says_so_and_leads_back(page: Page, server: str, shots: Shots) -> None:
+    """Item 21: /game/ID and /replay/ID of no game: "No such game" and the way back, not a page
+    of placeholders."""
+    for path in ("game", "replay"):
+        page.goto(f"{server}/{path}/doesnotexist")
+        expect(page.locator("#problem h2")).to_have_text("No such game")
+        expect(page.locator("#problem")).to_contain_text('no game "doesnotexist"')
+        body = page.inner_text("body")
+        assert "…" not in body and "..." not in body, body
+        expect(page.locator(".game")).to_have_count(0)
+        shots(page, f"{path}-unknown")
+        page.click("#to-lobby")
+        page.wait_for_selector("#start")
+        assert page.url == f"{server}/"
+    # A game that exists but is not over has no replay yet: the page says why.
+    live = httpx.post(f"{server}/api/games", json={"ruleset": "airfleet",
+                                                    "opponent": "hotseat"}).json()["id"]
+    page.goto(f"{server}/replay/{live}")
+    expect(page.locator("#problem h2")).to_have_text("This game cannot be shown")
+    expect(page.locator("#problem")).to_contain_text("replayed once it is over")
+    expect(page.locator("#to-lobby")).to_be_visible()
+    shots(page, "replay-not-over")

@@ -1,6 +1,6 @@
 // The game page: a live view of one game over a websocket, and controls that offer only
 // what the engine says is legal (the server sends the legal actions of the seat to move).
-import { api, heldTokens, holdTokens, el, pct, outcomeText } from "/static/common.js";
+import { api, heldTokens, holdTokens, el, pct, outcomeText, pageProblem } from "/static/common.js";
 import { Board } from "/static/board.js";
 import { warControls, warSummary } from "/static/warfleet.js";
 import { fogControls, fogSummary, fogUnit } from "/static/fog.js";
@@ -463,9 +463,16 @@ window.addEventListener("keydown", (e) => {
   else if (e.key === "0") board.fit();
 });
 
-api(`/api/games/${encodeURIComponent(gameId)}?` + tokens.map((t) => `token=${encodeURIComponent(t)}`).join("&"))
-  .then(async (payload) => {
+async function load() {
+  let payload;
+  try {
+    payload = await api(`/api/games/${encodeURIComponent(gameId)}?` + tokens.map((t) => `token=${encodeURIComponent(t)}`).join("&"));
     if (payload.game.ruleset === "warfleet") warStats = (await api(`/api/games/${encodeURIComponent(gameId)}/stats`)).ships;
-    data = payload; render(); connect();
-  })
-  .catch((e) => { setConn(e.message); });
+  } catch (e) {
+    pageProblem(gameId, e);  // no such game (or no seat in it): say so, not "..." placeholders
+    return;
+  }
+  data = payload; render(); connect();
+}
+
+load().catch((e) => { setConn(e.message); });
