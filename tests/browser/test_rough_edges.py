@@ -108,3 +108,48 @@ def test_an_unknown_game_says_so_and_leads_back(page: Page, server: str, shots: 
     expect(page.locator("#problem")).to_contain_text("replayed once it is over")
     expect(page.locator("#to-lobby")).to_be_visible()
     shots(page, "replay-not-over")
+
+
+def test_fog_of_war_banner_shows_the_initiative_once_revealed(page: Page, server: str,
+                                                              shots: Shots) -> None:
+    """Item 22: nothing of the cards before they are revealed, then who won the latest
+    initiative roll (the rolls in the log) while the ships move."""
+    new_game(page, server, "airfleet", "hotseat", turn_limit="1", initiative="fog-of-war")
+    page.wait_for_selector("#controls h3", timeout=TIMEOUT)
+    banner = page.locator("#initiative")
+    banners: list[str] = []
+    for _ in range(200):
+        h = wait_for_turn(page)
+        if h.startswith("Deploy"):
+            deploy(page, [])
+        elif h.startswith("Initiative"):
+            # The placements are secret: the banner tells nothing of them.
+            expect(banner).to_have_text("initiative: cards face down")
+            shots(page, "fog-face-down")
+            seq = page.evaluate("() => document.body.dataset.seq")
+            page.click("#fog-place")
+            page.wait_for_function(f"() => document.body.dataset.seq !== '{seq}'",
+                                   timeout=TIMEOUT)
+        elif h.startswith("Move"):
+            text = banner.inner_text()
+            banners.append(text)
+            won = re.fullmatch(r"initiative: (british|french) won (\d+) to (\d+) "
+                               r"\(Type (\d) against Type (\d)\)(; .*: no roll)?", text)
+            assert won, text
+            rolls = {}  # each side's latest initiative roll, from the log
+            for side, card, face in re.findall(r"(\w+) rolls \w+ for its Type (\d) card: (\d+)",
+                                               page.inner_text("#log")):
+                rolls[side] = (int(face), card)
+            loser = "french" if won[1] == "british" else "british"
+            assert rolls[won[1]] == (int(won[2]), won[4]), (text, rolls)
+            assert rolls[loser] == (int(won[3]), won[5]), (text, rolls)
+            if len(banners) == 1:
+                shots(page, "fog-initiative")
+            page.click("#end-move")
+        elif h.startswith("Gunnery"):
+            expect(banner).to_have_text(re.compile(r"^initiative: (british|french)$"))
+            page.click("#done")
+        elif h.startswith("Game over"):
+            break
+        page.wait_for_timeout(100)
+    assert banners, "the ships moved"

@@ -3,7 +3,7 @@
 import { api, heldTokens, holdTokens, el, pct, outcomeText, pageProblem } from "/static/common.js";
 import { Board } from "/static/board.js";
 import { warControls, warSummary } from "/static/warfleet.js";
-import { fogControls, fogSummary, fogUnit } from "/static/fog.js";
+import { fogControls, fogInitiative, fogSummary, fogUnit } from "/static/fog.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const params = new URLSearchParams(location.search);
@@ -68,9 +68,7 @@ function render() {
   const tm = document.getElementById("to-move");
   tm.textContent = data.to_move ? `${data.to_move} to move` : "game over";
   tm.className = `to-move ${data.to_move || ""}`;
-  const init = Array.isArray(view.initiative) ? view.initiative.join(" > ") : view.initiative;
-  document.getElementById("initiative").textContent = init
-    ? `${view.phase === "placement" ? "placement roll" : "initiative"}: ${init}` : "";
+  document.getElementById("initiative").textContent = initiativeText(view);
   document.getElementById("seat").textContent = data.you.length
     ? `you: ${data.you.join(" & ")}` : "spectating";
   weaponShown = null;
@@ -78,6 +76,15 @@ function render() {
   renderControls();
   renderLog();
   if (!document.getElementById("cards").hidden) renderCards();
+}
+
+function initiativeText(view) {
+  // Fog of war: the cards decide the initiative as they are revealed in the movement phase.
+  if (view.fog && (view.phase === "initiative" || view.phase === "movement")) {
+    return fogInitiative(view.fog, fogUnit(data.game.ruleset));
+  }
+  const init = Array.isArray(view.initiative) ? view.initiative.join(" > ") : view.initiative;
+  return init ? `${view.phase === "placement" ? "placement roll" : "initiative"}: ${init}` : "";
 }
 
 function controls(title, ...children) {
