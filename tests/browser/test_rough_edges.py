@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from leviathans.cards import find_card
 
 from .conftest import Shots
-from .seen import shown_hidden
+from .seen import shown_hidden, tofu
 from .test_play import TIMEOUT, deploy, new_game, wait_for_turn
 
 
@@ -153,3 +153,48 @@ def test_fog_of_war_banner_shows_the_initiative_once_revealed(page: Page, server
             break
         page.wait_for_timeout(100)
     assert banners, "the ships moved"
+
+
+def finished_game(server: str) -> str:
+    """A hotseat air-fleet game ended at once by a concession (through the API)."""
+    game = httpx.post(f"{server}/api/games", json={"ruleset": "airfleet", "side": "british",
+                                                    "opponent": "hotseat"}).json()
+    token = game["tokens"]["british"]
+    seq = httpx.get(f"{server}/api/games/{game['id']}", params={"token": token}).json()["seq"]
+    done = httpx.post(f"{server}/api/games/{game['id']}/actions",
+                      json={"token": token, "action": "concede british", "expect": seq + 1})
+    assert done.status_code == 200 and done.json()["outcome"], done.text
+    return str(game["id"])
+
+
+def test_replay_buttons_are_drawn_and_every_page_has_its_glyphs(page: Page, server: str,
+                                                                shots: Shots) -> None:
+    """Item 23: the replay's step buttons are drawn icons that show; no page draws a
+    character as the missing-glyph box (the lobby here, the game pages in every screenshot
+    of the other browser tests)."""
+    game_id = finished_game(server)
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector("#slider")
+    expect(page.locator("#step")).to_contain_text("step 0 of")
+    assert not tofu(page), tofu(page)
+    for button in ("first", "back", "forward", "last"):
+        icon = page.locator(f"#{button} svg")
+        expect(icon).to_have_count(1)
+        box = icon.bounding_box()
+        assert box and box["width"] >= 10 and box["height"] >= 10, (button, box)
+        assert page.locator(f"#{button} svg path, #{button} svg rect").count() >= 1
+        assert page.get_attribute(f"#{button}", "aria-label")
+    steps = page.inner_text("#step").split(" of ")[1]
+    page.click("#last")
+    expect(page.locator("#step")).to_have_text(f"step {steps} of {steps}")
+    expect(page.locator("#result")).to_contain_text("french wins")
+    shots(page, "replay-last")
+    page.click("#first")
+    expect(page.locator("#step")).to_have_text(f"step 0 of {steps}")
+    page.click("#forward")
+    expect(page.locator("#step")).to_have_text(f"step 1 of {steps}")
+    page.click("#back")
+    expect(page.locator("#step")).to_have_text(f"step 0 of {steps}")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#finished a")
+    shots(page, "lobby")
