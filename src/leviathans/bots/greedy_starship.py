@@ -19,6 +19,7 @@ import random
 from collections.abc import Sequence
 
 from ..protocol import Action
+from ..rulesets.starship import movement
 from ..rulesets.starship.actions import (
     Accept,
     Arrive,
@@ -212,13 +213,16 @@ class StarshipGreedy:
             done: list[Action] = []
             for k in seq:
                 action = options[k]
-                if not trial.is_legal(action):  # type: ignore[arg-type]
+                # The movement rules alone, not the turn flow: a step that takes the element
+                # off the table ends its move, and through the flow could end the turn and
+                # roll the next turn's dice. Such a trial has no end pose on the table.
+                if movement.why_not_move(trial, action) is not None:  # type: ignore[arg-type]
                     break
-                trial = trial.apply(action, _NO_DICE)  # type: ignore[arg-type]
+                trial = movement.apply_move(trial, action, [])  # type: ignore[arg-type]
                 done.append(action)
             if not done or trial.move is None or trial.move.element != i:
                 continue
-            if not trial.is_legal(EndMove(name)):
+            if movement.why_not_move(trial, EndMove(name)) is not None:
                 continue
             pose = trial.elements[i].pose
             assert pose is not None
@@ -269,12 +273,3 @@ class StarshipGreedy:
     def _push(self, state: StarshipState, actions: Sequence[Action]) -> Action:
         return actions[int(self._random.random() * len(actions))]
 
-
-class _NoDice:
-    """Planning moves rolls nothing; a roll here would be a bug."""
-
-    def roll(self, d: object, label: str) -> int:
-        raise RuntimeError(f"the greedy bot's move planning rolled {label!r}")
-
-
-_NO_DICE = _NoDice()
