@@ -801,6 +801,27 @@ def test_a_squadron_is_placed_within_its_engine_points_times_two_inches() -> Non
     assert state.to_move == "blue"
 
 
+def test_full_thrust_places_a_squadron_within_three_inches_per_engine_point() -> None:
+    # Systems, Full Thrust: "each engine point provides 3" of movement" if the element does not
+    # turn; a squadron (System Slot upgrade) is placed keeping its heading, so it never turns.
+    setup = battle([el("Zip", "squadron", systems=["full-thrust"], aux=["light"],
+                       upgrades={"system-slot": 1}), el("Spare", "frigate")],
+                   [el("Wall", "cruiser")],
+                   {"Zip": (30, 30, 0), "Spare": (10, 44, 0), "Wall": (60, 8, 180)})
+    state, d = _red_moves_first(setup, red=["4>Zip:full-thrust"])
+    assert "full-thrust" in el_of(state, "Zip").systems
+    assert legal(state, "Zip:P30,18")  # 4 EP x 3" = 12"
+    assert legal(state, "Zip:P42,30")
+    assert not legal(state, "Zip:P30,17.5")
+    assert any(a.text() == "Zip:P30,18" for a in state.legal_actions())  # offered on the list
+    state = act(state, d, "Zip:P30,18")
+    assert pos(state, "Zip") == pytest.approx((30, 18, 0))
+
+    state, _ = _red_moves_first(setup)  # not activated: 2" per engine point
+    assert legal(state, "Zip:P30,22")
+    assert not legal(state, "Zip:P30,21.5")
+
+
 def _blocked(blocker: str = "destroyer", at: float = 37.0) -> StarshipSetup:
     return battle([el("Runner", "frigate"), el("Spare", "frigate")],
                   [el("Block", blocker)],

@@ -82,7 +82,7 @@ from ..rulesets.starship.actions import (
 from ..rulesets.starship.command import BEARINGS as LAUNCH_BEARINGS
 from ..rulesets.starship.data import load_data
 from ..rulesets.starship.geometry import EPSILON, Pose, bearing, centre_distance
-from ..rulesets.starship.movement import PUSH_BEARINGS, TURNS
+from ..rulesets.starship.movement import PUSH_BEARINGS, TURNS, squadron_reach
 from ..rulesets.starship.setup import GameOptions, Piece, StarshipSetup, sample_battle
 from ..rulesets.starship.state import StarshipState
 from .base import (
@@ -100,7 +100,8 @@ __all__ = ["StarshipActions", "StarshipEnv", "StarshipObservation", "element_slo
 
 #: Forward steps the engine offers: 0.5" up to the Full Thrust maximum of 3".
 FORWARD_STEPS = tuple(0.5 * k for k in range(1, 7))
-#: Squadron placements: 16 bearings, and fractions of the squadron's reach (EP x 2").
+#: Squadron placements: 16 bearings, and fractions of the squadron's reach (EP x 2", x 3" with
+#: Full Thrust).
 PLACE_BEARINGS = tuple(k * 22.5 for k in range(16))
 PLACE_FRACTIONS = (1.0, 0.5, 0.25)
 _FRACTION_TEXT = ("1", "1/2", "1/4")
@@ -382,7 +383,7 @@ class StarshipActions(ActionTable[StarshipState]):
         grid: dict[tuple[float, float], tuple[Any, ...]] = {}
         if pose is None:
             return grid
-        reach = 2.0 * state.pieces[i].engine_points
+        reach = squadron_reach(state, i)
         grid[(_r(pose.x), _r(pose.y))] = ("stay",)
 
         def spot(b: float, f: int) -> tuple[float, float]:
