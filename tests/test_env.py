@@ -324,6 +324,21 @@ def test_rare_starship_actions_in_constructed_positions() -> None:
     assert any(label.startswith(f"{p.side} torpedo ") for label in labels)
 
 
+def test_launches_off_the_grid_take_their_nearest_bearings_index() -> None:
+    """With the 8 listed launch bearings all taken the engine lists free spots between them
+    (issue 12.13): each has an index (its nearest bearing's; pushes alike), none is left
+    out."""
+    from test_starship_rules import _crowded_carrier
+
+    state, _ = _crowded_carrier()
+    env = StarshipEnv(state.setup, turn_limit=None)
+    mapped, missing = env.table.legal(state)
+    assert missing == [] and len(mapped) == len(list(state.legal_actions()))
+    labels = {env.table.label(i): a.text() for i, a in mapped.items()}
+    assert labels["launch Wasp>Ark@0"] == "launch Wasp>Ark@22.5"
+    assert labels["launch Wasp>Ark@315"] == "launch Wasp>Ark@337.5"
+
+
 def test_launches_without_a_torpedo_slot_are_withheld() -> None:
     """With no torpedo slot, launches leave the mask (and no torpedo ever appears), without
     counting as actions the table cannot express."""

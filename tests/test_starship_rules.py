@@ -618,6 +618,52 @@ def test_hangar_bays_embark_squadrons_within_their_engine_points_times_two() -> 
     assert state.phase == Phase.MOVEMENT
 
 
+def _crowded_carrier() -> tuple[StarshipState, ScriptedDice]:
+    """Ark (destroyer, radius 1) with Wasp aboard and Hangar Bays active; eight blue squadrons
+    stand 2.3" (centre to centre) from the Ark's centre at bearings 0, 45, ... 315. A squadron
+    touching the Ark has its centre 1.5" from the Ark's; it overlaps a blocker within 18.6
+    degrees of it (law of cosines: 1.5^2 + 2.3^2 - 2 * 1.5 * 2.3 cos(a) < 1^2), so every
+    multiple of 45 degrees is taken and the spots around 22.5 + 45k are free."""
+    blockers = {f"B{k}": spot((36, 30), 45.0 * k, 2.3) for k in range(8)}
+    setup = battle([el("Ark", "destroyer", systems=["hangar-bays"]),
+                    el("Wasp", "squadron", aux=["light"], embarked_on="Ark")],
+                   [el("Bolt", "destroyer"), *(el(n, "squadron", aux=["light"]) for n in blockers)],
+                   {"Ark": (36, 30, 0), "Bolt": (36, 4, 180), **blockers})
+    d = dice({"cmd:red": [6, 3, 1, 1, 1, 1], "cmd:blue": [1] * 6})
+    state = start(setup, d, red=["6>initiative", "3>Ark:hangar-bays"])
+    assert state.phase == Phase.HANGAR and state.to_move == "red"
+    return state, d
+
+
+def test_a_launch_goes_anywhere_in_base_contact_and_one_is_offered_when_the_list_is_blocked(
+        ) -> None:
+    # Deploying Squadrons From Ships: launched squadrons are placed in base contact with the
+    # carrier; any free spot touching it will do, not only the listed bearings.
+    state, d = _crowded_carrier()
+    launches = sorted(a.text() for a in state.legal_actions() if a.text().startswith("launch"))
+    assert launches == sorted(f"launch Wasp>Ark@{b}" for b in
+                              ("22.5", "67.5", "112.5", "157.5", "202.5", "247.5", "292.5",
+                               "337.5"))
+    assert not legal(state, "launch Wasp>Ark@0") and not legal(state, "launch Wasp>Ark@45")
+    with pytest.raises(IllegalActionError, match="no room"):
+        act(state, d, "launch Wasp>Ark@90")
+    with pytest.raises(IllegalActionError, match="0 to 360"):
+        act(state, d, "launch Wasp>Ark@400")
+    assert legal(state, "launch Wasp>Ark@20.25")  # written out: any free bearing
+    state = act(state, d, "launch Wasp>Ark@20.25")
+    assert centre_gap(state, "Wasp", "Ark") == pytest.approx(1.5)  # in base contact
+    assert math.degrees(math.atan2(pos(state, "Wasp")[0] - 36, 30 - pos(state, "Wasp")[1])) \
+        == pytest.approx(20.25)
+
+
+def test_a_launch_at_a_free_bearing_off_the_list_with_the_list_free() -> None:
+    d = dice({"cmd:red": [6, 3, 1, 1, 1, 1], "cmd:blue": [1] * 6})
+    state = start(_carrier_setup(), d, red=["6>initiative", "3>Ark:hangar-bays"])
+    assert legal(state, "launch Wasp>Ark@90") and legal(state, "launch Wasp>Ark@101.37")
+    state = act(state, d, "launch Wasp>Ark@101.37")
+    assert centre_gap(state, "Wasp", "Ark") == pytest.approx(1.5)
+
+
 def test_a_hangar_carries_no_more_squadrons_than_the_carriers_cmd() -> None:
     # A corvette (CMD 2) carries two squadrons; with both aboard, a third may not embark.
     setup = battle(
@@ -886,6 +932,31 @@ def test_a_ship_ending_on_its_own_squadron_has_its_own_admiral_push_it() -> None
     state = act(state, d, "push Gnat@180")
     assert centre_gap(state, "Gnat", "Runner") == pytest.approx(1.25)
     assert state.to_move == "blue"
+
+
+def test_a_pushed_squadron_goes_to_a_free_spot_off_the_listed_bearings() -> None:
+    # Moving Through Squadrons: a squadron the ship ended on goes anywhere in base-to-base
+    # contact with it. Runner (frigate, radius 0.75) ends 0.3" from the top edge, cruisers
+    # (radius 1.25) touching it at bearings 108 and 232. A squadron touching Runner (centre
+    # 1.25" away) is off the table within 76.1 degrees of 0 (0.3 - 1.25 cos(a) < 0) and on a
+    # cruiser within 60 degrees of its bearing (1.25^2 + 2^2 - 2 * 1.25 * 2 cos(a) < 1.75^2):
+    # the only free stretch is 168-172 degrees, between the listed 157.5 and 180.
+    setup = battle([el("Runner", "frigate"), el("Spare", "frigate")],
+                   [el("Gnat", "squadron", aux=["light"]), el("East", "cruiser"),
+                    el("West", "cruiser")],
+                   {"Runner": (36, 4.3, 0), "Spare": (10, 40, 0), "Gnat": (36, 0.6, 0),
+                    "East": spot((36, 0.3), 108, 2.0), "West": spot((36, 0.3), 232, 2.0)})
+    state, d = _red_moves_first(setup)
+    state = act(state, d, "Runner:F2", "Runner:F2", "Runner:E")
+    assert state.pushes and state.to_move == "blue"
+    assert texts(state) == {"push Gnat@170"}
+    assert not legal(state, "push Gnat@157.5") and not legal(state, "push Gnat@180")
+    assert legal(state, "push Gnat@168.5") and legal(state, "push Gnat@171.5")
+    with pytest.raises(IllegalActionError, match="no room"):
+        act(state, d, "push Gnat@90")
+    state = act(state, d, "push Gnat@168.5")
+    assert centre_gap(state, "Gnat", "Runner") == pytest.approx(1.25)
+    assert not state.pushes
 
 
 def test_an_element_that_leaves_the_table_is_destroyed() -> None:

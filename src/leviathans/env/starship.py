@@ -14,7 +14,8 @@ terms, so one index always means the same thing:
   system of each fleet element (a unit's dice go to whichever member leads it then);
   ``cmd done``;
 * hangar: each squadron x each carrier of its side x 8 bearings (launch), embark,
-  ``hangar done``;
+  ``hangar done``; when the 8 spots are all taken the engine lists free spots between them,
+  each under the index of its nearest bearing (pushes likewise, on 16 bearings);
 * movement, per slot: forward 0.5" to 3" in 0.5" steps, pivots of 15, 30, 45 degrees either
   way, end; squadrons: placement by *relative* offset from where the squadron stands (stay,
   16 bearings x 1, 1/2, 1/4 of its reach, or 1, 1/2, 1/4 of its reach towards the nearest
@@ -151,6 +152,14 @@ def element_slots(setup: StarshipSetup, max_torpedoes: int = 8) -> tuple[Slot, .
 def _r(value: float) -> float:
     """Numbers in keys: the notation's 2 decimals (parsed text and listed actions agree)."""
     return round(float(value), 2) + 0.0
+
+
+def _nearest(value: float, grid: tuple[float, ...]) -> float:
+    """The grid bearing nearest ``value``: the engine lists a bearing off its grid only when
+    every bearing on it is taken, so the nearest one's index is free to name it (halfway
+    between two, the one before it clockwise)."""
+    return _r(min(grid, key=lambda b: (abs((value - b + 180.0) % 360.0 - 180.0),
+                                       (value - b) % 360.0)))
 
 
 class StarshipActions(ActionTable[StarshipState]):
@@ -322,13 +331,14 @@ class StarshipActions(ActionTable[StarshipState]):
             return ("mulligan", action.take)
         if isinstance(action, Launch):
             sq, c = names.get(action.squadron), names.get(action.carrier)
-            return None if sq is None or c is None else ("launch", sq, c, _r(action.bearing))
+            return None if sq is None or c is None else (
+                "launch", sq, c, _nearest(action.bearing, LAUNCH_BEARINGS))
         if isinstance(action, Embark):
             sq, c = names.get(action.squadron), names.get(action.carrier)
             return None if sq is None or c is None else ("embark", sq, c)
         if isinstance(action, Push):
             sq = names.get(action.squadron)
-            return None if sq is None else ("push", sq, _r(action.bearing))
+            return None if sq is None else ("push", sq, _nearest(action.bearing, PUSH_BEARINGS))
         if isinstance(action, Reroll):
             return ("reroll", action.die)
         if isinstance(action, HangarDone | Overcharge | Accept):

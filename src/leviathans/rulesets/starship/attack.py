@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from ...dice import DiceSource
 from ...protocol import Event
 from .actions import Accept, Attack, Overcharge, Reroll, Stand, StarAction, num
-from .command import clear
+from .contact import clear
 from .data import Span, load_data
 from .events import StarEvent
 from .geometry import EPSILON, Pose, gap, in_arc

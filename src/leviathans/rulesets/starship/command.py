@@ -13,14 +13,14 @@ and Hangar Bays lets squadrons launch into base contact or come back aboard.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 
 from ...dice import DiceSource, die
 from ...protocol import Event
 from .actions import Assign, Embark, HangarDone, Launch, num
+from .contact import bearing_problem, contact_bearings, contact_pose, fits
 from .events import StarEvent
-from .geometry import Pose, gap, overlaps
+from .geometry import gap
 from .state import DESTROYED, EMBARKED, IN_PLAY, OUT, Phase, Pool, StarshipState
 
 __all__ = [
@@ -211,6 +211,7 @@ def _end_of_command(state: StarshipState, dice: DiceSource,
 
 # --- hangars -----------------------------------------------------------------------------------
 
+#: Launch bearings listed first; any other free spot in base contact is legal too (contact.py).
 BEARINGS = tuple(float(b) for b in range(0, 360, 45))
 
 
@@ -226,44 +227,12 @@ def _aboard(state: StarshipState, carrier: int) -> list[int]:
             if e.carrier == carrier and e.status == EMBARKED]
 
 
-def contact_pose(state: StarshipState, anchor: int, piece: int, bearing: float) -> Pose:
-    """Where a piece stands touching ``anchor`` at ``bearing`` (degrees)."""
-    a = state.elements[anchor].pose
-    assert a is not None
-    r = state.pieces[anchor].radius + state.pieces[piece].radius
-    rad = math.radians(bearing)
-    return Pose(a.x + r * math.sin(rad), a.y - r * math.cos(rad), bearing)
-
-
-def fits(state: StarshipState, piece: int, pose: Pose, ignore: frozenset[int] = frozenset()
-         ) -> bool:
-    """On the table and overlapping no element in play (but itself and ``ignore``)."""
-    return clear(state, state.pieces[piece].radius, pose, ignore | {piece})
-
-
-def clear(state: StarshipState, radius: float, pose: Pose,
-          ignore: frozenset[int] = frozenset()) -> bool:
-    """Would a base of ``radius`` at ``pose`` be on the table and off every element in play?"""
-    setup = state.setup
-    if not (0 <= pose.x <= setup.width and 0 <= pose.y <= setup.depth):
-        return False
-    for j in state.in_play():
-        if j in ignore:
-            continue
-        other = state.elements[j].pose
-        assert other is not None
-        if overlaps((pose.x, pose.y), radius, (other.x, other.y), state.pieces[j].radius):
-            return False
-    return True
-
-
 def hangar_actions(state: StarshipState, side: str) -> Iterator[Launch | Embark | HangarDone]:
     for c in _carriers(state, side):
         carrier = state.pieces[c]
         for sq in _aboard(state, c):
-            for b in BEARINGS:
-                if fits(state, sq, contact_pose(state, c, sq, b)):
-                    yield Launch(state.pieces[sq].name, carrier.name, b)
+            for b in contact_bearings(state, c, sq, BEARINGS):
+                yield Launch(state.pieces[sq].name, carrier.name, b)
         if len(_aboard(state, c)) >= carrier.hangar_capacity:
             continue
         cpose = state.elements[c].pose
@@ -305,12 +274,28 @@ def apply_hangar(state: StarshipState, side: str, action: Launch | Embark | Hang
 
 def why_not_hangar(state: StarshipState, side: str,
                    action: Launch | Embark | HangarDone) -> str | None:
+    if isinstance(action, Launch):
+        return _why_not_launch(state, side, action)
     if action in set(hangar_actions(state, side)):
         return None
-    if isinstance(action, Launch):
-        return (f"{action.squadron} cannot launch from {action.carrier} at bearing "
-                f"{num(action.bearing)} (not aboard, Hangar Bays not active, or no room there)")
     if isinstance(action, Embark):
         return (f"{action.squadron} cannot embark on {action.carrier} (Hangar Bays not active, "
                 f"too far, or the hangar is full)")
+    return None
+
+
+def _why_not_launch(state: StarshipState, side: str, action: Launch) -> str | None:
+    """A launch places the squadron anywhere in base contact with its carrier (Deploying
+    Squadrons From Ships): any bearing whose spot is on the table and clear."""
+    c, sq = state.index(action.carrier), state.index(action.squadron)
+    if c is None or c not in _carriers(state, side):
+        return f"{action.carrier} is not a {side} ship with Hangar Bays active"
+    if sq is None or sq not in _aboard(state, c):
+        return f"{action.squadron} is not aboard {action.carrier}"
+    problem = bearing_problem(action.bearing)
+    if problem is not None:
+        return problem
+    if not fits(state, sq, contact_pose(state, c, sq, action.bearing)):
+        return (f"no room for {action.squadron} touching {action.carrier} at bearing "
+                f"{num(action.bearing)} (off the table, or on another element)")
     return None

@@ -101,8 +101,7 @@ def why_illegal(state: StarshipState, action: StarAction) -> str | None:
     if state.pushes:
         if not isinstance(action, Push):
             return f"{state.pieces[state.pushes[0][0]].name} must first be pushed aside"
-        return None if action in set(movement.push_actions(state)) else \
-            f"{action.squadron} cannot be placed at bearing {action.bearing} now"
+        return movement.why_not_push(state, action)
     side = state.to_act or ""
     if isinstance(action, Mulligan):
         pool = state.pool(side) if state.phase == Phase.COMMAND else None

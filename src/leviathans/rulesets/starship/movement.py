@@ -24,14 +24,14 @@ from collections.abc import Iterator
 
 from ...protocol import Event
 from .actions import Arrive, EndMove, Forward, Jump, Place, Push, StarAction, Turn, num
-from .command import contact_pose, fits
+from .contact import bearing_problem, contact_bearings, contact_pose, fits
 from .events import StarEvent
 from .geometry import EPSILON, Pose, bearing, centre_distance, gap, overlaps
 from .state import IN_PLAY, OUT, Move, StarshipState
 
 __all__ = [
     "activatable", "apply_move", "coherency", "move_actions", "push_actions", "squadron_reach",
-    "why_not_move",
+    "why_not_move", "why_not_push",
 ]
 
 TURNS = (-45.0, -30.0, -15.0, 15.0, 30.0, 45.0)
@@ -456,15 +456,35 @@ def _finish(state: StarshipState, i: int, events: list[Event]) -> StarshipState:
     return state.evolve(pushes=tuple(pushes)) if pushes else state
 
 
-def push_actions(state: StarshipState) -> Iterator[Push]:
+def _push_spots(state: StarshipState) -> list[float]:
+    """Free bearings for the squadron to push: the listed ones, or one in each free stretch."""
     sq, ship = state.pushes[0]
-    name = state.pieces[sq].name
-    later = frozenset(s for s, _ in state.pushes[1:])
-    spots = [b for b in PUSH_BEARINGS if fits(state, sq, contact_pose(state, ship, sq, b),
-                                                ignore=later | {sq})]
+    later = frozenset(s for s, _ in state.pushes[1:])  # still under the ship: about to move
+    return contact_bearings(state, ship, sq, PUSH_BEARINGS, later)
+
+
+def push_actions(state: StarshipState) -> Iterator[Push]:
+    name = state.pieces[state.pushes[0][0]].name
     # With every spot taken, the squadron still has to go somewhere touching the ship.
-    for b in spots or PUSH_BEARINGS:
+    for b in _push_spots(state) or PUSH_BEARINGS:
         yield Push(name, b)
+
+
+def why_not_push(state: StarshipState, action: Push) -> str | None:
+    """Anywhere in base contact with the ship (Moving Through Squadrons), on the table and
+    clear of others; anywhere touching it when no such spot is left."""
+    sq, ship = state.pushes[0]
+    if action.squadron != state.pieces[sq].name:
+        return f"{state.pieces[sq].name} is pushed aside first"
+    problem = bearing_problem(action.bearing)
+    if problem is not None:
+        return problem
+    later = frozenset(s for s, _ in state.pushes[1:])
+    if fits(state, sq, contact_pose(state, ship, sq, action.bearing), later) \
+            or not _push_spots(state):
+        return None
+    return (f"no room for {action.squadron} touching {state.pieces[ship].name} at bearing "
+            f"{num(action.bearing)} (off the table, or on another element)")
 
 
 def apply_push(state: StarshipState, action: Push, events: list[Event]) -> StarshipState:
