@@ -591,8 +591,7 @@ def test_hangar_bays_launch_an_embarked_squadron_into_base_contact() -> None:
     x, y, _ = pos(state, "Wasp")
     # In base contact: centres 1" (destroyer) + 0.5" (squadron) apart, to the Ark's right.
     assert x == pytest.approx(36 + 1.5) and y == pytest.approx(30)
-    state = act(state, d, "hangar done")
-    assert state.phase == Phase.MOVEMENT
+    assert state.phase == Phase.MOVEMENT  # nothing left to launch, and no embarking after it
     assert legal(state, "Wasp:P40,30")  # launched, it moves this turn
 
 
@@ -613,9 +612,9 @@ def test_hangar_bays_embark_squadrons_within_their_engine_points_times_two() -> 
     assert state.phase == Phase.HANGAR
     assert legal(state, "embark Wasp>Ark")
     assert not legal(state, "embark Hornet>Ark")
-    state = act(state, d, "embark Wasp>Ark", "hangar done")
+    state = act(state, d, "embark Wasp>Ark")
     assert status(state, "Wasp") == "embarked" and el_of(state, "Wasp").pose is None
-    assert state.phase == Phase.MOVEMENT
+    assert state.phase == Phase.MOVEMENT  # nothing else may embark, nor launch after it
 
 
 def _crowded_carrier() -> tuple[StarshipState, ScriptedDice]:
@@ -665,20 +664,73 @@ def test_a_launch_at_a_free_bearing_off_the_list_with_the_list_free() -> None:
 
 
 def test_a_hangar_carries_no_more_squadrons_than_the_carriers_cmd() -> None:
-    # A corvette (CMD 2) carries two squadrons; with both aboard, a third may not embark.
+    # A corvette (CMD 2) carries two squadrons: with One aboard, Two may embark; then, with
+    # both aboard, Three may not.
     setup = battle(
         [el("Tender", "corvette", systems=["hangar-bays"]),
          el("One", "squadron", aux=["light"], embarked_on="Tender"),
-         el("Two", "squadron", aux=["light"], embarked_on="Tender"),
-         el("Three", "squadron", aux=["light"])],
+         el("Two", "squadron", aux=["light"]), el("Three", "squadron", aux=["light"])],
         [el("Bolt", "destroyer")],
-        {"Tender": (36, 30, 0), "Three": (40, 30, 0), "Bolt": (36, 4, 180)})
+        {"Tender": (36, 30, 0), "Two": (32, 30, 0), "Three": (40, 30, 0), "Bolt": (36, 4, 180)})
     d = dice({"cmd:red": [6, 3, 1, 1], "cmd:blue": [1] * 6})
     state = start(setup, d, red=["6>initiative", "3>Tender:hangar-bays"])
     assert state.phase == Phase.HANGAR
+    assert legal(state, "embark Two>Tender") and legal(state, "embark Three>Tender")
+    state = act(state, d, "embark Two>Tender")
     assert not legal(state, "embark Three>Tender")
-    state = act(state, d, "launch One>Tender@180")
-    assert legal(state, "embark Three>Tender")
+
+
+def test_hangar_bays_launch_or_embark_not_both() -> None:
+    # Hanger Bays: place the embarked squadrons in base contact "or" embark squadrons nearby;
+    # Deploying Squadrons From Ships: re-embarking is the "alternative". Ark (destroyer, room
+    # for 4) has Wasp and Moth aboard; Hornet and Gnat are 2" away.
+    setup = battle([el("Ark", "destroyer", systems=["hangar-bays"]),
+                    el("Wasp", "squadron", aux=["light"], embarked_on="Ark"),
+                    el("Moth", "squadron", aux=["light"], embarked_on="Ark"),
+                    el("Hornet", "squadron", aux=["light"]), el("Gnat", "squadron", aux=["light"])],
+                   [el("Bolt", "destroyer")],
+                   {"Ark": (36, 30, 0), "Hornet": at_gap((36, 30), "destroyer", "squadron", 2.0,
+                                                         bearing=270),
+                    "Gnat": at_gap((36, 30), "destroyer", "squadron", 2.0, bearing=180),
+                    "Bolt": (36, 4, 180)})
+    d = dice({"cmd:red": [6, 3, 1, 1, 1, 1], "cmd:blue": [1] * 6})
+    state = start(setup, d, red=["6>initiative", "3>Ark:hangar-bays"])
+    assert state.phase == Phase.HANGAR
+    assert legal(state, "launch Wasp>Ark@90") and legal(state, "embark Hornet>Ark")
+    launched = act(state, d, "launch Wasp>Ark@90")
+    # Having launched, the Ark takes nobody aboard (not Hornet, not Wasp back); Moth may
+    # still launch.
+    assert launched.phase == Phase.HANGAR and legal(launched, "launch Moth>Ark@0")
+    assert not legal(launched, "embark Hornet>Ark") and not legal(launched, "embark Wasp>Ark")
+    assert not any(t.startswith("embark") for t in texts(launched))
+    with pytest.raises(IllegalActionError, match="launch or embark, not both"):
+        act(launched, d, "embark Hornet>Ark")
+    embarked = act(state, d, "embark Hornet>Ark")
+    # Having taken Hornet aboard, the Ark launches nobody (not Wasp, not Hornet again); Gnat
+    # may still come aboard.
+    assert embarked.phase == Phase.HANGAR and legal(embarked, "embark Gnat>Ark")
+    assert not legal(embarked, "launch Wasp>Ark@90")
+    assert not legal(embarked, "launch Hornet>Ark@270")
+    assert not any(t.startswith("launch") for t in texts(embarked))
+    with pytest.raises(IllegalActionError, match="launch or embark, not both"):
+        act(embarked, d, "launch Hornet>Ark@270")
+
+
+def test_a_squadron_launched_this_turn_does_not_embark_on_another_carrier() -> None:
+    setup = battle([el("Ark", "destroyer", systems=["hangar-bays"]),
+                    el("Barge", "destroyer", systems=["hangar-bays"]),
+                    el("Wasp", "squadron", aux=["light"], embarked_on="Ark"),
+                    el("Moth", "squadron", aux=["light"], embarked_on="Ark")],
+                   [el("Bolt", "destroyer")],
+                   {"Ark": (36, 30, 0), "Barge": (40, 30, 0), "Bolt": (36, 4, 180)})
+    d = dice({"cmd:red": [6, 3, 3] + [1] * 7, "cmd:blue": [1] * 6})
+    state = start(setup, d, red=["6>initiative", "3>Ark:hangar-bays", "3>Barge:hangar-bays"])
+    assert legal(state, "embark Wasp>Barge") is False  # aboard the Ark: not within reach
+    state = act(state, d, "launch Wasp>Ark@90")  # between the two carriers
+    assert state.phase == Phase.HANGAR  # Moth may still launch
+    assert not legal(state, "embark Wasp>Barge")
+    with pytest.raises(IllegalActionError, match="just launched"):
+        act(state, d, "embark Wasp>Barge")
 
 
 def test_repair_hangars_repair_the_squadrons_aboard() -> None:

@@ -54,7 +54,7 @@ def begin_turn(state: StarshipState, turn: int, dice: DiceSource,
                                 {"side": side, "dice": list(rolled)}))
     return state.evolve(turn=turn, phase=Phase.COMMAND, pools=(pools[0], pools[1]),
                         to_act=None, activation=(), move=None, attack=None, pushes=(),
-                        decided=frozenset())
+                        decided=frozenset(), hangar=frozenset())
 
 
 def can_mulligan(pool: Pool) -> bool:
@@ -228,18 +228,23 @@ def _aboard(state: StarshipState, carrier: int) -> list[int]:
 
 
 def hangar_actions(state: StarshipState, side: str) -> Iterator[Launch | Embark | HangarDone]:
+    """Hangar Bays, once a turn each: a carrier either launches squadrons aboard or takes
+    squadrons aboard (the text makes them alternatives), and a squadron launched now does not
+    come back aboard before it has moved."""
     for c in _carriers(state, side):
         carrier = state.pieces[c]
-        for sq in _aboard(state, c):
-            for b in contact_bearings(state, c, sq, BEARINGS):
-                yield Launch(state.pieces[sq].name, carrier.name, b)
-        if len(_aboard(state, c)) >= carrier.hangar_capacity:
+        if (c, "embark") not in state.hangar:
+            for sq in _aboard(state, c):
+                for b in contact_bearings(state, c, sq, BEARINGS):
+                    yield Launch(state.pieces[sq].name, carrier.name, b)
+        if (c, "launch") in state.hangar or len(_aboard(state, c)) >= carrier.hangar_capacity:
             continue
         cpose = state.elements[c].pose
         assert cpose is not None
         for j in state.in_play():
             p, e = state.pieces[j], state.elements[j]
-            if p.side != side or p.kind != "squadron" or e.pose is None:
+            if p.side != side or p.kind != "squadron" or e.pose is None \
+                    or (j, "launched") in state.hangar:
                 continue
             if gap((e.pose.x, e.pose.y), p.radius, (cpose.x, cpose.y), carrier.radius) \
                     <= 2 * p.engine_points + 1e-6:
@@ -265,11 +270,13 @@ def apply_hangar(state: StarshipState, side: str, action: Launch | Embark | Hang
         events.append(StarEvent("launch", f"{action.squadron} launches from {action.carrier} at "
                                 f"bearing {num(action.bearing)}",
                                 {"element": action.squadron, "carrier": action.carrier}))
+        used = {(c, "launch"), (sq, "launched")}
     else:
         elements[sq] = elements[sq]._replace(pose=None, status=EMBARKED, carrier=c)
         events.append(StarEvent("embark", f"{action.squadron} lands aboard {action.carrier}",
                                 {"element": action.squadron, "carrier": action.carrier}))
-    return state.evolve(elements=tuple(elements))
+        used = {(c, "embark")}
+    return state.evolve(elements=tuple(elements), hangar=state.hangar | used)
 
 
 def why_not_hangar(state: StarshipState, side: str,
@@ -279,6 +286,12 @@ def why_not_hangar(state: StarshipState, side: str,
     if action in set(hangar_actions(state, side)):
         return None
     if isinstance(action, Embark):
+        c, sq = state.index(action.carrier), state.index(action.squadron)
+        if c is not None and (c, "launch") in state.hangar:
+            return (f"{action.carrier} has launched squadrons this turn: its Hangar Bays launch "
+                    f"or embark, not both")
+        if sq is not None and (sq, "launched") in state.hangar:
+            return f"{action.squadron} has just launched: it comes back aboard in a later turn"
         return (f"{action.squadron} cannot embark on {action.carrier} (Hangar Bays not active, "
                 f"too far, or the hangar is full)")
     return None
@@ -292,6 +305,9 @@ def _why_not_launch(state: StarshipState, side: str, action: Launch) -> str | No
         return f"{action.carrier} is not a {side} ship with Hangar Bays active"
     if sq is None or sq not in _aboard(state, c):
         return f"{action.squadron} is not aboard {action.carrier}"
+    if (c, "embark") in state.hangar:
+        return (f"{action.carrier} has taken squadrons aboard this turn: its Hangar Bays launch "
+                f"or embark, not both")
     problem = bearing_problem(action.bearing)
     if problem is not None:
         return problem

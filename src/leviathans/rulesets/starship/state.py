@@ -122,8 +122,8 @@ class StarshipState:
     """One position of a starship battle. Treat as immutable."""
 
     __slots__ = (
-        "activation", "attack", "decided", "elements", "events", "initiative", "leaders", "move",
-        "nominations", "outcome", "phase", "pieces", "pools", "pushes", "rally", "setup",
+        "activation", "attack", "decided", "elements", "events", "hangar", "initiative", "leaders",
+        "move", "nominations", "outcome", "phase", "pieces", "pools", "pushes", "rally", "setup",
         "to_act", "turn",
     )
 
@@ -144,6 +144,9 @@ class StarshipState:
     pushes: tuple[tuple[int, int], ...]
     #: sides that have made this phase's one-off decision (hangar, morale)
     decided: frozenset[str]
+    #: this turn's Hangar Bays: (carrier, "launch") or (carrier, "embark") for the one use each
+    #: carrier has made, (squadron, "launched") for each squadron launched
+    hangar: frozenset[tuple[int, str]]
     #: each unit's leader now (by the setup's unit order)
     leaders: tuple[int, ...]
     #: units whose leader was destroyed, waiting for their admiral to name a new one
@@ -169,6 +172,7 @@ class StarshipState:
         self.attack = None
         self.pushes = ()
         self.decided = frozenset()
+        self.hangar = frozenset()
         self.leaders = tuple(u.leader for u in setup.units)
         self.nominations = ()
         self.rally = None
