@@ -368,6 +368,25 @@ def test_a_units_leader_takes_the_dice_and_every_member_with_the_system_counts_i
     assert el_of(state, "Solo").systems == frozenset()
 
 
+@pytest.mark.parametrize(("tokens", "wing"), [
+    (0, {"deep-scan", "brace"}), (1, {"deep-scan", "brace"}), (2, {"deep-scan"}),
+    (3, frozenset()), (4, frozenset())])
+def test_a_unit_members_disorder_blocks_its_own_system_slots(tokens: int, wing: set[str]
+                                                             ) -> None:
+    # Disordered Elements: each disorder token disallows one system slot of the element;
+    # Units: members count the leader's systems "if they have them". Wing (frigate, 3 slots;
+    # Deep Scan and Brace) with 2 tokens has one slot left: the first of the leader's systems
+    # it has, in the order the dice were assigned (the owner's choice).
+    d = dice({"cmd:red": [6, 6, 5, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4], "cmd:blue": [6] * 6})
+    state = with_element(STARSHIP.new_game(_unit_setup(), d), "Wing", disorder=tokens)
+    state = command(state, d, red=["4>Lead:full-thrust", "6>Lead:deep-scan", "6>Lead:brace",
+                                   "5>initiative"])
+    assert state.phase != Phase.COMMAND
+    assert el_of(state, "Lead").systems == {"full-thrust", "deep-scan", "brace"}
+    assert el_of(state, "Tail").systems == {"full-thrust"}
+    assert el_of(state, "Wing").systems == wing
+
+
 def _leader_hunt(members: Sequence[str]) -> tuple[StarshipState, ScriptedDice]:
     """Blue's cruiser fires four heavy weapons at red's unit leader Lead (frigate): 4 hits of
     2 cross out its 7 boxes. The state follows the fourth attack; red's CMD dice are 4s in

@@ -4,7 +4,8 @@ Each admiral rolls CMD dice openly: the CMD of every ship still in the fleet plu
 admiral's (S6: 2). With no die above 3 the admiral may re-roll them all once (mulligan).
 Then, in secret, each die may go to one system of one element (the die must reach the
 system's activation value; each system once per element; a unit's dice go to its leader and
-count for every member that has the system; each disorder token blocks one system slot), to
+count for every member that has the system and a slot its disorder leaves free, taken in the
+order the dice were assigned; each disorder token blocks one system slot), to
 the initiative pool, or to the re-roll pool. The reveal: the higher initiative pool wins, ties
 rolled off with a d6 each (S1). Active systems that act at the end of the phase act then:
 Divert Power To Shields clears D3 shielded boxes, Repair Hangars repairs the squadrons aboard,
@@ -164,8 +165,12 @@ def reveal(state: StarshipState, dice: DiceSource, events: list[Event]) -> Stars
             assert i is not None
             unit = state.setup.unit(state.pieces[i].unit)
             for m in unit.members if unit is not None else (i,):
-                if system in state.pieces[m].systems and elements[m].status != DESTROYED:
-                    elements[m] = elements[m]._replace(systems=elements[m].systems | {system})
+                e = elements[m]
+                # Disorder blocks slots on each element: a member counts the leader's systems
+                # it has, in the order the dice were assigned, while it has slots unblocked.
+                free = state.pieces[m].system_slots - e.disorder - len(e.systems)
+                if system in state.pieces[m].systems and e.status != DESTROYED and free > 0:
+                    elements[m] = e._replace(systems=e.systems | {system})
         rerolls = sum(1 for _, t in pool.assigned if t == "reroll")
         pools.append(pool._replace(rerolls=rerolls, finished=True))
         text = ", ".join(f"{d}>{t}" for d, t in pool.assigned) or "nothing"
