@@ -1541,6 +1541,32 @@ def test_divert_power_to_weapons_is_held_to_the_next_turn_to_reroll_every_miss()
     assert state.attack is None and el_of(state, "Tgt").hits == 3
 
 
+def test_a_units_divert_power_to_weapons_die_is_one_die_used_once() -> None:
+    # Divert Power To Weapons: "This CMD dice is held over to next turn, when it may be
+    # discarded to re-roll all misses with a single WPS"; Units: the leader alone takes dice.
+    # One die on the leader is one held die for the unit: once discarded, it is gone.
+    pair = [el(n, "frigate", systems=["divert-power-to-weapons"], front=["medium"])
+            for n in ("Lead", "Wing")]
+    setup = battle(pair, [el("Tgt", "destroyer")],
+                   {"Lead": (34, 30, 0), "Wing": (38, 30, 0), "Tgt": (36, 26, 180)},
+                   red_units=[unit("Pair", "Lead", "Wing")])
+    d = dice({"cmd:red": [6, 6] + [1] * 6, "cmd:blue": [1] * 6, "attack": [1, 1],
+              "attack:reroll:divert-power-to-weapons": [6]})
+    state = finish_turn(start(setup, d, red=["6>Lead:divert-power-to-weapons",
+                                             "6>initiative"]), d)
+    state = skip_movement(command(state, d, red=["4>initiative"]), d)
+    assert state.turn == 2 and state.phase == Phase.ATTACK and state.to_move == "red"
+    assert el_of(state, "Lead").held and el_of(state, "Wing").held  # either may use it
+    state = act(state, d, "Lead:front.1>Tgt")  # a 1 (to hit 5-10): a miss
+    assert texts(state) == {"overcharge", "accept"}
+    state = act(state, d, "overcharge")  # re-rolled: 6, a hit
+    assert el_of(state, "Tgt").hits == 1
+    assert not el_of(state, "Lead").held and not el_of(state, "Wing").held
+    state = act(state, d, "Wing:front.1>Tgt")  # a 1: a miss, and nothing left to discard
+    assert state.attack is None and not legal(state, "overcharge")
+    assert el_of(state, "Tgt").hits == 1
+
+
 def test_a_held_divert_power_to_weapons_die_lasts_one_turn() -> None:
     state, d = _duel(_sparky(), el("Tgt", "frigate"), 2.0,
                      red=["6>Sparky:divert-power-to-weapons"])

@@ -294,7 +294,11 @@ def apply_reroll(state: StarshipState, action: Reroll | Overcharge | Accept, dic
             if not hit:
                 faces[k] = dice.roll(dice_of[k], "attack:reroll:divert-power-to-weapons")
         elements = list(state.elements)
-        elements[pending.attacker] = elements[pending.attacker]._replace(held=False)
+        # One die, discarded once: a unit's leader took it for every member that has the
+        # system, so spending it takes it from them all.
+        unit = state.setup.unit(p.unit)
+        for m in unit.members if unit is not None else (pending.attacker,):
+            elements[m] = elements[m]._replace(held=False)
         state = state.evolve(elements=tuple(elements))
         events.append(StarEvent("reroll", f"{p.name} spends its diverted power: every miss "
                                 f"re-rolled", {"element": p.name}))
