@@ -15,7 +15,7 @@ from leviathans.rulesets.starship import STARSHIP
 from leviathans.rulesets.starship.actions import EndMove, Forward, Turn
 from leviathans.rulesets.starship.setup import sample_battle
 from leviathans.rulesets.starship.state import DESTROYED, IN_PLAY, Phase, StarshipState
-from test_starship_rules import act, battle, dice, el, el_of, start
+from test_starship_rules import _duel, _tied, act, battle, dice, el, el_of, start
 
 FLEET_A = Path(__file__).parent.parent / "src/leviathans/rulesets/starship/fleets/fleet-a.toml"
 
@@ -48,6 +48,23 @@ def test_the_greedy_planner_survives_a_trial_move_that_would_end_the_turn() -> N
     runner = el_of(state, "Runner")
     assert runner.status == IN_PLAY  # the plan kept it on the table
     assert runner.pose is not None and 0 <= runner.pose.y <= 48
+
+
+def test_greedy_rerolls_the_die_that_helps_it_most_on_either_sides_roll() -> None:
+    # A roll-off of red 3 against blue 5 (issue 12.17): red's own die re-rolled wins 1/4 of
+    # the time, blue's 5 re-rolled 5/12 (reroll_odds); greedy takes the better.
+    state, _ = _tied(1, 0, {"initiative:red": [3], "initiative:blue": [5]})
+    assert GreedyBot(0).choose(state).text() == "reroll 2"
+    # Blue's pool against red's 8 (2 damage; a fresh d8 deals 3/4 on average): re-roll it.
+    state, d = _duel(el("Gun", "frigate", front=["medium"]), el("Tgt", "frigate"), 2.0,
+                     blue=["6>reroll"], queues={"attack": [8]})
+    state = act(state, d, "Gun:front.1>Tgt")
+    assert state.to_move == "blue" and GreedyBot(0).choose(state).text() == "reroll 1"
+    # Red's own 8 is as good as it gets: red lets it stand, keeping its pool die.
+    state, d = _duel(el("Gun", "frigate", front=["medium"]), el("Tgt", "frigate"), 2.0,
+                     red=["6>reroll"], queues={"attack": [8]})
+    state = act(state, d, "Gun:front.1>Tgt")
+    assert state.to_move == "red" and GreedyBot(0).choose(state).text() == "accept"
 
 
 @pytest.mark.parametrize(("seed", "red", "blue"), [

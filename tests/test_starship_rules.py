@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -28,6 +29,7 @@ from leviathans.rulesets.starship.actions import (
     Reroll,
     Stand,
 )
+from leviathans.rulesets.starship.odds import RerollOdds, reroll_odds
 from leviathans.rulesets.starship.setup import StarshipSetup, parse_setup
 from leviathans.rulesets.starship.state import Phase, StarshipState
 
@@ -1511,6 +1513,147 @@ def test_a_reroll_pool_die_may_reroll_a_morale_die() -> None:
     assert state.phase == Phase.MORALE and state.pool("red").rerolls == 1
     state = act(state, d, "rally Shaken")  # 1, 1, 1: no success
     assert any(isinstance(a, Reroll) for a in state.legal_actions())
+
+
+# The re-roll pool: "discarded at any point during the turn to re-roll a single rolled die of
+# any type" (Command Phase, Re-roll Pool) - an initiative roll-off, the shields' D3, attack and
+# morale dice, the admiral's own or the other admiral's.
+
+
+def _tied(red_pool: int, blue_pool: int, rolloff: Mapping[str, Iterable[int]]
+          ) -> tuple[StarshipState, ScriptedDice]:
+    """Both initiative pools hold a 6 (a tie, rolled off, S1); each admiral puts ``red_pool``
+    / ``blue_pool`` dice in his re-roll pool. The state follows the reveal."""
+    d = dice({"cmd:red": [6] + [1] * 7, "cmd:blue": [6] + [2] * 5, **rolloff})
+    state = start(_frigate_duo(), d, red=["6>initiative", *["1>reroll"] * red_pool],
+                  blue=["6>initiative", *["2>reroll"] * blue_pool])
+    return state, d
+
+
+def test_a_reroll_pool_die_may_reroll_the_other_admirals_roll_off_die() -> None:
+    state, d = _tied(1, 0, {"initiative:red": [3], "initiative:blue": [5],
+                            "initiative:reroll:pool": [1]})
+    assert state.initiative is None and state.to_move == "red"  # the roll-off waits
+    assert texts(state) == {"reroll 1", "reroll 2", "accept"}  # red's die, blue's die
+    roll = state.view("blue")["pending_roll"]
+    assert roll == {"kind": "initiative", "roller": "red", "element": None, "values": [3, 5],
+                    "owners": ["red", "blue"], "deciding": "red"}
+    assert not legal(state, "Lancer:F2") and not legal(state, "reroll 3")
+    state = act(state, d, "reroll 2")  # blue's 5 becomes a 1
+    assert state.initiative == "red" and state.pool("red").rerolls == 0
+    assert state.phase == Phase.MOVEMENT and state.to_move == "red"
+    reroll = next(e for e in state.events if e.kind == "reroll")  # type: ignore[attr-defined]
+    assert reroll.data == {"side": "red", "kind": "initiative", "die": 2, "from": 5, "to": 1}
+
+
+def test_after_a_reroll_the_other_admiral_may_answer_with_his_own_pool() -> None:
+    state, d = _tied(1, 1, {"initiative:red": [3], "initiative:blue": [5],
+                            "initiative:reroll:pool": [1, 6]})
+    state = act(state, d, "reroll 2")  # red: blue's 5 -> 1
+    assert state.to_move == "blue" and texts(state) == {"reroll 1", "reroll 2", "accept"}
+    state = act(state, d, "reroll 2")  # blue: its own 1 -> 6
+    assert state.initiative == "blue"  # 3 against 6; both pools are empty: taken at once
+    assert (state.pool("red").rerolls, state.pool("blue").rerolls) == (0, 0)
+
+
+def test_letting_a_roll_stand_passes_it_to_the_other_admiral_once() -> None:
+    state, d = _tied(1, 1, {"initiative:red": [3], "initiative:blue": [5]})
+    state = act(state, d, "accept")
+    assert state.to_move == "blue" and state.initiative is None
+    state = act(state, d, "accept")
+    assert state.initiative == "blue"
+    assert (state.pool("red").rerolls, state.pool("blue").rerolls) == (1, 1)  # kept
+
+
+def test_a_tied_roll_off_after_the_rerolls_is_rolled_again() -> None:
+    state, d = _tied(1, 0, {"initiative:red": [3, 6], "initiative:blue": [5, 2],
+                            "initiative:reroll:pool": [5]})
+    state = act(state, d, "reroll 1")  # red's 3 -> 5: 5-5, rolled off again (no pool left)
+    assert state.initiative == "red"
+    event = next(e for e in state.events if e.kind == "initiative")  # type: ignore[attr-defined]
+    assert event.data["rolloffs"] == [[5, 5], [6, 2]]
+
+
+def test_a_reroll_pool_die_may_reroll_the_other_admirals_shields_die() -> None:
+    setup = battle([el("Bulwark", "destroyer", systems=["divert-power-to-shields"])],
+                   [el("Bolt", "destroyer")], {"Bulwark": (36, 40, 0), "Bolt": (36, 8, 180)})
+    d = dice({"cmd:red": [5, 1, 1, 1, 1, 1], "cmd:blue": [6, 1, 1, 1, 1, 1], "shields": [6],
+              "shields:reroll:pool": [1]})
+    state = with_element(STARSHIP.new_game(setup, d), "Bulwark", shield_hits=3)
+    state = command(state, d, red=["5>Bulwark:divert-power-to-shields"],
+                    blue=["6>initiative", "1>reroll"])
+    assert state.to_move == "blue" and texts(state) == {"reroll 1", "accept"}
+    assert state.view("red")["pending_roll"]["kind"] == "shields"
+    assert state.view("red")["pending_roll"]["element"] == "Bulwark"
+    assert el_of(state, "Bulwark").shield_hits == 3  # the D3 waits
+    state = act(state, d, "reroll 1")  # 6 (D3 = 3) -> 1 (D3 = 1)
+    assert el_of(state, "Bulwark").shield_hits == 2
+    assert state.phase == Phase.MOVEMENT
+
+
+def test_the_target_may_reroll_the_attackers_dice() -> None:
+    # A medium d8 against a frigate (4-8): an 8 deals 2; re-rolled by blue, a 1 misses.
+    state, d = _duel(el("Gun", "frigate", front=["medium"]), el("Tgt", "frigate"), 2.0,
+                     blue=["6>reroll"], queues={"attack": [8], "attack:reroll:pool": [1]})
+    state = act(state, d, "Gun:front.1>Tgt")
+    assert state.attack is not None and state.to_move == "blue"  # red has no pool die
+    assert texts(state) == {"reroll 1", "accept"}  # no overcharge: not blue's attack
+    state = act(state, d, "reroll 1")
+    assert state.attack is None and el_of(state, "Tgt").hits == 0
+    assert state.pool("blue").rerolls == 0
+
+
+def test_the_attacker_decides_first_then_the_target() -> None:
+    state, d = _duel(el("Gun", "frigate", front=["medium", "medium"]), el("Tgt", "frigate"), 2.0,
+                     red=["6>reroll"], blue=["6>reroll"],
+                     queues={"attack": [2, 5], "attack:reroll:pool": [8, 3]})
+    state = act(state, d, "Gun:front.1>Tgt", "reroll 1")  # red: 2 -> 8
+    assert state.to_move == "blue"  # red's pool is empty; blue has its say
+    state = act(state, d, "reroll 1")  # blue: 8 -> 3
+    assert state.attack is None and el_of(state, "Tgt").hits == 0
+    state = act(state, d, "Gun:front.2>Tgt")  # a 5: one damage, no pool left: at once
+    assert el_of(state, "Tgt").hits == 1
+
+
+def test_a_reroll_pool_die_may_reroll_the_other_admirals_morale_die() -> None:
+    state, d = _shaken({"Shaken": 2}, blue=["6>reroll"], morale=[5, 6, 2])
+    state = act(state, d, "rally Shaken")
+    assert state.to_move == "blue" and state.view("blue")["pending_rally"]["rolls"] == [5, 6, 2]
+    assert el_of(state, "Shaken").disorder == 2  # waits
+    d.queues["morale:reroll:pool"] = [1]
+    state = act(state, d, "reroll 2")  # the 6 becomes a 1: one success
+    assert el_of(state, "Shaken").disorder == 1
+
+
+def test_reroll_odds_are_exact() -> None:
+    state, _ = _tied(1, 0, {"initiative:red": [3], "initiative:blue": [5]})
+    # Red's 3 re-rolled beats 5 on a 6 (1/6) and ties on a 5 (1/6, then even): 1/4.
+    assert reroll_odds(state, 1) == RerollOdds("chance of initiative", "red", Fraction(0),
+                                               Fraction(1, 4))
+    # Blue's 5 re-rolled: red's 3 wins against 1 or 2 (2/6) and ties against 3: 5/12.
+    assert reroll_odds(state, 2).after == Fraction(5, 12)
+    assert reroll_odds(state, 2).gain("red") == Fraction(5, 12)
+    assert reroll_odds(state, 2).gain("blue") == -Fraction(5, 12)
+    state, _ = _duel(el("Gun", "frigate", front=["medium"]), el("Tgt", "frigate"), 2.0,
+                     blue=["6>reroll"], queues={"attack": [8]})
+    state = act(state, _, "Gun:front.1>Tgt")
+    # Damage Chart, frigate: d8 faces 4-7 deal 1, an 8 deals 2: 6/8 expected against 2 now.
+    odds = reroll_odds(state, 1)
+    assert (odds.measure, odds.side, odds.now, odds.after) == ("damage", "red", 2,
+                                                              Fraction(3, 4))
+    assert odds.gain("blue") == Fraction(5, 4)
+
+
+def test_the_browser_hints_show_each_rerolls_exact_effect() -> None:
+    from leviathans.server.hints import attack_hints
+
+    state, _ = _tied(1, 0, {"initiative:red": [3], "initiative:blue": [5]})
+    hints = attack_hints(state, ["reroll 1", "reroll 2", "accept"])
+    assert set(hints) == {"reroll 1", "reroll 2"}
+    assert hints["reroll 2"]["measure"] == "chance of initiative" and hints["reroll 2"]["for"] \
+        == "red"
+    assert hints["reroll 2"]["now"]["fraction"] == "0/1"
+    assert hints["reroll 2"]["after"]["fraction"] == "5/12"
 
 
 def _sparky() -> dict[str, Any]:

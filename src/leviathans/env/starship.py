@@ -24,7 +24,8 @@ terms, so one index always means the same thing:
 * pushes: each squadron x 16 bearings;
 * attacks: each slot x each weapon x each enemy slot; torpedo launches x 8 headings
   *relative* to the launcher's; hold fire (``done``) per slot;
-* ``reroll 1`` .. ``reroll N`` (N: the most dice any attack or morale roll throws),
+* ``reroll 1`` .. ``reroll N`` (N: the most dice any attack, morale roll or roll-off
+  throws), by whichever admiral decides about the roll,
   ``overcharge``, ``accept``; ``rally`` each fleet element with CMD, ``rally none``;
   ``lead`` each unit member.
 
@@ -33,8 +34,10 @@ Observation (``StarshipObservation.layout()`` names the blocks), built only from
 player's own CMD pool (dice rolled and unassigned by face, what went to initiative, the
 re-roll pool and systems, mulligan, re-roll dice left); the other admiral's pool as far as
 the view shows it (dice rolled; the assignments only once revealed, with a flag saying
-whether they are); a pending attack roll (attacker, target, each die's value and hit) and a
-pending morale roll; then one block per element slot, the player's own first (fleet, then
+whether they are); a pending attack roll (attacker, target, each die's value and hit), a
+pending morale roll, and a pending initiative roll-off (the two sides' dice, in side order,
+as ``reroll 1`` and ``reroll 2`` name them) or shields roll (the element and its d6); then
+one block per element slot, the player's own first (fleet, then
 torpedoes), then the enemy's: present, side, kind, status, position and heading (sine,
 cosine), shielded, hull and total damage as fractions of the boxes, disorder, a held Divert
 Power die, whether it is moving, and its active systems. The second side (blue) sees the
@@ -111,6 +114,8 @@ ARRIVAL_STEP = 6.0
 HEADINGS = tuple(45.0 * k for k in range(8))
 
 _PHASES = ("command", "hangar", "movement", "attack", "morale", "over")
+#: Rolls waiting for the re-roll pools other than attack and morale rolls (their own blocks).
+_ROLLS = ("initiative", "shields")
 _KINDS = ("ship", "squadron", "torpedo")
 _STATUS = ("in play", "embarked", "out of play", "destroyed")
 
@@ -175,8 +180,9 @@ class StarshipActions(ActionTable[StarshipState]):
                               for side in setup.sides}
         self.torpedo_count = {side: sum(1 for s in slots if s.torpedo and s.side == side)
                               for side in setup.sides}
+        # an attack's dice, a morale roll's (CMD), an initiative roll-off's two
         self.max_dice = max([len(m.dice.dice) for p in setup.pieces for m in p.mounts]
-                            + [p.cmd for p in setup.pieces] + [1])
+                            + [p.cmd for p in setup.pieces] + [2])
         self._torpedo_mount = f"{load_data().torpedo.arc}.1"
         self._names_of: tuple[Any, dict[str, int]] | None = None
         self._command()
@@ -448,6 +454,7 @@ class StarshipObservation(ObservationEncoder):
             ("attack.present", 1), ("attack.mine", 1), ("attack.attacker", n),
             ("attack.target", n), ("attack.dice", 3 * max_dice),
             ("rally.present", 1), ("rally.element", n), ("rally.dice", 2 * max_dice),
+            ("roll.kind", len(_ROLLS)), ("roll.element", n), ("roll.dice", 4),
         ]
         self.element_spec: list[tuple[str, int]] = [
             ("present", 1), ("mine", 1), ("kind", len(_KINDS)), ("status", len(_STATUS)),
@@ -525,6 +532,14 @@ class StarshipObservation(ObservationEncoder):
             for d, roll in enumerate(rally["rolls"][:self.max_dice]):
                 out[at["rally.dice"] + 2 * d] = 1.0
                 out[at["rally.dice"] + 2 * d + 1] = fraction(roll, 6)
+        roll = view["pending_roll"]
+        if roll is not None and roll["kind"] in _ROLLS:  # attacks and morale: the blocks above
+            one_hot(out, at["roll.kind"], _ROLLS.index(roll["kind"]))
+            k = None if roll["element"] is None else slots.get(roll["element"])
+            one_hot(out, at["roll.element"], None if k is None else position[k])
+            for d, value in enumerate(roll["values"][:2]):
+                out[at["roll.dice"] + 2 * d] = 1.0
+                out[at["roll.dice"] + 2 * d + 1] = fraction(value, 6)
         turned = player == self.sides[1]
         for e in view["elements"]:
             k = slots.get(e["name"])

@@ -9,7 +9,8 @@ order the dice were assigned; each disorder token blocks one system slot), to
 the initiative pool, or to the re-roll pool. The reveal: the higher initiative pool wins, ties
 rolled off with a d6 each (S1). Active systems that act at the end of the phase act then:
 Divert Power To Shields clears D3 shielded boxes, Repair Hangars repairs the squadrons aboard,
-and Hangar Bays lets squadrons launch into base contact or come back aboard.
+and Hangar Bays lets squadrons launch into base contact or come back aboard. The roll-off and
+the shields' D3 wait for the re-roll pools (:mod:`.rerolls`).
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ from .actions import Assign, Embark, HangarDone, Launch, num
 from .contact import bearing_problem, contact_bearings, contact_pose, fits
 from .events import StarEvent
 from .geometry import gap
-from .state import DESTROYED, EMBARKED, IN_PLAY, OUT, Phase, Pool, StarshipState
+from .rerolls import take_or_wait
+from .state import DESTROYED, EMBARKED, IN_PLAY, OUT, PendingRoll, Phase, Pool, StarshipState
 
 __all__ = [
     "apply_assign", "apply_hangar", "apply_mulligan", "assign_targets", "begin_turn",
-    "can_mulligan", "hangar_actions", "reveal",
+    "can_mulligan", "hangar_actions", "reveal", "rolled_off", "shields_rolled",
 ]
 
 D6 = die("d6")
@@ -171,47 +173,92 @@ def reveal(state: StarshipState, dice: DiceSource, events: list[Event]) -> Stars
                 free = state.pieces[m].system_slots - e.disorder - len(e.systems)
                 if system in state.pieces[m].systems and e.status != DESTROYED and free > 0:
                     elements[m] = e._replace(systems=e.systems | {system})
-        rerolls = sum(1 for _, t in pool.assigned if t == "reroll")
-        pools.append(pool._replace(rerolls=rerolls, finished=True))
+        pools.append(pool._replace(rerolls=sum(1 for _, t in pool.assigned if t == "reroll"),
+                                   finished=True))
         text = ", ".join(f"{d}>{t}" for d, t in pool.assigned) or "nothing"
         events.append(StarEvent("reveal", f"{side} reveals: {text}",
                                 {"side": side, "assigned": [list(a) for a in pool.assigned]}))
-    a, b = pools[0].initiative, pools[1].initiative
-    rolloffs = []
-    while a == b:
-        ra, rb = (dice.roll(D6, f"initiative:{side}") for side in sides)
-        rolloffs.append((ra, rb))
-        a, b = ra, rb
+    # The reveal ends the command phase's secrets: what follows happens at its end, in the
+    # open (the roll-off, shields and repairs, then the hangars).
+    state = state.evolve(elements=tuple(elements), pools=(pools[0], pools[1]), initiative=None,
+                         phase=Phase.HANGAR, decided=frozenset(), to_act=None)
+    if pools[0].initiative != pools[1].initiative:
+        return _initiative(state, (), dice, events)
+    return _roll_off(state, (), dice, events)
+
+
+def _roll_off(state: StarshipState, earlier: tuple[tuple[int, ...], ...], dice: DiceSource,
+              events: list[Event]) -> StarshipState:
+    """S1: a tie is rolled off, a d6 each; the roll waits for the re-roll pools."""
+    sides = state.setup.sides
+    faces = tuple(dice.roll(D6, f"initiative:{side}") for side in sides)
+    roll = PendingRoll("initiative", faces, sides[0], earlier=earlier)
+    return take_or_wait(state.evolve(roll=roll), dice, events)
+
+
+def rolled_off(state: StarshipState, roll: PendingRoll, dice: DiceSource,
+               events: list[Event]) -> StarshipState:
+    """A roll-off taken: rolled again on a tie (S1)."""
+    rolled = (*roll.earlier, roll.faces)
+    if roll.faces[0] == roll.faces[1]:
+        return _roll_off(state, rolled, dice, events)
+    return _initiative(state, rolled, dice, events)
+
+
+def _initiative(state: StarshipState, rolloffs: tuple[tuple[int, ...], ...], dice: DiceSource,
+                events: list[Event]) -> StarshipState:
+    sides = state.setup.sides
+    a, b = state.pools[0].initiative, state.pools[1].initiative
+    if rolloffs:
+        a, b = rolloffs[-1]
     winner = sides[0] if a > b else sides[1]
     extra = f", roll-off {'; '.join(f'{x}-{y}' for x, y in rolloffs)}" if rolloffs else ""
-    events.append(StarEvent("initiative", f"Initiative: {sides[0]} {pools[0].initiative}, "
-                            f"{sides[1]} {pools[1].initiative}{extra} -> {winner}",
-                            {"pools": [p.initiative for p in pools], "rolloffs": rolloffs,
-                             "winner": winner}))
-    state = state.evolve(elements=tuple(elements), pools=(pools[0], pools[1]),
-                         initiative=winner)
-    return _end_of_command(state, dice, events)
+    events.append(StarEvent("initiative", f"Initiative: {sides[0]} {state.pools[0].initiative}, "
+                            f"{sides[1]} {state.pools[1].initiative}{extra} -> {winner}",
+                            {"pools": [p.initiative for p in state.pools],
+                             "rolloffs": [list(r) for r in rolloffs], "winner": winner}))
+    return _shields_from(state.evolve(initiative=winner), 0, dice, events)
 
 
-def _end_of_command(state: StarshipState, dice: DiceSource,
-                    events: list[Event]) -> StarshipState:
+def _shields_from(state: StarshipState, start: int, dice: DiceSource,
+                  events: list[Event]) -> StarshipState:
+    """Divert Power To Shields, element by element from ``start``: the D3 (a d6 halved, S1)
+    waits for the re-roll pools; then Repair Hangars."""
+    for i in range(start, len(state.elements)):
+        e = state.elements[i]
+        if "divert-power-to-shields" in e.systems and e.shield_hits:
+            face = dice.roll(D6, "shields")
+            roll = PendingRoll("shields", (face,), state.pieces[i].side, i)
+            return take_or_wait(state.evolve(roll=roll), dice, events)
+    return _repairs(state, events)
+
+
+def shields_rolled(state: StarshipState, roll: PendingRoll, dice: DiceSource,
+                   events: list[Event]) -> StarshipState:
+    """A shields roll taken: D3 shielded boxes cleared; on to the next element."""
+    i = roll.element
+    p, e = state.pieces[i], state.elements[i]
+    d3 = (roll.faces[0] + 1) // 2
+    cleared = min(d3, e.shield_hits)
+    elements = list(state.elements)
+    elements[i] = e._replace(shield_hits=e.shield_hits - cleared)
+    events.append(StarEvent("shields", f"{p.name} diverts power to shields: D3 = {d3}, "
+                            f"{cleared} shielded box(es) cleared",
+                            {"element": p.name, "d3": d3, "cleared": cleared}))
+    return _shields_from(state.evolve(elements=tuple(elements)), i + 1, dice, events)
+
+
+def _repairs(state: StarshipState, events: list[Event]) -> StarshipState:
+    """Repair Hangars: every squadron aboard loses all its damage."""
     elements = list(state.elements)
     for i, (p, e) in enumerate(zip(state.pieces, elements, strict=True)):
-        if "divert-power-to-shields" in e.systems and e.shield_hits:
-            d3 = (dice.roll(D6, "shields") + 1) // 2
-            cleared = min(d3, e.shield_hits)
-            elements[i] = e._replace(shield_hits=e.shield_hits - cleared)
-            events.append(StarEvent("shields", f"{p.name} diverts power to shields: D3 = {d3}, "
-                                    f"{cleared} shielded box(es) cleared",
-                                    {"element": p.name, "d3": d3, "cleared": cleared}))
         if "repair-hangars" in e.systems:
             for j, sq in enumerate(elements):
                 if sq.carrier == i and sq.status == EMBARKED and sq.hits:
                     elements[j] = sq._replace(shield_hits=0, hull_hits=0)
                     events.append(StarEvent("repair", f"{state.pieces[j].name} is repaired "
                                             f"aboard {p.name}", {"element": state.pieces[j].name}))
-    return state.evolve(elements=tuple(elements), phase=Phase.HANGAR, decided=frozenset(),
-                        to_act=None)
+    return state.evolve(elements=tuple(elements))
 
 
 # --- hangars -----------------------------------------------------------------------------------
