@@ -1539,6 +1539,8 @@ def test_a_reroll_pool_die_may_reroll_the_other_admirals_roll_off_die() -> None:
     assert roll == {"kind": "initiative", "roller": "red", "element": None, "values": [3, 5],
                     "owners": ["red", "blue"], "deciding": "red"}
     assert not legal(state, "Lancer:F2") and not legal(state, "reroll 3")
+    with pytest.raises(IllegalActionError, match="waits for red"):
+        act(state, d, "hangar done")
     state = act(state, d, "reroll 2")  # blue's 5 becomes a 1
     assert state.initiative == "red" and state.pool("red").rerolls == 0
     assert state.phase == Phase.MOVEMENT and state.to_move == "red"

@@ -95,9 +95,9 @@ def why_not(state: StarshipState, action: StarAction) -> str | None:
         return f"the roll has no die {action.die}"
     if isinstance(action, Overcharge):
         return "no held Divert Power To Weapons die to discard on this roll"
-    what = "attack roll" if state.attack is not None else f"{state.roll.kind} roll" \
-        if state.roll is not None else "roll"
-    return f"the {what} waits for {side}: reroll N or accept"
+    roll = waiting(state)
+    assert roll is not None
+    return f"the {roll.kind} roll waits for {side}: reroll N or accept"
 
 
 def _with(state: StarshipState, faces: tuple[int, ...], passed: frozenset[str]
