@@ -300,17 +300,7 @@ function starControls() {
   }
   const assigns = legal.filter((a) => a.startsWith("cmd "));
   if (assigns.length) return starCommand(assigns);
-  const pending = view.pending_attack;
-  if (pending && legal.includes("accept")) {
-    return controls("Your attack roll",
-      el("p", {}, `${pending.attacker} ${pending.weapon} → ${pending.target}: `,
-        el("span", { class: "dice" }, pending.values.map((v, i) => el("span", { class: "die" }, `${v}${pending.hits[i] ? "✓" : "✗"}`)))),
-      el("div", { class: "buttons" }, legal.map((a) => button(a, () => send(a), { "data-action": a }))));
-  }
-  if (view.pending_rally && legal.includes("accept")) {
-    return controls("Your morale roll", el("p", {}, view.pending_rally.rolls.join(" ")),
-      el("div", { class: "buttons" }, legal.map((a) => button(a, () => send(a), { "data-action": a }))));
-  }
+  if (view.pending_roll && legal.includes("accept")) return starRoll(view.pending_roll, legal);
   const places = legal.map((a) => a.match(/^(.+):(?:P|arrive)(-?[\d.]+),(-?[\d.]+)/)).filter(Boolean);
   const moves = legal.filter((a) => /:(F[\d.]+|T-?[\d.]+|E|jump)$/.test(a));
   if (places.length || moves.length) return starMove(moves, places);
@@ -320,6 +310,23 @@ function starControls() {
   controls(titles[view.phase] || `${data.to_move} to act`,
     el("div", { class: "buttons" }, legal.slice(0, 60).map((a) => button(a, () => send(a), { "data-action": a }))),
     concede());
+}
+
+function starRoll(roll, legal) {
+  // A roll waiting for the re-roll pools: its dice, and each re-roll with its exact effect.
+  const names = { attack: "attack roll", morale: "morale roll", initiative: "initiative roll-off", shields: "shields roll" };
+  const whose = roll.roller === (data.perspective || data.to_move) ? "Your" : `${roll.roller}'s`;
+  const attack = roll.kind === "attack" ? data.view.pending_attack : null;
+  const hints = data.hints || {};
+  const die = (v, i) => attack ? `${v}${attack.hits[i] ? "✓" : "✗"}` : roll.kind === "initiative" ? `${roll.owners[i]} ${v}` : `${v}`;
+  const label = (a) => {
+    const h = hints[a];
+    return h ? `${a} (${h.measure} for ${h.for}: ${h.now.probability.toFixed(2)} → ${h.after.probability.toFixed(2)})` : a;
+  };
+  return controls(`${whose} ${names[roll.kind] || "roll"}`,
+    el("p", {}, attack ? `${attack.attacker} ${attack.weapon} → ${attack.target}: ` : roll.element ? `${roll.element}: ` : "",
+      el("span", { class: "dice" }, roll.values.map((v, i) => el("span", { class: "die" }, die(v, i))))),
+    el("div", { class: "buttons" }, legal.map((a) => button(label(a), () => send(a), { "data-action": a }))));
 }
 
 function starCommand(assigns) {
