@@ -49,6 +49,13 @@ def test_mixed_types_equal_the_engine() -> None:
     _stats_both_ways(airfleet_matchup(*MIXED, turn_limit=30), 5, range(10))
 
 
+def test_ram_and_reserve_engines_equal_the_engine() -> None:
+    """Ram engines give MP; a secondary engine makes up for an engine lost, never past the
+    Starting MP (slot kinds, issue 12.3): the loop's MP is the engine's."""
+    _stats_both_ways(airfleet_matchup(["SML Hohenberg", "SML Hund"], ["SML Habsburg", "SML Wolf"],
+                                      turn_limit=30), 7, range(8))
+
+
 @pytest.mark.parametrize("options", [{"fire_order": "winner-first"},
                                      {"quickstart_destruction": False, "turn_limit": 12},
                                      {"turn_limit": 2}])
@@ -134,6 +141,41 @@ def test_not_for_other_bots_or_fog() -> None:
     assert not supports(setup, {"british": "greedy", "french": "random"})
     fog = quickstart_battle(Options(initiative="fog-of-war"))
     assert not supports(fog, {"british": "greedy", "french": "greedy"})
+
+
+def test_the_profile_declares_every_option_and_effect() -> None:
+    """Issue 14.4: a new option or slot effect is refused until declared covered or not."""
+    from leviathans.fastbattle.profile import COVERED_EFFECTS, OPTION_VALUES, REFUSED_EFFECTS
+    from leviathans.rulesets.airfleet.slot_kinds import Effect
+
+    assert set(Options.model_fields) == set(OPTION_VALUES)
+    assert set(Effect) == COVERED_EFFECTS | REFUSED_EFFECTS
+    assert not COVERED_EFFECTS & REFUSED_EFFECTS
+
+
+def test_refused_battles_name_why_and_are_played_by_the_engine(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from leviathans.fastbattle import profile, refusal
+    from leviathans.rulesets.airfleet.slot_kinds import Effect
+    from leviathans.sim import simulate
+
+    greedy = {"british": "greedy", "french": "greedy"}
+    fog = quickstart_battle(Options(initiative="fog-of-war"))
+    assert refusal(fog, greedy) == "the option initiative = 'fog-of-war' is not covered"
+    setup = load_setup(airfleet_matchup())
+    assert refusal(setup, greedy) is None
+    # an effect not declared covered (as a new rule would be) refuses every ship that has it
+    monkeypatch.setattr(profile, "COVERED_EFFECTS", profile.COVERED_EFFECTS - {Effect.CREW})
+    why = refusal(setup, greedy)
+    assert why is not None and why.startswith("HML Hertfordshire ") and "crew" in why
+    played = []
+    import leviathans.fastbattle as fastbattle
+    monkeypatch.setattr(fastbattle, "play_greedy_battle",
+                        lambda *a, **k: played.append(a))
+    results = simulate(airfleet_matchup(turn_limit=1), 3, 1)
+    assert len(results.games) == 3 and not played  # played by the engine
+    err = capsys.readouterr().err
+    assert err.count("does not cover this battle") == 1 and "crew" in err
 
 
 # --- the parts ---------------------------------------------------------------------------------
@@ -256,3 +298,25 @@ def test_first_run_compiles_once_and_says_so(monkeypatch: pytest.MonkeyPatch,
     simulate(airfleet_matchup(turn_limit=1), 1, 1, progress=True)
     assert warmed == [True]
     assert "Compiling the greedy battle loop" in capsys.readouterr().err
+
+
+def test_the_kernel_cache_is_cleared_when_a_compiled_source_changes(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba checks only kernel.py before reusing its cache; the loop also compiles the
+    engine's integer rules (primitives.py): a change there must not run stale machine code."""
+    from leviathans.fastbattle import cache
+
+    files = [tmp_path / "kernel.play-830.py311.nbi", tmp_path / "kernel.play-830.py311.1.nbc"]
+    other = tmp_path / "tables.cpython-311.pyc"
+    for f in [*files, other]:
+        f.write_text("x")
+    cache.keep_in_step(tmp_path)  # no stamp yet: cleared, stamped
+    assert not any(f.exists() for f in files) and other.exists()
+    for f in files:
+        f.write_text("x")
+    cache.keep_in_step(tmp_path)  # same sources: kept
+    assert all(f.exists() for f in files)
+    monkeypatch.setattr(cache, "digest", lambda: "changed")
+    cache.keep_in_step(tmp_path)
+    assert not any(f.exists() for f in files) and other.exists()
+    assert "leviathans.rulesets.airfleet.primitives" in cache.SOURCES

@@ -35,7 +35,6 @@ hex grid onto itself, so both sides see their own deployment zone on the left.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import replace
 from itertools import permutations
 from typing import Any, ClassVar
 
@@ -297,7 +296,7 @@ class AirFleetEnv(LeviathansEnv[GameState]):
             setup = quickstart_battle(Options.from_dict(
                 {"turn_limit": turn_limit, "initiative": initiative}))
         elif turn_limit is not None:
-            setup = setup.with_options(replace(setup.options, turn_limit=turn_limit))
+            setup = setup.with_options(setup.options.changed(turn_limit=turn_limit))
         super().__init__(AIRFLEET, setup, AirFleetActions(setup), AirFleetObservation(setup),
                          render_mode)
 

@@ -31,11 +31,16 @@ from ..rulesets.airfleet.setup import GameSetup
 from ..rulesets.airfleet.ships import ShipState
 from ..rulesets.airfleet.state import GameState, Phase
 from ..rulesets.airfleet.turn import turn_end_outcome
-from . import kernel
-from .tables import LOG_ROOM, tables_for
+from .cache import keep_in_step
+from .profile import refusal
 
-__all__ = ["FastResult", "compiled", "continue_greedy_battle", "play_greedy_battle", "resumable",
-           "supports", "warm_up"]
+keep_in_step()  # before the kernel is imported: numba may load some of it at import
+
+from . import kernel  # noqa: E402
+from .tables import LOG_ROOM, tables_for  # noqa: E402
+
+__all__ = ["FastResult", "compiled", "continue_greedy_battle", "play_greedy_battle", "refusal",
+           "resumable", "supports", "warm_up"]
 
 #: more turns than any limit a battle can have: "no limit"
 _NO_LIMIT = 1 << 40
@@ -53,11 +58,9 @@ class FastResult:
 
 
 def supports(setup: Any, bots: Mapping[str, str]) -> bool:
-    """Does the fast path play this battle? An air-fleet setup with the quick-start
-    initiative, two sides, every ship with at most 6 locations, greedy bots on both sides."""
-    return (isinstance(setup, GameSetup) and setup.options.initiative == "quick-start"
-            and len(setup.sides) == 2 and all(b == "greedy" for b in bots.values())
-            and all(len(s.locations) <= 6 for s in setup.ships))
+    """Does the fast path play this battle? Only within its declared profile
+    (:mod:`.profile`: greedy bots on both sides, the options and slot effects it covers)."""
+    return refusal(setup, bots) is None
 
 
 def compiled() -> bool:

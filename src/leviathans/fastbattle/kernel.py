@@ -18,10 +18,12 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import numba
+import numba.extending
 import numpy as np
 
 from ..bots.greedy_airfleet import CAUTION, KEEL_VALUE, NEAR
 from ..hexgrid import Facing, Hex
+from ..rulesets.airfleet import primitives as P
 from ..rulesets.airfleet.ships import AFLOAT, KEEL_BROKEN, REMOVED
 
 __all__ = ["build_geometry", "play", "search_ends"]
@@ -44,6 +46,15 @@ def typed(signature: str) -> Callable[[F], F]:
 
 
 _MT = "int64[:, ::1], int64[::1], int64"
+
+
+# The integer rules the engine runs as plain Python (rulesets/airfleet/primitives.py), made
+# callable from compiled code: one copy of those rules for both (fastbattle/__init__.py clears
+# numba's cache of this module when that file changes, as numba only watches this one).
+for _name in P.__all__:
+    if callable(getattr(P, _name)):
+        numba.extending.register_jitable(getattr(P, _name))
+numba.extending.register_jitable(P._clamp)
 
 
 def inline(f: F) -> F:
@@ -271,46 +282,14 @@ def search_ends(kids: Arr, rank: Arr, bits: int, forward: Arr, start: int, mp: i
 
 
 @inline
-def _popcount(x: int) -> int:
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
-@inline
 def _afloat(st_pos: Arr, st_status: Arr, i: int) -> bool:
     return bool(st_pos[i] >= 0 and st_status[i] != REMOVED)
 
 
 @inline
 def _mp(t: Any, destroyed: int, i: int) -> int:
-    total = 0
-    for k in range(36):
-        if t.eng_mp[i, k] and not destroyed >> k & 1:
-            total += t.eng_mp[i, k]
-    return total
-
-
-@inline
-def _armour(armour: Arr, j: int, tl: int, destroyed: int) -> int:
-    """R6: the bonus of the location's armour slots not destroyed in earlier turns."""
-    bonus = 0
-    for k in range(6 * tl, 6 * tl + 6):
-        if armour[j, k] and not destroyed >> k & 1:
-            bonus += armour[j, k]
-    return bonus
-
-
-@inline
-def _crew(crew_n: Arr, crew_slot: Arr, i: int, loc: int, destroyed: int) -> int:
-    """R6: the best crew slot of the location not destroyed earlier (its number among the
-    crew slots of the location), or -1."""
-    for k in range(crew_n[i, loc]):
-        if not destroyed >> crew_slot[i, loc, k] & 1:
-            return k
-    return -1
+    mp: int = P.movement_points(t.eng_mp[i], destroyed, t.mp_cap[i])
+    return mp
 
 
 @jit
@@ -319,43 +298,22 @@ def _gun_value(rc: Arr, rtop: Arr, routs: Arr, breach: Arr, armour: Arr, si: Arr
                crew_kind: Arr, n_crew_kinds: int, trim_mask: Arr, band_wexpr: Arr,
                loc_lexpr: Arr, i: int, g: int, band: int, j: int, tl: int, moved_j: int,
                destroyed_i: int, all_j: int, destroyed_j: int) -> float:
-    """``odds.gun_value`` with ``KEEL_VALUE``: expected slots destroyed plus 10 times the keel
-    chance, counted in whole outcomes and divided once, as ``odds.location_value`` does.
-    (Arrays, not the tables' tuple: a call with the tuple would copy it.)"""
+    """``odds.gun_value`` with ``KEEL_VALUE``: the breach roll's parts (``breach.shooter``,
+    ``breach.struck``) from the tables, valued by ``primitives.location_value``. (Arrays, not
+    the tables' tuple: a call with the tuple would copy it.)"""
     loc = g // 6
-    k = _crew(crew_n, crew_slot, i, loc, destroyed_i)
+    k = P.first_intact(crew_slot[i, loc], crew_n[i, loc], destroyed_i)
     crew = n_crew_kinds if k < 0 else crew_kind[i, loc, k]
-    modifier = -_popcount(trim_mask[i] & destroyed_i)
     w = band_wexpr[i, g, band]
     lx = loc_lexpr[j, tl, moved_j]
-    top = rtop[w, crew, lx]
-    gone = (all_j >> (6 * tl)) & 0b111111
-    bonus = _armour(armour, j, tl, destroyed_j)
-    need = si[j] - (_popcount(all_j) + _popcount(all_j & loc_mask[j, tl]))
-    nlive = 0
-    nlost = 0
-    direct = 0
-    hits = 0
-    keels = 0
-    for s in range(6):
-        b = breach[j, 6 * tl + s]
-        if b < 0:
-            continue
-        nlive += 1
-        again = min(max(b - modifier, 0), top)
-        if gone >> s & 1:
-            nlost += 1
-            keels += rc[w, crew, lx, again]
-        else:
-            direct += rc[w, crew, lx, min(max(b + bonus - modifier, 0), top)]
-            hits += rc[w, crew, lx, again]
-    if nlive == 0:
-        return 0.0
-    keel_count = keel_rolls[min(max(need, 0), len(keel_rolls) - 1)]
-    denominator = 6 * nlive * routs[w, crew, lx]
-    expected = float(direct * nlive + nlost * hits) / float(denominator)
-    keel = float(nlost * keels * keel_count) / float(denominator * two_red)
-    return expected + KEEL_VALUE * keel
+    first = 6 * tl
+    expected, keel = P.location_value(
+        rc[w, crew, lx, :rtop[w, crew, lx] + 1], routs[w, crew, lx], breach[j, first:first + 6],
+        P.armour_bonus(armour[j, first:first + 6], destroyed_j >> first),
+        P.trim_modifier(trim_mask[i], destroyed_i), (all_j >> first) & 0b111111, keel_rolls,
+        si[j] - P.keel_modifier(all_j, loc_mask[j, tl]), two_red)
+    value: float = expected + KEEL_VALUE * keel
+    return value
 
 
 # --- movement: the greedy bot's choice of end --------------------------------------------------
@@ -735,8 +693,9 @@ def _options(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, side: int,
 def _fire(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, st_fired: Arr,
           st_moved: Arr, i: int, g: int, j: int, tl: int, band: int, mt: Arr,
           mti: Arr) -> tuple[int, int]:
-    """``gunnery.apply_fire``: the breach roll and what it destroys. Returns the slot
-    destroyed (-1: none) and whether this attack broke the keel."""
+    """``gunnery.apply_fire`` (``breach.roll``): the breach roll, rolled in the same order, each
+    die decided by the same ``primitives``. Returns the slot destroyed (-1: none) and whether
+    this attack broke the keel."""
     faces = t.faces
     nfaces = t.nfaces
     destroyed_i = st_destroyed[i]
@@ -744,38 +703,33 @@ def _fire(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, st_fired: 
     for k in range(t.band_ndice[i, g, band]):
         total += _roll(mt, mti, faces, nfaces, t.band_dice[i, g, band, k])
     loc = g // 6
-    c = _crew(t.crew_n, t.crew_slot, i, loc, destroyed_i)
+    c = P.first_intact(t.crew_slot[i, loc], t.crew_n[i, loc], destroyed_i)
     if c >= 0:
         total += _roll(mt, mti, faces, nfaces, t.crew_die[i, loc, c])
     m = 1 if st_moved[j] else 0
     for k in range(t.loc_ndice[j, tl, m]):
         total += _roll(mt, mti, faces, nfaces, t.loc_dice[j, tl, m, k])
-    total += -_popcount(t.trim_mask[i] & destroyed_i)
-    slot_roll = _roll(mt, mti, faces, nfaces, t.d6)
-    flat = 6 * tl + slot_roll - 1
+    total += P.trim_modifier(t.trim_mask[i], destroyed_i)
+    first = 6 * tl
     every = st_destroyed[j] | st_circled[j]
     before = st_status[j]
+    flat = first + _roll(mt, mti, faces, nfaces, t.d6) - 1
     out = -1
-    if t.breach[j, flat] < 0:
-        pass  # a miss slot
-    elif every >> flat & 1:
-        # critical damage: re-roll the slot (again on a miss)
-        while True:
-            again = _roll(mt, mti, faces, nfaces, t.d6)
-            flat = 6 * tl + again - 1
-            if t.breach[j, flat] >= 0:
+    hit = P.slot_result(total, t.breach[j, flat],
+                        P.armour_bonus(t.armour[j, first:first + 6], st_destroyed[j] >> first),
+                        bool(every >> flat & 1))
+    if hit == P.CRITICAL:
+        while True:  # re-roll the slot die, again on a miss slot
+            flat = first + _roll(mt, mti, faces, nfaces, t.d6) - 1
+            if t.breach[j, flat] != P.MISS_SLOT:
                 break
-        if not every >> flat & 1:
-            if total >= t.breach[j, flat]:
-                st_circled[j] |= 1 << flat
-                out = flat
-        elif total >= t.breach[j, flat]:
+        hit = P.critical_result(total, t.breach[j, flat], bool(every >> flat & 1))
+        if hit == P.KEEL_ROLL:
             a = _roll(mt, mti, faces, nfaces, t.red)
             b = _roll(mt, mti, faces, nfaces, t.red)
-            mod = _popcount(every) + _popcount(every & t.loc_mask[j, tl])
-            if a + b + mod >= t.si[j]:
+            if P.keel_breaks(a, b, P.keel_modifier(every, t.loc_mask[j, tl]), t.si[j]):
                 st_status[j] = KEEL_BROKEN
-    elif total >= t.breach[j, flat] + _armour(t.armour, j, tl, st_destroyed[j]):
+    if hit == P.DESTROYED:
         st_circled[j] |= 1 << flat
         out = flat
     st_fired[i] |= 1 << g
@@ -915,12 +869,8 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
                 continue
             out_now = st_status[i] == KEEL_BROKEN
             if not out_now and quickstart_destruction:
-                gone = st_destroyed[i] | t.miss_mask[i]
-                for loc in range(t.nloc[i]):
-                    if gone & t.loc_mask[i, loc] == t.loc_mask[i, loc]:
-                        out_now = True
-                if 2 * _popcount(st_destroyed[i]) >= t.si[i]:
-                    out_now = True
+                out_now = P.quickstart_destroyed(st_destroyed[i], t.miss_mask[i], t.loc_mask[i],
+                                                 t.nloc[i], t.si[i]) >= 0
             if out_now:
                 gone_now |= 1 << i
         for i in range(nships):

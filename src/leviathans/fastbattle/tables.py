@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..dice import D6, DiceExpr, Die, die
-from ..rulesets.airfleet.odds import _counts_at_least
+from ..rulesets.airfleet.breach import breach_dice, reach_counts
 from ..rulesets.airfleet.positions import PositionTable, _children
 from ..rulesets.airfleet.setup import GameSetup
 from . import kernel
@@ -44,6 +44,7 @@ class Tables(NamedTuple):
     breach: Any  # [ship, slot], -1 for a miss slot
     armour: Any  # [ship, slot] armour bonus, 0 if not armour
     eng_mp: Any  # [ship, slot] engine MP, 0 if not an engine
+    mp_cap: Any  # [ship] the Starting MP: no more MP than this (reserve engines)
     crew_n: Any  # [ship, location] crew slots, best die first (R6)
     crew_slot: Any  # [ship, location, k]
     crew_kind: Any  # [ship, location, k] crew die number among the setup's crew dice
@@ -162,9 +163,11 @@ def build_tables(setup: GameSetup) -> Tables:
         gun[i], miss[i], trim[i] = spec.gun_mask, spec.miss_mask, spec.trim_mask
         for li, mask in enumerate(spec.loc_mask):
             loc_mask[i, li] = mask
+        for li, codes in enumerate(spec.breach_codes):
+            breach[i, 6 * li:6 * li + 6] = codes  # MISS_SLOT (-1) for a miss
+            armour[i, 6 * li:6 * li + 6] = spec.armour_rows[li]
+        eng[i, :len(spec.engine_mp)] = spec.engine_mp
         for flat, slot in enumerate(spec.slots):
-            if slot.breach is not None:
-                breach[i, flat] = slot.breach
             for b, band in enumerate((slot.short, slot.long)):
                 if slot.kind != "gun" or band is None:
                     continue
@@ -175,8 +178,6 @@ def build_tables(setup: GameSetup) -> Tables:
                 for k, d in enumerate(rolled):
                     band_dice[i, flat, b, k] = _numbered(dice, d)
         for li in range(len(spec.locations)):
-            for flat, bonus in spec.armour[li]:
-                armour[i, flat] = bonus
             crew_n[i, li] = len(spec.crew[li])
             for k, (flat, d) in enumerate(spec.crew[li]):
                 crew_slot[i, li, k] = flat
@@ -188,8 +189,6 @@ def build_tables(setup: GameSetup) -> Tables:
                 loc_ndice[i, li, m] = len(rolled)
                 for k, d in enumerate(rolled):
                     loc_dice[i, li, m, k] = _numbered(dice, d)
-        for flat, mp in spec.engines:
-            eng[i, flat] = mp
         table = setup.positions[i]
         sh_table[i] = tables.setdefault(id(table), len(tables))
         if len(table_list) < len(tables):
@@ -218,15 +217,14 @@ def build_tables(setup: GameSetup) -> Tables:
     for a, weapon in enumerate(wl):
         for c in range(len(cl) + 1):
             for b, located in enumerate(ll):
-                combined = [*weapon.dice(), *([cl[c]] if c < len(cl) else []), *located.dice()]
-                expr = DiceExpr.of(combined)
-                counts[a, c, b] = (_counts_at_least(expr), expr.outcomes())
+                expr = breach_dice(weapon, cl[c] if c < len(cl) else None, located)
+                counts[a, c, b] = (reach_counts(expr), expr.outcomes())
     longest = max(len(v[0]) for v in counts.values())
     rc = z(len(wl), len(cl) + 1, len(ll), longest)
     rtop, routs = z(len(wl), len(cl) + 1, len(ll)), z(len(wl), len(cl) + 1, len(ll))
-    for (a, c, b), (reach_counts, outcomes) in counts.items():
-        rc[a, c, b, :len(reach_counts)] = reach_counts
-        rtop[a, c, b] = len(reach_counts) - 1
+    for (a, c, b), (reach, outcomes) in counts.items():
+        rc[a, c, b, :len(reach)] = reach
+        rtop[a, c, b] = len(reach) - 1
         routs[a, c, b] = outcomes
 
     faces_len = max(len(d.faces) for d in dice)
@@ -302,9 +300,10 @@ def build_tables(setup: GameSetup) -> Tables:
                 band_tab[i, flat, rng] = 2 if band is None else (0 if band is slot.short else 1)
     geo = kernel.build_geometry(radius, shp_len, shp_type, shp_nloc, shp_whex,
                                                   shp_arc, shp_group)
-    keel_rolls = np.array(_counts_at_least(TWO_RED), dtype=I64)
+    keel_rolls = np.array(reach_counts(TWO_RED), dtype=I64)
+    mp_cap = np.array([spec.mp_cap for spec in ships], dtype=I64)
     return Tables(side, ship_type, length, nloc, shape, si, gun, miss, trim, loc_mask, breach,
-                  armour, eng, crew_n, crew_slot, crew_kind, crew_die, len(cl), band_range,
+                  armour, eng, mp_cap, crew_n, crew_slot, crew_kind, crew_die, len(cl), band_range,
                   band_tab, band_wexpr, gun_rep, band_ndice, band_dice, loc_lexpr, loc_ndice,
                   loc_dice, faces, nfaces, d6, red, rc, rtop, routs, keel_rolls,
                   TWO_RED.outcomes(), reach, sh_table, sh_children, pt_n, pt_q, pt_r, pt_f,
@@ -314,7 +313,7 @@ def build_tables(setup: GameSetup) -> Tables:
 def build_work(t: Tables) -> Work:
     n = len(t.side)
     most = t.pt_q.shape[1]
-    max_mp = int(t.eng_mp.sum(axis=1).max())
+    max_mp = int(np.minimum(t.eng_mp.sum(axis=1), t.mp_cap).max())
     nodes = t.kids.shape[1]
     return Work(
         nodes=np.zeros((3, nodes * (max_mp + 1) + 1), dtype=I64),

@@ -217,17 +217,32 @@ def _play(jobs: Sequence[Job], workers: int, client: Any) -> Done:
     return _run_here(tasks)
 
 
-def _compile_once(jobs: Sequence[Job], progress: bool) -> None:
-    """Where a job uses the compiled greedy battle loop and numba's cache does not hold it
-    yet (the first run on a machine), compile it here, once, before any worker starts:
-    otherwise every worker compiles it at the same time, and nothing moves for a minute
-    without a word."""
-    from ..fastbattle import compiled, supports, warm_up
+def _greedy_airfleet(job: Job) -> bool:
+    return (job.fast and job.matchup.ruleset == "airfleet"
+            and all(bot == "greedy" for bot in job.matchup.bots.values()))
 
-    if compiled() or not any(
-            job.fast and job.matchup.ruleset == "airfleet"
-            and all(bot == "greedy" for bot in job.matchup.bots.values())
-            and supports(load_setup(job.matchup), job.matchup.bots) for job in jobs):
+
+def _fast_path(jobs: Sequence[Job], progress: bool, compile_here: bool) -> None:
+    """Where a job could use the compiled greedy battle loop: say once on stderr when the
+    loop's declared profile refuses it (the battles are then played through the engine), and
+    where numba's cache does not hold the loop yet (the first run on a machine), compile it
+    here, once, before any worker starts: otherwise every worker compiles it at the same
+    time, and nothing moves for a minute without a word."""
+    from ..fastbattle import compiled, refusal, warm_up
+
+    fast = False
+    told: set[str] = set()
+    for job in jobs:
+        if not _greedy_airfleet(job):
+            continue
+        why = refusal(load_setup(job.matchup), job.matchup.bots)
+        if why is None:
+            fast = True
+        elif why not in told:
+            told.add(why)
+            print(f"The compiled battle loop does not cover this battle ({why}): playing it "
+                  f"through the engine.", file=sys.stderr, flush=True)
+    if not fast or not compile_here or compiled():
         return
     if progress:
         print("Compiling the greedy battle loop (the first run only, about a minute)...",
@@ -240,8 +255,7 @@ def run_jobs(jobs: Sequence[Job], workers: int = 1, cluster: str | None = None,
     """Play every job; one :class:`Results` per job, in order. All jobs share the workers,
     so a tournament of many small matchups keeps every worker busy."""
     rosters = _rosters(jobs, workers)
-    if cluster is None:
-        _compile_once(jobs, progress)
+    _fast_path(jobs, progress, compile_here=cluster is None)
     games: list[list[GameStats]] = [[] for _ in jobs]
     client_cm: AbstractContextManager[Any] = (
         _connect(cluster) if cluster is not None else nullcontext())

@@ -11,14 +11,17 @@ from collections.abc import Iterator
 from functools import cache
 
 from ...board import Board
+from ...dice import DiceSource
 from ...errors import HexError
 from ...hexgrid import Facing, Hex, footprint
 from ...protocol import Event
-from .actions import Deploy
+from ...turns import BasePhase
+from .actions import AirAction, Deploy
 from .events import Deployed
-from .state import GameState
+from .state import GameState, Phase
 
-__all__ = ["apply_deploy", "legal_deployments", "side_to_deploy", "why_illegal"]
+__all__ = ["DeploymentPhase", "apply_deploy", "legal_deployments", "side_to_deploy",
+           "why_illegal"]
 
 
 def side_to_deploy(state: GameState) -> str | None:
@@ -96,3 +99,27 @@ def apply_deploy(state: GameState, action: Deploy, events: list[Event]) -> GameS
     ships[i] = ships[i]._replace(bow=action.bow, facing=action.facing)
     events.append(Deployed(action.ship, action.bow.label(), action.facing.name))
     return state.evolve(ships=tuple(ships))
+
+
+class DeploymentPhase(BasePhase):
+    """Before the first turn: the sides place their ships, one at a time."""
+
+    phase = Phase.DEPLOYMENT
+    actions = (Deploy,)
+    title = "deployment"
+
+    def to_move(self, state: GameState) -> str | None:
+        return side_to_deploy(state)
+
+    def legal_actions(self, state: GameState) -> Iterator[AirAction]:
+        return legal_deployments(state)
+
+    def why_illegal(self, state: GameState, action: Deploy) -> str | None:
+        return why_illegal(state, action)
+
+    def apply(self, state: GameState, action: Deploy, dice: DiceSource, events: list[Event]
+              ) -> GameState:
+        return apply_deploy(state, action, events)
+
+    def done(self, state: GameState) -> bool:
+        return side_to_deploy(state) is None

@@ -22,6 +22,8 @@ from ...fog import DICE_ORDER, NEW, Fog, Revealed, dice_for
 from ...protocol import Event
 from .actions import FogChoice
 from .ships import AFLOAT
+from .state import Phase
+from .turn import Initiative
 
 if TYPE_CHECKING:
     from .setup import GameSetup
@@ -31,6 +33,7 @@ __all__ = [
     "DICE_ORDER",
     "NEW",
     "Fog",
+    "FogInitiative",
     "Revealed",
     "apply_choice",
     "fog_dice",
@@ -79,13 +82,8 @@ def why_illegal(state: GameState, action: FogChoice) -> str | None:
 
 
 def apply_choice(state: GameState, action: FogChoice, events: list[Event]) -> GameState:
-    from .state import Phase
-
-    fog = shared.place(_fog(state), state.setup.sides, action, events)
-    if shared.all_placed(fog):
-        # Every card is placed: movement begins with the first reveal (see reveal()).
-        return state.evolve(fog=fog, phase=Phase.MOVEMENT, groups=(), moving=None, finished=0)
-    return state.evolve(fog=fog)
+    # Once every card is placed, movement begins with the first reveal (see reveal()).
+    return state.evolve(fog=shared.place(_fog(state), state.setup.sides, action, events))
 
 
 def _fields(state: GameState, side: str, ship_type: int) -> bool:
@@ -127,3 +125,42 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     """The fog-of-war cards as ``player`` may see them: a side's own placement in full, the
     other side's only as far as its cards are revealed (spectators: revealed cards only)."""
     return shared.view(_fog(state), state.setup.sides, _hands(state.setup), player)
+
+
+class FogInitiative(Initiative):
+    """F1 as the turn's initiative phase: both sides place their cards and dice in secret;
+    movement then takes its groups from the cards, revealed pair by pair."""
+
+    phase = Phase.INITIATIVE
+    actions = (FogChoice,)
+    title = "the fog-of-war initiative placement"
+
+    def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        return state.evolve(phase=self.phase, fog=NEW, initiative=None, groups=(), moving=None,
+                            finished=0)
+
+    def to_move(self, state: GameState) -> str | None:
+        return side_to_choose(state)
+
+    def legal_actions(self, state: GameState) -> Iterator[FogChoice]:
+        return legal_choices(state)
+
+    def why_illegal(self, state: GameState, action: FogChoice) -> str | None:
+        return why_illegal(state, action)
+
+    def apply(self, state: GameState, action: FogChoice, dice: DiceSource,
+              events: list[Event]) -> GameState:
+        return apply_choice(state, action, events)
+
+    def done(self, state: GameState) -> bool:
+        return shared.all_placed(_fog(state))
+
+    def more_groups(self, state: GameState, dice: DiceSource, events: list[Event]
+                    ) -> GameState | None:
+        # A movement-phase start keeps its given order (the fog is not in play then).
+        if state.fog is None or state.initiative is not None or finished(state):
+            return None
+        return reveal(state, dice, events)
+
+    def gunnery_winner(self, state: GameState) -> str:
+        return gunnery_winner(state)

@@ -100,6 +100,9 @@ def attack_geometry(spec: ShipSpec, target: ShipSpec, dq: int, dr: int, facing: 
     Arcs and distances depend only on differences of hexes, so the answer depends only on the
     two ships' shapes and their relative placement: it is cached on that, shared by every
     state and every game (movement searches ask for the same placements again and again).
+    The shape number holds everything read here from the specs (footprint, pivot, arcs, weapon
+    hexes, locations). A rule that makes an attack depend on a third ship (screening's lines of
+    fire) filters these answers outside this cache, never inside it.
     """
     key = (spec.shape, target.shape, dq, dr, facing, target_facing)
     found = _GEOMETRY.get(key)

@@ -16,17 +16,26 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from operator import attrgetter
+from typing import TYPE_CHECKING
 
-from ...dice import D6, DiceExpr, DiceSource, Die, die
+from ...dice import DiceExpr, DiceSource, Die
 from ...protocol import Event
+from ...turns import BasePhase
+from . import breach
+from . import primitives as P
 from .actions import AirAction, Cease, Fire
 from .events import AttackResult
 from .geometry import attack_geometry
 from .ships import KEEL_BROKEN, ShipSpec, ShipState
-from .state import GameState
+from .state import GameState, Phase
+
+if TYPE_CHECKING:
+    from .turn import Initiative
 
 __all__ = [
     "AttackOption",
+    "GunneryPhase",
     "apply_fire",
     "armour_bonus",
     "attack_options",
@@ -41,8 +50,6 @@ __all__ = [
     "trim_penalty",
     "why_illegal",
 ]
-
-RED = die("red")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,14 +109,24 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
     return out
 
 
+#: What :func:`attack_options` reads of each ship's changing state (where it is, whether it is
+#: afloat, its slots destroyed in earlier turns): the firing side's options are kept with these
+#: and computed again when any of them changes. A rule that makes an attack depend on more
+#: (a screening hug, a charge spent) adds what it reads here.
+ATTACK_READS = ("bow", "facing", "status", "destroyed")
+_ATTACK_READ = attrgetter(*ATTACK_READS)
+
+
 def current_attacks(state: GameState) -> tuple[AttackOption, ...]:
-    """The firing side's attack options, computed once per state (they are derived data:
-    ships do not move during gunnery)."""
-    if state.attacks is None:
-        if not state.firing:
-            return ()
-        state.attacks = attack_options(state, state.firing[0])
-    return state.attacks
+    """The firing side's attack options, kept while what they are made from stays the same
+    (through a side's fire: attacks change only what guns fired and what is circled)."""
+    if not state.firing:
+        return ()
+    key = (state.firing[0], tuple(map(_ATTACK_READ, state.ships)))
+    kept = state.attacks
+    if kept is None or kept[0] != key:
+        kept = state.attacks = (key, attack_options(state, state.firing[0]))
+    return kept[1]
 
 
 def legal_attacks(state: GameState) -> Iterator[AirAction]:
@@ -174,45 +191,42 @@ def why_illegal(state: GameState, action: Fire | Cease) -> str | None:
     return f"{action.target} is not in the arc and range of {action.ship} {action.slot}"
 
 
-# --- the breach roll --------------------------------------------------------------------------
+# --- the breach roll (assembled and rolled in :mod:`.breach`) ---------------------------------
 
 
 def crew_die(spec: ShipSpec, ship: ShipState, location: int) -> tuple[int, Die] | None:
     """R6: the best crew slot of the location not destroyed in an earlier turn, if any."""
-    for index, d in spec.crew[location]:
-        if not ship.destroyed >> index & 1:
-            return index, d
-    return None
+    crews = spec.crew_slots[location]
+    k = P.first_intact(crews, len(crews), ship.destroyed)
+    return None if k < 0 else spec.crew[location][k]
 
 
 def location_dice(spec: ShipSpec, ship: ShipState, location: int) -> DiceExpr:
     """The target location's dice: "go" if the ship entered a new hex this turn (R6)."""
-    return spec.moved_dice[location] if ship.moved else spec.stationary_dice[location]
+    return breach.struck(spec, ship, location).dice
 
 
 def trim_penalty(spec: ShipSpec, ship: ShipState) -> int:
     """R6: -1 per trim tank of the firing ship destroyed in an earlier turn."""
-    return -(spec.trim_mask & ship.destroyed).bit_count()
+    return P.trim_modifier(spec.trim_mask, ship.destroyed)
 
 
 def armour_bonus(spec: ShipSpec, ship: ShipState, location: int) -> int:
     """Armour slots add their bonus to every breach number of their location while intact;
     one destroyed this turn still counts until the end of the turn (R6)."""
-    return sum(bonus for index, bonus in spec.armour[location] if not ship.destroyed >> index & 1)
+    return P.armour_bonus(spec.armour_rows[location], ship.destroyed >> 6 * location)
 
 
 def breach_numbers(spec: ShipSpec, ship: ShipState, location: int) -> tuple[int | None, ...]:
     """The breach numbers of a location with its armour applied (``None`` for a miss)."""
     bonus = armour_bonus(spec, ship, location)
-    return tuple(None if s.breach is None else s.breach + bonus
-                 for s in spec.slots[6 * location:6 * location + 6])
+    return tuple(None if b is None else b + bonus for b in spec.breach[location])
 
 
 def keel_modifier(spec: ShipSpec, ship: ShipState, location: int) -> int:
     """+1 per destroyed slot of the ship (this turn's included), +1 more for each in the
     location struck."""
-    gone = ship.destroyed | ship.circled
-    return gone.bit_count() + (gone & spec.loc_mask[location]).bit_count()
+    return P.keel_modifier(ship.destroyed | ship.circled, spec.loc_mask[location])
 
 
 def apply_fire(state: GameState, action: Fire, dice: DiceSource, events: list[Event]
@@ -224,101 +238,111 @@ def apply_fire(state: GameState, action: Fire, dice: DiceSource, events: list[Ev
     shooter = state.ships[opt.ship]
     tspec = setup.ships[opt.target]
     target = state.ships[opt.target]
-    loc = opt.slot // 6
     tl = opt.location
-
-    rolled: list[tuple[str, str, int]] = []
-    total = 0
-    for d in opt.weapon_dice.dice():
-        face = dice.roll(d, "weapon")
-        rolled.append(("weapon", d.name, face))
-        total += face
-    crew = crew_die(spec, shooter, loc)
-    if crew is not None:
-        face = dice.roll(crew[1], "crew")
-        rolled.append(("crew", crew[1].name, face))
-        total += face
-    for d in location_dice(tspec, target, tl).dice():
-        face = dice.roll(d, "location")
-        rolled.append(("location", d.name, face))
-        total += face
-    modifier = trim_penalty(spec, shooter)
-    total += modifier
-    slot_roll = dice.roll(D6, "slot")
-
-    results: list[str] = []
-    destroyed: list[str] = []
-    keel: tuple[int, int, int] | None = None
-    flat = 6 * tl + slot_roll - 1
-    slot = tspec.slots[flat]
-    ref = tspec.slot_ref(flat)
-    if slot.breach is None:
-        results.append(f"{ref} is a miss slot: the shot misses")
-    elif target.all_destroyed >> flat & 1:
-        results.append(f"{ref} is already destroyed: critical damage")
-        target, keel = _critical(tspec, target, tl, total, dice, results, destroyed)
-    else:
-        need = slot.breach + armour_bonus(tspec, target, tl)
-        if total >= need:
-            target = target._replace(circled=target.circled | 1 << flat)
-            destroyed.append(ref)
-            results.append(f"{ref} ({slot.describe()}) destroyed: {total} against {need}")
-        else:
-            results.append(f"{ref} ({slot.describe()}) holds: {total} against {need}")
-
+    shot = breach.shooter(spec, shooter, opt.slot, opt.weapon_dice)
+    struck = breach.struck(tspec, target, tl)
+    result = breach.roll(shot, struck, dice)
+    if result.destroyed >= 0:
+        target = target._replace(circled=target.circled | 1 << (6 * tl + result.destroyed))
+    if result.keel_broken:
+        target = target._replace(status=KEEL_BROKEN)
     ships = list(state.ships)
     ships[opt.ship] = shooter._replace(fired=shooter.fired | 1 << opt.slot)
     ships[opt.target] = target
+    destroyed = () if result.destroyed < 0 else (tspec.slot_ref(6 * tl + result.destroyed),)
     events.append(AttackResult(
         spec.name, spec.slot_ref(opt.slot), spec.slots[opt.slot].name or "", tspec.name,
-        tspec.locations[tl], opt.range, tuple(rolled), modifier, total, slot_roll,
-        tuple(results), keel,
+        tspec.locations[tl], opt.range, result.rolled, shot.modifier, result.total,
+        result.slot_roll, _describe(tspec, tl, struck, result), result.keel,
         # broken by this attack: a keel already broken this turn is not reported again
-        state.ships[opt.target].status != KEEL_BROKEN and target.status == KEEL_BROKEN,
-        tuple(destroyed)))
+        state.ships[opt.target].status != KEEL_BROKEN and result.keel_broken, destroyed))
     return state.evolve(ships=tuple(ships))
 
 
-def _critical(spec: ShipSpec, target: ShipState, location: int, total: int, dice: DiceSource,
-              results: list[str], destroyed: list[str]) -> tuple[ShipState, tuple[int, int, int]
-                                                                | None]:
-    """Critical damage: re-roll the slot die (again on a miss). A slot not yet destroyed is
-    destroyed if the original total reaches its breach number, armour not counted. A slot
-    already destroyed (the first one included) at that total means the keel may break: 2 red
-    dice plus :func:`keel_modifier` reaching the structural integrity destroy the ship."""
-    while True:
-        roll = dice.roll(D6, "slot:reroll")
-        flat = 6 * location + roll - 1
-        slot = spec.slots[flat]
-        if slot.breach is not None:
-            break
-        results.append(f"re-roll {roll}: a miss slot, roll again")
-    ref = spec.slot_ref(flat)
-    if not target.all_destroyed >> flat & 1:
-        if total >= slot.breach:
-            destroyed.append(ref)
-            results.append(f"re-roll {roll}: {ref} ({slot.describe()}) destroyed: {total} "
-                           f"against {slot.breach}")
-            return target._replace(circled=target.circled | 1 << flat), None
-        results.append(f"re-roll {roll}: {ref} ({slot.describe()}) holds: {total} against "
-                       f"{slot.breach}")
-        return target, None
-    if total < slot.breach:
-        results.append(f"re-roll {roll}: {ref} already destroyed, but {total} is short of "
-                       f"{slot.breach}: the keel holds")
-        return target, None
-    a = dice.roll(RED, "keel")
-    b = dice.roll(RED, "keel")
-    mod = keel_modifier(spec, target, location)
-    result = a + b + mod
-    if result >= spec.si:
-        results.append(f"re-roll {roll}: {ref} already destroyed: breaking the keel: "
-                       f"{a}+{b}{mod:+d} = {result} against SI {spec.si}: the keel breaks")
-        return target._replace(status=KEEL_BROKEN), (a, b, mod)
-    results.append(f"re-roll {roll}: {ref} already destroyed: breaking the keel: "
-                   f"{a}+{b}{mod:+d} = {result} against SI {spec.si}: the keel holds")
-    return target, (a, b, mod)
+def _describe(spec: ShipSpec, location: int, struck: breach.Struck,
+              result: breach.BreachResult) -> tuple[str, ...]:
+    """What a breach roll did, in words, step by step."""
+    total = result.total
+    first = 6 * location + result.slot_roll - 1
+    ref = spec.slot_ref(first)
+    if result.first == P.MISSES:
+        return (f"{ref} is a miss slot: the shot misses",)
+    if result.first != P.CRITICAL:
+        slot = spec.slots[first]
+        need = struck.breach[result.slot_roll - 1] + struck.armour
+        verb = "destroyed" if result.first == P.DESTROYED else "holds"
+        return (f"{ref} ({slot.describe()}) {verb}: {total} against {need}",)
+    out = [f"{ref} is already destroyed: critical damage"]
+    out.extend(f"re-roll {roll}: a miss slot, roll again" for roll in result.rerolls[:-1])
+    roll = result.rerolls[-1]
+    flat = 6 * location + roll - 1
+    slot, ref = spec.slots[flat], spec.slot_ref(flat)
+    need = struck.breach[roll - 1]
+    if not struck.gone >> (roll - 1) & 1:
+        verb = "destroyed" if result.second == P.DESTROYED else "holds"
+        out.append(f"re-roll {roll}: {ref} ({slot.describe()}) {verb}: {total} against {need}")
+    elif result.keel is None:
+        out.append(f"re-roll {roll}: {ref} already destroyed, but {total} is short of {need}: "
+                   f"the keel holds")
+    else:
+        a, b, mod = result.keel
+        verdict = "breaks" if result.keel_broken else "holds"
+        out.append(f"re-roll {roll}: {ref} already destroyed: breaking the keel: "
+                   f"{a}+{b}{mod:+d} = {a + b + mod} against SI {spec.si}: the keel {verdict}")
+    return tuple(out)
 
 
 def cease_fire(state: GameState) -> GameState:
     return state.evolve(firing=state.firing[1:], attacks=None)
+
+
+class GunneryPhase(BasePhase):
+    """Each side in turn declares and rolls its attacks (R4-R6), in the order of the option
+    ``fire_order``; all fire is simultaneous, damage takes effect at the turn's end."""
+
+    phase = Phase.GUNNERY
+    actions = (Fire, Cease)
+    title = "gunnery"
+
+    def __init__(self, initiative: Initiative) -> None:
+        self.initiative = initiative
+
+    def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        winner = state.initiative
+        if winner is None:
+            winner = self.initiative.gunnery_winner(state)
+            state = state.evolve(initiative=winner)
+        return self.start(state, winner)
+
+    def start(self, state: GameState, winner: str) -> GameState:
+        """Gunnery with ``winner`` counting as the initiative winner."""
+        from .turn import firing_order
+
+        return state.evolve(phase=self.phase, groups=(), moving=None,
+                            firing=firing_order(state, winner), attacks=None)
+
+    def to_move(self, state: GameState) -> str | None:
+        return state.firing[0] if state.firing else None
+
+    def legal_actions(self, state: GameState) -> Iterator[AirAction]:
+        return legal_attacks(state)
+
+    def why_illegal(self, state: GameState, action: Fire | Cease) -> str | None:
+        return why_illegal(state, action)
+
+    def apply(self, state: GameState, action: Fire | Cease, dice: DiceSource,
+              events: list[Event]) -> GameState:
+        if isinstance(action, Cease):
+            return cease_fire(state)
+        return apply_fire(state, action, dice, events)
+
+    def settle(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        """A side with no attack left ends its fire."""
+        while state.firing:
+            if any(not state.ships[o.ship].fired >> o.slot & 1 for o in current_attacks(state)):
+                return state
+            state = state.evolve(firing=state.firing[1:], attacks=None)
+        return state
+
+    def done(self, state: GameState) -> bool:
+        return not state.firing

@@ -12,17 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from operator import attrgetter
+from typing import Any
 
-from ...dice import DiceExpr, Die
-from .gunnery import (
-    AttackOption,
-    armour_bonus,
-    crew_die,
-    keel_modifier,
-    location_dice,
-    trim_penalty,
-)
+from ...dice import DiceExpr
+from . import breach
+from . import primitives as P
+from .gunnery import AttackOption
 from .ships import ShipSpec, ShipState
 from .state import GameState
 
@@ -36,8 +32,6 @@ __all__ = [
     "gun_value_table",
     "location_value",
 ]
-
-_TWO_RED = DiceExpr.parse("2red")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,115 +49,53 @@ class AttackOdds:
 
 def breach_total_counts(state: GameState, opt: AttackOption) -> tuple[DiceExpr, int]:
     """The dice of the breach roll (weapon, crew, location) and the modifier."""
+    shot, struck = _parts(state, opt)
+    return breach.breach_dice(shot.weapon, shot.crew, struck.dice), shot.modifier
+
+
+def _parts(state: GameState, opt: AttackOption) -> tuple[breach.Shooter, breach.Struck]:
     setup = state.setup
-    return _breach_dice(setup.ships[opt.ship], state.ships[opt.ship], opt.slot,
-                        opt.weapon_dice, setup.ships[opt.target], state.ships[opt.target],
-                        opt.location)
+    return (breach.shooter(setup.ships[opt.ship], state.ships[opt.ship], opt.slot,
+                           opt.weapon_dice),
+            breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location))
 
 
-def _breach_dice(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr,
-                 tspec: ShipSpec, target: ShipState, location: int) -> tuple[DiceExpr, int]:
-    dice = list(weapon_dice.dice())
-    crew = crew_die(spec, ship, slot // 6)
-    if crew is not None:
-        dice.append(crew[1])
-    dice.extend(location_dice(tspec, target, location).dice())
-    return DiceExpr.of(dice), trim_penalty(spec, ship)
+def _as_parts(expr: DiceExpr, modifier: int, printed: tuple[int | None, ...], armour: int,
+              gone: int, keel_need: int) -> tuple[breach.Shooter, breach.Struck]:
+    """A breach roll given by its whole dice and numbers, as :mod:`.breach`'s two parts."""
+    codes = tuple(P.MISS_SLOT if b is None else b for b in printed)
+    return (breach.Shooter(expr, None, modifier),
+            breach.Struck(_NO_DICE, codes, armour, gone, 0, keel_need))
 
 
-@cache
-def _at_least(expr: DiceExpr, need: int) -> Fraction:
-    return expr.prob_at_least(need)
+_NO_DICE = DiceExpr.of([])
 
 
-@cache
-def _location_odds(expr: DiceExpr, modifier: int, breach: tuple[int | None, ...], armour: int,
-                   gone: int, keel_need: int) -> tuple[tuple[Fraction, ...], Fraction, Fraction]:
-    """Per-slot destruction chances, keel chance and critical chance for one location.
+def _location_odds(expr: DiceExpr, modifier: int, printed: tuple[int | None, ...], armour: int,
+                   gone: int, keel_need: int
+                   ) -> tuple[tuple[Fraction, ...], Fraction, Fraction]:
+    """Per-slot destruction chances, keel chance and critical chance for one location, the
+    breach roll's dice being ``expr`` (:func:`.breach.exact_odds`).
 
     ``gone`` is the mask (bits 0-5) of the location's slots already destroyed; ``keel_need`` is
     what 2 red dice must reach to break the keel (SI less the keel modifier).
     """
-    sixth = Fraction(1, 6)
-    slots = [Fraction(0)] * 6
-    keel = Fraction(0)
-    critical = Fraction(0)
-    live = [j for j in range(6) if breach[j] is not None]
-    p_keel_roll = _TWO_RED.prob_at_least(keel_need)
-    for k in range(6):
-        b = breach[k]
-        if b is None:
-            continue
-        if not gone >> k & 1:
-            slots[k] += sixth * _at_least(expr, b + armour - modifier)
-            continue
-        # Critical damage: the re-roll lands uniformly on the location's non-miss slots.
-        critical += sixth
-        share = sixth / len(live)
-        for j in live:
-            bj = breach[j]
-            assert bj is not None
-            p = _at_least(expr, bj - modifier)
-            if gone >> j & 1:
-                keel += share * p * p_keel_roll
-            else:
-                slots[j] += share * p
-    return tuple(slots), keel, critical
+    return breach.exact_odds(*_as_parts(expr, modifier, printed, armour, gone, keel_need))
 
 
-def location_value(expr: DiceExpr, modifier: int, breach: tuple[int | None, ...], armour: int,
+def location_value(expr: DiceExpr, modifier: int, printed: tuple[int | None, ...], armour: int,
                    gone: int, keel_need: int) -> tuple[float, float]:
     """The expected number of slots destroyed and the keel chance of :func:`_location_odds`
-    (same arguments) as the nearest floats: the same numbers as ``float()`` of the exact
-    fractions, many times faster, for bots.
-
-    Summed by hand: an intact slot is struck on a sixth of the slot rolls; each destroyed slot
-    struck (a sixth each) re-rolls onto one of the location's non-miss slots, destroying it
-    if intact, else risking the keel. Everything is counted in whole outcomes over one common
-    denominator, and one division (Python divides integers with correct rounding) gives each
-    float.
-    """
-    live = [b for b in breach if b is not None]
-    if not live:
-        return 0.0, 0.0
-    lost = [b for k, b in enumerate(breach) if b is not None and gone >> k & 1]
-    intact = [b for k, b in enumerate(breach) if b is not None and not gone >> k & 1]
-    reach = _counts_at_least(expr)
-    top = len(reach) - 1
-    direct = sum(reach[min(max(b + armour - modifier, 0), top)] for b in intact)
-    rerolled_hits = sum(reach[min(max(b - modifier, 0), top)] for b in intact)
-    rerolled_keel = sum(reach[min(max(b - modifier, 0), top)] for b in lost)
-    keel_rolls = _counts_at_least(_TWO_RED)
-    keel_count = keel_rolls[min(max(keel_need, 0), len(keel_rolls) - 1)]
-    denominator = 6 * len(live) * expr.outcomes()
-    expected = (direct * len(live) + len(lost) * rerolled_hits) / denominator
-    keel = len(lost) * rerolled_keel * keel_count / (denominator * _TWO_RED.outcomes())
-    return expected, keel
-
-
-@cache
-def _counts_at_least(expr: DiceExpr) -> tuple[int, ...]:
-    """Outcomes of ``expr`` summing to at least t, for t = 0 .. the highest sum + 1."""
-    counts = expr.counts()
-    top = max(counts, default=0) + 1
-    out = [0] * (top + 1)
-    for t in range(top - 1, -1, -1):
-        out[t] = out[t + 1] + counts.get(t, 0)
-    return tuple(out)
+    (same arguments) as the nearest floats, for bots (:func:`.breach.value`)."""
+    return breach.value(*_as_parts(expr, modifier, printed, armour, gone, keel_need))
 
 
 def attack_odds(state: GameState, opt: AttackOption) -> AttackOdds:
     """Exact odds of one declared attack in the current state."""
-    setup = state.setup
-    tspec, target = setup.ships[opt.target], state.ships[opt.target]
-    loc = opt.location
-    expr, modifier = breach_total_counts(state, opt)
-    breach = tspec.breach[loc]
-    gone = (target.all_destroyed >> (6 * loc)) & 0b111111
-    need = tspec.si - keel_modifier(tspec, target, loc)
-    slots, keel, critical = _location_odds(expr, modifier, breach,
-                                           armour_bonus(tspec, target, loc), gone, need)
-    refs = {tspec.slot_ref(6 * loc + k): p for k, p in enumerate(slots) if breach[k] is not None}
+    tspec = state.setup.ships[opt.target]
+    slots, keel, critical = breach.exact_odds(*_parts(state, opt))
+    refs = {tspec.slot_ref(6 * opt.location + k): p for k, p in enumerate(slots)
+            if tspec.breach[opt.location][k] is not None}
     return AttackOdds(refs, keel, critical)
 
 
@@ -219,22 +151,24 @@ def gun_value_table(spec: ShipSpec, ship: ShipState, guns: Sequence[int], tspec:
     return out
 
 
-# What decides an attack's value comes in two parts: the shooter's (weapon dice, crew die,
-# trim modifier) and the target's (location dice, printed breach numbers, slots gone, armour,
-# what 2 red dice need to break the keel). Each part is numbered the first time it is met,
+# What decides an attack's value comes in two parts (:mod:`.breach`): the shooter's (weapon
+# dice, crew die, trim modifier) and the struck location's (location dice, printed breach
+# numbers, slots gone, armour, keel modifier). Each part is numbered the first time it is met,
 # and a value is found by the two numbers: hashing the dice at every look-up would cost more
 # than everything else a bot does with the value.
-_ShooterPart = tuple[DiceExpr, Die | None, int]
-_TargetPart = tuple[DiceExpr, tuple[int | None, ...], int, int, int]
-_SHOOTERS: dict[_ShooterPart, int] = {}
-_TARGETS: dict[_TargetPart, int] = {}
-_SHOOTER_PARTS: list[_ShooterPart] = []
-_TARGET_PARTS: list[_TargetPart] = []
+_SHOOTERS: dict[breach.Shooter, int] = {}
+_TARGETS: dict[breach.Struck, int] = {}
+_SHOOTER_PARTS: list[breach.Shooter] = []
+_TARGET_PARTS: list[breach.Struck] = []
 _VALUES: dict[tuple[int, int], tuple[float, float]] = {}
 # The same part numbers by quick keys: the ship spec (hashed by identity), plain integers and
-# flags, no dice (hashing a dice expression costs more than the rest of a look-up).
-_SHOOTER_KEYS: dict[tuple[ShipSpec, int, int, int], int] = {}
-_TARGET_KEYS: dict[tuple[ShipSpec, int, bool, int, int, int], int] = {}
+# flags, no dice (hashing a dice expression costs more than the rest of a look-up). Each key
+# holds everything its part is made from: the spec, the slot or location, and the ship's
+# changing state the part reads (breach.SHOOTER_READS, breach.STRUCK_READS).
+_SHOOTER_KEYS: dict[tuple[Any, ...], int] = {}
+_TARGET_KEYS: dict[tuple[Any, ...], int] = {}
+_SHOOTER_READ = attrgetter(*breach.SHOOTER_READS)
+_STRUCK_READ = attrgetter(*breach.STRUCK_READS)
 #: bound on the values kept (long simulations must not grow without end)
 VALUE_CACHE_SIZE = 200_000
 
@@ -254,41 +188,37 @@ def _make_room() -> None:
         _TARGET_KEYS.clear()
 
 
+def _number(part: Any, numbers: dict[Any, int], parts: list[Any]) -> int:
+    found = numbers.get(part)
+    if found is None:
+        found = numbers[part] = len(parts)
+        parts.append(part)
+    return found
+
+
 def _shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr) -> int:
     # the band's dice as printed on the card (the only dice callers pass): a quick key, as
     # the crew die and the trim penalty follow from the slots destroyed
     gun = spec.slots[slot]
     band = (0 if gun.short is not None and weapon_dice is gun.short.dice else
             1 if gun.long is not None and weapon_dice is gun.long.dice else -1)
-    key = (spec, slot, band, ship.destroyed)
+    key = (spec, slot, band, _SHOOTER_READ(ship))
     if band >= 0:
         found = _SHOOTER_KEYS.get(key)
         if found is not None:
             return found
-    crew = crew_die(spec, ship, slot // 6)
-    part = (weapon_dice, crew[1] if crew else None, trim_penalty(spec, ship))
-    found = _SHOOTERS.get(part)
-    if found is None:
-        found = _SHOOTERS[part] = len(_SHOOTER_PARTS)
-        _SHOOTER_PARTS.append(part)
+    found = _number(breach.shooter(spec, ship, slot, weapon_dice), _SHOOTERS, _SHOOTER_PARTS)
     if band >= 0:
         _SHOOTER_KEYS[key] = found
     return found
 
 
 def _target(tspec: ShipSpec, target: ShipState, loc: int) -> int:
-    gone = (target.all_destroyed >> (6 * loc)) & 0b111111
-    armour = armour_bonus(tspec, target, loc)
-    need = tspec.si - keel_modifier(tspec, target, loc)
-    key = (tspec, loc, target.moved, gone, armour, need)  # the location dice follow "moved"
+    key = (tspec, loc, _STRUCK_READ(target))
     found = _TARGET_KEYS.get(key)
     if found is None:
-        part = (location_dice(tspec, target, loc), tspec.breach[loc], gone, armour, need)
-        found = _TARGETS.get(part)
-        if found is None:
-            found = _TARGETS[part] = len(_TARGET_PARTS)
-            _TARGET_PARTS.append(part)
-        _TARGET_KEYS[key] = found
+        found = _TARGET_KEYS[key] = _number(breach.struck(tspec, target, loc), _TARGETS,
+                                            _TARGET_PARTS)
     return found
 
 
@@ -297,9 +227,5 @@ def _value(shooter: int, target: int) -> tuple[float, float]:
     key = (shooter, target)
     found = _VALUES.get(key)
     if found is None:
-        weapon, crew, modifier = _SHOOTER_PARTS[shooter]
-        location, breach, gone, armour, keel_need = _TARGET_PARTS[target]
-        dice = [*weapon.dice(), *([crew] if crew is not None else []), *location.dice()]
-        found = _VALUES[key] = location_value(DiceExpr.of(dice), modifier, breach, armour,
-                                              gone, keel_need)
+        found = _VALUES[key] = breach.value(_SHOOTER_PARTS[shooter], _TARGET_PARTS[target])
     return found

@@ -1,13 +1,14 @@
-"""Rules options of the air-fleet game: interpretations a group may change without code."""
+"""Rules options of the air-fleet game: interpretations a group may change without code, each
+declared once (:mod:`leviathans.options`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
-from typing import Any, Literal
+from typing import Annotated, ClassVar, Literal
 
-from ...errors import ScenarioError
-from ...fog import FOG_CARDS, FogCards, read_fog_cards
+from pydantic import Field
+
+from ...fog import FOG_CARDS, FogCards
+from ...options import RulesOptions, option
 
 __all__ = ["FIRE_ORDERS", "FOG_CARDS", "INITIATIVES", "Options"]
 
@@ -22,55 +23,24 @@ FIRE_ORDERS = ("loser-first", "winner-first")
 INITIATIVES = ("quick-start", "fog-of-war")
 
 
+class Options(RulesOptions):
+    """The air-fleet game's rules options."""
 
-@dataclass(frozen=True, slots=True)
-class Options:
-    #: End the game as a draw agreed by the players after this many turns (bots need an end;
-    #: the rules themselves have none, so ``None`` means no limit).
-    turn_limit: int | None = None
-    fire_order: Literal["loser-first", "winner-first"] = "loser-first"
-    #: The quick-start destruction rules (a location with every slot destroyed, misses
-    #: included, or destroyed slots at least half the structural integrity).
-    quickstart_destruction: bool = True
-    initiative: Literal["quick-start", "fog-of-war"] = "quick-start"
-    fog_cards: FogCards = 4
+    ruleset: ClassVar[str] = "airfleet"
 
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        # The initiative options are written only when they differ from the quick-start
-        # default, so the setups of records made before they existed stay as they were.
-        if self.initiative == "quick-start":
-            del data["initiative"]
-        if self.fog_cards == 4:
-            del data["fog_cards"]
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], where: str = "options") -> Options:
-        names = {f.name for f in fields(cls)}
-        unknown = set(data) - names
-        if unknown:
-            raise ScenarioError(
-                f"{where}: unknown option(s) {', '.join(sorted(unknown))} "
-                f"(known: {', '.join(sorted(names))})"
-            )
-        limit = data.get("turn_limit")
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
-                                  or limit < 1):
-            raise ScenarioError(f"{where}: turn_limit must be a whole number of turns, 1 or more")
-        order = data.get("fire_order", "loser-first")
-        if order not in FIRE_ORDERS:
-            raise ScenarioError(
-                f"{where}: fire_order {order!r} is not one of {', '.join(FIRE_ORDERS)}"
-            )
-        qsd = data.get("quickstart_destruction", True)
-        if not isinstance(qsd, bool):
-            raise ScenarioError(f"{where}: quickstart_destruction must be true or false")
-        initiative = data.get("initiative", "quick-start")
-        if initiative not in INITIATIVES:
-            raise ScenarioError(
-                f"{where}: initiative {initiative!r} is not one of {', '.join(INITIATIVES)}"
-            )
-        cards = read_fog_cards(data, where)
-        return cls(turn_limit=limit, fire_order=order, quickstart_destruction=qsd,
-                   initiative=initiative, fog_cards=cards)
+    turn_limit: Annotated[int | None, Field(ge=1, **option(
+        help="End the game as a draw agreed by the players after this many turns (the "
+             "rules have no limit)."))] = None
+    fire_order: Annotated[Literal["loser-first", "winner-first"], Field(**option(
+        help="Which side makes all its attacks first in gunnery: the initiative loser, as "
+             "in movement, or the winner."))] = "loser-first"
+    quickstart_destruction: Annotated[bool, Field(**option(
+        help="The quick-start destruction rules: a ship goes when a location has every "
+             "slot destroyed, or when half its structural integrity in slots is destroyed."))
+    ] = True
+    initiative: Annotated[Literal["quick-start", "fog-of-war"], Field(**option(
+        help="Initiative: two red dice a side, or fog of war's secret ship-type cards and "
+             "initiative dice (F1).", record_default=False))] = "quick-start"
+    fog_cards: Annotated[FogCards, Field(**option(
+        help="Fog of war: four ship-type cards a side, or as many as the side deploying the "
+             "most ship types deploys.", record_default=False))] = 4

@@ -41,6 +41,7 @@ from ...cards import find_card, parse_card
 from ...cards.schema import Card
 from ...errors import LeviathansError, ScenarioError
 from ...hexgrid import Facing, Hex
+from ...turns import TurnPlan
 from .options import Options
 from .positions import PositionTable, position_table
 from .ships import AFLOAT, ShipSpec, ShipState, compile_ship
@@ -83,6 +84,13 @@ class GameSetup:
     def positions(self) -> tuple[PositionTable, ...]:
         """Per ship: the numbered positions of its shape on the board (for fast movement)."""
         return tuple(position_table(self.board, s.length, s.pivot) for s in self.ships)
+
+    @cached_property
+    def plan(self) -> TurnPlan:
+        """The phases this game plays, compiled from its options (:mod:`.plan`)."""
+        from .plan import turn_plan
+
+        return turn_plan(self.options)
 
     def with_options(self, options: Options) -> GameSetup:
         return GameSetup(self.board, self.ships, self.placements, options, self.start_turn,

@@ -14,6 +14,8 @@ from ...cards.schema import Card, Slot
 from ...dice import DiceExpr, Die
 from ...errors import ScenarioError
 from ...hexgrid import Facing, Hex, footprint
+from . import primitives as P
+from .slot_kinds import Effect, active_effect
 
 __all__ = ["AFLOAT", "KEEL_BROKEN", "REMOVED", "ShipSpec", "ShipState", "compile_ship"]
 
@@ -68,13 +70,24 @@ class ShipSpec:
     crew: tuple[tuple[tuple[int, Die], ...], ...]
     #: per location: armour slots as (flat index, bonus).
     armour: tuple[tuple[tuple[int, int], ...], ...]
+    #: engine slots (every kind with engine MP, reserve engines included) as (flat index, MP)
     engines: tuple[tuple[int, int], ...]
+    #: the card's Starting MP: engines in reserve make up for engines lost, never past it
+    mp_cap: int
     arc: tuple[int, ...]
     weapon_hex: tuple[int, ...]
     moved_dice: tuple[DiceExpr, ...]
     stationary_dice: tuple[DiceExpr, ...]
     #: per location: the six printed breach numbers (``None`` for a miss)
     breach: tuple[tuple[int | None, ...], ...] = ()
+    #: per location: the six breach numbers for the integer rules (``P.MISS_SLOT`` for a miss)
+    breach_codes: tuple[tuple[int, ...], ...] = ()
+    #: per location: the six slots' armour bonuses (0 where none)
+    armour_rows: tuple[tuple[int, ...], ...] = ()
+    #: per location: the crew slots' flat numbers, best die first (R6)
+    crew_slots: tuple[tuple[int, ...], ...] = ()
+    #: engine MP by flat slot (0 where none)
+    engine_mp: tuple[int, ...] = ()
     #: ``location.N`` of every slot, by flat index
     refs: tuple[str, ...] = ()
     #: per location: the flat indices of its gun batteries
@@ -83,6 +96,8 @@ class ShipSpec:
     #: a number shared by every ship of the same shape (footprint, arcs, weapon hexes,
     #: locations): what the geometry of attacks depends on, so it can be cached by shape
     shape: int = 0
+    #: movement points by destroyed mask, computed once each
+    _mp: dict[int, int] = field(default_factory=dict, repr=False)
 
     @property
     def type(self) -> int:
@@ -114,8 +129,13 @@ class ShipSpec:
         return self.loc_index[loc] * 6 + int(number) - 1
 
     def mp(self, destroyed: int) -> int:
-        """Movement points from the engines not destroyed before this turn."""
-        return sum(mp for i, mp in self.engines if not destroyed >> i & 1)
+        """Movement points from the engines not destroyed before this turn, at most the
+        card's Starting MP (reserve engines only make up for engines lost)."""
+        found = self._mp.get(destroyed)
+        if found is None:
+            found = self._mp[destroyed] = P.movement_points(self.engine_mp, destroyed,
+                                                            self.mp_cap)
+        return found
 
 
 _SHAPES_SEEN: dict[tuple[object, ...], int] = {}
@@ -125,7 +145,13 @@ def _shape_number(*shape: object) -> int:
     return _SHAPES_SEEN.setdefault(shape, len(_SHAPES_SEEN))
 
 
-def compile_ship(index: int, name: str, side: str, card: Card) -> ShipSpec:
+_ENGINES = (Effect.ENGINE, Effect.RESERVE_ENGINE)
+
+
+def compile_ship(index: int, name: str, side: str, card: Card, level: str = "quick-start"
+                 ) -> ShipSpec:
+    """A card compiled for play at rules ``level``: what each slot does comes from the
+    slot-kind table (:mod:`.slot_kinds`)."""
     if card.type not in _SHAPES:
         raise ScenarioError(
             f"{name}: a Type {card.type} ship has no footprint in the air-fleet rules yet"
@@ -144,17 +170,18 @@ def compile_ship(index: int, name: str, side: str, card: Card) -> ShipSpec:
         for si, slot in enumerate(loc_slots):
             flat = 6 * li + si
             slots.append(slot)
-            if slot.kind == "miss":
+            effect = active_effect(slot.kind, level)
+            if effect is Effect.MISS:
                 miss |= 1 << flat
-            elif slot.kind == "gun":
+            elif effect is Effect.GUN:
                 gun |= 1 << flat
-            elif slot.kind == "trim-tank":
+            elif effect is Effect.TRIM_TANK:
                 trim |= 1 << flat
-            elif slot.kind == "crew" and slot.die is not None:
+            elif effect is Effect.CREW and slot.die is not None:
                 crews.append((flat, slot.die))
-            elif slot.kind == "armour" and slot.bonus is not None:
+            elif effect is Effect.ARMOUR and slot.bonus is not None:
                 armours.append((flat, slot.bonus))
-            elif slot.kind == "engine" and slot.mp is not None:
+            elif effect in _ENGINES and slot.mp is not None:
                 engines.append((flat, slot.mp))
         crews.sort(key=lambda c: c[1].mean, reverse=True)
         crew.append(tuple(crews))
@@ -178,11 +205,18 @@ def compile_ship(index: int, name: str, side: str, card: Card) -> ShipSpec:
         crew=tuple(crew),
         armour=tuple(armour),
         engines=tuple(engines),
+        mp_cap=card.starting_mp,
         arc=tuple(arc),
         weapon_hex=tuple(weapon_hex),
         moved_dice=tuple(card.locations[loc].dice.moved for loc in locations),
         stationary_dice=tuple(card.locations[loc].dice.stationary for loc in locations),
         breach=tuple(tuple(s.breach for s in card.locations[loc].slots) for loc in locations),
+        breach_codes=tuple(tuple(P.MISS_SLOT if s.breach is None else s.breach
+                                 for s in card.locations[loc].slots) for loc in locations),
+        armour_rows=tuple(tuple(dict(a).get(6 * li + k, 0) for k in range(6))
+                          for li, a in enumerate(armour)),
+        crew_slots=tuple(tuple(flat for flat, _ in c) for c in crew),
+        engine_mp=tuple(dict(engines).get(flat, 0) for flat in range(len(slots))),
         refs=tuple(f"{loc}.{n}" for loc in locations for n in range(1, 7)),
         guns=tuple(tuple(6 * li + si for si in range(6) if gun >> (6 * li + si) & 1)
                    for li in range(len(locations))),

@@ -1,25 +1,28 @@
 """The state of an air-fleet game: an immutable value; ``apply`` returns the next one.
 
-A turn (quick-start rules): initiative (automatic, two red dice a side) -> movement (by ship
-type from the highest, the initiative loser first within each type) -> gunnery (each side in
-turn declares and rolls its attacks) -> end of turn (damage takes effect, destruction, end of
-the game). Deployment comes before the first turn when a scenario leaves ships unplaced.
-With fog-of-war initiative (F1, ``fog.py``) a turn starts with both sides' secret placement of
-ship-type cards and initiative dice (the initiative phase), and the movement order comes from
-revealing the cards pair by pair during movement.
+The turn is data (:mod:`leviathans.turns`): the rules options compile into a plan of phases
+(``plan.py``), and each phase is an object in the module of its rules. A quick-start turn: turn
+start -> initiative (automatic, two red dice a side) -> movement (by ship type from the
+highest, the initiative loser first within each type) -> gunnery (each side in turn declares
+and rolls its attacks) -> turn end (damage takes effect, destruction, end of the game).
+Deployment comes before the first turn when a scenario leaves ships unplaced. With fog-of-war
+initiative (F1, ``fog.py``) the initiative phase is both sides' secret placement of ship-type
+cards and initiative dice, and the movement order comes from revealing the cards pair by pair
+during movement.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from ...dice import DiceSource
 from ...errors import IllegalActionError
 from ...hexgrid import Hex, footprint
-from ...protocol import Concede, Event, Outcome
-from .actions import AirAction, Cease, Deploy, Fire, FogChoice, Step, parse_action
+from ...protocol import Concede, Event, Outcome, field_copier
+from ...turns import OVER, drive
+from ...turns import Phase as PhaseId
+from .actions import AirAction, parse_action
 from .setup import GameSetup
 from .ships import REMOVED, ShipSpec, ShipState
 
@@ -31,13 +34,21 @@ if TYPE_CHECKING:
 __all__ = ["GameState", "MoveProgress", "Phase"]
 
 
-class Phase(IntEnum):
-    DEPLOYMENT = 0
-    MOVEMENT = 1
-    GUNNERY = 2
-    OVER = 3
+class Phase:
+    """The air-fleet game's phases (each made, and played, by the module of its rules)."""
+
+    DEPLOYMENT = PhaseId("DEPLOYMENT")
+    #: the start of a turn, before initiative (no decision)
+    TURN_START = PhaseId("TURN_START")
+    #: the quick-start initiative roll (no decision)
+    INITIATIVE_ROLL = PhaseId("INITIATIVE_ROLL")
     #: fog-of-war initiative: both sides place their cards and dice in secret (F1)
-    INITIATIVE = 4
+    INITIATIVE = PhaseId("INITIATIVE")
+    MOVEMENT = PhaseId("MOVEMENT")
+    GUNNERY = PhaseId("GUNNERY")
+    #: the end of a turn: damage takes effect, destruction, the end of the game (no decision)
+    TURN_END = PhaseId("TURN_END")
+    OVER = OVER
 
 
 class MoveProgress:
@@ -79,7 +90,7 @@ class GameState:
 
     setup: GameSetup
     turn: int
-    phase: Phase
+    phase: PhaseId
     ships: tuple[ShipState, ...]
     initiative: str | None
     #: movement groups still to move this turn, as (side, ship type); the first is moving
@@ -90,8 +101,9 @@ class GameState:
     finished: int
     #: sides still to make their attacks this turn; the first is firing
     firing: tuple[str, ...]
-    #: every attack the firing side could declare (geometry is fixed during gunnery)
-    attacks: tuple[AttackOption, ...] | None
+    #: every attack the firing side could declare, with what they were made from
+    #: (``gunnery.current_attacks``)
+    attacks: tuple[Any, tuple[AttackOption, ...]] | None
     #: fog-of-war initiative this turn (secret placements, revealed cards), if that option
     fog: Fog | None
     outcome: Outcome | None
@@ -99,7 +111,8 @@ class GameState:
     #: derived data computed once per state (legal-move helpers); never copied by evolve
     cache: dict[object, Any]
 
-    def __init__(self, setup: GameSetup, turn: int, phase: Phase, ships: tuple[ShipState, ...],
+    def __init__(self, setup: GameSetup, turn: int, phase: PhaseId,
+                 ships: tuple[ShipState, ...],
                  initiative: str | None = None) -> None:
         self.setup = setup
         self.turn = turn
@@ -119,19 +132,7 @@ class GameState:
     def evolve(self, **changes: Any) -> GameState:
         """A copy with some fields changed (states are values: never mutate one in place)."""
         new = _new_state(GameState)
-        new.attacks = self.attacks
-        new.events = self.events
-        new.finished = self.finished
-        new.firing = self.firing
-        new.fog = self.fog
-        new.groups = self.groups
-        new.initiative = self.initiative
-        new.moving = self.moving
-        new.outcome = self.outcome
-        new.phase = self.phase
-        new.setup = self.setup
-        new.ships = self.ships
-        new.turn = self.turn
+        _copy_fields(self, new)
         new.cache = {}
         for name, value in changes.items():
             setattr(new, name, value)
@@ -147,61 +148,38 @@ class GameState:
 
     @property
     def to_move(self) -> str | None:
-        phase = self.phase
-        if phase == Phase.MOVEMENT:
-            return self.groups[0][0] if self.groups else None
-        if phase == Phase.GUNNERY:
-            return self.firing[0] if self.firing else None
-        if phase == Phase.DEPLOYMENT:
-            return deployment.side_to_deploy(self)
-        if phase == Phase.INITIATIVE:
-            return fog.side_to_choose(self)
-        return None
+        if self.phase is OVER:
+            return None
+        to_move: str | None = self.setup.plan.by_phase[self.phase].to_move(self)
+        return to_move
 
     @property
     def is_over(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase is OVER
 
     def legal_actions(self) -> Iterator[AirAction]:
-        phase = self.phase
-        if phase == Phase.MOVEMENT:
-            return movement.legal_steps(self)
-        if phase == Phase.GUNNERY:
-            return gunnery.legal_attacks(self)
-        if phase == Phase.DEPLOYMENT:
-            return deployment.legal_deployments(self)
-        if phase == Phase.INITIATIVE:
-            return fog.legal_choices(self)
-        return iter(())
+        if self.phase is OVER:
+            return iter(())
+        actions: Iterator[AirAction] = self.setup.plan.by_phase[self.phase].legal_actions(self)
+        return actions
 
     def why_illegal(self, action: AirAction) -> str | None:
         """``None`` if ``action`` is legal now, else the reason it is not."""
         if isinstance(action, Concede):
-            if self.phase == Phase.OVER:
+            if self.phase is OVER:
                 return "the game is over"
             if action.player not in self.setup.sides:
                 return f"{action.player!r} is not a side of this game"
             return None
-        if self.phase == Phase.OVER:
+        if self.phase is OVER:
             return "the game is over"
-        if isinstance(action, Step):
-            if self.phase != Phase.MOVEMENT:
-                return f"it is the {self.phase.name.lower()} phase, not movement"
-            return movement.why_illegal(self, action)
-        if isinstance(action, Fire | Cease):
-            if self.phase != Phase.GUNNERY:
-                return f"it is the {self.phase.name.lower()} phase, not gunnery"
-            return gunnery.why_illegal(self, action)
-        if isinstance(action, Deploy):
-            if self.phase != Phase.DEPLOYMENT:
-                return f"it is the {self.phase.name.lower()} phase, not deployment"
-            return deployment.why_illegal(self, action)
-        if isinstance(action, FogChoice):
-            if self.phase != Phase.INITIATIVE:
-                return (f"it is the {self.phase.name.lower()} phase, not the fog-of-war "
-                        f"initiative placement")
-            return fog.why_illegal(self, action)
-        return f"{action!r} is not an air-fleet action"
+        rules = self.setup.plan.by_action.get(type(action))
+        if rules is None:
+            return f"{action!r} is not an air-fleet action"
+        if rules.phase is not self.phase:
+            return f"it is the {self.phase.name.lower()} phase, not {rules.title}"
+        why: str | None = rules.why_illegal(self, action)
+        return why
 
     def is_legal(self, action: AirAction) -> bool:
         return self.why_illegal(action) is None
@@ -215,19 +193,11 @@ class GameState:
     def apply_unchecked(self, action: AirAction, dice: DiceSource) -> GameState:
         """Apply an action known to be legal (one from :meth:`legal_actions`)."""
         events: list[Event] = []
-        if isinstance(action, Step):
-            state = movement.apply_step(self, action, events)
-        elif isinstance(action, Fire):
-            state = gunnery.apply_fire(self, action, dice, events)
-        elif isinstance(action, Cease):
-            state = gunnery.cease_fire(self)
-        elif isinstance(action, Deploy):
-            state = deployment.apply_deploy(self, action, events)
-        elif isinstance(action, FogChoice):
-            state = fog.apply_choice(self, action, events)
-        else:
+        if isinstance(action, Concede):
             state = turn.concede(self, action.player, events)
-        state = turn.advance(state, dice, events)
+        else:
+            state = self.setup.plan.by_phase[self.phase].apply(self, action, dice, events)
+        state = drive(state, self.setup.plan, dice, events)
         if state is self:
             state = state.evolve()
         state.events = tuple(events)  # a fresh value: safe to fill in before returning it
@@ -306,5 +276,7 @@ class GameState:
         return f"<GameState turn {self.turn} {self.phase.name.lower()} to move {self.to_move}>"
 
 
+_copy_fields = field_copier(tuple(n for n in GameState.__slots__ if n != "cache"))
+
 # The phase modules need GameState; import them after it is defined.
-from . import deployment, fog, gunnery, movement, turn  # noqa: E402
+from . import fog, turn  # noqa: E402

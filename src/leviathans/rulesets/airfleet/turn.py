@@ -1,21 +1,21 @@
-"""The turn: initiative, movement order, end of turn, destruction and the end of the game.
+"""The turn's own phases: its start, the quick-start initiative roll and the movement order,
+its end (damage takes effect, destruction, the end of the game); conceding; a new game.
 
-:func:`advance` runs everything that needs no decision (rolling initiative, skipping ships
-that cannot move, ending a turn) until a player must decide or the game is over.
+The phases run under :func:`leviathans.turns.drive` in the order :mod:`.plan` gives.
 """
 
 from __future__ import annotations
 
-from ...dice import DiceSource, die
+from ...dice import DiceSource, ScriptedDice, die
 from ...protocol import Event, Outcome
-from . import fog
+from ...turns import BasePhase, drive
+from . import primitives as P
 from .events import GameEnded, InitiativeRolled, ShipLost, TurnEnded, TurnStarted
-from .gunnery import current_attacks
-from .movement import candidates, finish_move, start_move
 from .ships import AFLOAT, KEEL_BROKEN, REMOVED
 from .state import GameState, Phase
 
-__all__ = ["advance", "begin_turn", "concede", "end_turn", "movement_groups", "roll_initiative",
+__all__ = ["Initiative", "RolledInitiative", "TurnEnd", "TurnStart", "concede", "end_turn",
+           "firing_order", "movement_groups", "new_game", "roll_initiative",
            "turn_end_outcome"]
 
 RED = die("red")
@@ -53,74 +53,74 @@ def firing_order(state: GameState, winner: str) -> tuple[str, ...]:
     return (loser, winner)
 
 
-def begin_turn(state: GameState, turn: int, dice: DiceSource, events: list[Event]) -> GameState:
-    events.append(TurnStarted(turn))
-    ships = tuple(s._replace(moved=False, fired=0) if s.moved or s.fired else s
-                  for s in state.ships)
-    state = state.evolve(turn=turn, ships=ships)
-    if state.setup.options.initiative == "fog-of-war":
-        # F1: both sides place their cards and dice in secret before anything is revealed.
-        return state.evolve(phase=Phase.INITIATIVE, fog=fog.NEW, initiative=None, groups=(),
-                            moving=None, finished=0)
-    winner = roll_initiative(state, dice, events)
-    return begin_movement(state, winner)
+class TurnStart(BasePhase):
+    """A turn begins: what ships did last turn (moved, fired) is wiped."""
+
+    phase = Phase.TURN_START
+
+    def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        events.append(TurnStarted(state.turn))
+        ships = tuple(s._replace(moved=False, fired=0) if s.moved or s.fired else s
+                      for s in state.ships)
+        return state.evolve(phase=self.phase, ships=ships)
+
+
+class Initiative(BasePhase):
+    """An initiative rule: its phase decides who won the initiative and the movement order
+    (``state.initiative``, ``state.groups``); movement asks it for more groups when those run
+    out (:meth:`more_groups`) and gunnery for the side that counts as the winner
+    (:meth:`gunnery_winner`)."""
+
+    def more_groups(self, state: GameState, dice: DiceSource, events: list[Event]
+                    ) -> GameState | None:
+        """The state with the next movement groups, or ``None`` if no more come this turn."""
+        return None
+
+    def gunnery_winner(self, state: GameState) -> str:
+        assert state.initiative is not None
+        return state.initiative
+
+
+class RolledInitiative(Initiative):
+    """The quick-start initiative: two red dice a side (no decision)."""
+
+    phase = Phase.INITIATIVE_ROLL
+
+    def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        winner = roll_initiative(state, dice, events)
+        return state.evolve(phase=self.phase, initiative=winner,
+                            groups=movement_groups(state, winner), moving=None, finished=0)
+
+
+class TurnEnd(BasePhase):
+    """Damage takes effect, destroyed ships leave the board, and the game may end; else the
+    turn number moves on."""
+
+    phase = Phase.TURN_END
+
+    def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        state = end_turn(state, events)
+        if state.phase is Phase.OVER:
+            return state
+        return state.evolve(phase=self.phase, turn=state.turn + 1)
 
 
 def begin_movement(state: GameState, winner: str) -> GameState:
-    return state.evolve(phase=Phase.MOVEMENT, initiative=winner,
-                        groups=movement_groups(state, winner), moving=None, finished=0)
+    """Movement with initiative already decided (a scenario that starts in movement)."""
+    state = state.evolve(initiative=winner, groups=movement_groups(state, winner))
+    started: GameState = state.setup.plan.by_phase[Phase.MOVEMENT].begin(
+        state, ScriptedDice(), [])  # nothing is rolled to begin movement
+    return started
 
 
 def begin_gunnery(state: GameState, winner: str) -> GameState:
-    return state.evolve(phase=Phase.GUNNERY, groups=(), moving=None,
-                        firing=firing_order(state, winner), attacks=None)
+    """Gunnery with ``winner`` counting as the initiative winner (a scenario that starts in
+    gunnery)."""
+    from .gunnery import GunneryPhase
 
-
-def advance(state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
-    """Play every step that needs no decision, until one does or the game is over."""
-    while True:
-        phase = state.phase
-        if phase == Phase.OVER:
-            return state
-        if phase == Phase.DEPLOYMENT:
-            if state.to_move is not None:
-                return state
-            state = begin_turn(state, state.turn, dice, events)
-        elif phase == Phase.INITIATIVE:
-            return state  # waits for the sides' secret placements
-        elif phase == Phase.MOVEMENT:
-            if state.moving is not None:
-                return state
-            while True:
-                while state.groups:
-                    waiting = list(candidates(state))
-                    for i in waiting:
-                        if state.mp_available(i) == 0:  # no engines left: nothing to decide
-                            state = finish_move(state, start_move(state, i), events)
-                    if any(True for _ in candidates(state)):
-                        return state
-                    state = state.evolve(groups=state.groups[1:])
-                # Fog-of-war initiative: the next cards are revealed once the ships of the
-                # last ones have moved (a movement-phase start keeps its given order).
-                if state.fog is None or state.initiative is not None or fog.finished(state):
-                    break
-                state = fog.reveal(state, dice, events)
-                if not state.groups:
-                    break
-            winner = state.initiative
-            if winner is None:
-                winner = fog.gunnery_winner(state)
-                state = state.evolve(initiative=winner)
-            state = begin_gunnery(state, winner)
-        else:  # gunnery
-            while state.firing:
-                if any(not state.ships[o.ship].fired >> o.slot & 1
-                       for o in current_attacks(state)):
-                    return state
-                state = state.evolve(firing=state.firing[1:], attacks=None)
-            state = end_turn(state, events)
-            if state.phase != Phase.OVER:
-                state = begin_turn(state, state.turn + 1, dice, events)
+    rules = state.setup.plan.by_phase[Phase.GUNNERY]
+    assert isinstance(rules, GunneryPhase)
+    return rules.start(state, winner)
 
 
 def _destruction(state: GameState, index: int) -> str | None:
@@ -131,15 +131,14 @@ def _destruction(state: GameState, index: int) -> str | None:
         return "its keel broke"
     if not state.setup.options.quickstart_destruction:
         return None
-    gone = s.destroyed | spec.miss_mask  # misses count as destroyed for this rule
-    for li, mask in enumerate(spec.loc_mask):
-        if gone & mask == mask:
-            return f"every slot of its {spec.locations[li]} location is destroyed"
+    found = P.quickstart_destroyed(s.destroyed, spec.miss_mask, spec.loc_mask,
+                                   len(spec.locations), spec.si)
+    if found < 0:
+        return None
+    if found < len(spec.locations):  # misses count as destroyed for this rule
+        return f"every slot of its {spec.locations[found]} location is destroyed"
     lost = s.destroyed.bit_count()
-    if 2 * lost >= spec.si:
-        return (f"{lost} slots destroyed, at least half its structural integrity "
-                f"({spec.si})")
-    return None
+    return f"{lost} slots destroyed, at least half its structural integrity ({spec.si})"
 
 
 def end_turn(state: GameState, events: list[Event]) -> GameState:
@@ -207,17 +206,18 @@ def concede(state: GameState, player: str, events: list[Event]) -> GameState:
 def new_game(setup_state: GameState, dice: DiceSource) -> GameState:
     """Start play from a freshly built state, as the setup's start phase says."""
     setup = setup_state.setup
+    plan = setup.plan
     events: list[Event] = []
     state = setup_state
     if setup.start_phase == "initiative":
-        state = begin_turn(state, setup.start_turn, dice, events)
+        state = plan.by_phase[Phase.TURN_START].begin(state, dice, events)
     elif setup.start_phase == "movement":
         assert setup.initiative is not None
         state = begin_movement(state, setup.initiative)
     elif setup.start_phase == "gunnery":
         assert setup.initiative is not None
         state = begin_gunnery(state, setup.initiative)
-    state = advance(state, dice, events)
+    state = drive(state, plan, dice, events)
     if state is setup_state:
         state = state.evolve()
     state.events = tuple(events)

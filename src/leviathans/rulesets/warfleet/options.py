@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
-from typing import Any, Literal
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import Field, field_validator
 
 from ...dice import DiceExpr
-from ...errors import DiceError, ScenarioError
-from ...fog import FOG_CARDS, FogCards, read_fog_cards
+from ...errors import DiceError
+from ...fog import FOG_CARDS, FogCards
+from ...options import RulesOptions, option
 
 __all__ = ["DAMAGE_TIMINGS", "FOG_CARDS", "INITIATIVES", "INITIATIVE_WINNERS", "Options"]
 
@@ -26,72 +27,41 @@ DAMAGE_TIMINGS = ("end-of-combat", "immediate")
 INITIATIVES = ("roll", "fog-of-war")
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
-    #: The game ends as a draw after this many turns (the text has no limit: ``None``).
-    turn_limit: int | None = None
-    #: The matching set of dice every side rolls for initiative, e.g. ``black`` (the text's
-    #: default), ``2blue`` or ``green+blue+yellow+red+black``; the faces are added together.
-    initiative_dice: str = "black"
-    #: Does the highest or the lowest initiative total win?
-    initiative_winner: Literal["highest", "lowest"] = "highest"
-    damage_timing: Literal["end-of-combat", "immediate"] = "end-of-combat"
-    initiative: Literal["roll", "fog-of-war"] = "roll"
-    fog_cards: FogCards = 4
+class Options(RulesOptions):
+    """War Fleet's rules options."""
+
+    ruleset: ClassVar[str] = "warfleet"
+
+    turn_limit: Annotated[int | None, Field(ge=1, **option(
+        help="The game ends as a draw after this many turns (the text has no limit)."))
+    ] = None
+    initiative_dice: Annotated[str, Field(**option(
+        help="The matching set of dice every side rolls for initiative, added together "
+             "(black, 2blue, green+blue+yellow+red+black...)."))] = "black"
+    initiative_winner: Annotated[Literal["highest", "lowest"], Field(**option(
+        help="Does the highest or the lowest initiative total win?"))] = "highest"
+    damage_timing: Annotated[Literal["end-of-combat", "immediate"], Field(**option(
+        help="When a location destroyed in combat starts defending with its destroyed "
+             "resilience: at the end of combat, or at once for the rolls that follow."))
+    ] = "end-of-combat"
+    initiative: Annotated[Literal["roll", "fog-of-war"], Field(**option(
+        help="Initiative: the roll-off, or fog of war's secret class cards and initiative "
+             "dice (F1).", record_default=False))] = "roll"
+    fog_cards: Annotated[FogCards, Field(**option(
+        help="Fog of war: four class cards a side, or as many as the side deploying the "
+             "most classes deploys.", record_default=False))] = 4
+
+    @field_validator("initiative_dice")
+    @classmethod
+    def _dice(cls, value: str) -> str:
+        try:
+            expr = DiceExpr.parse(value)
+        except DiceError as exc:
+            raise ValueError(str(exc)) from None
+        if len(expr) == 0:
+            raise ValueError("at least one die is needed")
+        return str(expr)
 
     @property
     def initiative_expr(self) -> DiceExpr:
         return DiceExpr.parse(self.initiative_dice)
-
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        # The fog-of-war options are written only when used (older records stay the same).
-        if self.initiative == "roll":
-            del data["initiative"]
-        if self.fog_cards == 4:
-            del data["fog_cards"]
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], where: str = "options") -> Options:
-        if not isinstance(data, Mapping):
-            raise ScenarioError(f"{where}: expected a table")
-        names = {f.name for f in fields(cls)}
-        unknown = set(data) - names
-        if unknown:
-            raise ScenarioError(
-                f"{where}: unknown option(s) {', '.join(sorted(unknown))} "
-                f"(known: {', '.join(sorted(names))})"
-            )
-        limit = data.get("turn_limit")
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
-                                  or limit < 1):
-            raise ScenarioError(f"{where}.turn_limit: must be a whole number of turns, 1 or more")
-        dice = data.get("initiative_dice", "black")
-        if not isinstance(dice, str):
-            raise ScenarioError(f"{where}.initiative_dice: expected dice such as \"2blue\"")
-        try:
-            expr = DiceExpr.parse(dice)
-        except DiceError as exc:
-            raise ScenarioError(f"{where}.initiative_dice: {exc}") from None
-        if len(expr) == 0:
-            raise ScenarioError(f"{where}.initiative_dice: at least one die is needed")
-        winner = data.get("initiative_winner", "highest")
-        if winner not in INITIATIVE_WINNERS:
-            raise ScenarioError(
-                f"{where}.initiative_winner: {winner!r} is not one of "
-                f"{', '.join(INITIATIVE_WINNERS)}"
-            )
-        timing = data.get("damage_timing", "end-of-combat")
-        if timing not in DAMAGE_TIMINGS:
-            raise ScenarioError(
-                f"{where}.damage_timing: {timing!r} is not one of {', '.join(DAMAGE_TIMINGS)}"
-            )
-        initiative = data.get("initiative", "roll")
-        if initiative not in INITIATIVES:
-            raise ScenarioError(
-                f"{where}.initiative: {initiative!r} is not one of {', '.join(INITIATIVES)}"
-            )
-        cards = read_fog_cards(data, where)
-        return cls(turn_limit=limit, initiative_dice=str(expr), initiative_winner=winner,
-                   damage_timing=timing, initiative=initiative, fog_cards=cards)

@@ -16,6 +16,7 @@ from ... import fog
 from ...dice import DiceExpr, DiceSource, Die, dial_up, die
 from ...hexgrid import Facing, distance
 from ...protocol import Event, Outcome
+from ...turns import drive
 from .actions import Declare, Done, FogChoice, Pivot, Place, Step
 from .events import (
     AttackRolled,
@@ -31,15 +32,14 @@ from .events import (
     ShipSunk,
     SITest,
     TurnEnded,
-    TurnStarted,
 )
 from .geometry import in_fire_arc, struck_locations
 from .setup import AFLOAT, LEFT_MAP, REMOVED, SUNK, Gun, ShipState
 from .state import GameState, Moving, Phase
 
 __all__ = [
-    "advance", "free_guns", "gun_range", "movement_groups", "new_game", "placement_schedule",
-    "rank_sides",
+    "finish_move", "free_guns", "gun_range", "movement_groups", "new_game", "placement_schedule",
+    "rank_sides", "waiting",
 ]
 
 BLACK = die("black")
@@ -186,21 +186,6 @@ def movement_groups(state: GameState, order: Sequence[str]) -> tuple[tuple[str, 
     return tuple((side, c) for c in classes for side in reversed(order) if (side, c) in present)
 
 
-def begin_turn(state: GameState, turn: int, dice: DiceSource, events: list[Event]) -> GameState:
-    events.append(TurnStarted(turn))
-    ships = tuple(s._replace(moved=False, used=0) if s.moved or s.used else s
-                  for s in state.ships)
-    state = state.evolve(turn=turn, ships=ships, phase=Phase.MOVEMENT, placing=(), declared=(),
-                         declaring=(), moving=None)
-    options = state.setup.options
-    if options.initiative == "fog-of-war":
-        # F1: both sides place their class cards and dice in secret before any reveal.
-        return state.evolve(phase=Phase.INITIATIVE, fog=fog.NEW, order=(), groups=())
-    order = rank_sides(live_sides(state), options.initiative_expr,
-                       options.initiative_winner == "lowest", dice, "initiative", events)
-    return state.evolve(order=order, groups=movement_groups(state, order))
-
-
 # --- fog-of-war initiative by class (F1; the rules are in leviathans.fog) ---------------------
 
 #: what a fog-of-war card names in War Fleet
@@ -234,11 +219,8 @@ def fog_choice_problem(state: GameState, action: FogChoice) -> str | None:
 
 
 def apply_fog_choice(state: GameState, action: FogChoice, events: list[Event]) -> GameState:
-    placed = fog.place(_fog(state), state.setup.sides, action, events, UNIT)
-    if fog.all_placed(placed):
-        # Every card is placed: movement begins with the first reveal (advance()).
-        return state.evolve(fog=placed, phase=Phase.MOVEMENT, groups=(), moving=None)
-    return state.evolve(fog=placed)
+    # Once every card is placed, movement begins with the first reveal (reveal_fog()).
+    return state.evolve(fog=fog.place(_fog(state), state.setup.sides, action, events, UNIT))
 
 
 def _fields(state: GameState, side: str, cls: int) -> bool:
@@ -271,7 +253,7 @@ def fog_view(state: GameState, player: str | None) -> dict[str, Any]:
     return fog.view(_fog(state), state.setup.sides, fog_hands(state), player)
 
 
-def _waiting(state: GameState) -> list[int]:
+def waiting(state: GameState) -> list[int]:
     """Ships of the current movement group that have not moved yet."""
     if not state.groups:
         return []
@@ -298,7 +280,7 @@ def legal_steps(state: GameState) -> Iterator[Step | Pivot]:
     if state.moving is not None:
         yield from _options(state, state.moving.ship, state.moving.mp, state.moving.spent)
         return
-    for i in _waiting(state):
+    for i in waiting(state):
         yield from _options(state, i, state.mp(i), 0)
 
 
@@ -311,7 +293,7 @@ def step_problem(state: GameState, action: Step | Pivot) -> str | None:
             return f"{state.setup.ships[state.moving.ship].name} is moving"
         mp, spent = state.moving.mp, state.moving.spent
     else:
-        if i not in _waiting(state):
+        if i not in waiting(state):
             side, cls = state.groups[0]
             return f"{action.ship} is not one of {side}'s class {cls} ships still to move"
         mp, spent = state.mp(i), 0
@@ -326,7 +308,7 @@ def step_problem(state: GameState, action: Step | Pivot) -> str | None:
     return None
 
 
-def _finish(state: GameState, i: int, spent: int, events: list[Event], ships: list[ShipState],
+def finish_move(state: GameState, i: int, spent: int, events: list[Event], ships: list[ShipState],
             pivot: bool = False) -> GameState:
     s = ships[i]
     start = state.moving.start if state.moving is not None else s.hex
@@ -346,9 +328,9 @@ def apply_step(state: GameState, action: Step | Pivot, events: list[Event]) -> G
     state = state.evolve(moving=moving)
     if isinstance(action, Pivot):
         ships[i] = s._replace(facing=action.facing)
-        return _finish(state, i, moving.mp, events, ships, pivot=True)
+        return finish_move(state, i, moving.mp, events, ships, pivot=True)
     if action.step == "E":
-        return _finish(state, i, moving.spent, events, ships)
+        return finish_move(state, i, moving.spent, events, ships)
     if action.step == "F":
         ahead = s.hex.neighbour(s.facing)
         if not state.setup.board.contains(ahead):
@@ -362,7 +344,7 @@ def apply_step(state: GameState, action: Step | Pivot, events: list[Event]) -> G
         ships[i] = s._replace(facing=s.facing.turned(-1 if action.step == "L" else 1))
     moving = moving._replace(mp=moving.mp - 1, spent=moving.spent + 1)
     if moving.mp == 0:  # nothing left to spend: the move is done
-        return _finish(state.evolve(moving=moving), i, moving.spent, events, ships)
+        return finish_move(state.evolve(moving=moving), i, moving.spent, events, ships)
     return state.evolve(ships=tuple(ships), moving=moving)
 
 
@@ -656,55 +638,14 @@ def concede(state: GameState, side: str, events: list[Event]) -> GameState:
     return state
 
 
-def advance(state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
-    """Play everything that needs no decision, until one does or the game is over."""
-    while True:
-        if state.phase == Phase.OVER:
-            return state
-        if state.phase == Phase.PLACEMENT:
-            if state.placing:
-                return state
-            state = begin_turn(state, state.turn, dice, events)
-        elif state.phase == Phase.INITIATIVE:
-            return state  # waits for the sides' secret fog-of-war placements
-        elif state.phase == Phase.MOVEMENT:
-            if state.moving is not None:
-                return state
-            while True:
-                while state.groups:
-                    for i in _waiting(state):
-                        if state.mp(i) == 0:  # a destroyed stern: nothing to decide
-                            state = _finish(state, i, 0, events, list(state.ships))
-                    if _waiting(state):
-                        return state
-                    state = state.evolve(groups=state.groups[1:])
-                if state.fog is None:
-                    break
-                # Fog-of-war initiative: the next cards are revealed once the ships of the
-                # last ones have moved.
-                state = reveal_fog(state, dice, events)
-                if not state.groups:
-                    break
-            order = tuple(reversed(state.order))  # declare in reverse initiative order
-            state = state.evolve(phase=Phase.COMBAT, declaring=order, declared=())
-        else:
-            while state.declaring:
-                if has_declaration(state, state.declaring[0]):
-                    return state
-                state = state.evolve(declaring=state.declaring[1:])
-            state = resolve_combat(state, dice, events)
-            state = end_turn(state, events)
-            if state.phase != Phase.OVER:
-                state = begin_turn(state, state.turn + 1, dice, events)
-
-
 def new_game(state: GameState, dice: DiceSource) -> GameState:
+    plan = state.setup.plan
     events: list[Event] = []
     if any(s.hex is None for s in state.ships):
-        state = begin_placement(state, dice, events)
+        state = plan.by_phase[Phase.PLACEMENT].begin(state, dice, events)
     else:
-        state = begin_turn(state, state.turn, dice, events)
-    state = advance(state, dice, events)
+        state = plan.by_phase[Phase.TURN_START].begin(state, dice, events)
+    state = drive(state, plan, dice, events)
     state = state.evolve()
     state.events = tuple(events)
     return state

@@ -48,6 +48,7 @@ from typing import Any, NamedTuple
 from ...board import Board
 from ...errors import CardError, HexError, LeviathansError, ScenarioError
 from ...hexgrid import Facing, Hex
+from ...turns import TurnPlan
 from .geometry import FOUR_LOCATIONS, SIX_LOCATIONS
 from .options import Options
 from .stats import Attack, WarLocation, WarShip, load_warship
@@ -196,6 +197,13 @@ class WarSetup:
                     raise ScenarioError(
                         f"{self.name}: options.initiative \"fog-of-war\" has cards for classes "
                         f"1-4 only, and {spec.name} is class {spec.ship_class}")
+
+    @cached_property
+    def plan(self) -> TurnPlan:
+        """The phases this game plays, compiled from its options (``phases.py``)."""
+        from .phases import turn_plan
+
+        return turn_plan(self.options)
 
     @cached_property
     def by_name(self) -> dict[str, int]:

@@ -1,9 +1,10 @@
 """The state of a War Fleet game: an immutable value; ``apply`` returns the next one.
 
-A turn: initiative (automatic) -> movement (by class from the highest, the initiative loser's
-ships first within each class) -> combat (every side declares all its attacks, then every
-attack is rolled) -> end (casualties removed, the game may end). Placement comes before the
-first turn when a scenario leaves ships unplaced.
+The turn is data (:mod:`leviathans.turns`, the phases in ``phases.py``): initiative
+(automatic) -> movement (by class from the highest, the initiative loser's ships first within
+each class) -> combat (every side declares all its attacks, then every attack is rolled) ->
+end (casualties removed, the game may end). Placement comes before the first turn when a
+scenario leaves ships unplaced.
 
 With fog-of-war initiative (F1, option ``initiative = "fog-of-war"``, ``leviathans.fog``) a
 turn starts instead with both sides' secret placement of their class cards and initiative
@@ -13,15 +14,16 @@ dice (phase ``INITIATIVE``); movement then goes by the cards as they are reveale
 from __future__ import annotations
 
 from collections.abc import Iterator
-from enum import IntEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...dice import DiceSource
 from ...errors import IllegalActionError
 from ...fog import Fog
 from ...hexgrid import Facing, Hex
-from ...protocol import Concede, Event, Outcome
-from .actions import Declare, Done, FogChoice, Pivot, Place, Step, WarAction, parse_action
+from ...protocol import Concede, Event, Outcome, field_copier
+from ...turns import OVER, drive
+from ...turns import Phase as PhaseId
+from .actions import Declare, WarAction, parse_action
 from .setup import AFLOAT, STATUS_NAMES, ShipSpec, ShipState, WarSetup
 
 if TYPE_CHECKING:
@@ -30,13 +32,21 @@ if TYPE_CHECKING:
 __all__ = ["GameState", "Moving", "Phase"]
 
 
-class Phase(IntEnum):
-    PLACEMENT = 0
-    MOVEMENT = 1
-    COMBAT = 2
-    OVER = 3
+class Phase:
+    """War Fleet's phases (each played by an object of ``phases.py``)."""
+
+    PLACEMENT = PhaseId("PLACEMENT")
+    #: the start of a turn (no decision)
+    TURN_START = PhaseId("TURN_START")
+    #: the scenario's initiative roll (no decision)
+    INITIATIVE_ROLL = PhaseId("INITIATIVE_ROLL")
     #: fog-of-war initiative: both sides place their class cards and dice in secret (F1)
-    INITIATIVE = 4
+    INITIATIVE = PhaseId("INITIATIVE")
+    MOVEMENT = PhaseId("MOVEMENT")
+    COMBAT = PhaseId("COMBAT")
+    #: the attacks are rolled, casualties leave, the game may end (no decision)
+    TURN_END = PhaseId("TURN_END")
+    OVER = OVER
 
 
 class Moving(NamedTuple):
@@ -60,7 +70,7 @@ class GameState:
 
     setup: WarSetup
     turn: int
-    phase: Phase
+    phase: PhaseId
     ships: tuple[ShipState, ...]
     #: the sides ranked by this turn's initiative (by the placement roll during placement),
     #: winner first
@@ -80,7 +90,7 @@ class GameState:
     outcome: Outcome | None
     events: tuple[Event, ...]
 
-    def __init__(self, setup: WarSetup, turn: int, phase: Phase,
+    def __init__(self, setup: WarSetup, turn: int, phase: PhaseId,
                  ships: tuple[ShipState, ...]) -> None:
         self.setup = setup
         self.turn = turn
@@ -100,8 +110,9 @@ class GameState:
     def evolve(self, **changes: Any) -> GameState:
         """A copy with some fields changed (states are values: never mutate one in place)."""
         new: GameState = _new_state(GameState)
-        for name in GameState.__slots__:
-            setattr(new, name, changes[name] if name in changes else getattr(self, name))
+        _copy_fields(self, new)
+        for name, value in changes.items():
+            setattr(new, name, value)
         return new
 
     # --- protocol ---------------------------------------------------------------------------
@@ -114,30 +125,20 @@ class GameState:
 
     @property
     def to_move(self) -> str | None:
-        if self.phase == Phase.PLACEMENT:
-            return self.placing[0] if self.placing else None
-        if self.phase == Phase.MOVEMENT:
-            return self.groups[0][0] if self.groups else None
-        if self.phase == Phase.COMBAT:
-            return self.declaring[0] if self.declaring else None
-        if self.phase == Phase.INITIATIVE:
-            return rules.fog_side_to_choose(self)
-        return None
+        if self.phase is OVER:
+            return None
+        to_move: str | None = self.setup.plan.by_phase[self.phase].to_move(self)
+        return to_move
 
     def legal_actions(self) -> Iterator[WarAction]:
-        if self.phase == Phase.PLACEMENT:
-            return rules.legal_placements(self)
-        if self.phase == Phase.MOVEMENT:
-            return rules.legal_steps(self)
-        if self.phase == Phase.COMBAT:
-            return rules.legal_declarations(self)
-        if self.phase == Phase.INITIATIVE:
-            return rules.legal_fog_choices(self)
-        return iter(())
+        if self.phase is OVER:
+            return iter(())
+        actions: Iterator[WarAction] = self.setup.plan.by_phase[self.phase].legal_actions(self)
+        return actions
 
     def why_illegal(self, action: object) -> str | None:
         """``None`` if ``action`` is legal now, else the reason it is not."""
-        if self.phase == Phase.OVER:
+        if self.phase is OVER:
             return "the game is over"
         if isinstance(action, Concede):
             if action.player not in self.setup.sides:
@@ -145,26 +146,13 @@ class GameState:
             if action.player in self.conceded:
                 return f"{action.player} already conceded"
             return None
-        if isinstance(action, Place):
-            if self.phase != Phase.PLACEMENT:
-                return f"it is the {self.phase.name.lower()} phase, not placement"
-            return rules.placement_problem(self, action)
-        if isinstance(action, Step | Pivot):
-            if self.phase != Phase.MOVEMENT:
-                return f"it is the {self.phase.name.lower()} phase, not movement"
-            return rules.step_problem(self, action)
-        if isinstance(action, Declare | Done):
-            if self.phase != Phase.COMBAT:
-                return f"it is the {self.phase.name.lower()} phase, not combat"
-            if isinstance(action, Done):
-                return None
-            return rules.declaration_problem(self, action)
-        if isinstance(action, FogChoice):
-            if self.phase != Phase.INITIATIVE:
-                return (f"it is the {self.phase.name.lower()} phase, not the fog-of-war "
-                        f"initiative placement")
-            return rules.fog_choice_problem(self, action)
-        return f"{action!r} is not a War Fleet action"
+        rules_of = self.setup.plan.by_action.get(type(action))
+        if rules_of is None:
+            return f"{action!r} is not a War Fleet action"
+        if rules_of.phase is not self.phase:
+            return f"it is the {self.phase.name.lower()} phase, not {rules_of.title}"
+        why: str | None = rules_of.why_illegal(self, action)
+        return why
 
     def is_legal(self, action: object) -> bool:
         return self.why_illegal(action) is None
@@ -175,19 +163,11 @@ class GameState:
             text = action.text() if hasattr(action, "text") else repr(action)
             raise IllegalActionError(f"illegal action {text!r}: {reason}")
         events: list[Event] = []
-        if isinstance(action, Place):
-            state = rules.apply_place(self, action, events)
-        elif isinstance(action, Step | Pivot):
-            state = rules.apply_step(self, action, events)
-        elif isinstance(action, Declare):
-            state = rules.declare(self, action)
-        elif isinstance(action, Done):
-            state = self.evolve(declaring=self.declaring[1:])
-        elif isinstance(action, FogChoice):
-            state = rules.apply_fog_choice(self, action, events)
-        else:
+        if isinstance(action, Concede):
             state = rules.concede(self, action.player, events)
-        state = rules.advance(state, dice, events)
+        else:
+            state = self.setup.plan.by_phase[self.phase].apply(self, action, dice, events)
+        state = drive(state, self.setup.plan, dice, events)
         if state is self:
             state = state.evolve()
         state.events = tuple(events)  # a fresh value: safe to fill in before returning it
@@ -263,5 +243,7 @@ class GameState:
     def __repr__(self) -> str:
         return f"<War Fleet turn {self.turn} {self.phase.name.lower()} to move {self.to_move}>"
 
+
+_copy_fields = field_copier(GameState.__slots__)
 
 from . import rules  # noqa: E402  (the rules need GameState)

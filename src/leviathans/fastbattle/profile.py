@@ -1,0 +1,61 @@
+"""What the compiled battle loop covers, declared: the rules options and their values, and the
+slot effects it implements. A battle outside this profile is refused with the reason, and the
+simulator plays it through the engine instead (saying so once).
+
+A new option of :class:`~leviathans.rulesets.airfleet.Options` or a new slot effect fails
+``tests/test_fastbattle.py::test_the_profile_declares_every_option_and_effect`` until it is
+declared here, covered (and checked against the engine roll for roll) or not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..rulesets.airfleet.options import Options
+from ..rulesets.airfleet.setup import GameSetup
+from ..rulesets.airfleet.slot_kinds import Effect, active_effect
+
+__all__ = ["COVERED_EFFECTS", "OPTION_VALUES", "REFUSED_EFFECTS", "refusal"]
+
+#: Every option: the values the loop plays (``None``: any value).
+OPTION_VALUES: Mapping[str, frozenset[Any] | None] = {
+    "turn_limit": None,
+    "fire_order": frozenset({"loser-first", "winner-first"}),
+    "quickstart_destruction": frozenset({True, False}),
+    "initiative": frozenset({"quick-start"}),
+    # the fog-of-war cards play no part with the quick-start initiative
+    "fog_cards": None,
+}
+
+#: The slot effects the loop implements (an inert slot is only a breach number).
+COVERED_EFFECTS = frozenset({Effect.MISS, Effect.GUN, Effect.CREW, Effect.ARMOUR,
+                             Effect.TRIM_TANK, Effect.ENGINE, Effect.RESERVE_ENGINE,
+                             Effect.INERT})
+#: The slot effects it does not: a ship with one of these in play is refused.
+REFUSED_EFFECTS = frozenset(Effect) - COVERED_EFFECTS
+
+
+def refusal(setup: Any, bots: Mapping[str, str]) -> str | None:
+    """Why the compiled loop cannot play this battle, or ``None`` if it can."""
+    if not isinstance(setup, GameSetup):
+        return "not an air-fleet setup"
+    if any(b != "greedy" for b in bots.values()):
+        return "it plays greedy against greedy only"
+    if len(setup.sides) != 2:
+        return "it plays two sides only"
+    options: Options = setup.options
+    for name, values in OPTION_VALUES.items():
+        value = getattr(options, name)
+        if values is not None and value not in values:
+            return f"the option {name} = {value!r} is not covered"
+    level = getattr(options, "rules", "quick-start")
+    for ship in setup.ships:
+        if len(ship.locations) > 6:
+            return f"{ship.name} has more than 6 locations"
+        for flat, slot in enumerate(ship.slots):
+            effect = active_effect(slot.kind, level)
+            if effect not in COVERED_EFFECTS:
+                return (f"{ship.name} {ship.slot_ref(flat)} ({slot.kind}: {effect}) is not "
+                        f"covered")
+    return None

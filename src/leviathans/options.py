@@ -1,0 +1,153 @@
+"""Rules options, each declared once: its type, default, choices and one line of help.
+
+A rule set's options are a :class:`RulesOptions` model (pydantic). The declaration is the one
+source for everything that reads or shows an option: scenario and record files
+(:meth:`RulesOptions.from_dict`, :meth:`RulesOptions.to_dict`), the command line
+(``--option NAME=VALUE``, ``leviathans options``), the server (``/api/meta`` lists
+:meth:`RulesOptions.declared`) and the browser lobby's form, which is built from that list. A
+new option is one field here: nothing else needs an edit.
+
+Types are strict: ``true`` is not 1 and ``"9"`` is not 9.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal, get_args, get_origin
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .errors import ScenarioError
+
+__all__ = ["OptionInfo", "RulesOptions", "option"]
+
+
+def option(*, help: str, record_default: bool = True, lobby: bool = True) -> dict[str, Any]:
+    """What an option declares besides its type and default: ``help``, one line for people;
+    ``record_default=False``: left out of records while it has its default (options added
+    after records were made, so old records stay as they were); ``lobby``: offered in the
+    browser's new-game form."""
+    return {"description": help,
+            "json_schema_extra": {"record_default": record_default, "lobby": lobby}}
+
+
+class OptionInfo(dict[str, Any]):
+    """One option as the command line, the server and the lobby see it: ``name``, ``type``
+    (``int``, ``bool``, ``choice`` or ``text``), ``default``, ``choices`` (for a choice),
+    ``optional`` (may be ``None``: no value), ``minimum``, ``help``, ``lobby``."""
+
+
+class RulesOptions(BaseModel):
+    """The base of a rule set's options model."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    #: the rule set's name, in messages
+    ruleset: ClassVar[str] = ""
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "options") -> Any:
+        """Options from a scenario's or record's table; a bad value is a one-line error naming
+        the option."""
+        if not isinstance(data, Mapping):
+            raise ScenarioError(f"{where}: expected a table of options")
+        names = set(cls.model_fields)
+        unknown = [str(k) for k in data if k not in names]
+        if unknown:
+            raise ScenarioError(f"{where}: unknown option(s) {', '.join(sorted(unknown))} "
+                                f"(known: {', '.join(sorted(names))})")
+        try:
+            return cls.model_validate(dict(data))
+        except ValidationError as exc:
+            raise ScenarioError(cls._problem(exc, data, where)) from None
+
+    @classmethod
+    def _problem(cls, exc: ValidationError, data: Mapping[str, Any], where: str) -> str:
+        error = exc.errors()[0]
+        name = str(error["loc"][0]) if error["loc"] else ""
+        value = data.get(name, error.get("input"))
+        info = next((o for o in cls.declared() if o["name"] == name), None)
+        if info is None:
+            return f"{where}: {error['msg']}"
+        if info["type"] == "choice":
+            choices = ", ".join(str(c) for c in info["choices"])
+            return (f"{where}.{name}: {value!r} is not one of {choices} (there is no {name} "
+                    f"{value!r})")
+        if error["type"] == "greater_than_equal":
+            return f"{where}.{name}: must be {info['minimum']} or more, got {value!r}"
+        if error["type"] == "value_error":
+            return f"{where}.{name}: {error['msg'].removeprefix('Value error, ')}"
+        kind = {"int": "a whole number", "bool": "true or false", "text": "text"}[info["type"]]
+        none = " (or nothing)" if info["optional"] else ""
+        return f"{where}.{name}: expected {kind}{none}, got {value!r}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as plain data for scenarios and records."""
+        out: dict[str, Any] = {}
+        for name, field in type(self).model_fields.items():
+            value = getattr(self, name)
+            extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+            if not extra.get("record_default", True) and value == field.default:
+                continue
+            out[name] = value
+        return out
+
+    def changed(self, **changes: Any) -> Any:
+        """These options with some changed (checked like any others)."""
+        return type(self).from_dict({**self.to_dict(), **changes})
+
+    @classmethod
+    def declared(cls) -> list[OptionInfo]:
+        """Every option, as declared."""
+        out = []
+        for name, field in cls.model_fields.items():
+            annotation = field.annotation
+            optional = False
+            args = get_args(annotation)
+            if args and type(None) in args:
+                optional = True
+                rest = [a for a in args if a is not type(None)]
+                annotation = rest[0] if len(rest) == 1 else annotation
+            choices: list[Any] | None = None
+            if get_origin(annotation) is Literal:
+                kind, choices = "choice", list(get_args(annotation))
+            elif annotation is bool:
+                kind = "bool"
+            elif annotation is int:
+                kind = "int"
+            else:
+                kind = "text"
+            minimum = next((m.ge for m in field.metadata if hasattr(m, "ge")), None)
+            extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+            out.append(OptionInfo(
+                name=name, type=kind, default=field.default, choices=choices,
+                optional=optional, minimum=minimum, help=field.description or "",
+                lobby=bool(extra.get("lobby", True))))
+        return out
+
+    @classmethod
+    def parse_value(cls, name: str, text: str) -> Any:
+        """An option's value from command-line text (``turn_limit=12``,
+        ``quickstart_destruction=false``), by its declared type."""
+        info = next((o for o in cls.declared() if o["name"] == name), None)
+        if info is None:
+            raise ScenarioError(f"no option {name!r} (known: "
+                                f"{', '.join(o['name'] for o in cls.declared())})")
+        raw = text.strip()
+        if info["optional"] and raw.lower() in ("none", ""):
+            return None
+        if info["type"] == "bool":
+            if raw.lower() not in ("true", "false"):
+                raise ScenarioError(f"option {name}: expected true or false, got {text!r}")
+            return raw.lower() == "true"
+        wanted: list[Any] = info["choices"] or []
+        if info["type"] == "int" or any(isinstance(c, int) for c in wanted):
+            try:
+                number = int(raw)
+            except ValueError:
+                if info["type"] == "int":
+                    raise ScenarioError(f"option {name}: expected a whole number, got "
+                                        f"{text!r}") from None
+            else:
+                return number
+        return raw
