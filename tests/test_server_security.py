@@ -169,6 +169,27 @@ def test_bad_new_games_and_lookups_are_refused(client: TestClient) -> None:
     assert client.get("/api/games", params={"tokens": "nobody,,"}).json() == {"games": []}
 
 
+def test_a_non_ascii_token_holds_no_seat(client: TestClient) -> None:
+    """Issue 12.6: such a token was a 500 everywhere (compare_digest refuses a non-ASCII str)
+    and dropped an open socket with no close frame."""
+    gid, tokens = _hotseat(client)
+    legal = look(client, gid, tokens.values())["legal"]
+    for token in ("é" * 24, "токен-" * 5, "\u2603" * 20, "\U0001f409" * 10):
+        refused(client.get(f"/api/games/{gid}", params={"token": token}), 403, "no seat")
+        refused(client.get(f"/api/games/{gid}/svg", params={"token": token}), 403, "no seat")
+        refused(act(client, gid, token, legal[0]), 403, "no seat")
+        with pytest.raises(WebSocketDisconnect) as closed, \
+                client.websocket_connect(f"/ws/games/{gid}", params={"token": token}) as ws:
+            ws_json(ws)
+        assert closed.value.code == 4403
+        with client.websocket_connect(f"/ws/games/{gid}") as ws:
+            assert ws_json(ws)["type"] == "state"
+            ws.send_json({"token": token, "action": legal[0]})
+            assert _answer(ws) == {"type": "error", "status": 403,
+                                   "error": "that token holds no seat in this game"}
+    assert look(client, gid)["seq"] == 0
+
+
 def test_oversized_bodies_are_refused(client: TestClient) -> None:
     gid, tokens = _hotseat(client)
     url = f"/api/games/{gid}/actions"

@@ -148,10 +148,13 @@ class Session:
     log_shown: tuple[list[Any], list[dict[str, Any]]] | None = field(default=None, repr=False)
 
     def side_of(self, token: str | None) -> str | None:
-        if token is None:
+        # Seat tokens are ASCII (token_urlsafe): anything else holds no seat. The comparison is
+        # of bytes, as compare_digest refuses a str with other characters (a TypeError).
+        if token is None or not token.isascii():
             return None
+        given = token.encode("ascii")
         for side, seat in self.seats.items():
-            if secrets.compare_digest(seat.token, token):
+            if secrets.compare_digest(seat.token.encode("utf-8"), given):
                 return side
         return None
 
