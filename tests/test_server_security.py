@@ -190,6 +190,46 @@ def test_a_non_ascii_token_holds_no_seat(client: TestClient) -> None:
     assert look(client, gid)["seq"] == 0
 
 
+def test_deeply_nested_json_is_refused(client: TestClient) -> None:
+    """Issue 12.7: JSON nested 2,000 deep was a 500 on a record upload (RecursionError) and
+    dropped the websocket."""
+    gid, tokens = _hotseat(client)
+    for deep in ("[" * 2000 + "]" * 2000, '{"a":' * 2000 + "1" + "}" * 2000, "[" * 5000):
+        refused(client.post("/api/records", content=deep), 422, "nested too deeply")
+        with client.websocket_connect(f"/ws/games/{gid}") as ws:
+            assert ws_json(ws)["type"] == "state"
+            ws.send_text(deep)
+            answer = _answer(ws)
+            assert answer["status"] == 422 and "nested too deeply" in answer["error"]
+            ws.send_json({"action": "done"})  # still open and answering
+            assert _answer(ws)["status"] == 403
+    assert look(client, gid)["seq"] == 0
+
+
+def test_a_record_the_loader_trips_over_is_a_422(client: TestClient,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12.8: a step's "rolls" of null or 5 made the loader raise a TypeError, a 500.
+    Whatever the loader raises for a record, the upload answers 422 with a message."""
+    gid, tokens = _hotseat(client, turn_limit=1)
+    assert act(client, gid, tokens["french"], "concede french").status_code == 200
+    record = client.get(f"/api/games/{gid}/record").json()
+    for rolls in (None, 5):
+        bad = json.loads(json.dumps(record))
+        bad["steps"][0]["rolls"] = rolls
+        refused(client.post("/api/records", content=json.dumps(bad)), 422, "uploaded record")
+    import leviathans.server.app as app_module
+
+    for error in (RecursionError("deep"), TypeError("'int' object is not iterable"),
+                  ValueError("no"), KeyError("steps"), AttributeError("x"), IndexError("y")):
+        def trip(data: Any, where: str = "", error: Exception = error) -> Any:
+            raise error
+
+        monkeypatch.setattr(app_module.GameRecord, "from_data", trip)
+        refused(client.post("/api/records", content=json.dumps(record)), 422, "uploaded record")
+    monkeypatch.undo()
+    assert client.post("/api/records", content=json.dumps(record)).status_code == 201
+
+
 def test_oversized_bodies_are_refused(client: TestClient) -> None:
     gid, tokens = _hotseat(client)
     url = f"/api/games/{gid}/actions"

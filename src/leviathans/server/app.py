@@ -323,8 +323,24 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
             data = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             raise ApiError(422, "the record is not valid JSON") from None
-        record = GameRecord.from_data(data, "uploaded record")
-        steps = await asyncio.to_thread(lambda: list(replay(record, "uploaded record")))
+        except RecursionError:
+            raise ApiError(422, "the record is not valid JSON: nested too deeply") from None
+        try:
+            record = GameRecord.from_data(data, "uploaded record")
+            steps = await asyncio.to_thread(lambda: list(replay(record, "uploaded record")))
+        except LeviathansError:
+            raise  # the loader's own one-line refusal (422)
+        except RecursionError:
+            raise ApiError(422, "uploaded record: nested too deeply") from None
+        except Exception as exc:
+            # The record is the client's input and replaying it is pure computation: whatever
+            # it trips over in the loader, it is refused (422), never a 500. Logged in full,
+            # as the loader should have named the fault itself.
+            log.warning("an uploaded record tripped the loader", exc_info=True)
+            fault = "a field has the wrong type" if isinstance(exc, TypeError) \
+                else "cannot be read"
+            raise ApiError(422, f"uploaded record: {fault} ({type(exc).__name__}: "
+                                f"{str(exc)[:200]})") from None
         replay_id = manager.keep_upload(record, [s.state for s in steps])
         return {"id": replay_id, "steps": len(steps) - 1, "ruleset": record.ruleset,
                 "url": f"/replay/{replay_id}"}
@@ -389,6 +405,10 @@ async def _message(ws: WebSocket, manager: GameManager, game_id: str, text: str)
         data = json.loads(text)
     except ValueError:
         await ws.send_json({"type": "error", "status": 422, "error": "not valid JSON"})
+        return
+    except RecursionError:
+        await ws.send_json({"type": "error", "status": 422,
+                            "error": "not valid JSON: nested too deeply"})
         return
     if not isinstance(data, dict):
         await ws.send_json({"type": "error", "status": 422, "error": "expected an object"})
