@@ -230,6 +230,39 @@ def test_a_record_the_loader_trips_over_is_a_422(client: TestClient,
     assert client.post("/api/records", content=json.dumps(record)).status_code == 201
 
 
+@pytest.mark.parametrize("store", ["memory", "postgresql"])
+def test_control_characters_in_text_are_a_422_not_a_503(store: str,
+                                                        request: pytest.FixtureRequest) -> None:
+    """Issue 12.10: a NUL in a title reached the database, which refused it: 503 "try again",
+    though it can never succeed. Titles and actions with control characters are refused up
+    front; ids and tokens that could name nothing are answered without asking the database
+    (PostgreSQL refuses a NUL in any string)."""
+    storage: Storage = MemoryStorage() if store == "memory" \
+        else SqlStorage(request.getfixturevalue("postgres_url"))
+    with TestClient(create_app(storage), raise_server_exceptions=False) as client:
+        for title in ("a\x00b", "\x00", "bell\x07", "esc\x1b[2J", "two\nlines", "del\x7f"):
+            refused(client.post("/api/games", json={"title": title}), 422,
+                    "title holds a control character")
+        refused(client.post("/api/games", content=b'{"title": "a\\ud800"}',
+                            headers={"content-type": "application/json"}), 422, "title")
+        gid, tokens = _hotseat(client)
+        legal = look(client, gid, tokens.values())["legal"]
+        for action in (legal[0] + "\x00", "\x00" + legal[0], "done\x1b"):
+            refused(act(client, gid, tokens["british"], action), 422, "control character")
+        refused(client.get("/api/games/a%00b"), 404, "no such game")
+        refused(client.get("/api/games/" + "x" * 65), 404, "no such game")
+        refused(act(client, "a%00b", tokens["british"], legal[0]), 404)
+        mine = client.get("/api/games", params={"tokens": "a\x00b," + tokens["british"]})
+        assert mine.status_code == 200 and [g["id"] for g in mine.json()["games"]] == [gid]
+        with pytest.raises(WebSocketDisconnect) as closed, \
+                client.websocket_connect("/ws/games/a%00b") as ws:
+            ws_json(ws)
+        assert closed.value.code == 4404
+        # The same game plays on.
+        assert act(client, gid, tokens["british"], legal[0], 1).status_code == 200
+        assert new_game(client, title="Jutland, 1916 – à la française")["id"]
+
+
 def test_oversized_bodies_are_refused(client: TestClient) -> None:
     gid, tokens = _hotseat(client)
     url = f"/api/games/{gid}/actions"

@@ -223,7 +223,9 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
 
     @app.get("/api/games")
     async def my_games(tokens: Annotated[str, Query(max_length=5000)] = "") -> dict[str, Any]:
-        wanted = [t for t in tokens.split(",") if t][:100]
+        # Only what could be a token (printable ASCII) goes to the database: PostgreSQL
+        # refuses a NUL in a string, and no seat's token holds one.
+        wanted = [t for t in tokens.split(",") if t and t.isascii() and t.isprintable()][:100]
         rows = await asyncio.to_thread(store.games_for_tokens, wanted)
         return {"games": [{"id": g.id, "ruleset": g.ruleset, "title": g.title,
                            "status": g.status, "outcome": g.outcome, "side": s.side,

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -46,6 +47,25 @@ class ApiError(Exception):
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def plain_text(value: str, what: str) -> str:
+    """``value`` if it is one line of plain text, else a 422: control characters (NUL among
+    them, which PostgreSQL cannot store) and unpaired surrogates (not Unicode) have no place in
+    a title or an action, and must be refused here, not fail the write."""
+    for char in value:
+        kind = unicodedata.category(char)
+        if kind == "Cc":
+            raise ApiError(422, f"{what} holds a control character ({char!r}): plain text only")
+        if kind == "Cs":
+            raise ApiError(422, f"{what} holds an unpaired surrogate ({char!r}): not Unicode")
+    return value
+
+
+def _names_a_game(game_id: str) -> bool:
+    """Whether ``game_id`` could be a game's id at all (short printable ASCII): anything else is
+    no game, answered without asking the database (PostgreSQL refuses a NUL in a string)."""
+    return 0 < len(game_id) <= 64 and game_id.isascii() and game_id.isprintable()
 
 
 #: The rule sets the browser game can show.
@@ -197,6 +217,7 @@ class GameManager:
             raise ApiError(422, f"scenario {scenario!r} is not one of {', '.join(names)}")
         if turn_limit is not None and not 1 <= turn_limit <= 200:
             raise ApiError(422, "turn_limit must be between 1 and 200")
+        plain_text(title, "title")
         if initiative is not None:
             choices = initiatives(ruleset_name)
             if not choices:
@@ -233,6 +254,8 @@ class GameManager:
         return session, held
 
     async def get(self, game_id: str) -> Session:
+        if not _names_a_game(game_id):
+            raise ApiError(404, "no such game")
         session = self.sessions.get(game_id)
         if session is not None:
             self.schedule_bots(session)  # restarts a bot stopped by a failed write
@@ -301,6 +324,7 @@ class GameManager:
             raise ApiError(403, "that seat is played by a bot")
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise ApiError(422, "an action is a short text, e.g. 'Raven:F' or 'done'")
+        plain_text(text, "the action")
         async with session.lock:
             state = session.state
             if state.outcome is not None:
