@@ -193,7 +193,7 @@ def test_a_non_ascii_token_holds_no_seat(client: TestClient) -> None:
 def test_deeply_nested_json_is_refused(client: TestClient) -> None:
     """Issue 12.7: JSON nested 2,000 deep was a 500 on a record upload (RecursionError) and
     dropped the websocket."""
-    gid, tokens = _hotseat(client)
+    gid, _ = _hotseat(client)
     for deep in ("[" * 2000 + "]" * 2000, '{"a":' * 2000 + "1" + "}" * 2000, "[" * 5000):
         refused(client.post("/api/records", content=deep), 422, "nested too deeply")
         with client.websocket_connect(f"/ws/games/{gid}") as ws:
@@ -303,6 +303,18 @@ def test_websocket_refuses_strangers(client: TestClient) -> None:
             ws_json(ws)
         assert closed.value.code == code, url
         assert closed.value.reason
+
+
+def test_websocket_refusals_are_accepted_then_closed(client: TestClient) -> None:
+    """Issue 12.11: a socket closed before its accept is refused at the upgrade (a real server
+    answers a bare HTTP 403, whatever the reason): the server accepts it, then closes it with
+    4404 (no such game) or 4403 (a token that holds no seat), so a client tells them apart."""
+    gid, _ = _hotseat(client)
+    for url, code in [("/ws/games/missing", 4404), (f"/ws/games/{gid}?token=forged-token", 4403)]:
+        # accepted: entering does not raise, the close comes as the first message
+        with client.websocket_connect(url) as ws, pytest.raises(WebSocketDisconnect) as closed:
+            ws_json(ws)
+        assert closed.value.code == code and closed.value.reason, url
 
 
 def _answer(ws: Any) -> dict[str, Any]:

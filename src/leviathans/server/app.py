@@ -357,7 +357,15 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
             session = await manager.get(game_id)
             manager.sides_of(session, tokens)
         except ApiError as exc:
+            # Accepted first, then closed with the reason's code: a close before the accept
+            # reaches the client as a bare HTTP 403, whatever the reason.
+            await ws.accept()
             await ws.close(code=4403 if exc.status == 403 else 4404, reason=exc.message)
+            return
+        except StorageError as exc:
+            log.error("storage failed: %s", exc)
+            await ws.accept()
+            await ws.close(code=1013, reason=_STORAGE_FAILED)  # 1013: try again later
             return
         await ws.accept()
         changed = asyncio.Event()
