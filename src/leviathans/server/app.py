@@ -45,7 +45,8 @@ Tokens = Annotated[list[str] | None, Query(max_length=100)]
 
 
 class NewGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: a wrong type is refused, not coerced ("12" or true for a number)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     ruleset: str = "airfleet"
     side: str | None = None
@@ -60,7 +61,8 @@ class NewGame(BaseModel):
 
 
 class ActionIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: a wrong type is refused, not coerced ("12" or true for a number)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     #: optional here so that a missing token is refused as such (403), as on the websocket
     token: str | None = Field(default=None, max_length=100)
@@ -425,7 +427,7 @@ async def _message(ws: WebSocket, manager: GameManager, game_id: str, text: str)
         return
     try:
         expect = data.get("expect")
-        if expect is not None and not isinstance(expect, int):
+        if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
             raise ApiError(422, "expect must be a step number")
         session = await manager.act(game_id, data.get("token"), data.get("action"), expect)
         await ws.send_json({"type": "ack", "seq": session.seq})
