@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import logging
 import secrets
 import unicodedata
@@ -60,6 +62,23 @@ def plain_text(value: str, what: str) -> str:
         if kind == "Cs":
             raise ApiError(422, f"{what} holds an unpaired surrogate ({char!r}): not Unicode")
     return value
+
+
+def derive_seed(secret: int, purpose: str) -> int:
+    """A 63-bit seed for ``purpose`` from a secret seed (HMAC-SHA256 keyed with it): as
+    unforeseeable as the secret itself, and different for every purpose."""
+    key = secret.to_bytes(8, "big", signed=True)
+    digest = hmac.new(key, purpose.encode("utf-8"), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def bot_seed(game: GameRow, seat: SeatRow) -> int:
+    """The seed of the bot playing ``seat``: the seat's own secret seed, or, for a seat saved
+    before seats had one, a seed derived from the game's secret dice seed (never from
+    anything public, such as the game id)."""
+    if seat.bot_seed is not None:
+        return seat.bot_seed
+    return derive_seed(game.seed, f"bot:{seat.side}")
 
 
 def _names_a_game(game_id: str) -> bool:
@@ -232,7 +251,10 @@ class GameManager:
         other = next(p for p in ruleset.players if p != side)
         seats = [SeatRow(game_id, side, secrets.token_urlsafe(24), "human", None, "you")]
         if opponent == "bot":
-            seats.append(SeatRow(game_id, other, secrets.token_urlsafe(24), "bot", bot, bot))
+            # The bot's own seed, as secret as the dice seed: its hidden choices (fog-of-war
+            # cards) must not be foreseeable from anything a client sees.
+            seats.append(SeatRow(game_id, other, secrets.token_urlsafe(24), "bot", bot, bot,
+                                 bot_seed=secrets.randbits(63)))
         else:
             seats.append(SeatRow(game_id, other, secrets.token_urlsafe(24), "human", None,
                                  "hotseat" if opponent == "hotseat" else "friend"))
@@ -416,12 +438,9 @@ class GameManager:
             if side is None or session.seats[side].kind != "bot":
                 return
             bot = session.bots.get(side)
-            # The bot's own randomness: from the game id, never from the dice seed.
-            bot_seed = (int.from_bytes(session.game.id.encode()[:8].ljust(8, b"0"))
-                        + session.ruleset.players.index(side))
+            seed = bot_seed(session.game, session.seats[side])
             if bot is None:
-                seat = session.seats[side]
-                bot = make_bot(seat.bot or "greedy", bot_seed)
+                bot = make_bot(session.seats[side].bot or "greedy", seed)
                 session.bots[side] = bot
             state = session.state
             try:
@@ -435,7 +454,7 @@ class GameManager:
                     return
                 log.warning("bot %s does not play %s: the random bot plays instead",
                             getattr(bot, "name", bot), session.ruleset.name)
-                session.bots[side] = RandomBot(bot_seed)
+                session.bots[side] = RandomBot(derive_seed(seed, "random"))
                 continue
             except Exception:  # a bot bug must not take the server down
                 log.exception("bot %s failed in game %s", side, session.game.id)
