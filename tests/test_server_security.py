@@ -561,7 +561,7 @@ def test_race_between_two_websockets_and_http(client: TestClient) -> None:
                               + [http_answer[0].status_code])
             assert statuses[0] == 200 and statuses[1:] in ([409, 409], [409, 422], [422, 422]), \
                 (answers, http_answer[0].text)
-            assert look(client, gid)["seq"] == state["seq"] + 1
+            assert look(client, gid, tokens.values())["seq"] == state["seq"] + 1
 
 
 # --- fog-of-war initiative: a side's secret card placement (F1) ---------------------------------

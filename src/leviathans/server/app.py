@@ -29,7 +29,7 @@ from ..errors import LeviathansError
 from ..records import GameRecord, replay
 from ..rulesets import get_ruleset
 from .games import OPPONENTS, PLAYABLE, ApiError, GameManager, Session, initiatives, scenarios
-from .storage import Storage, StorageError, open_storage
+from .storage import GameRow, SeatRow, Storage, StorageError, open_storage
 
 __all__ = ["MAX_BODY", "create_app"]
 
@@ -229,10 +229,19 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
         # refuses a NUL in a string, and no seat's token holds one.
         wanted = [t for t in tokens.split(",") if t and t.isascii() and t.isprintable()][:100]
         rows = await asyncio.to_thread(store.games_for_tokens, wanted)
+
+        def updated(g: GameRow, s: SeatRow) -> str:
+            # A game in play shows the time of the last step this seat was told of: the time
+            # of another seat's secret choice would tell that seat something.
+            session = manager.sessions.get(g.id)
+            if g.status == "active" and session is not None and len(session.steps):
+                return session.steps.last_time(session.viewer([s.side])).isoformat()
+            return (g.updated or g.created).isoformat()
+
         return {"games": [{"id": g.id, "ruleset": g.ruleset, "title": g.title,
                            "status": g.status, "outcome": g.outcome, "side": s.side,
                            "token": s.token, "created": g.created.isoformat(),
-                           "updated": (g.updated or g.created).isoformat()}
+                           "updated": updated(g, s)}
                           for g, s in rows]}
 
     @app.get("/api/finished")
@@ -259,9 +268,8 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
 
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, body: ActionIn) -> dict[str, Any]:
-        session = await manager.act(game_id, body.token, body.action, body.expect)
-        return {"seq": session.seq, "to_move": session.state.to_move,
-                "outcome": session.game.outcome}
+        session, seq = await manager.act(game_id, body.token, body.action, body.expect)
+        return {"seq": seq, "to_move": session.state.to_move, "outcome": session.game.outcome}
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> JSONResponse:
@@ -387,7 +395,7 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
                     await ws.send_json({"type": "error", "status": 422,
                                         "error": "send a JSON object as a text message"})
                 else:
-                    await _message(ws, manager, game_id, text)
+                    await _message(ws, manager, game_id, text, tokens)
         except WebSocketDisconnect:
             pass
         finally:
@@ -400,19 +408,27 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
 async def _push(ws: WebSocket, manager: GameManager, session: Session, tokens: list[str],
                 changed: asyncio.Event,
                 renderers: dict[str, Callable[..., str]] | None) -> None:
-    """Send the seat's payload now and after every change (coalescing bursts)."""
+    """Send the seat's payload now and after every change (coalescing bursts), but never the
+    same payload twice: a step the seat is not told of (another seat's secret choice) leaves
+    its payload as it was, and must not reach it even as a repeat (its timing would tell)."""
+    sent = None
     try:
         while True:
             changed.clear()
             current = manager.sessions.get(session.game.id, session)
-            await ws.send_json({"type": "state", **manager.payload(
-                current, tokens, renderers, with_log=renderers is not None)})
+            text = json.dumps({"type": "state", **manager.payload(
+                current, tokens, renderers, with_log=renderers is not None)},
+                ensure_ascii=False, separators=(",", ":"))
+            if text != sent:
+                await ws.send_text(text)
+                sent = text
             await changed.wait()
     except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
         return
 
 
-async def _message(ws: WebSocket, manager: GameManager, game_id: str, text: str) -> None:
+async def _message(ws: WebSocket, manager: GameManager, game_id: str, text: str,
+                   held: list[str]) -> None:
     try:
         data = json.loads(text)
     except ValueError:
@@ -429,8 +445,8 @@ async def _message(ws: WebSocket, manager: GameManager, game_id: str, text: str)
         expect = data.get("expect")
         if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
             raise ApiError(422, "expect must be a step number")
-        session = await manager.act(game_id, data.get("token"), data.get("action"), expect)
-        await ws.send_json({"type": "ack", "seq": session.seq})
+        _, seq = await manager.act(game_id, data.get("token"), data.get("action"), expect, held)
+        await ws.send_json({"type": "ack", "seq": seq})
     except ApiError as exc:
         await ws.send_json({"type": "error", "status": exc.status, "error": exc.message})
     except StorageError as exc:  # as over HTTP; the connection stays open

@@ -29,6 +29,7 @@ from ..protocol import Concede, GameState, Ruleset
 from ..records import FORMAT, VERSION, GameRecord
 from ..rulesets import get_ruleset
 from .storage import ActionRow, Conflict, GameRow, SeatRow, Storage
+from .visibility import SPECTATOR, StepLog, ViewCache, Viewer, actor_of, seers
 
 __all__ = ["ApiError", "GameManager", "Session"]
 
@@ -170,8 +171,8 @@ class Session:
     state: GameState
     dice: RecordingDice
     seq: int
-    #: (seq, event dicts) of every step, for the game log
-    log: list[tuple[int, list[dict[str, Any]]]] = field(default_factory=list)
+    #: every step's events, time and who may know of it; each viewer's numbering of them
+    steps: StepLog = field(default_factory=StepLog)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Callable[[], None]] = field(default_factory=set)
     bots: dict[str, Bot] = field(default_factory=dict)
@@ -181,10 +182,30 @@ class Session:
     #: dropped after a failed write that could not be reloaded: never write from it again
     stale: bool = False
     #: what every payload of one state shares, computed once (a new state misses): the legal
-    #: actions with their hints, the drawing (state, renderer, svg), the log as sent
+    #: actions with their hints, the drawing (state, renderer, svg)
     offered: tuple[GameState, list[str], dict[str, Any]] | None = field(default=None, repr=False)
     drawn: tuple[GameState, Callable[..., str], str] | None = field(default=None, repr=False)
-    log_shown: tuple[list[Any], list[dict[str, Any]]] | None = field(default=None, repr=False)
+    views: ViewCache = field(default_factory=ViewCache, repr=False)
+
+    @property
+    def shared_screen(self) -> bool:
+        """A hotseat game: one browser holds every seat, so its seats keep nothing from each
+        other (spectators still see only what spectators may)."""
+        return any(seat.name == "hotseat" for seat in self.seats.values())
+
+    def viewer(self, sides: list[str]) -> Viewer:
+        """Whose numbering of the steps a client holding these seats gets."""
+        if not sides:
+            return SPECTATOR
+        return frozenset(self.ruleset.players if self.shared_screen else sides)
+
+    def record_step(self, before: GameState | None, action: Any, after: GameState,
+                    time: datetime) -> None:
+        """Add a step to the log, with who may know of it (the opening: everyone)."""
+        players = self.ruleset.players
+        seen_by = frozenset((*players, None)) if before is None else \
+            seers(players, before, after, actor_of(before, action), self.views)
+        self.steps.add([e.to_dict() for e in after.events], seen_by, time)
 
     def side_of(self, token: str | None) -> str | None:
         # Seat tokens are ASCII (token_urlsafe): anything else holds no seat. The comparison is
@@ -266,7 +287,7 @@ class GameManager:
         await asyncio.to_thread(self.storage.create_game, row, seats, opening)
         dice.rolls.clear()
         session = Session(row, {s.side: s for s in seats}, ruleset, state, dice, 0)
-        session.log.append((0, [e.to_dict() for e in state.events]))
+        session.record_step(None, None, state, opening.created)
         session.history.append(state)
         self._remember(session)
         held = {side: seats[0].token}
@@ -303,12 +324,13 @@ class GameManager:
         state = ruleset.new_game(setup, dice)
         session = Session(row, {s.side: s for s in self.storage.seats(game_id)}, ruleset,
                           state, dice, 0)
-        session.log.append((0, [e.to_dict() for e in state.events]))
+        session.record_step(None, None, state, actions[0].created if actions else row.created)
         session.history.append(state)
         for a in actions[1:]:
             assert a.action is not None
-            state = state.apply(state.parse_action(a.action), dice)
-            session.log.append((a.seq, [e.to_dict() for e in state.events]))
+            action = state.parse_action(a.action)
+            before, state = state, state.apply(action, dice)
+            session.record_step(before, action, state, a.created)
             session.history.append(state)
             session.seq = a.seq
         dice.rolls.clear()
@@ -334,14 +356,20 @@ class GameManager:
     # --- playing -----------------------------------------------------------------------------
 
     async def act(self, game_id: str, token: str | None, text: Any,
-                  expect: int | None = None) -> Session:
-        """Apply one action for the seat holding ``token``; persisted before it returns."""
+                  expect: int | None = None, held: list[str] | None = None
+                  ) -> tuple[Session, int]:
+        """Apply one action for the seat holding ``token``; persisted before it returns. The
+        step numbers (``expect``, and the one returned) are those of the payloads of the seats
+        ``held`` by the client (its websocket's tokens) if the acting seat is among them, else
+        of the acting seat's own payloads."""
         session = await self.get(game_id)
         if not isinstance(token, str) or not token:
             raise ApiError(403, "a seat token is needed to act")
         side = session.side_of(token)
         if side is None:
             raise ApiError(403, "that token holds no seat in this game")
+        sides = self.sides_of(session, held or [])
+        viewer = session.viewer(sides if side in sides else [side])
         if session.seats[side].kind == "bot":
             raise ApiError(403, "that seat is played by a bot")
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
@@ -351,9 +379,9 @@ class GameManager:
             state = session.state
             if state.outcome is not None:
                 raise ApiError(409, "the game is over")
-            if expect is not None and expect != session.seq + 1:
-                raise ApiError(409, f"the game is at step {session.seq}: step {expect} "
-                                    f"is not next")
+            seq = session.steps.seq(viewer)
+            if expect is not None and expect != seq + 1:
+                raise ApiError(409, f"the game is at step {seq}: step {expect} is not next")
             try:
                 action = state.parse_action(text)
             except LeviathansError as exc:
@@ -364,8 +392,9 @@ class GameManager:
             elif state.to_move != side:
                 raise ApiError(409, f"it is {state.to_move}'s turn, not {side}'s")
             await self._apply(session, action)
+            seq = session.steps.seq(viewer)
         self.schedule_bots(session)
-        return session
+        return session, seq
 
     async def _apply(self, session: Session, action: Any) -> None:
         """Apply and persist (caller holds the lock); a refused action changes nothing."""
@@ -389,9 +418,9 @@ class GameManager:
         except Exception:
             await self._resync(session)  # the dice ran ahead of what is stored
             raise
-        session.state = new
+        before, session.state = session.state, new
         session.seq += 1
-        session.log.append((session.seq, [e.to_dict() for e in new.events]))
+        session.record_step(before, action, new, row.created)
         session.history.append(new)
         if outcome is not None:
             session.game = GameRow(**{**session.game.__dict__, "status": "finished",
@@ -412,7 +441,7 @@ class GameManager:
             return
         session.game, session.seats, session.state = fresh.game, fresh.seats, fresh.state
         session.dice, session.seq = fresh.dice, fresh.seq
-        session.log, session.history = fresh.log, fresh.history
+        session.steps, session.history = fresh.steps, fresh.history
         session.notify()
 
     # --- bots --------------------------------------------------------------------------------
@@ -497,9 +526,11 @@ class GameManager:
         # With several seats on one screen, it is the seat to move that looks.
         perspective = to_move if to_move in sides else (sides[0] if sides else None)
         legal, hints = self._offered(session, state) if to_move in sides else ([], {})
+        viewer = session.viewer(sides)
         out: dict[str, Any] = {
             "game": self.summary(session),
-            "seq": session.seq,
+            # the viewer's own numbering: another seat's secret steps are not counted
+            "seq": session.steps.seq(viewer),
             "you": sides,
             "perspective": perspective,
             "to_move": to_move,
@@ -507,7 +538,7 @@ class GameManager:
             "legal": legal,
         }
         if with_log:
-            out["log"] = self._log(session)
+            out["log"] = session.steps.entries(viewer)
         if legal:
             out["hints"] = hints
         if renderers and session.ruleset.name in renderers:
@@ -530,17 +561,6 @@ class GameManager:
             offered = session.offered = (state, legal, attack_hints(state, legal) if legal
                                          else {})
         return list(offered[1]), offered[2]
-
-    @staticmethod
-    def _log(session: Session) -> list[dict[str, Any]]:
-        """The game log as sent: built up one step at a time, handed out as a copy."""
-        shown = session.log_shown
-        if shown is None or shown[0] is not session.log:
-            shown = session.log_shown = (session.log, [])
-        entries = shown[1]
-        entries.extend({"seq": seq, "events": events}
-                       for seq, events in session.log[len(entries):])
-        return list(entries)
 
     def summary(self, session: Session) -> dict[str, Any]:
         game = session.game
