@@ -13,7 +13,8 @@ import pytest
 
 from leviathans.bots import make_bot
 from leviathans.server.app import create_app
-from leviathans.server.games import GameManager, bot_seed, derive_seed
+from leviathans.server.bot_turns import bot_seed, derive_seed
+from leviathans.server.games import GameManager
 from leviathans.server.storage import (
     ActionRow,
     GameRow,
@@ -22,7 +23,7 @@ from leviathans.server.storage import (
     new_game_id,
     new_seat_token,
 )
-from server_helpers import RecordingClient, finished, look, new_game, play, wait_for
+from server_helpers import RecordingClient, finished, look, new_game, play, wait_for, ws_json
 
 
 def _public_seed(game_id: str, side_index: int) -> int:
@@ -70,16 +71,16 @@ def test_a_bots_fog_cards_cannot_be_foreseen_from_public_data(bot: str) -> None:
 
 def test_a_bots_seed_is_secret_stored_and_kept_across_a_restart(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import leviathans.server.games as games
+    import leviathans.server.bot_turns as bot_turns
 
     made: list[tuple[str, int]] = []
-    real_make_bot = games.make_bot
+    real_make_bot = bot_turns.make_bot
 
     def recording_make_bot(name: str, seed: int = 0) -> Any:
         made.append((name, seed))
         return real_make_bot(name, seed)
 
-    monkeypatch.setattr(games, "make_bot", recording_make_bot)
+    monkeypatch.setattr(bot_turns, "make_bot", recording_make_bot)
     url = f"sqlite:///{tmp_path / 'games.db'}"
     seen: list[str] = []
     with RecordingClient(create_app(url)) as client:
@@ -120,18 +121,18 @@ def test_a_bot_seat_saved_without_a_seed_gets_one_derived_from_the_secret_dice_s
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Games saved before seats kept a bot seed (revision 0003): the bot's seed is derived from
     the game's dice seed (HMAC keyed with it), never from the id; the same at every load."""
-    import leviathans.server.games as games
+    import leviathans.server.bot_turns as bot_turns
     from leviathans.rulesets import get_ruleset
     from leviathans.rulesets.airfleet import Options, quickstart_battle
 
     made: list[int] = []
-    real_make_bot = games.make_bot
+    real_make_bot = bot_turns.make_bot
 
     def recording_make_bot(name: str, seed: int = 0) -> Any:
         made.append(seed)
         return real_make_bot(name, seed)
 
-    monkeypatch.setattr(games, "make_bot", recording_make_bot)
+    monkeypatch.setattr(bot_turns, "make_bot", recording_make_bot)
     store = MemoryStorage()
     setup = get_ruleset("airfleet").setup_data(quickstart_battle(Options()))
     for dice_seed in (11, 12):
@@ -160,3 +161,103 @@ def test_a_bot_seat_saved_without_a_seed_gets_one_derived_from_the_secret_dice_s
             assert bot_seed(row, store.seats(gid)[0]) == expected
     assert derive_seed(11, "bot:british") != derive_seed(12, "bot:british")
     assert derive_seed(11, "bot:british") != derive_seed(11, "bot:french")
+
+
+# --- a bot that fails (issue 12.1) ------------------------------------------------------------
+
+
+class _NotAnAction:
+    def text(self) -> str:
+        return "fly to the moon"
+
+
+class _Flaky:
+    """Plays like the random bot, but every ``every``-th decision fails: it raises (as the
+    starship greedy bot did: "the move planning rolled 'cmd:red'") or chooses what is not
+    legal."""
+
+    name = "flaky"
+
+    def __init__(self, seed: int, how: str, every: int) -> None:
+        self.rng = random.Random(seed)
+        self.how, self.every = how, every
+        self.asked = 0
+
+    def choose(self, state: Any) -> Any:
+        self.asked += 1
+        if self.asked % self.every == 0:
+            if self.how == "raise":
+                raise RuntimeError("the greedy bot's move planning rolled 'cmd:red'")
+            return _NotAnAction() if self.asked % 2 else next(iter(state.legal_actions())).__class__
+        actions = list(state.legal_actions())
+        return actions[int(self.rng.random() * len(actions))]
+
+
+def _failing_game(monkeypatch: pytest.MonkeyPatch, how: str, every: int
+                  ) -> tuple[list[_Flaky], RecordingClient]:
+    import leviathans.server.bot_turns as bot_turns
+
+    made: list[_Flaky] = []
+
+    def make(name: str, seed: int = 0) -> Any:
+        made.append(_Flaky(seed, how, every))
+        return made[-1]
+
+    monkeypatch.setattr(bot_turns, "make_bot", make)
+    return made, RecordingClient(create_app(MemoryStorage()))
+
+
+@pytest.mark.parametrize("how", ["raise", "illegal"])
+def test_a_failing_bot_never_stalls_its_game(how: str, monkeypatch: pytest.MonkeyPatch,
+                                             caplog: pytest.LogCaptureFixture) -> None:
+    """The bot (red, a starship game) fails every third decision: each time the failure is
+    logged with the game, the step and the bot, the random bot makes that decision, the seat
+    and a spectator are told, and the seat's own bot makes the next one; the game ends."""
+    made, client = _failing_game(monkeypatch, how, 3)
+    caplog.set_level("ERROR", logger="leviathans.server")
+    with client:
+        game = new_game(client, ruleset="starship", side="blue", opponent="bot", bot="greedy",
+                        turn_limit=1)
+        gid, blue = game["id"], game["tokens"]["blue"]
+        with client.websocket_connect(f"/ws/games/{gid}?lite=1") as spectator:
+            end = play(client, gid, {"blue": blue}, random.Random(4))
+            assert finished(end)
+            pushed = [ws_json(spectator)]
+            while pushed[-1]["game"]["status"] != "finished":
+                pushed.append(ws_json(spectator))
+        stored = client.app.state.manager.storage.actions(gid)  # type: ignore[attr-defined]
+        seat_sees = look(client, gid, [blue])["notices"]
+        spectator_sees = look(client, gid)["notices"]
+    failures = [r for r in caplog.records if r.levelname == "ERROR" and "failed at step" in
+                r.getMessage()]
+    assert len(made) == 1 and made[0].asked > 3 and failures
+    assert len(failures) == made[0].asked // 3  # every failure, once
+    for record in failures:
+        message = record.getMessage()
+        assert gid in message and "'greedy'" in message and "red" in message
+        step = int(message.split("failed at step ")[1].split(":")[0])
+        assert 1 <= step < len(stored) and stored[step].action  # the stand-in's choice, stored
+        if how == "raise":
+            assert "move planning rolled 'cmd:red'" in message and record.exc_info
+        else:
+            assert "not legal" in message
+    notice = "The red bot (greedy) failed to choose; the random bot chose for it."
+    assert seat_sees == spectator_sees == [notice] * len(failures)
+    assert notice in pushed[-1]["notices"]
+
+
+def test_a_bot_failing_again_and_again_gives_its_seat_to_the_random_bot(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    made, client = _failing_game(monkeypatch, "raise", 1)
+    with client:
+        game = new_game(client, ruleset="airfleet", side="french", opponent="bot", bot="search",
+                        turn_limit=1)
+        gid, french = game["id"], game["tokens"]["french"]
+        end = play(client, gid, {"french": french}, random.Random(5))
+        assert finished(end)
+        assert end["notices"] == [
+            "The british bot (search) failed to choose; the random bot chose for it.",
+            "The british bot (search) failed to choose; the random bot chose for it.",
+            "The british bot (search) failed 3 times in a row; the random bot plays british "
+            "from now on."]
+    assert len(made) == 1 and made[0].asked == 3

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import logging
 import secrets
 import unicodedata
@@ -20,14 +18,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from ..bots import BOTS, make_bot
+from ..bots import BOTS
 from ..bots.base import Bot
-from ..bots.random import RandomBot
 from ..dice import RecordingDice, Roll, SeededDice
 from ..errors import LeviathansError
 from ..protocol import Concede, GameState, Ruleset
 from ..records import FORMAT, VERSION, GameRecord
 from ..rulesets import get_ruleset
+from .bot_turns import decide
 from .storage import ActionRow, Conflict, GameRow, SeatRow, Storage
 from .visibility import SPECTATOR, StepLog, ViewCache, Viewer, actor_of, seers
 
@@ -63,23 +61,6 @@ def plain_text(value: str, what: str) -> str:
         if kind == "Cs":
             raise ApiError(422, f"{what} holds an unpaired surrogate ({char!r}): not Unicode")
     return value
-
-
-def derive_seed(secret: int, purpose: str) -> int:
-    """A 63-bit seed for ``purpose`` from a secret seed (HMAC-SHA256 keyed with it): as
-    unforeseeable as the secret itself, and different for every purpose."""
-    key = secret.to_bytes(8, "big", signed=True)
-    digest = hmac.new(key, purpose.encode("utf-8"), hashlib.sha256).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
-def bot_seed(game: GameRow, seat: SeatRow) -> int:
-    """The seed of the bot playing ``seat``: the seat's own secret seed, or, for a seat saved
-    before seats had one, a seed derived from the game's secret dice seed (never from
-    anything public, such as the game id)."""
-    if seat.bot_seed is not None:
-        return seat.bot_seed
-    return derive_seed(game.seed, f"bot:{seat.side}")
 
 
 def _names_a_game(game_id: str) -> bool:
@@ -181,6 +162,11 @@ class Session:
     history: list[GameState] = field(default_factory=list)
     #: dropped after a failed write that could not be reloaded: never write from it again
     stale: bool = False
+    #: (real step, text) of what players are told about the game itself (a bot that failed);
+    #: a viewer is shown each once it has seen that step (kept in memory only)
+    notices: list[tuple[int, str]] = field(default_factory=list)
+    #: failed decisions in a row, by bot seat
+    bot_failures: dict[str, int] = field(default_factory=dict)
     #: what every payload of one state shares, computed once (a new state misses): the legal
     #: actions with their hints, the drawing (state, renderer, svg)
     offered: tuple[GameState, list[str], dict[str, Any]] | None = field(default=None, repr=False)
@@ -466,37 +452,17 @@ class GameManager:
             side = session.state.to_move
             if side is None or session.seats[side].kind != "bot":
                 return
-            bot = session.bots.get(side)
-            seed = bot_seed(session.game, session.seats[side])
-            if bot is None:
-                bot = make_bot(session.seats[side].bot or "greedy", seed)
-                session.bots[side] = bot
             state = session.state
-            try:
-                action = await asyncio.to_thread(bot.choose, state)
-            except TypeError:
-                # A bot that does not play War Fleet yet (the greedy bot before its War Fleet
-                # play lands) refuses the state: the random bot plays the seat instead. In the
-                # other rule sets a TypeError is a bot bug like any other.
-                if session.ruleset.name != "warfleet" or isinstance(bot, RandomBot):
-                    log.exception("bot %s failed in game %s", side, session.game.id)
-                    return
-                log.warning("bot %s does not play %s: the random bot plays instead",
-                            getattr(bot, "name", bot), session.ruleset.name)
-                session.bots[side] = RandomBot(derive_seed(seed, "random"))
-                continue
-            except Exception:  # a bot bug must not take the server down
-                log.exception("bot %s failed in game %s", side, session.game.id)
+            # The seat's bot, or the random bot if it fails (bot_turns.py): never a stall.
+            action = await decide(session, side, state)
+            if action is None:
+                session.notify()  # the notice that the game cannot go on
                 return
             async with session.lock:
                 if session.state is not state:
                     continue  # something else happened (a concession): think again
                 try:
                     await self._apply(session, action)
-                except ApiError:
-                    log.exception("bot %s chose an illegal action in game %s", side,
-                                  session.game.id)
-                    return
                 except Exception:  # a failed write: the next look at the game restarts it
                     log.exception("bot %s could not play in game %s", side, session.game.id)
                     return
@@ -539,6 +505,8 @@ class GameManager:
         }
         if with_log:
             out["log"] = session.steps.entries(viewer)
+        seen = session.steps.last_seen(viewer)
+        out["notices"] = [text for step, text in session.notices if step <= seen]
         if legal:
             out["hints"] = hints
         if renderers and session.ruleset.name in renderers:
