@@ -442,6 +442,8 @@ function renderLog() {
       nodes.push(eventNode(ev));
     }
   }
+  // What the server tells about the game itself (a bot that failed), last so it is in view.
+  for (const text of data.notices || []) nodes.push(el("div", { class: "ev notice" }, text));
   box.replaceChildren(...nodes);
   const pane = document.getElementById("pane");
   pane.scrollTop = pane.scrollHeight;
