@@ -80,7 +80,9 @@ def play(client: httpx.Client, game_id: str, tokens: Mapping[str, str], rng: ran
          actions: int | None = None, timeout: float = 60.0) -> Payload:
     """Play random legal actions for the seats held in ``tokens`` (waiting for bots between
     them): ``actions`` of them, or to the end of the game. Every action is acknowledged with
-    the next step number; returns the last payload."""
+    the next step number of the acting seat's own payloads (in a game where seats keep secrets
+    from each other, a seat's step count is not another's); returns the last payload (of all
+    the seats held)."""
     held = list(tokens.values())
     done = 0
     payload = look(client, game_id, held)
@@ -89,11 +91,13 @@ def play(client: httpx.Client, game_id: str, tokens: Mapping[str, str], rng: ran
                            lambda p: finished(p) or p["to_move"] in tokens, timeout)
         if finished(payload):
             break
-        assert payload["legal"], payload
-        choice = rng.choice(payload["legal"])
-        r = act(client, game_id, tokens[payload["to_move"]], choice, payload["seq"] + 1)
+        token = tokens[payload["to_move"]]
+        mine = look(client, game_id, [token]) if len(held) > 1 else payload
+        assert mine["legal"], mine
+        choice = rng.choice(mine["legal"])
+        r = act(client, game_id, token, choice, mine["seq"] + 1)
         assert r.status_code == 200, (choice, r.text)
-        assert r.json()["seq"] == payload["seq"] + 1
+        assert r.json()["seq"] == mine["seq"] + 1
         done += 1
         payload = look(client, game_id, held)
     return payload

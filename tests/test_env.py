@@ -80,7 +80,7 @@ def test_pettingzoo_seed_test(make_env: Callable[[], Env]) -> None:
 
 
 def test_fixed_spaces() -> None:
-    for env, n, size in ((AirFleetEnv(), 1133, 375), (StarshipEnv(), 1656, 540)):
+    for env, n, size in ((AirFleetEnv(), 1133, 375), (StarshipEnv(), 1656, 560)):
         env.reset(seed=0)
         for agent in env.possible_agents:
             assert env.action_space(agent) is env.action_space(agent)
@@ -324,6 +324,38 @@ def test_rare_starship_actions_in_constructed_positions() -> None:
     assert any(label.startswith(f"{p.side} torpedo ") for label in labels)
 
 
+def test_launches_off_the_grid_take_their_nearest_bearings_index() -> None:
+    """With the 8 listed launch bearings all taken the engine lists free spots between them
+    (issue 12.13): each has an index (its nearest bearing's; pushes alike), none is left
+    out."""
+    from test_starship_rules import _crowded_carrier
+
+    state, _ = _crowded_carrier()
+    env = StarshipEnv(state.setup, turn_limit=None)
+    mapped, missing = env.table.legal(state)
+    assert missing == [] and len(mapped) == len(list(state.legal_actions()))
+    labels = {env.table.label(i): a.text() for i, a in mapped.items()}
+    assert labels["launch Wasp>Ark@0"] == "launch Wasp>Ark@22.5"
+    assert labels["launch Wasp>Ark@315"] == "launch Wasp>Ark@337.5"
+
+
+def test_a_waiting_roll_off_is_in_the_observation_and_its_rerolls_have_indices() -> None:
+    """Issue 12.17: an initiative roll-off waits for the re-roll pools; the admirals see its
+    dice (side order, as ``reroll 1`` and ``reroll 2`` name them)."""
+    from test_starship_rules import _tied
+
+    state, _ = _tied(1, 0, {"initiative:red": [3], "initiative:blue": [5]})
+    env = StarshipEnv(state.setup, turn_limit=None)
+    mapped, missing = env.table.legal(state)
+    assert missing == [] and {a.text() for a in mapped.values()} == {
+        "reroll 1", "reroll 2", "accept"}
+    at = {name: slice(start, stop) for name, start, stop in env.encoder.layout()}
+    for player in ("red", "blue"):
+        obs = env.encoder.encode(state.view(player), player)
+        assert list(obs[at["roll.kind"]]) == [1.0, 0.0]  # initiative, not shields
+        assert list(obs[at["roll.dice"]]) == pytest.approx([1.0, 3 / 6, 1.0, 5 / 6])
+
+
 def test_launches_without_a_torpedo_slot_are_withheld() -> None:
     """With no torpedo slot, launches leave the mask (and no torpedo ever appears), without
     counting as actions the table cannot express."""
@@ -465,7 +497,7 @@ def finish(env: Env, seed: int) -> tuple[dict[str, float], dict[str, bool],
     (lambda: AirFleetEnv(turn_limit=3), range(3), {"truncated"}),
     (AirFleetEnv, range(1, 4), {"won", "drawn"}),  # a draw: both fleets lost in one turn
     (lambda: StarshipEnv(turn_limit=1), range(1), {"truncated"}),
-    (lambda: StarshipEnv(turn_limit=10), range(6, 7), {"won"}),
+    (lambda: StarshipEnv(turn_limit=10), range(1, 2), {"won"}),
 ])
 def test_full_games_end_with_the_right_rewards(factory: Callable[[], Env],
                                                seeds: range, expected: set[str]) -> None:

@@ -169,6 +169,100 @@ def test_bad_new_games_and_lookups_are_refused(client: TestClient) -> None:
     assert client.get("/api/games", params={"tokens": "nobody,,"}).json() == {"games": []}
 
 
+def test_a_non_ascii_token_holds_no_seat(client: TestClient) -> None:
+    """Issue 12.6: such a token was a 500 everywhere (compare_digest refuses a non-ASCII str)
+    and dropped an open socket with no close frame."""
+    gid, tokens = _hotseat(client)
+    legal = look(client, gid, tokens.values())["legal"]
+    for token in ("é" * 24, "токен-" * 5, "\u2603" * 20, "\U0001f409" * 10):
+        refused(client.get(f"/api/games/{gid}", params={"token": token}), 403, "no seat")
+        refused(client.get(f"/api/games/{gid}/svg", params={"token": token}), 403, "no seat")
+        refused(act(client, gid, token, legal[0]), 403, "no seat")
+        with pytest.raises(WebSocketDisconnect) as closed, \
+                client.websocket_connect(f"/ws/games/{gid}", params={"token": token}) as ws:
+            ws_json(ws)
+        assert closed.value.code == 4403
+        with client.websocket_connect(f"/ws/games/{gid}") as ws:
+            assert ws_json(ws)["type"] == "state"
+            ws.send_json({"token": token, "action": legal[0]})
+            assert _answer(ws) == {"type": "error", "status": 403,
+                                   "error": "that token holds no seat in this game"}
+    assert look(client, gid)["seq"] == 0
+
+
+def test_deeply_nested_json_is_refused(client: TestClient) -> None:
+    """Issue 12.7: JSON nested 2,000 deep was a 500 on a record upload (RecursionError) and
+    dropped the websocket."""
+    gid, _ = _hotseat(client)
+    for deep in ("[" * 2000 + "]" * 2000, '{"a":' * 2000 + "1" + "}" * 2000, "[" * 5000):
+        refused(client.post("/api/records", content=deep), 422, "nested too deeply")
+        with client.websocket_connect(f"/ws/games/{gid}") as ws:
+            assert ws_json(ws)["type"] == "state"
+            ws.send_text(deep)
+            answer = _answer(ws)
+            assert answer["status"] == 422 and "nested too deeply" in answer["error"]
+            ws.send_json({"action": "done"})  # still open and answering
+            assert _answer(ws)["status"] == 403
+    assert look(client, gid)["seq"] == 0
+
+
+def test_a_record_the_loader_trips_over_is_a_422(client: TestClient,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12.8: a step's "rolls" of null or 5 made the loader raise a TypeError, a 500.
+    Whatever the loader raises for a record, the upload answers 422 with a message."""
+    gid, tokens = _hotseat(client, turn_limit=1)
+    assert act(client, gid, tokens["french"], "concede french").status_code == 200
+    record = client.get(f"/api/games/{gid}/record").json()
+    for rolls in (None, 5):
+        bad = json.loads(json.dumps(record))
+        bad["steps"][0]["rolls"] = rolls
+        refused(client.post("/api/records", content=json.dumps(bad)), 422, "uploaded record")
+    import leviathans.server.app as app_module
+
+    for error in (RecursionError("deep"), TypeError("'int' object is not iterable"),
+                  ValueError("no"), KeyError("steps"), AttributeError("x"), IndexError("y")):
+        def trip(data: Any, where: str = "", error: Exception = error) -> Any:
+            raise error
+
+        monkeypatch.setattr(app_module.GameRecord, "from_data", trip)
+        refused(client.post("/api/records", content=json.dumps(record)), 422, "uploaded record")
+    monkeypatch.undo()
+    assert client.post("/api/records", content=json.dumps(record)).status_code == 201
+
+
+@pytest.mark.parametrize("store", ["memory", "postgresql"])
+def test_control_characters_in_text_are_a_422_not_a_503(store: str,
+                                                        request: pytest.FixtureRequest) -> None:
+    """Issue 12.10: a NUL in a title reached the database, which refused it: 503 "try again",
+    though it can never succeed. Titles and actions with control characters are refused up
+    front; ids and tokens that could name nothing are answered without asking the database
+    (PostgreSQL refuses a NUL in any string)."""
+    storage: Storage = MemoryStorage() if store == "memory" \
+        else SqlStorage(request.getfixturevalue("postgres_url"))
+    with TestClient(create_app(storage), raise_server_exceptions=False) as client:
+        for title in ("a\x00b", "\x00", "bell\x07", "esc\x1b[2J", "two\nlines", "del\x7f"):
+            refused(client.post("/api/games", json={"title": title}), 422,
+                    "title holds a control character")
+        refused(client.post("/api/games", content=b'{"title": "a\\ud800"}',
+                            headers={"content-type": "application/json"}), 422, "title")
+        gid, tokens = _hotseat(client)
+        legal = look(client, gid, tokens.values())["legal"]
+        for action in (legal[0] + "\x00", "\x00" + legal[0], "done\x1b"):
+            refused(act(client, gid, tokens["british"], action), 422, "control character")
+        refused(client.get("/api/games/a%00b"), 404, "no such game")
+        refused(client.get("/api/games/" + "x" * 65), 404, "no such game")
+        refused(act(client, "a%00b", tokens["british"], legal[0]), 404)
+        mine = client.get("/api/games", params={"tokens": "a\x00b," + tokens["british"]})
+        assert mine.status_code == 200 and [g["id"] for g in mine.json()["games"]] == [gid]
+        with pytest.raises(WebSocketDisconnect) as closed, \
+                client.websocket_connect("/ws/games/a%00b") as ws:
+            ws_json(ws)
+        assert closed.value.code == 4404
+        # The same game plays on.
+        assert act(client, gid, tokens["british"], legal[0], 1).status_code == 200
+        assert new_game(client, title="Jutland, 1916 – à la française")["id"]
+
+
 def test_oversized_bodies_are_refused(client: TestClient) -> None:
     gid, tokens = _hotseat(client)
     url = f"/api/games/{gid}/actions"
@@ -209,6 +303,18 @@ def test_websocket_refuses_strangers(client: TestClient) -> None:
             ws_json(ws)
         assert closed.value.code == code, url
         assert closed.value.reason
+
+
+def test_websocket_refusals_are_accepted_then_closed(client: TestClient) -> None:
+    """Issue 12.11: a socket closed before its accept is refused at the upgrade (a real server
+    answers a bare HTTP 403, whatever the reason): the server accepts it, then closes it with
+    4404 (no such game) or 4403 (a token that holds no seat), so a client tells them apart."""
+    gid, _ = _hotseat(client)
+    for url, code in [("/ws/games/missing", 4404), (f"/ws/games/{gid}?token=forged-token", 4403)]:
+        # accepted: entering does not raise, the close comes as the first message
+        with client.websocket_connect(url) as ws, pytest.raises(WebSocketDisconnect) as closed:
+            ws_json(ws)
+        assert closed.value.code == code and closed.value.reason, url
 
 
 def _answer(ws: Any) -> dict[str, Any]:
@@ -455,7 +561,7 @@ def test_race_between_two_websockets_and_http(client: TestClient) -> None:
                               + [http_answer[0].status_code])
             assert statuses[0] == 200 and statuses[1:] in ([409, 409], [409, 422], [422, 422]), \
                 (answers, http_answer[0].text)
-            assert look(client, gid)["seq"] == state["seq"] + 1
+            assert look(client, gid, tokens.values())["seq"] == state["seq"] + 1
 
 
 # --- fog-of-war initiative: a side's secret card placement (F1) ---------------------------------

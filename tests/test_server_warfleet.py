@@ -252,7 +252,7 @@ class _Refuses:
 
 def test_a_bot_that_does_not_play_war_fleet_is_replaced_by_the_random_bot(
         client: RecordingClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    import leviathans.server.games as games
+    import leviathans.server.bot_turns as bot_turns
     from leviathans.bots.random import RandomBot
     from server_helpers import wait_for
 
@@ -262,7 +262,7 @@ def test_a_bot_that_does_not_play_war_fleet_is_replaced_by_the_random_bot(
         made.append(_Refuses(seed))
         return made[-1]
 
-    monkeypatch.setattr(games, "make_bot", make)
+    monkeypatch.setattr(bot_turns, "make_bot", make)
     game = new_game(client, ruleset="warfleet", side="british", opponent="bot", bot="greedy")
     gid, token = game["id"], game["tokens"]["british"]
     # Whoever places first, the French bot seat has placed a ship by the time the British place

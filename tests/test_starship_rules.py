@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -28,6 +29,7 @@ from leviathans.rulesets.starship.actions import (
     Reroll,
     Stand,
 )
+from leviathans.rulesets.starship.odds import RerollOdds, reroll_odds
 from leviathans.rulesets.starship.setup import StarshipSetup, parse_setup
 from leviathans.rulesets.starship.state import Phase, StarshipState
 
@@ -368,6 +370,25 @@ def test_a_units_leader_takes_the_dice_and_every_member_with_the_system_counts_i
     assert el_of(state, "Solo").systems == frozenset()
 
 
+@pytest.mark.parametrize(("tokens", "wing"), [
+    (0, {"deep-scan", "brace"}), (1, {"deep-scan", "brace"}), (2, {"deep-scan"}),
+    (3, frozenset()), (4, frozenset())])
+def test_a_unit_members_disorder_blocks_its_own_system_slots(tokens: int, wing: set[str]
+                                                             ) -> None:
+    # Disordered Elements: each disorder token disallows one system slot of the element;
+    # Units: members count the leader's systems "if they have them". Wing (frigate, 3 slots;
+    # Deep Scan and Brace) with 2 tokens has one slot left: the first of the leader's systems
+    # it has, in the order the dice were assigned (the owner's choice).
+    d = dice({"cmd:red": [6, 6, 5, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4], "cmd:blue": [6] * 6})
+    state = with_element(STARSHIP.new_game(_unit_setup(), d), "Wing", disorder=tokens)
+    state = command(state, d, red=["4>Lead:full-thrust", "6>Lead:deep-scan", "6>Lead:brace",
+                                   "5>initiative"])
+    assert state.phase != Phase.COMMAND
+    assert el_of(state, "Lead").systems == {"full-thrust", "deep-scan", "brace"}
+    assert el_of(state, "Tail").systems == {"full-thrust"}
+    assert el_of(state, "Wing").systems == wing
+
+
 def _leader_hunt(members: Sequence[str]) -> tuple[StarshipState, ScriptedDice]:
     """Blue's cruiser fires four heavy weapons at red's unit leader Lead (frigate): 4 hits of
     2 cross out its 7 boxes. The state follows the fourth attack; red's CMD dice are 4s in
@@ -591,8 +612,7 @@ def test_hangar_bays_launch_an_embarked_squadron_into_base_contact() -> None:
     x, y, _ = pos(state, "Wasp")
     # In base contact: centres 1" (destroyer) + 0.5" (squadron) apart, to the Ark's right.
     assert x == pytest.approx(36 + 1.5) and y == pytest.approx(30)
-    state = act(state, d, "hangar done")
-    assert state.phase == Phase.MOVEMENT
+    assert state.phase == Phase.MOVEMENT  # nothing left to launch, and no embarking after it
     assert legal(state, "Wasp:P40,30")  # launched, it moves this turn
 
 
@@ -613,26 +633,125 @@ def test_hangar_bays_embark_squadrons_within_their_engine_points_times_two() -> 
     assert state.phase == Phase.HANGAR
     assert legal(state, "embark Wasp>Ark")
     assert not legal(state, "embark Hornet>Ark")
-    state = act(state, d, "embark Wasp>Ark", "hangar done")
+    state = act(state, d, "embark Wasp>Ark")
     assert status(state, "Wasp") == "embarked" and el_of(state, "Wasp").pose is None
-    assert state.phase == Phase.MOVEMENT
+    assert state.phase == Phase.MOVEMENT  # nothing else may embark, nor launch after it
+
+
+def _crowded_carrier() -> tuple[StarshipState, ScriptedDice]:
+    """Ark (destroyer, radius 1) with Wasp aboard and Hangar Bays active; eight blue squadrons
+    stand 2.3" (centre to centre) from the Ark's centre at bearings 0, 45, ... 315. A squadron
+    touching the Ark has its centre 1.5" from the Ark's; it overlaps a blocker within 18.6
+    degrees of it (law of cosines: 1.5^2 + 2.3^2 - 2 * 1.5 * 2.3 cos(a) < 1^2), so every
+    multiple of 45 degrees is taken and the spots around 22.5 + 45k are free."""
+    blockers = {f"B{k}": spot((36, 30), 45.0 * k, 2.3) for k in range(8)}
+    setup = battle([el("Ark", "destroyer", systems=["hangar-bays"]),
+                    el("Wasp", "squadron", aux=["light"], embarked_on="Ark")],
+                   [el("Bolt", "destroyer"), *(el(n, "squadron", aux=["light"]) for n in blockers)],
+                   {"Ark": (36, 30, 0), "Bolt": (36, 4, 180), **blockers})
+    d = dice({"cmd:red": [6, 3, 1, 1, 1, 1], "cmd:blue": [1] * 6})
+    state = start(setup, d, red=["6>initiative", "3>Ark:hangar-bays"])
+    assert state.phase == Phase.HANGAR and state.to_move == "red"
+    return state, d
+
+
+def test_a_launch_goes_anywhere_in_base_contact_and_one_is_offered_when_the_list_is_blocked(
+        ) -> None:
+    # Deploying Squadrons From Ships: launched squadrons are placed in base contact with the
+    # carrier; any free spot touching it will do, not only the listed bearings.
+    state, d = _crowded_carrier()
+    launches = sorted(a.text() for a in state.legal_actions() if a.text().startswith("launch"))
+    assert launches == sorted(f"launch Wasp>Ark@{b}" for b in
+                              ("22.5", "67.5", "112.5", "157.5", "202.5", "247.5", "292.5",
+                               "337.5"))
+    assert not legal(state, "launch Wasp>Ark@0") and not legal(state, "launch Wasp>Ark@45")
+    with pytest.raises(IllegalActionError, match="no room"):
+        act(state, d, "launch Wasp>Ark@90")
+    with pytest.raises(IllegalActionError, match="0 to 360"):
+        act(state, d, "launch Wasp>Ark@400")
+    assert legal(state, "launch Wasp>Ark@20.25")  # written out: any free bearing
+    state = act(state, d, "launch Wasp>Ark@20.25")
+    assert centre_gap(state, "Wasp", "Ark") == pytest.approx(1.5)  # in base contact
+    assert math.degrees(math.atan2(pos(state, "Wasp")[0] - 36, 30 - pos(state, "Wasp")[1])) \
+        == pytest.approx(20.25)
+
+
+def test_a_launch_at_a_free_bearing_off_the_list_with_the_list_free() -> None:
+    d = dice({"cmd:red": [6, 3, 1, 1, 1, 1], "cmd:blue": [1] * 6})
+    state = start(_carrier_setup(), d, red=["6>initiative", "3>Ark:hangar-bays"])
+    assert legal(state, "launch Wasp>Ark@90") and legal(state, "launch Wasp>Ark@101.37")
+    state = act(state, d, "launch Wasp>Ark@101.37")
+    assert centre_gap(state, "Wasp", "Ark") == pytest.approx(1.5)
 
 
 def test_a_hangar_carries_no_more_squadrons_than_the_carriers_cmd() -> None:
-    # A corvette (CMD 2) carries two squadrons; with both aboard, a third may not embark.
+    # A corvette (CMD 2) carries two squadrons: with One aboard, Two may embark; then, with
+    # both aboard, Three may not.
     setup = battle(
         [el("Tender", "corvette", systems=["hangar-bays"]),
          el("One", "squadron", aux=["light"], embarked_on="Tender"),
-         el("Two", "squadron", aux=["light"], embarked_on="Tender"),
-         el("Three", "squadron", aux=["light"])],
+         el("Two", "squadron", aux=["light"]), el("Three", "squadron", aux=["light"])],
         [el("Bolt", "destroyer")],
-        {"Tender": (36, 30, 0), "Three": (40, 30, 0), "Bolt": (36, 4, 180)})
+        {"Tender": (36, 30, 0), "Two": (32, 30, 0), "Three": (40, 30, 0), "Bolt": (36, 4, 180)})
     d = dice({"cmd:red": [6, 3, 1, 1], "cmd:blue": [1] * 6})
     state = start(setup, d, red=["6>initiative", "3>Tender:hangar-bays"])
     assert state.phase == Phase.HANGAR
+    assert legal(state, "embark Two>Tender") and legal(state, "embark Three>Tender")
+    state = act(state, d, "embark Two>Tender")
     assert not legal(state, "embark Three>Tender")
-    state = act(state, d, "launch One>Tender@180")
-    assert legal(state, "embark Three>Tender")
+
+
+def test_hangar_bays_launch_or_embark_not_both() -> None:
+    # Hanger Bays: place the embarked squadrons in base contact "or" embark squadrons nearby;
+    # Deploying Squadrons From Ships: re-embarking is the "alternative". Ark (destroyer, room
+    # for 4) has Wasp and Moth aboard; Hornet and Gnat are 2" away.
+    setup = battle([el("Ark", "destroyer", systems=["hangar-bays"]),
+                    el("Wasp", "squadron", aux=["light"], embarked_on="Ark"),
+                    el("Moth", "squadron", aux=["light"], embarked_on="Ark"),
+                    el("Hornet", "squadron", aux=["light"]), el("Gnat", "squadron", aux=["light"])],
+                   [el("Bolt", "destroyer")],
+                   {"Ark": (36, 30, 0), "Hornet": at_gap((36, 30), "destroyer", "squadron", 2.0,
+                                                         bearing=270),
+                    "Gnat": at_gap((36, 30), "destroyer", "squadron", 2.0, bearing=180),
+                    "Bolt": (36, 4, 180)})
+    d = dice({"cmd:red": [6, 3, 1, 1, 1, 1], "cmd:blue": [1] * 6})
+    state = start(setup, d, red=["6>initiative", "3>Ark:hangar-bays"])
+    assert state.phase == Phase.HANGAR
+    assert legal(state, "launch Wasp>Ark@90") and legal(state, "embark Hornet>Ark")
+    launched = act(state, d, "launch Wasp>Ark@90")
+    # Having launched, the Ark takes nobody aboard (not Hornet, not Wasp back); Moth may
+    # still launch.
+    assert launched.phase == Phase.HANGAR and legal(launched, "launch Moth>Ark@0")
+    assert not legal(launched, "embark Hornet>Ark") and not legal(launched, "embark Wasp>Ark")
+    assert not any(t.startswith("embark") for t in texts(launched))
+    with pytest.raises(IllegalActionError, match="launch or embark, not both"):
+        act(launched, d, "embark Hornet>Ark")
+    embarked = act(state, d, "embark Hornet>Ark")
+    # Having taken Hornet aboard, the Ark launches nobody (not Wasp, not Hornet again); Gnat
+    # may still come aboard.
+    assert embarked.phase == Phase.HANGAR and legal(embarked, "embark Gnat>Ark")
+    assert not legal(embarked, "launch Wasp>Ark@90")
+    assert not legal(embarked, "launch Hornet>Ark@270")
+    assert not any(t.startswith("launch") for t in texts(embarked))
+    with pytest.raises(IllegalActionError, match="launch or embark, not both"):
+        act(embarked, d, "launch Hornet>Ark@270")
+
+
+def test_a_squadron_launched_this_turn_does_not_embark_on_another_carrier() -> None:
+    setup = battle([el("Ark", "destroyer", systems=["hangar-bays"]),
+                    el("Barge", "destroyer", systems=["hangar-bays"]),
+                    el("Wasp", "squadron", aux=["light"], embarked_on="Ark"),
+                    el("Moth", "squadron", aux=["light"], embarked_on="Ark")],
+                   [el("Bolt", "destroyer")],
+                   {"Ark": (36, 30, 0), "Barge": (40, 30, 0), "Bolt": (36, 4, 180)})
+    d = dice({"cmd:red": [6, 3, 3] + [1] * 7, "cmd:blue": [1] * 6})
+    state = start(setup, d, red=["6>initiative", "3>Ark:hangar-bays", "3>Barge:hangar-bays"])
+    assert legal(state, "embark Wasp>Barge") is False  # aboard the Ark: not within reach
+    state = act(state, d, "launch Wasp>Ark@90")  # between the two carriers
+    assert state.phase == Phase.HANGAR  # Moth may still launch
+    assert not legal(state, "embark Wasp>Barge")
+    with pytest.raises(IllegalActionError, match="just launched"):
+        act(state, d, "embark Wasp>Barge")
 
 
 def test_repair_hangars_repair_the_squadrons_aboard() -> None:
@@ -801,6 +920,27 @@ def test_a_squadron_is_placed_within_its_engine_points_times_two_inches() -> Non
     assert state.to_move == "blue"
 
 
+def test_full_thrust_places_a_squadron_within_three_inches_per_engine_point() -> None:
+    # Systems, Full Thrust: "each engine point provides 3" of movement" if the element does not
+    # turn; a squadron (System Slot upgrade) is placed keeping its heading, so it never turns.
+    setup = battle([el("Zip", "squadron", systems=["full-thrust"], aux=["light"],
+                       upgrades={"system-slot": 1}), el("Spare", "frigate")],
+                   [el("Wall", "cruiser")],
+                   {"Zip": (30, 30, 0), "Spare": (10, 44, 0), "Wall": (60, 8, 180)})
+    state, d = _red_moves_first(setup, red=["4>Zip:full-thrust"])
+    assert "full-thrust" in el_of(state, "Zip").systems
+    assert legal(state, "Zip:P30,18")  # 4 EP x 3" = 12"
+    assert legal(state, "Zip:P42,30")
+    assert not legal(state, "Zip:P30,17.5")
+    assert any(a.text() == "Zip:P30,18" for a in state.legal_actions())  # offered on the list
+    state = act(state, d, "Zip:P30,18")
+    assert pos(state, "Zip") == pytest.approx((30, 18, 0))
+
+    state, _ = _red_moves_first(setup)  # not activated: 2" per engine point
+    assert legal(state, "Zip:P30,22")
+    assert not legal(state, "Zip:P30,21.5")
+
+
 def _blocked(blocker: str = "destroyer", at: float = 37.0) -> StarshipSetup:
     return battle([el("Runner", "frigate"), el("Spare", "frigate")],
                   [el("Block", blocker)],
@@ -865,6 +1005,31 @@ def test_a_ship_ending_on_its_own_squadron_has_its_own_admiral_push_it() -> None
     state = act(state, d, "push Gnat@180")
     assert centre_gap(state, "Gnat", "Runner") == pytest.approx(1.25)
     assert state.to_move == "blue"
+
+
+def test_a_pushed_squadron_goes_to_a_free_spot_off_the_listed_bearings() -> None:
+    # Moving Through Squadrons: a squadron the ship ended on goes anywhere in base-to-base
+    # contact with it. Runner (frigate, radius 0.75) ends 0.3" from the top edge, cruisers
+    # (radius 1.25) touching it at bearings 108 and 232. A squadron touching Runner (centre
+    # 1.25" away) is off the table within 76.1 degrees of 0 (0.3 - 1.25 cos(a) < 0) and on a
+    # cruiser within 60 degrees of its bearing (1.25^2 + 2^2 - 2 * 1.25 * 2 cos(a) < 1.75^2):
+    # the only free stretch is 168-172 degrees, between the listed 157.5 and 180.
+    setup = battle([el("Runner", "frigate"), el("Spare", "frigate")],
+                   [el("Gnat", "squadron", aux=["light"]), el("East", "cruiser"),
+                    el("West", "cruiser")],
+                   {"Runner": (36, 4.3, 0), "Spare": (10, 40, 0), "Gnat": (36, 0.6, 0),
+                    "East": spot((36, 0.3), 108, 2.0), "West": spot((36, 0.3), 232, 2.0)})
+    state, d = _red_moves_first(setup)
+    state = act(state, d, "Runner:F2", "Runner:F2", "Runner:E")
+    assert state.pushes and state.to_move == "blue"
+    assert texts(state) == {"push Gnat@170"}
+    assert not legal(state, "push Gnat@157.5") and not legal(state, "push Gnat@180")
+    assert legal(state, "push Gnat@168.5") and legal(state, "push Gnat@171.5")
+    with pytest.raises(IllegalActionError, match="no room"):
+        act(state, d, "push Gnat@90")
+    state = act(state, d, "push Gnat@168.5")
+    assert centre_gap(state, "Gnat", "Runner") == pytest.approx(1.25)
+    assert not state.pushes
 
 
 def test_an_element_that_leaves_the_table_is_destroyed() -> None:
@@ -1350,6 +1515,149 @@ def test_a_reroll_pool_die_may_reroll_a_morale_die() -> None:
     assert any(isinstance(a, Reroll) for a in state.legal_actions())
 
 
+# The re-roll pool: "discarded at any point during the turn to re-roll a single rolled die of
+# any type" (Command Phase, Re-roll Pool) - an initiative roll-off, the shields' D3, attack and
+# morale dice, the admiral's own or the other admiral's.
+
+
+def _tied(red_pool: int, blue_pool: int, rolloff: Mapping[str, Iterable[int]]
+          ) -> tuple[StarshipState, ScriptedDice]:
+    """Both initiative pools hold a 6 (a tie, rolled off, S1); each admiral puts ``red_pool``
+    / ``blue_pool`` dice in his re-roll pool. The state follows the reveal."""
+    d = dice({"cmd:red": [6] + [1] * 7, "cmd:blue": [6] + [2] * 5, **rolloff})
+    state = start(_frigate_duo(), d, red=["6>initiative", *["1>reroll"] * red_pool],
+                  blue=["6>initiative", *["2>reroll"] * blue_pool])
+    return state, d
+
+
+def test_a_reroll_pool_die_may_reroll_the_other_admirals_roll_off_die() -> None:
+    state, d = _tied(1, 0, {"initiative:red": [3], "initiative:blue": [5],
+                            "initiative:reroll:pool": [1]})
+    assert state.initiative is None and state.to_move == "red"  # the roll-off waits
+    assert texts(state) == {"reroll 1", "reroll 2", "accept"}  # red's die, blue's die
+    roll = state.view("blue")["pending_roll"]
+    assert roll == {"kind": "initiative", "roller": "red", "element": None, "values": [3, 5],
+                    "owners": ["red", "blue"], "deciding": "red"}
+    assert not legal(state, "Lancer:F2") and not legal(state, "reroll 3")
+    with pytest.raises(IllegalActionError, match="waits for red"):
+        act(state, d, "hangar done")
+    state = act(state, d, "reroll 2")  # blue's 5 becomes a 1
+    assert state.initiative == "red" and state.pool("red").rerolls == 0
+    assert state.phase == Phase.MOVEMENT and state.to_move == "red"
+    reroll = next(e for e in state.events if e.kind == "reroll")  # type: ignore[attr-defined]
+    assert reroll.data == {"side": "red", "kind": "initiative", "die": 2, "from": 5, "to": 1}
+
+
+def test_after_a_reroll_the_other_admiral_may_answer_with_his_own_pool() -> None:
+    state, d = _tied(1, 1, {"initiative:red": [3], "initiative:blue": [5],
+                            "initiative:reroll:pool": [1, 6]})
+    state = act(state, d, "reroll 2")  # red: blue's 5 -> 1
+    assert state.to_move == "blue" and texts(state) == {"reroll 1", "reroll 2", "accept"}
+    state = act(state, d, "reroll 2")  # blue: its own 1 -> 6
+    assert state.initiative == "blue"  # 3 against 6; both pools are empty: taken at once
+    assert (state.pool("red").rerolls, state.pool("blue").rerolls) == (0, 0)
+
+
+def test_letting_a_roll_stand_passes_it_to_the_other_admiral_once() -> None:
+    state, d = _tied(1, 1, {"initiative:red": [3], "initiative:blue": [5]})
+    state = act(state, d, "accept")
+    assert state.to_move == "blue" and state.initiative is None
+    state = act(state, d, "accept")
+    assert state.initiative == "blue"
+    assert (state.pool("red").rerolls, state.pool("blue").rerolls) == (1, 1)  # kept
+
+
+def test_a_tied_roll_off_after_the_rerolls_is_rolled_again() -> None:
+    state, d = _tied(1, 0, {"initiative:red": [3, 6], "initiative:blue": [5, 2],
+                            "initiative:reroll:pool": [5]})
+    state = act(state, d, "reroll 1")  # red's 3 -> 5: 5-5, rolled off again (no pool left)
+    assert state.initiative == "red"
+    event = next(e for e in state.events if e.kind == "initiative")  # type: ignore[attr-defined]
+    assert event.data["rolloffs"] == [[5, 5], [6, 2]]
+
+
+def test_a_reroll_pool_die_may_reroll_the_other_admirals_shields_die() -> None:
+    setup = battle([el("Bulwark", "destroyer", systems=["divert-power-to-shields"])],
+                   [el("Bolt", "destroyer")], {"Bulwark": (36, 40, 0), "Bolt": (36, 8, 180)})
+    d = dice({"cmd:red": [5, 1, 1, 1, 1, 1], "cmd:blue": [6, 1, 1, 1, 1, 1], "shields": [6],
+              "shields:reroll:pool": [1]})
+    state = with_element(STARSHIP.new_game(setup, d), "Bulwark", shield_hits=3)
+    state = command(state, d, red=["5>Bulwark:divert-power-to-shields"],
+                    blue=["6>initiative", "1>reroll"])
+    assert state.to_move == "blue" and texts(state) == {"reroll 1", "accept"}
+    assert state.view("red")["pending_roll"]["kind"] == "shields"
+    assert state.view("red")["pending_roll"]["element"] == "Bulwark"
+    assert el_of(state, "Bulwark").shield_hits == 3  # the D3 waits
+    state = act(state, d, "reroll 1")  # 6 (D3 = 3) -> 1 (D3 = 1)
+    assert el_of(state, "Bulwark").shield_hits == 2
+    assert state.phase == Phase.MOVEMENT
+
+
+def test_the_target_may_reroll_the_attackers_dice() -> None:
+    # A medium d8 against a frigate (4-8): an 8 deals 2; re-rolled by blue, a 1 misses.
+    state, d = _duel(el("Gun", "frigate", front=["medium"]), el("Tgt", "frigate"), 2.0,
+                     blue=["6>reroll"], queues={"attack": [8], "attack:reroll:pool": [1]})
+    state = act(state, d, "Gun:front.1>Tgt")
+    assert state.attack is not None and state.to_move == "blue"  # red has no pool die
+    assert texts(state) == {"reroll 1", "accept"}  # no overcharge: not blue's attack
+    state = act(state, d, "reroll 1")
+    assert state.attack is None and el_of(state, "Tgt").hits == 0
+    assert state.pool("blue").rerolls == 0
+
+
+def test_the_attacker_decides_first_then_the_target() -> None:
+    state, d = _duel(el("Gun", "frigate", front=["medium", "medium"]), el("Tgt", "frigate"), 2.0,
+                     red=["6>reroll"], blue=["6>reroll"],
+                     queues={"attack": [2, 5], "attack:reroll:pool": [8, 3]})
+    state = act(state, d, "Gun:front.1>Tgt", "reroll 1")  # red: 2 -> 8
+    assert state.to_move == "blue"  # red's pool is empty; blue has its say
+    state = act(state, d, "reroll 1")  # blue: 8 -> 3
+    assert state.attack is None and el_of(state, "Tgt").hits == 0
+    state = act(state, d, "Gun:front.2>Tgt")  # a 5: one damage, no pool left: at once
+    assert el_of(state, "Tgt").hits == 1
+
+
+def test_a_reroll_pool_die_may_reroll_the_other_admirals_morale_die() -> None:
+    state, d = _shaken({"Shaken": 2}, blue=["6>reroll"], morale=[5, 6, 2])
+    state = act(state, d, "rally Shaken")
+    assert state.to_move == "blue" and state.view("blue")["pending_rally"]["rolls"] == [5, 6, 2]
+    assert el_of(state, "Shaken").disorder == 2  # waits
+    d.queues["morale:reroll:pool"] = [1]
+    state = act(state, d, "reroll 2")  # the 6 becomes a 1: one success
+    assert el_of(state, "Shaken").disorder == 1
+
+
+def test_reroll_odds_are_exact() -> None:
+    state, _ = _tied(1, 0, {"initiative:red": [3], "initiative:blue": [5]})
+    # Red's 3 re-rolled beats 5 on a 6 (1/6) and ties on a 5 (1/6, then even): 1/4.
+    assert reroll_odds(state, 1) == RerollOdds("chance of initiative", "red", Fraction(0),
+                                               Fraction(1, 4))
+    # Blue's 5 re-rolled: red's 3 wins against 1 or 2 (2/6) and ties against 3: 5/12.
+    assert reroll_odds(state, 2).after == Fraction(5, 12)
+    assert reroll_odds(state, 2).gain("red") == Fraction(5, 12)
+    assert reroll_odds(state, 2).gain("blue") == -Fraction(5, 12)
+    state, _ = _duel(el("Gun", "frigate", front=["medium"]), el("Tgt", "frigate"), 2.0,
+                     blue=["6>reroll"], queues={"attack": [8]})
+    state = act(state, _, "Gun:front.1>Tgt")
+    # Damage Chart, frigate: d8 faces 4-7 deal 1, an 8 deals 2: 6/8 expected against 2 now.
+    odds = reroll_odds(state, 1)
+    assert (odds.measure, odds.side, odds.now, odds.after) == ("damage", "red", 2,
+                                                              Fraction(3, 4))
+    assert odds.gain("blue") == Fraction(5, 4)
+
+
+def test_the_browser_hints_show_each_rerolls_exact_effect() -> None:
+    from leviathans.server.hints import attack_hints
+
+    state, _ = _tied(1, 0, {"initiative:red": [3], "initiative:blue": [5]})
+    hints = attack_hints(state, ["reroll 1", "reroll 2", "accept"])
+    assert set(hints) == {"reroll 1", "reroll 2"}
+    assert hints["reroll 2"]["measure"] == "chance of initiative" and hints["reroll 2"]["for"] \
+        == "red"
+    assert hints["reroll 2"]["now"]["fraction"] == "0/1"
+    assert hints["reroll 2"]["after"]["fraction"] == "5/12"
+
+
 def _sparky() -> dict[str, Any]:
     return el("Sparky", "frigate", systems=["divert-power-to-weapons"],
               front=["gatling-lasers", "medium"])
@@ -1376,6 +1684,32 @@ def test_divert_power_to_weapons_is_held_to_the_next_turn_to_reroll_every_miss()
     assert not el_of(state, "Sparky").held  # spent
     state = act(state, d, "Sparky:front.2>Tgt")  # a miss; nothing left to spend
     assert state.attack is None and el_of(state, "Tgt").hits == 3
+
+
+def test_a_units_divert_power_to_weapons_die_is_one_die_used_once() -> None:
+    # Divert Power To Weapons: "This CMD dice is held over to next turn, when it may be
+    # discarded to re-roll all misses with a single WPS"; Units: the leader alone takes dice.
+    # One die on the leader is one held die for the unit: once discarded, it is gone.
+    pair = [el(n, "frigate", systems=["divert-power-to-weapons"], front=["medium"])
+            for n in ("Lead", "Wing")]
+    setup = battle(pair, [el("Tgt", "destroyer")],
+                   {"Lead": (34, 30, 0), "Wing": (38, 30, 0), "Tgt": (36, 26, 180)},
+                   red_units=[unit("Pair", "Lead", "Wing")])
+    d = dice({"cmd:red": [6, 6] + [1] * 6, "cmd:blue": [1] * 6, "attack": [1, 1],
+              "attack:reroll:divert-power-to-weapons": [6]})
+    state = finish_turn(start(setup, d, red=["6>Lead:divert-power-to-weapons",
+                                             "6>initiative"]), d)
+    state = skip_movement(command(state, d, red=["4>initiative"]), d)
+    assert state.turn == 2 and state.phase == Phase.ATTACK and state.to_move == "red"
+    assert el_of(state, "Lead").held and el_of(state, "Wing").held  # either may use it
+    state = act(state, d, "Lead:front.1>Tgt")  # a 1 (to hit 5-10): a miss
+    assert texts(state) == {"overcharge", "accept"}
+    state = act(state, d, "overcharge")  # re-rolled: 6, a hit
+    assert el_of(state, "Tgt").hits == 1
+    assert not el_of(state, "Lead").held and not el_of(state, "Wing").held
+    state = act(state, d, "Wing:front.1>Tgt")  # a 1: a miss, and nothing left to discard
+    assert state.attack is None and not legal(state, "overcharge")
+    assert el_of(state, "Tgt").hits == 1
 
 
 def test_a_held_divert_power_to_weapons_die_lasts_one_turn() -> None:

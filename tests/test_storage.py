@@ -327,6 +327,22 @@ def test_seeds_round_trip(store: Storage, seed: int) -> None:
     assert "seed" not in repr(stored)  # kept out of logs
 
 
+@pytest.mark.parametrize("seed", [0, 2**63 - 1, -(2**63), None])
+def test_a_bot_seats_secret_seed_round_trips(store: Storage, seed: int | None) -> None:
+    """Issue 12.4: a bot seat keeps its bot's secret seed (None: a seat saved before 0003)."""
+    gid = new_game_id()
+    game = GameRow(gid, "airfleet", {}, 5, "bots", T0)
+    seats = [SeatRow(gid, "british", new_seat_token(), "human", None, "you"),
+             SeatRow(gid, "french", new_seat_token(), "bot", "random", "random", seed)]
+    store.create_game(game, seats, ActionRow(gid, 0, None, (), T0))
+    assert store.seats(gid) == seats
+    assert store.seat_by_token(seats[1].token) == seats[1]
+    assert [s for _, s in store.games_for_tokens([seats[1].token])] == [seats[1]]
+    assert store.seats(gid)[1].bot_seed == seed
+    shown = repr(store.seats(gid)[1])  # kept out of logs
+    assert "bot_seed" not in shown and (seed in (0, None) or str(seed) not in shown)
+
+
 def test_bad_rows_are_refused_and_nothing_is_half_saved(store: Storage) -> None:
     game, seats = new_game(store)
 
@@ -358,6 +374,9 @@ def test_bad_rows_are_refused_and_nothing_is_half_saved(store: Storage) -> None:
     attempt("shorter than", fresh(), seat(token="guessable"))
     attempt("kind", fresh(), seat(kind="alien"))
     attempt("bot", fresh(), seat(kind="bot"))
+    attempt("human seat has no bot", fresh(), seat(bot_seed=7))
+    for bad in (2**63, -(2**63) - 1, True, "7", 1.5):
+        attempt("bot_seed", fresh(), seat(kind="bot", bot="random", bot_seed=bad))
     attempt("same side", fresh(), seat() + seat())
     attempt("belongs to game", fresh(), [replace(seats[0], token=new_seat_token())])
     attempt("opening is seq 0", fresh(), seat(), ActionRow(other, 1, None, (), T0))
@@ -521,6 +540,35 @@ def test_upgrading_from_0001_keeps_every_game(sql_url: str) -> None:
     finally:
         engine.dispose()
     assert "ix_games_status_updated" in indexes
+
+
+def test_upgrading_from_0002_keeps_bot_seats_without_a_seed(sql_url: str) -> None:
+    """Revision 0003 adds seats.bot_seed: a bot seat saved by 0002 reads back with None (the
+    server derives its bot's seed from the secret dice seed), and new seats keep theirs."""
+    upgrade_database(sql_url, "0002")
+    engine = sa.create_engine(sql_url)
+    token = "token-of-an-old-bot-seat-xxxxxxx"
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text(
+                "INSERT INTO games (id, ruleset, setup, seed, title, created, status) "
+                "VALUES ('old', 'airfleet', '{}', 9, 'old', :t, 'active')"), {"t": T0})
+            conn.execute(sa.text(
+                "INSERT INTO seats (game_id, side, position, token, kind, bot, name) "
+                "VALUES ('old', 'french', 0, :token, 'bot', 'greedy', 'greedy')"),
+                {"token": token})
+    finally:
+        engine.dispose()
+    with SqlStorage(sql_url) as store:
+        assert _revision(sql_url) == ("0003",)
+        assert store.seat_by_token(token) == SeatRow("old", "french", token, "bot", "greedy",
+                                                     "greedy", None)
+        game, seats = new_game(store)
+        fresh = replace(seats[-1], game_id=new_game_id(), token=new_seat_token(),
+                        bot_seed=-(2**63))
+        store.create_game(replace(game, id=fresh.game_id), [fresh],
+                          ActionRow(fresh.game_id, 0, None, (), T0))
+        assert store.seats(fresh.game_id) == [fresh]
 
 
 def test_the_migrations_build_exactly_the_tables_the_code_uses(sql_url: str) -> None:

@@ -16,6 +16,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from .seen import shown_hidden, tofu
+
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -70,6 +72,9 @@ def browser() -> Iterator[Browser]:
 
 
 class Shots:
+    """Screenshots of a test's views; each view is also checked for what would read wrong:
+    a character drawn as the missing-glyph box, an element marked hidden but displayed."""
+
     def __init__(self, name: str) -> None:
         self.name = name
         self.n = 0
@@ -78,6 +83,8 @@ class Shots:
     def __call__(self, page: Page, what: str) -> None:
         self.n += 1
         page.screenshot(path=str(SHOTS / f"{self.name}-{self.n:02d}-{what}.png"))
+        assert not tofu(page), f"{what}: no glyph for {tofu(page)}"
+        assert not shown_hidden(page), f"{what}: hidden yet displayed: {shown_hidden(page)}"
 
 
 @pytest.fixture

@@ -214,7 +214,8 @@ def test_two_browsers_through_an_invite_link(browser: Browser, server: str) -> N
         assert link and "token=" in link
         a.click("#go")
         b.goto(link)
-        b.wait_for_selector("#controls h3", timeout=TIMEOUT)
+        # The page's first state is drawn once body[data-seq] is set (the h3 is there before).
+        b.wait_for_selector("body[data-seq]", timeout=TIMEOUT)
         assert "Waiting" in heading(b) and "you: french" in b.inner_text("#seat")
         shots_a, shots_b = Shots("invite-host"), Shots("invite-guest")
         deploy(a, [])  # British first; the French see it live

@@ -267,6 +267,10 @@ def test_warfleet_fog_of_war_initiative_in_a_hotseat_game(page: Page, server: st
                     expect(page.locator(f"#fog [data-fog-side='{side}']")).to_contain_text(
                         "class 2 red")
                 expect(page.locator("#fog")).to_be_in_viewport()  # above the stats panel
+                # The banner gives the first pair's initiative roll (issue 12.22).
+                expect(page.locator("#initiative")).to_have_text(re.compile(
+                    r"^initiative: (british|french) won \d+ to \d+ "
+                    r"\(class 2 against class 2\)"))
                 shots(page, "fog-revealed")
                 revealed_shown = True
             if page.locator("#forward").is_enabled() and "spent" not in page.inner_text("#mp"):

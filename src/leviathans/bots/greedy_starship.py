@@ -8,7 +8,9 @@
   with the best expected damage against the enemy as they stand, less part of theirs, closing
   in when nothing is in reach; squadrons and torpedoes likewise among their placements;
 * attack: every weapon at its best target (expected damage, a kill counted double);
-  re-roll pool dice on misses;
+* a roll waiting for the re-roll pools, its own or the enemy's (attack, morale, initiative
+  roll-off, shields): a held Divert Power To Weapons die on its own misses, else a pool die on
+  the die whose re-roll most improves the exact expected result for it, if any does;
 * morale: rallies the most disordered element.
 """
 
@@ -17,8 +19,10 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
+from fractions import Fraction
 
 from ..protocol import Action
+from ..rulesets.starship import movement
 from ..rulesets.starship.actions import (
     Accept,
     Arrive,
@@ -40,7 +44,7 @@ from ..rulesets.starship.actions import (
 )
 from ..rulesets.starship.attack import valid_targets
 from ..rulesets.starship.geometry import Pose, centre_distance
-from ..rulesets.starship.odds import attack_odds
+from ..rulesets.starship.odds import attack_odds, reroll_odds
 from ..rulesets.starship.state import Phase, StarshipState
 
 __all__ = ["StarshipGreedy"]
@@ -107,6 +111,8 @@ class StarshipGreedy:
         first = actions[0]
         if isinstance(first, Push):
             return self._push(state, actions)
+        if state.attack is not None or state.roll is not None:
+            return self._reroll(state, actions)
         if state.phase == Phase.COMMAND:
             return self._command(state, actions)
         if state.phase == Phase.HANGAR:
@@ -212,13 +218,16 @@ class StarshipGreedy:
             done: list[Action] = []
             for k in seq:
                 action = options[k]
-                if not trial.is_legal(action):  # type: ignore[arg-type]
+                # The movement rules alone, not the turn flow: a step that takes the element
+                # off the table ends its move, and through the flow could end the turn and
+                # roll the next turn's dice. Such a trial has no end pose on the table.
+                if movement.why_not_move(trial, action) is not None:  # type: ignore[arg-type]
                     break
-                trial = trial.apply(action, _NO_DICE)  # type: ignore[arg-type]
+                trial = movement.apply_move(trial, action, [])  # type: ignore[arg-type]
                 done.append(action)
             if not done or trial.move is None or trial.move.element != i:
                 continue
-            if not trial.is_legal(EndMove(name)):
+            if movement.why_not_move(trial, EndMove(name)) is not None:
                 continue
             pose = trial.elements[i].pose
             assert pose is not None
@@ -231,19 +240,22 @@ class StarshipGreedy:
 
     # --- attack ------------------------------------------------------------------------------
 
+    def _reroll(self, state: StarshipState, actions: Sequence[Action]) -> Action:
+        """A waiting roll, its own or the enemy's: a held Divert Power To Weapons die on its
+        own misses; else a pool die on the die whose re-roll most improves the expected
+        result for it (exact odds), if any does; else let the roll stand."""
+        if any(isinstance(a, Overcharge) for a in actions):
+            return Overcharge()  # offered only with a miss to re-roll
+        side = state.to_move or ""
+        best: tuple[Fraction, Action] = (Fraction(0), Accept())
+        for a in actions:
+            if isinstance(a, Reroll):
+                gain = reroll_odds(state, a.die).gain(side)
+                if gain > best[0]:
+                    best = (gain, a)
+        return best[1]
+
     def _attack(self, state: StarshipState, actions: Sequence[Action]) -> Action:
-        if state.attack is not None:
-            rerolls = [a for a in actions if isinstance(a, Reroll)]
-            pending = state.attack
-            target = state.pieces[pending.target]
-            mount = state.pieces[pending.attacker].mounts[pending.mount]
-            misses = [k for k, f in enumerate(pending.faces)
-                      if f + mount.dice.modifier not in target.to_hit]
-            if misses and any(isinstance(a, Overcharge) for a in actions):
-                return Overcharge()
-            if misses and rerolls:
-                return Reroll(misses[0] + 1)
-            return Accept()
         best: tuple[float, Action] | None = None
         for a in actions:
             if not isinstance(a, Attack):
@@ -269,12 +281,3 @@ class StarshipGreedy:
     def _push(self, state: StarshipState, actions: Sequence[Action]) -> Action:
         return actions[int(self._random.random() * len(actions))]
 
-
-class _NoDice:
-    """Planning moves rolls nothing; a roll here would be a bug."""
-
-    def roll(self, d: object, label: str) -> int:
-        raise RuntimeError(f"the greedy bot's move planning rolled {label!r}")
-
-
-_NO_DICE = _NoDice()

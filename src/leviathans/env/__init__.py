@@ -18,7 +18,7 @@ Random agents play them in ``examples/random_agents.py``.
 >>> env = StarshipEnv()
 >>> env.reset(seed=1)
 >>> env.action_space("red"), env.observation_space("red")["observation"].shape
-(Discrete(1656), (540,))
+(Discrete(1656), (560,))
 >>> from leviathans.env import WarFleetEnv
 >>> env = WarFleetEnv("fleet-action")
 >>> env.reset(seed=1)

@@ -14,7 +14,8 @@ terms, so one index always means the same thing:
   system of each fleet element (a unit's dice go to whichever member leads it then);
   ``cmd done``;
 * hangar: each squadron x each carrier of its side x 8 bearings (launch), embark,
-  ``hangar done``;
+  ``hangar done``; when the 8 spots are all taken the engine lists free spots between them,
+  each under the index of its nearest bearing (pushes likewise, on 16 bearings);
 * movement, per slot: forward 0.5" to 3" in 0.5" steps, pivots of 15, 30, 45 degrees either
   way, end; squadrons: placement by *relative* offset from where the squadron stands (stay,
   16 bearings x 1, 1/2, 1/4 of its reach, or 1, 1/2, 1/4 of its reach towards the nearest
@@ -23,7 +24,8 @@ terms, so one index always means the same thing:
 * pushes: each squadron x 16 bearings;
 * attacks: each slot x each weapon x each enemy slot; torpedo launches x 8 headings
   *relative* to the launcher's; hold fire (``done``) per slot;
-* ``reroll 1`` .. ``reroll N`` (N: the most dice any attack or morale roll throws),
+* ``reroll 1`` .. ``reroll N`` (N: the most dice any attack, morale roll or roll-off
+  throws), by whichever admiral decides about the roll,
   ``overcharge``, ``accept``; ``rally`` each fleet element with CMD, ``rally none``;
   ``lead`` each unit member.
 
@@ -32,8 +34,10 @@ Observation (``StarshipObservation.layout()`` names the blocks), built only from
 player's own CMD pool (dice rolled and unassigned by face, what went to initiative, the
 re-roll pool and systems, mulligan, re-roll dice left); the other admiral's pool as far as
 the view shows it (dice rolled; the assignments only once revealed, with a flag saying
-whether they are); a pending attack roll (attacker, target, each die's value and hit) and a
-pending morale roll; then one block per element slot, the player's own first (fleet, then
+whether they are); a pending attack roll (attacker, target, each die's value and hit), a
+pending morale roll, and a pending initiative roll-off (the two sides' dice, in side order,
+as ``reroll 1`` and ``reroll 2`` name them) or shields roll (the element and its d6); then
+one block per element slot, the player's own first (fleet, then
 torpedoes), then the enemy's: present, side, kind, status, position and heading (sine,
 cosine), shielded, hull and total damage as fractions of the boxes, disorder, a held Divert
 Power die, whether it is moving, and its active systems. The second side (blue) sees the
@@ -82,7 +86,7 @@ from ..rulesets.starship.actions import (
 from ..rulesets.starship.command import BEARINGS as LAUNCH_BEARINGS
 from ..rulesets.starship.data import load_data
 from ..rulesets.starship.geometry import EPSILON, Pose, bearing, centre_distance
-from ..rulesets.starship.movement import PUSH_BEARINGS, TURNS
+from ..rulesets.starship.movement import PUSH_BEARINGS, TURNS, squadron_reach
 from ..rulesets.starship.setup import GameOptions, Piece, StarshipSetup, sample_battle
 from ..rulesets.starship.state import StarshipState
 from .base import (
@@ -100,7 +104,8 @@ __all__ = ["StarshipActions", "StarshipEnv", "StarshipObservation", "element_slo
 
 #: Forward steps the engine offers: 0.5" up to the Full Thrust maximum of 3".
 FORWARD_STEPS = tuple(0.5 * k for k in range(1, 7))
-#: Squadron placements: 16 bearings, and fractions of the squadron's reach (EP x 2").
+#: Squadron placements: 16 bearings, and fractions of the squadron's reach (EP x 2", x 3" with
+#: Full Thrust).
 PLACE_BEARINGS = tuple(k * 22.5 for k in range(16))
 PLACE_FRACTIONS = (1.0, 0.5, 0.25)
 _FRACTION_TEXT = ("1", "1/2", "1/4")
@@ -109,6 +114,8 @@ ARRIVAL_STEP = 6.0
 HEADINGS = tuple(45.0 * k for k in range(8))
 
 _PHASES = ("command", "hangar", "movement", "attack", "morale", "over")
+#: Rolls waiting for the re-roll pools other than attack and morale rolls (their own blocks).
+_ROLLS = ("initiative", "shields")
 _KINDS = ("ship", "squadron", "torpedo")
 _STATUS = ("in play", "embarked", "out of play", "destroyed")
 
@@ -152,6 +159,14 @@ def _r(value: float) -> float:
     return round(float(value), 2) + 0.0
 
 
+def _nearest(value: float, grid: tuple[float, ...]) -> float:
+    """The grid bearing nearest ``value``: the engine lists a bearing off its grid only when
+    every bearing on it is taken, so the nearest one's index is free to name it (halfway
+    between two, the one before it clockwise)."""
+    return _r(min(grid, key=lambda b: (abs((value - b + 180.0) % 360.0 - 180.0),
+                                       (value - b) % 360.0)))
+
+
 class StarshipActions(ActionTable[StarshipState]):
     """Every starship action of one setup (see the module docstring for the grids)."""
 
@@ -165,8 +180,9 @@ class StarshipActions(ActionTable[StarshipState]):
                               for side in setup.sides}
         self.torpedo_count = {side: sum(1 for s in slots if s.torpedo and s.side == side)
                               for side in setup.sides}
+        # an attack's dice, a morale roll's (CMD), an initiative roll-off's two
         self.max_dice = max([len(m.dice.dice) for p in setup.pieces for m in p.mounts]
-                            + [p.cmd for p in setup.pieces] + [1])
+                            + [p.cmd for p in setup.pieces] + [2])
         self._torpedo_mount = f"{load_data().torpedo.arc}.1"
         self._names_of: tuple[Any, dict[str, int]] | None = None
         self._command()
@@ -321,13 +337,14 @@ class StarshipActions(ActionTable[StarshipState]):
             return ("mulligan", action.take)
         if isinstance(action, Launch):
             sq, c = names.get(action.squadron), names.get(action.carrier)
-            return None if sq is None or c is None else ("launch", sq, c, _r(action.bearing))
+            return None if sq is None or c is None else (
+                "launch", sq, c, _nearest(action.bearing, LAUNCH_BEARINGS))
         if isinstance(action, Embark):
             sq, c = names.get(action.squadron), names.get(action.carrier)
             return None if sq is None or c is None else ("embark", sq, c)
         if isinstance(action, Push):
             sq = names.get(action.squadron)
-            return None if sq is None else ("push", sq, _r(action.bearing))
+            return None if sq is None else ("push", sq, _nearest(action.bearing, PUSH_BEARINGS))
         if isinstance(action, Reroll):
             return ("reroll", action.die)
         if isinstance(action, HangarDone | Overcharge | Accept):
@@ -382,7 +399,7 @@ class StarshipActions(ActionTable[StarshipState]):
         grid: dict[tuple[float, float], tuple[Any, ...]] = {}
         if pose is None:
             return grid
-        reach = 2.0 * state.pieces[i].engine_points
+        reach = squadron_reach(state, i)
         grid[(_r(pose.x), _r(pose.y))] = ("stay",)
 
         def spot(b: float, f: int) -> tuple[float, float]:
@@ -437,6 +454,7 @@ class StarshipObservation(ObservationEncoder):
             ("attack.present", 1), ("attack.mine", 1), ("attack.attacker", n),
             ("attack.target", n), ("attack.dice", 3 * max_dice),
             ("rally.present", 1), ("rally.element", n), ("rally.dice", 2 * max_dice),
+            ("roll.kind", len(_ROLLS)), ("roll.element", n), ("roll.dice", 4),
         ]
         self.element_spec: list[tuple[str, int]] = [
             ("present", 1), ("mine", 1), ("kind", len(_KINDS)), ("status", len(_STATUS)),
@@ -514,6 +532,14 @@ class StarshipObservation(ObservationEncoder):
             for d, roll in enumerate(rally["rolls"][:self.max_dice]):
                 out[at["rally.dice"] + 2 * d] = 1.0
                 out[at["rally.dice"] + 2 * d + 1] = fraction(roll, 6)
+        roll = view["pending_roll"]
+        if roll is not None and roll["kind"] in _ROLLS:  # attacks and morale: the blocks above
+            one_hot(out, at["roll.kind"], _ROLLS.index(roll["kind"]))
+            k = None if roll["element"] is None else slots.get(roll["element"])
+            one_hot(out, at["roll.element"], None if k is None else position[k])
+            for d, value in enumerate(roll["values"][:2]):
+                out[at["roll.dice"] + 2 * d] = 1.0
+                out[at["roll.dice"] + 2 * d + 1] = fraction(value, 6)
         turned = player == self.sides[1]
         for e in view["elements"]:
             k = slots.get(e["name"])

@@ -29,7 +29,7 @@ from ..errors import LeviathansError
 from ..records import GameRecord, replay
 from ..rulesets import get_ruleset
 from .games import OPPONENTS, PLAYABLE, ApiError, GameManager, Session, initiatives, scenarios
-from .storage import Storage, StorageError, open_storage
+from .storage import GameRow, SeatRow, Storage, StorageError, open_storage
 
 __all__ = ["MAX_BODY", "create_app"]
 
@@ -45,7 +45,8 @@ Tokens = Annotated[list[str] | None, Query(max_length=100)]
 
 
 class NewGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: a wrong type is refused, not coerced ("12" or true for a number)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     ruleset: str = "airfleet"
     side: str | None = None
@@ -60,7 +61,8 @@ class NewGame(BaseModel):
 
 
 class ActionIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: a wrong type is refused, not coerced ("12" or true for a number)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     #: optional here so that a missing token is refused as such (403), as on the websocket
     token: str | None = Field(default=None, max_length=100)
@@ -223,12 +225,23 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
 
     @app.get("/api/games")
     async def my_games(tokens: Annotated[str, Query(max_length=5000)] = "") -> dict[str, Any]:
-        wanted = [t for t in tokens.split(",") if t][:100]
+        # Only what could be a token (printable ASCII) goes to the database: PostgreSQL
+        # refuses a NUL in a string, and no seat's token holds one.
+        wanted = [t for t in tokens.split(",") if t and t.isascii() and t.isprintable()][:100]
         rows = await asyncio.to_thread(store.games_for_tokens, wanted)
+
+        def updated(g: GameRow, s: SeatRow) -> str:
+            # A game in play shows the time of the last step this seat was told of: the time
+            # of another seat's secret choice would tell that seat something.
+            session = manager.sessions.get(g.id)
+            if g.status == "active" and session is not None and len(session.steps):
+                return session.steps.last_time(session.viewer([s.side])).isoformat()
+            return (g.updated or g.created).isoformat()
+
         return {"games": [{"id": g.id, "ruleset": g.ruleset, "title": g.title,
                            "status": g.status, "outcome": g.outcome, "side": s.side,
                            "token": s.token, "created": g.created.isoformat(),
-                           "updated": (g.updated or g.created).isoformat()}
+                           "updated": updated(g, s)}
                           for g, s in rows]}
 
     @app.get("/api/finished")
@@ -255,9 +268,8 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
 
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, body: ActionIn) -> dict[str, Any]:
-        session = await manager.act(game_id, body.token, body.action, body.expect)
-        return {"seq": session.seq, "to_move": session.state.to_move,
-                "outcome": session.game.outcome}
+        session, seq = await manager.act(game_id, body.token, body.action, body.expect)
+        return {"seq": seq, "to_move": session.state.to_move, "outcome": session.game.outcome}
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> JSONResponse:
@@ -323,8 +335,24 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
             data = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             raise ApiError(422, "the record is not valid JSON") from None
-        record = GameRecord.from_data(data, "uploaded record")
-        steps = await asyncio.to_thread(lambda: list(replay(record, "uploaded record")))
+        except RecursionError:
+            raise ApiError(422, "the record is not valid JSON: nested too deeply") from None
+        try:
+            record = GameRecord.from_data(data, "uploaded record")
+            steps = await asyncio.to_thread(lambda: list(replay(record, "uploaded record")))
+        except LeviathansError:
+            raise  # the loader's own one-line refusal (422)
+        except RecursionError:
+            raise ApiError(422, "uploaded record: nested too deeply") from None
+        except Exception as exc:
+            # The record is the client's input and replaying it is pure computation: whatever
+            # it trips over in the loader, it is refused (422), never a 500. Logged in full,
+            # as the loader should have named the fault itself.
+            log.warning("an uploaded record tripped the loader", exc_info=True)
+            fault = "a field has the wrong type" if isinstance(exc, TypeError) \
+                else "cannot be read"
+            raise ApiError(422, f"uploaded record: {fault} ({type(exc).__name__}: "
+                                f"{str(exc)[:200]})") from None
         replay_id = manager.keep_upload(record, [s.state for s in steps])
         return {"id": replay_id, "steps": len(steps) - 1, "ruleset": record.ruleset,
                 "url": f"/replay/{replay_id}"}
@@ -339,7 +367,15 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
             session = await manager.get(game_id)
             manager.sides_of(session, tokens)
         except ApiError as exc:
+            # Accepted first, then closed with the reason's code: a close before the accept
+            # reaches the client as a bare HTTP 403, whatever the reason.
+            await ws.accept()
             await ws.close(code=4403 if exc.status == 403 else 4404, reason=exc.message)
+            return
+        except StorageError as exc:
+            log.error("storage failed: %s", exc)
+            await ws.accept()
+            await ws.close(code=1013, reason=_STORAGE_FAILED)  # 1013: try again later
             return
         await ws.accept()
         changed = asyncio.Event()
@@ -359,7 +395,7 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
                     await ws.send_json({"type": "error", "status": 422,
                                         "error": "send a JSON object as a text message"})
                 else:
-                    await _message(ws, manager, game_id, text)
+                    await _message(ws, manager, game_id, text, tokens)
         except WebSocketDisconnect:
             pass
         finally:
@@ -372,33 +408,45 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
 async def _push(ws: WebSocket, manager: GameManager, session: Session, tokens: list[str],
                 changed: asyncio.Event,
                 renderers: dict[str, Callable[..., str]] | None) -> None:
-    """Send the seat's payload now and after every change (coalescing bursts)."""
+    """Send the seat's payload now and after every change (coalescing bursts), but never the
+    same payload twice: a step the seat is not told of (another seat's secret choice) leaves
+    its payload as it was, and must not reach it even as a repeat (its timing would tell)."""
+    sent = None
     try:
         while True:
             changed.clear()
             current = manager.sessions.get(session.game.id, session)
-            await ws.send_json({"type": "state", **manager.payload(
-                current, tokens, renderers, with_log=renderers is not None)})
+            text = json.dumps({"type": "state", **manager.payload(
+                current, tokens, renderers, with_log=renderers is not None)},
+                ensure_ascii=False, separators=(",", ":"))
+            if text != sent:
+                await ws.send_text(text)
+                sent = text
             await changed.wait()
     except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
         return
 
 
-async def _message(ws: WebSocket, manager: GameManager, game_id: str, text: str) -> None:
+async def _message(ws: WebSocket, manager: GameManager, game_id: str, text: str,
+                   held: list[str]) -> None:
     try:
         data = json.loads(text)
     except ValueError:
         await ws.send_json({"type": "error", "status": 422, "error": "not valid JSON"})
+        return
+    except RecursionError:
+        await ws.send_json({"type": "error", "status": 422,
+                            "error": "not valid JSON: nested too deeply"})
         return
     if not isinstance(data, dict):
         await ws.send_json({"type": "error", "status": 422, "error": "expected an object"})
         return
     try:
         expect = data.get("expect")
-        if expect is not None and not isinstance(expect, int):
+        if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
             raise ApiError(422, "expect must be a step number")
-        session = await manager.act(game_id, data.get("token"), data.get("action"), expect)
-        await ws.send_json({"type": "ack", "seq": session.seq})
+        _, seq = await manager.act(game_id, data.get("token"), data.get("action"), expect, held)
+        await ws.send_json({"type": "ack", "seq": seq})
     except ApiError as exc:
         await ws.send_json({"type": "error", "status": exc.status, "error": exc.message})
     except StorageError as exc:  # as over HTTP; the connection stays open

@@ -12,20 +12,22 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from ..bots import BOTS, make_bot
+from ..bots import BOTS
 from ..bots.base import Bot
-from ..bots.random import RandomBot
 from ..dice import RecordingDice, Roll, SeededDice
 from ..errors import LeviathansError
 from ..protocol import Concede, GameState, Ruleset
 from ..records import FORMAT, VERSION, GameRecord
 from ..rulesets import get_ruleset
+from .bot_turns import decide
 from .storage import ActionRow, Conflict, GameRow, SeatRow, Storage
+from .visibility import SPECTATOR, StepLog, ViewCache, Viewer, actor_of, seers
 
 __all__ = ["ApiError", "GameManager", "Session"]
 
@@ -46,6 +48,25 @@ class ApiError(Exception):
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def plain_text(value: str, what: str) -> str:
+    """``value`` if it is one line of plain text, else a 422: control characters (NUL among
+    them, which PostgreSQL cannot store) and unpaired surrogates (not Unicode) have no place in
+    a title or an action, and must be refused here, not fail the write."""
+    for char in value:
+        kind = unicodedata.category(char)
+        if kind == "Cc":
+            raise ApiError(422, f"{what} holds a control character ({char!r}): plain text only")
+        if kind == "Cs":
+            raise ApiError(422, f"{what} holds an unpaired surrogate ({char!r}): not Unicode")
+    return value
+
+
+def _names_a_game(game_id: str) -> bool:
+    """Whether ``game_id`` could be a game's id at all (short printable ASCII): anything else is
+    no game, answered without asking the database (PostgreSQL refuses a NUL in a string)."""
+    return 0 < len(game_id) <= 64 and game_id.isascii() and game_id.isprintable()
 
 
 #: The rule sets the browser game can show.
@@ -131,8 +152,8 @@ class Session:
     state: GameState
     dice: RecordingDice
     seq: int
-    #: (seq, event dicts) of every step, for the game log
-    log: list[tuple[int, list[dict[str, Any]]]] = field(default_factory=list)
+    #: every step's events, time and who may know of it; each viewer's numbering of them
+    steps: StepLog = field(default_factory=StepLog)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Callable[[], None]] = field(default_factory=set)
     bots: dict[str, Bot] = field(default_factory=dict)
@@ -141,17 +162,45 @@ class Session:
     history: list[GameState] = field(default_factory=list)
     #: dropped after a failed write that could not be reloaded: never write from it again
     stale: bool = False
+    #: (real step, text) of what players are told about the game itself (a bot that failed);
+    #: a viewer is shown each once it has seen that step (kept in memory only)
+    notices: list[tuple[int, str]] = field(default_factory=list)
+    #: failed decisions in a row, by bot seat
+    bot_failures: dict[str, int] = field(default_factory=dict)
     #: what every payload of one state shares, computed once (a new state misses): the legal
-    #: actions with their hints, the drawing (state, renderer, svg), the log as sent
+    #: actions with their hints, the drawing (state, renderer, svg)
     offered: tuple[GameState, list[str], dict[str, Any]] | None = field(default=None, repr=False)
     drawn: tuple[GameState, Callable[..., str], str] | None = field(default=None, repr=False)
-    log_shown: tuple[list[Any], list[dict[str, Any]]] | None = field(default=None, repr=False)
+    views: ViewCache = field(default_factory=ViewCache, repr=False)
+
+    @property
+    def shared_screen(self) -> bool:
+        """A hotseat game: one browser holds every seat, so its seats keep nothing from each
+        other (spectators still see only what spectators may)."""
+        return any(seat.name == "hotseat" for seat in self.seats.values())
+
+    def viewer(self, sides: list[str]) -> Viewer:
+        """Whose numbering of the steps a client holding these seats gets."""
+        if not sides:
+            return SPECTATOR
+        return frozenset(self.ruleset.players if self.shared_screen else sides)
+
+    def record_step(self, before: GameState | None, action: Any, after: GameState,
+                    time: datetime) -> None:
+        """Add a step to the log, with who may know of it (the opening: everyone)."""
+        players = self.ruleset.players
+        seen_by = frozenset((*players, None)) if before is None else \
+            seers(players, before, after, actor_of(before, action), self.views)
+        self.steps.add([e.to_dict() for e in after.events], seen_by, time)
 
     def side_of(self, token: str | None) -> str | None:
-        if token is None:
+        # Seat tokens are ASCII (token_urlsafe): anything else holds no seat. The comparison is
+        # of bytes, as compare_digest refuses a str with other characters (a TypeError).
+        if token is None or not token.isascii():
             return None
+        given = token.encode("ascii")
         for side, seat in self.seats.items():
-            if secrets.compare_digest(seat.token, token):
+            if secrets.compare_digest(seat.token.encode("utf-8"), given):
                 return side
         return None
 
@@ -194,6 +243,7 @@ class GameManager:
             raise ApiError(422, f"scenario {scenario!r} is not one of {', '.join(names)}")
         if turn_limit is not None and not 1 <= turn_limit <= 200:
             raise ApiError(422, "turn_limit must be between 1 and 200")
+        plain_text(title, "title")
         if initiative is not None:
             choices = initiatives(ruleset_name)
             if not choices:
@@ -208,7 +258,10 @@ class GameManager:
         other = next(p for p in ruleset.players if p != side)
         seats = [SeatRow(game_id, side, secrets.token_urlsafe(24), "human", None, "you")]
         if opponent == "bot":
-            seats.append(SeatRow(game_id, other, secrets.token_urlsafe(24), "bot", bot, bot))
+            # The bot's own seed, as secret as the dice seed: its hidden choices (fog-of-war
+            # cards) must not be foreseeable from anything a client sees.
+            seats.append(SeatRow(game_id, other, secrets.token_urlsafe(24), "bot", bot, bot,
+                                 bot_seed=secrets.randbits(63)))
         else:
             seats.append(SeatRow(game_id, other, secrets.token_urlsafe(24), "human", None,
                                  "hotseat" if opponent == "hotseat" else "friend"))
@@ -220,7 +273,7 @@ class GameManager:
         await asyncio.to_thread(self.storage.create_game, row, seats, opening)
         dice.rolls.clear()
         session = Session(row, {s.side: s for s in seats}, ruleset, state, dice, 0)
-        session.log.append((0, [e.to_dict() for e in state.events]))
+        session.record_step(None, None, state, opening.created)
         session.history.append(state)
         self._remember(session)
         held = {side: seats[0].token}
@@ -230,6 +283,8 @@ class GameManager:
         return session, held
 
     async def get(self, game_id: str) -> Session:
+        if not _names_a_game(game_id):
+            raise ApiError(404, "no such game")
         session = self.sessions.get(game_id)
         if session is not None:
             self.schedule_bots(session)  # restarts a bot stopped by a failed write
@@ -255,12 +310,13 @@ class GameManager:
         state = ruleset.new_game(setup, dice)
         session = Session(row, {s.side: s for s in self.storage.seats(game_id)}, ruleset,
                           state, dice, 0)
-        session.log.append((0, [e.to_dict() for e in state.events]))
+        session.record_step(None, None, state, actions[0].created if actions else row.created)
         session.history.append(state)
         for a in actions[1:]:
             assert a.action is not None
-            state = state.apply(state.parse_action(a.action), dice)
-            session.log.append((a.seq, [e.to_dict() for e in state.events]))
+            action = state.parse_action(a.action)
+            before, state = state, state.apply(action, dice)
+            session.record_step(before, action, state, a.created)
             session.history.append(state)
             session.seq = a.seq
         dice.rolls.clear()
@@ -286,25 +342,32 @@ class GameManager:
     # --- playing -----------------------------------------------------------------------------
 
     async def act(self, game_id: str, token: str | None, text: Any,
-                  expect: int | None = None) -> Session:
-        """Apply one action for the seat holding ``token``; persisted before it returns."""
+                  expect: int | None = None, held: list[str] | None = None
+                  ) -> tuple[Session, int]:
+        """Apply one action for the seat holding ``token``; persisted before it returns. The
+        step numbers (``expect``, and the one returned) are those of the payloads of the seats
+        ``held`` by the client (its websocket's tokens) if the acting seat is among them, else
+        of the acting seat's own payloads."""
         session = await self.get(game_id)
         if not isinstance(token, str) or not token:
             raise ApiError(403, "a seat token is needed to act")
         side = session.side_of(token)
         if side is None:
             raise ApiError(403, "that token holds no seat in this game")
+        sides = self.sides_of(session, held or [])
+        viewer = session.viewer(sides if side in sides else [side])
         if session.seats[side].kind == "bot":
             raise ApiError(403, "that seat is played by a bot")
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise ApiError(422, "an action is a short text, e.g. 'Raven:F' or 'done'")
+        plain_text(text, "the action")
         async with session.lock:
             state = session.state
             if state.outcome is not None:
                 raise ApiError(409, "the game is over")
-            if expect is not None and expect != session.seq + 1:
-                raise ApiError(409, f"the game is at step {session.seq}: step {expect} "
-                                    f"is not next")
+            seq = session.steps.seq(viewer)
+            if expect is not None and expect != seq + 1:
+                raise ApiError(409, f"the game is at step {seq}: step {expect} is not next")
             try:
                 action = state.parse_action(text)
             except LeviathansError as exc:
@@ -315,8 +378,9 @@ class GameManager:
             elif state.to_move != side:
                 raise ApiError(409, f"it is {state.to_move}'s turn, not {side}'s")
             await self._apply(session, action)
+            seq = session.steps.seq(viewer)
         self.schedule_bots(session)
-        return session
+        return session, seq
 
     async def _apply(self, session: Session, action: Any) -> None:
         """Apply and persist (caller holds the lock); a refused action changes nothing."""
@@ -340,9 +404,9 @@ class GameManager:
         except Exception:
             await self._resync(session)  # the dice ran ahead of what is stored
             raise
-        session.state = new
+        before, session.state = session.state, new
         session.seq += 1
-        session.log.append((session.seq, [e.to_dict() for e in new.events]))
+        session.record_step(before, action, new, row.created)
         session.history.append(new)
         if outcome is not None:
             session.game = GameRow(**{**session.game.__dict__, "status": "finished",
@@ -363,7 +427,7 @@ class GameManager:
             return
         session.game, session.seats, session.state = fresh.game, fresh.seats, fresh.state
         session.dice, session.seq = fresh.dice, fresh.seq
-        session.log, session.history = fresh.log, fresh.history
+        session.steps, session.history = fresh.steps, fresh.history
         session.notify()
 
     # --- bots --------------------------------------------------------------------------------
@@ -388,40 +452,17 @@ class GameManager:
             side = session.state.to_move
             if side is None or session.seats[side].kind != "bot":
                 return
-            bot = session.bots.get(side)
-            # The bot's own randomness: from the game id, never from the dice seed.
-            bot_seed = (int.from_bytes(session.game.id.encode()[:8].ljust(8, b"0"))
-                        + session.ruleset.players.index(side))
-            if bot is None:
-                seat = session.seats[side]
-                bot = make_bot(seat.bot or "greedy", bot_seed)
-                session.bots[side] = bot
             state = session.state
-            try:
-                action = await asyncio.to_thread(bot.choose, state)
-            except TypeError:
-                # A bot that does not play War Fleet yet (the greedy bot before its War Fleet
-                # play lands) refuses the state: the random bot plays the seat instead. In the
-                # other rule sets a TypeError is a bot bug like any other.
-                if session.ruleset.name != "warfleet" or isinstance(bot, RandomBot):
-                    log.exception("bot %s failed in game %s", side, session.game.id)
-                    return
-                log.warning("bot %s does not play %s: the random bot plays instead",
-                            getattr(bot, "name", bot), session.ruleset.name)
-                session.bots[side] = RandomBot(bot_seed)
-                continue
-            except Exception:  # a bot bug must not take the server down
-                log.exception("bot %s failed in game %s", side, session.game.id)
+            # The seat's bot, or the random bot if it fails (bot_turns.py): never a stall.
+            action = await decide(session, side, state)
+            if action is None:
+                session.notify()  # the notice that the game cannot go on
                 return
             async with session.lock:
                 if session.state is not state:
                     continue  # something else happened (a concession): think again
                 try:
                     await self._apply(session, action)
-                except ApiError:
-                    log.exception("bot %s chose an illegal action in game %s", side,
-                                  session.game.id)
-                    return
                 except Exception:  # a failed write: the next look at the game restarts it
                     log.exception("bot %s could not play in game %s", side, session.game.id)
                     return
@@ -451,9 +492,11 @@ class GameManager:
         # With several seats on one screen, it is the seat to move that looks.
         perspective = to_move if to_move in sides else (sides[0] if sides else None)
         legal, hints = self._offered(session, state) if to_move in sides else ([], {})
+        viewer = session.viewer(sides)
         out: dict[str, Any] = {
             "game": self.summary(session),
-            "seq": session.seq,
+            # the viewer's own numbering: another seat's secret steps are not counted
+            "seq": session.steps.seq(viewer),
             "you": sides,
             "perspective": perspective,
             "to_move": to_move,
@@ -461,7 +504,9 @@ class GameManager:
             "legal": legal,
         }
         if with_log:
-            out["log"] = self._log(session)
+            out["log"] = session.steps.entries(viewer)
+        seen = session.steps.last_seen(viewer)
+        out["notices"] = [text for step, text in session.notices if step <= seen]
         if legal:
             out["hints"] = hints
         if renderers and session.ruleset.name in renderers:
@@ -484,17 +529,6 @@ class GameManager:
             offered = session.offered = (state, legal, attack_hints(state, legal) if legal
                                          else {})
         return list(offered[1]), offered[2]
-
-    @staticmethod
-    def _log(session: Session) -> list[dict[str, Any]]:
-        """The game log as sent: built up one step at a time, handed out as a copy."""
-        shown = session.log_shown
-        if shown is None or shown[0] is not session.log:
-            shown = session.log_shown = (session.log, [])
-        entries = shown[1]
-        entries.extend({"seq": seq, "events": events}
-                       for seq, events in session.log[len(entries):])
-        return list(entries)
 
     def summary(self, session: Session) -> dict[str, Any]:
         game = session.game

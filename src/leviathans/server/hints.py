@@ -86,14 +86,28 @@ def _air(state: Any, legal: set[str]) -> dict[str, Any]:
 
 
 def _star(state: Any, legal: list[str]) -> dict[str, Any]:
-    """Attacks: exact odds. Movement steps: where the element would stand after the step
-    (the engine's own geometry), for the board's preview."""
-    from ..rulesets.starship.actions import Arrive, Attack, Forward, Place, Turn, parse_action
-    from ..rulesets.starship.odds import attack_odds
+    """Attacks: exact odds. Re-rolls of a waiting roll: its exact expected result now and
+    with that die rolled again, and for whom it is good. Movement steps: where the element
+    would stand after the step (the engine's own geometry), for the board's preview."""
+    from ..rulesets.starship.actions import (
+        Arrive,
+        Attack,
+        Forward,
+        Place,
+        Reroll,
+        Turn,
+        parse_action,
+    )
+    from ..rulesets.starship.odds import attack_odds, reroll_odds
 
     out: dict[str, Any] = {}
     for text in legal:
         action = parse_action(text)
+        if isinstance(action, Reroll):
+            effect = reroll_odds(state, action.die)
+            out[text] = {"measure": effect.measure, "for": effect.side,
+                         "now": _frac(effect.now), "after": _frac(effect.after)}
+            continue
         if isinstance(action, Forward | Turn | Place | Arrive):
             pose = state.elements[state.index(action.element)].pose
             if isinstance(action, Forward):

@@ -4,12 +4,15 @@ A saved game holds what a game record (:mod:`leviathans.records`) holds, split s
 move is one small insert rather than rewriting the whole record:
 
 * a :class:`GameRow`: rule set, setup, the dice seed, title, status and outcome;
-* its :class:`SeatRow` s: which side each player token controls (human or bot);
+* its :class:`SeatRow` s: which side each player token controls (human or bot), and a bot
+  seat's secret seed for its own random choices;
 * its :class:`ActionRow` s, one per step of the record: ``seq`` 0 holds the opening rolls (no
   action), then one row per action with every roll it caused.
 
 The seed is a secret: with it anyone could foresee every roll, so it lives here and in the
-server's memory only (it is even left out of ``repr(GameRow)`` so it cannot leak into logs).
+server's memory only (it is even left out of ``repr(GameRow)`` so it cannot leak into logs). A
+bot seat's ``bot_seed`` is secret the same way: with it anyone could foresee the bot's hidden
+choices (its fog-of-war cards) before they are revealed.
 The stored rolls let the server check a replay, and make the game's record once it is over.
 
 Two implementations of the :class:`Storage` protocol behave the same:
@@ -130,7 +133,9 @@ class GameRow:
 
 @dataclass(frozen=True)
 class SeatRow:
-    """One player's seat in a game; ``token`` is the seat's password, unique across all games."""
+    """One player's seat in a game; ``token`` is the seat's password, unique across all games.
+    ``bot_seed`` (bot seats) seeds the bot's own random choices: secret, never sent, left out
+    of repr; None in games saved before it existed (revision 0003)."""
 
     game_id: str
     side: str
@@ -138,6 +143,7 @@ class SeatRow:
     kind: str
     bot: str | None = None
     name: str = ""
+    bot_seed: int | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
@@ -304,8 +310,12 @@ def _check_seats(game: GameRow, seats: Sequence[SeatRow]) -> list[SeatRow]:
                                f"got {seat.kind!r}")
         if seat.kind == "bot":
             _text(seat.bot, f"{what}: bot", _WIDTHS["bot"], empty=False)
-        elif seat.bot is not None:
+        elif seat.bot is not None or seat.bot_seed is not None:
             raise StorageError(f"{what}: a human seat has no bot")
+        if seat.bot_seed is not None and (
+                isinstance(seat.bot_seed, bool) or not isinstance(seat.bot_seed, int)
+                or not _SEED_MIN <= seat.bot_seed <= _SEED_MAX):
+            raise StorageError(f"{what}: bot_seed must be a whole number that fits in 64 bits")
         if seat.side in sides:
             raise StorageError(f"{what}: two seats for the same side")
         if seat.token in tokens:
@@ -541,6 +551,7 @@ seats_table = sa.Table(
     sa.Column("kind", sa.String(16), nullable=False),
     sa.Column("bot", sa.String(_WIDTHS["bot"]), nullable=True),
     sa.Column("name", sa.Text, nullable=False),
+    sa.Column("bot_seed", sa.BigInteger, nullable=True),
 )
 
 actions_table = sa.Table(
@@ -564,7 +575,7 @@ def _game_from(r: sa.Row[Any]) -> GameRow:
 
 def _seat_from(r: sa.Row[Any]) -> SeatRow:
     return SeatRow(game_id=r.game_id, side=r.side, token=r.token, kind=r.kind, bot=r.bot,
-                   name=r.name)
+                   name=r.name, bot_seed=None if r.bot_seed is None else int(r.bot_seed))
 
 
 def _action_from(r: sa.Row[Any]) -> ActionRow:
@@ -828,7 +839,7 @@ class SqlStorage:
                 if seat_list:
                     conn.execute(seats_table.insert(), [
                         {"game_id": s.game_id, "side": s.side, "position": n, "token": s.token,
-                         "kind": s.kind, "bot": s.bot, "name": s.name}
+                         "kind": s.kind, "bot": s.bot, "name": s.name, "bot_seed": s.bot_seed}
                         for n, s in enumerate(seat_list)])
                 conn.execute(actions_table.insert().values(
                     game_id=opening.game_id, seq=0, action=None,
@@ -862,7 +873,8 @@ class SqlStorage:
                 chunk = wanted[start:start + _IN_CHUNK]
                 query = (sa.select(games_table, seats_table.c.side, seats_table.c.position,
                                    seats_table.c.token, seats_table.c.kind, seats_table.c.bot,
-                                   seats_table.c.name, seats_table.c.game_id)
+                                   seats_table.c.name, seats_table.c.game_id,
+                                   seats_table.c.bot_seed)
                          .join(seats_table, seats_table.c.game_id == games_table.c.id)
                          .where(seats_table.c.token.in_(chunk)))
                 pairs.extend((_game_from(r), _seat_from(r), r.position)

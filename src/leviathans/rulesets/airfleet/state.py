@@ -244,6 +244,8 @@ class GameState:
                 "facing": s.facing.name if s.bow is not None else None,
                 "status": ("afloat", "keel broken", "destroyed")[s.status],
                 "mp": self.mp_available(i),
+                # the card's hexes to enter before each facing change (R3)
+                "enter_before_turn": spec.enter_before_turn,
                 "moved": s.moved,
                 "destroyed": [refs[j] for j in range(len(refs)) if s.destroyed >> j & 1],
                 "destroyed_this_turn": [refs[j] for j in range(len(refs)) if s.circled >> j & 1],

@@ -13,9 +13,10 @@ instead. Damage fills shielded boxes first; the last box crossed destroys the el
 more damage from one attack gives a disorder token (none under Red Alert).
 
 Re-rolls: Deep Scan re-rolls misses against targets over 10" away, Defence Grid those at 4"
-or less; Evasive Maneuvers on the target makes a light weapon re-roll its hits. Then the
-attacker may spend re-roll pool dice (one die each) or a held Divert Power To Weapons die
-(every miss of this weapon) before the damage is dealt.
+or less; Evasive Maneuvers on the target makes a light weapon re-roll its hits. Then the roll
+waits (:mod:`.rerolls`) while either admiral may spend re-roll pool dice on it (one die each),
+or the attacker a held Divert Power To Weapons die (every miss of this weapon), before the
+damage is dealt.
 
 Torpedo weapons launch a torpedo element instead (the Torpedoes system must be active): it
 moves from the next movement phase and attacks, once, an element touching it in its front
@@ -29,17 +30,18 @@ from collections.abc import Iterator
 
 from ...dice import DiceSource
 from ...protocol import Event
-from .actions import Accept, Attack, Overcharge, Reroll, Stand, StarAction, num
-from .command import clear
+from .actions import Attack, Stand, StarAction, num
+from .contact import clear
 from .data import Span, load_data
 from .events import StarEvent
 from .geometry import EPSILON, Pose, gap, in_arc
+from .rerolls import take_or_wait
 from .setup import Mount, Piece
 from .state import IN_PLAY, PendingAttack, StarshipState
 
 __all__ = [
-    "apply_attack", "attack_actions", "can_attack", "hits_of", "launch_headings",
-    "resolve", "valid_targets", "why_not_attack",
+    "apply_attack", "attack_actions", "can_attack", "can_overcharge", "hits_of",
+    "launch_headings", "overcharge", "resolve", "valid_targets", "why_not_attack",
 ]
 
 
@@ -140,9 +142,6 @@ def _member_attacks(state: StarshipState, i: int) -> Iterator[Attack]:
 
 
 def attack_actions(state: StarshipState) -> Iterator[StarAction]:
-    if state.attack is not None:
-        yield from reroll_actions(state)
-        return
     if state.activation:
         members: list[int] = list(state.activation)
     else:
@@ -154,11 +153,6 @@ def attack_actions(state: StarshipState) -> Iterator[StarAction]:
 
 
 def why_not_attack(state: StarshipState, action: StarAction) -> str | None:
-    if state.attack is not None:
-        if isinstance(action, Reroll | Overcharge | Accept):
-            return None if action in set(reroll_actions(state)) else \
-                "no re-roll of that kind is available"
-        return "the attack's roll waits: reroll N, overcharge or accept"
     if not isinstance(action, Attack | Stand):
         return f"{action.text()!r} is not an attack"
     i = state.index(action.element)
@@ -215,9 +209,7 @@ def apply_attack(state: StarshipState, action: Attack | Stand, dice: DiceSource,
     faces = tuple(dice.roll(d, "attack") for d in mount.dice.dice.dice())
     pending = PendingAttack(i, mount.index, j, faces)
     pending = _automatic_rerolls(state, pending, dice, events)
-    if _reroll_choices(state, pending):
-        return state.evolve(attack=pending)
-    return resolve(state, pending, events)
+    return take_or_wait(state.evolve(attack=pending), dice, events)
 
 
 def _automatic_rerolls(state: StarshipState, pending: PendingAttack, dice: DiceSource,
@@ -248,60 +240,33 @@ def _automatic_rerolls(state: StarshipState, pending: PendingAttack, dice: DiceS
     return pending._replace(faces=tuple(faces))
 
 
-def _reroll_choices(state: StarshipState, pending: PendingAttack) -> bool:
-    side = state.pieces[pending.attacker].side
-    if state.pool(side).rerolls > 0:
-        return True
+def can_overcharge(state: StarshipState, pending: PendingAttack) -> bool:
+    """May the attacker discard a held Divert Power To Weapons die on this roll (once, with
+    a miss to re-roll)?"""
     held = state.elements[pending.attacker].held and not pending.overcharged
     return held and not all(hits_of(state, pending))
 
 
-def reroll_actions(state: StarshipState) -> Iterator[StarAction]:
+def overcharge(state: StarshipState, dice: DiceSource, events: list[Event]) -> StarshipState:
+    """Divert Power To Weapons, held from last turn: every miss of this attack re-rolled."""
     pending = state.attack
     assert pending is not None
-    side = state.pieces[pending.attacker].side
-    if state.pool(side).rerolls > 0:
-        for k in range(len(pending.faces)):
-            yield Reroll(k + 1)
-    if (state.elements[pending.attacker].held and not pending.overcharged
-            and not all(hits_of(state, pending))):
-        yield Overcharge()
-    yield Accept()
-
-
-def apply_reroll(state: StarshipState, action: Reroll | Overcharge | Accept, dice: DiceSource,
-                 events: list[Event]) -> StarshipState:
-    pending = state.attack
-    assert pending is not None
-    if isinstance(action, Accept):
-        return resolve(state.evolve(attack=None), pending, events)
     p = state.pieces[pending.attacker]
-    mount = p.mounts[pending.mount]
-    dice_of = mount.dice.dice.dice()
+    dice_of = p.mounts[pending.mount].dice.dice.dice()
     faces = list(pending.faces)
-    side = p.side
-    if isinstance(action, Reroll):
-        old = faces[action.die - 1]
-        faces[action.die - 1] = dice.roll(dice_of[action.die - 1], "attack:reroll:pool")
-        pool = state.pool(side)
-        state = state.evolve(pools=state.with_pool(side, pool._replace(rerolls=pool.rerolls - 1)))
-        events.append(StarEvent("reroll", f"{side} spends a re-roll pool die: {old} -> "
-                                f"{faces[action.die - 1]}", {"side": side}))
-        pending = pending._replace(faces=tuple(faces))
-    else:
-        hits = hits_of(state, pending)
-        for k, hit in enumerate(hits):
-            if not hit:
-                faces[k] = dice.roll(dice_of[k], "attack:reroll:divert-power-to-weapons")
-        elements = list(state.elements)
-        elements[pending.attacker] = elements[pending.attacker]._replace(held=False)
-        state = state.evolve(elements=tuple(elements))
-        events.append(StarEvent("reroll", f"{p.name} spends its diverted power: every miss "
-                                f"re-rolled", {"element": p.name}))
-        pending = pending._replace(faces=tuple(faces), overcharged=True)
-    if _reroll_choices(state, pending):
-        return state.evolve(attack=pending)
-    return resolve(state.evolve(attack=None), pending, events)
+    for k, hit in enumerate(hits_of(state, pending)):
+        if not hit:
+            faces[k] = dice.roll(dice_of[k], "attack:reroll:divert-power-to-weapons")
+    elements = list(state.elements)
+    # One die, discarded once: a unit's leader took it for every member that has the
+    # system, so spending it takes it from them all.
+    unit = state.setup.unit(p.unit)
+    for m in unit.members if unit is not None else (pending.attacker,):
+        elements[m] = elements[m]._replace(held=False)
+    events.append(StarEvent("reroll", f"{p.name} spends its diverted power: every miss "
+                            f"re-rolled", {"element": p.name}))
+    return state.evolve(elements=tuple(elements), attack=pending._replace(
+        faces=tuple(faces), overcharged=True, passed=frozenset()))
 
 
 def damage_per_hit(state: StarshipState, attacker: Piece, mount: Mount, target: int,

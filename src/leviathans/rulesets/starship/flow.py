@@ -1,15 +1,16 @@
-"""Turn flow of the starship game: dispatching actions to the phases, running everything that
-needs no decision, morale, the end phase, destruction and the end of the game (more than half
-of a fleet's elements destroyed; a unit counts element by element, S6)."""
+"""Turn flow of the starship game: dispatching actions to the phases (a waiting roll's
+re-roll choices first, :mod:`.rerolls`), running everything that needs no decision, the end
+phase, destruction and the end of the game (more than half of a fleet's elements destroyed; a
+unit counts element by element, S6)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
 
-from ...dice import DiceSource, die
+from ...dice import DiceSource
 from ...protocol import Concede, Event, Outcome
-from . import attack, command, movement
+from . import attack, command, morale, movement, rerolls
 from .actions import (
     Accept,
     Arrive,
@@ -46,7 +47,6 @@ from .state import (
 __all__ = ["add_disorder", "advance", "apply", "destroy", "legal_actions", "new_game", "view",
            "why_illegal"]
 
-D6 = die("d6")
 _MOVES = (Forward, Turn, EndMove, Place, Jump, Arrive)
 _HANGAR = (Launch, Embark, HangarDone)
 
@@ -59,6 +59,9 @@ def legal_actions(state: StarshipState) -> Iterator[StarAction]:
         return
     if state.pushes:
         yield from movement.push_actions(state)
+        return
+    if state.attack is not None or state.roll is not None:
+        yield from rerolls.choices(state)
         return
     side = state.to_act
     assert side is not None
@@ -75,10 +78,8 @@ def legal_actions(state: StarshipState) -> Iterator[StarAction]:
         yield from movement.move_actions(state)
     elif state.phase == Phase.ATTACK:
         yield from attack.attack_actions(state)
-    elif state.rally is not None:
-        yield from _rally_rerolls(state, side)
     else:
-        yield from _rally_actions(state, side)
+        yield from morale.rally_actions(state, side)
 
 
 def why_illegal(state: StarshipState, action: StarAction) -> str | None:
@@ -101,8 +102,11 @@ def why_illegal(state: StarshipState, action: StarAction) -> str | None:
     if state.pushes:
         if not isinstance(action, Push):
             return f"{state.pieces[state.pushes[0][0]].name} must first be pushed aside"
-        return None if action in set(movement.push_actions(state)) else \
-            f"{action.squadron} cannot be placed at bearing {action.bearing} now"
+        return movement.why_not_push(state, action)
+    if state.attack is not None or state.roll is not None:
+        return rerolls.why_not(state, action)
+    if isinstance(action, Reroll | Overcharge | Accept):
+        return "no roll waits for a re-roll"
     side = state.to_act or ""
     if isinstance(action, Mulligan):
         pool = state.pool(side) if state.phase == Phase.COMMAND else None
@@ -122,17 +126,14 @@ def why_illegal(state: StarshipState, action: StarAction) -> str | None:
         if state.phase != Phase.MOVEMENT:
             return f"it is the {phase} phase, not movement"
         return movement.why_not_move(state, action)
-    if state.rally is not None:
-        return None if action in set(_rally_rerolls(state, side)) else \
-            "the morale roll waits: reroll N or accept"
-    if isinstance(action, Attack | Stand | Reroll | Overcharge | Accept):
+    if isinstance(action, Attack | Stand):
         if state.phase != Phase.ATTACK:
             return f"it is the {phase} phase, not attack"
         return attack.why_not_attack(state, action)
     if isinstance(action, Rally):
         if state.phase != Phase.MORALE:
             return f"it is the {phase} phase, not morale"
-        return None if action in set(_rally_actions(state, side)) else \
+        return None if action in set(morale.rally_actions(state, side)) else \
             f"{action.element} has no disorder to rally, or is not {side}'s"
     return f"{action.text()!r} is not a starship action"
 
@@ -154,11 +155,11 @@ def apply(state: StarshipState, action: StarAction, dice: DiceSource,
     if isinstance(action, _HANGAR):
         return command.apply_hangar(state, side, action, events)
     if isinstance(action, Rally):
-        return _rally(state, side, action, dice, events)
-    if state.rally is not None and isinstance(action, Reroll | Accept):
-        return _rally_reroll(state, side, action, dice, events)
+        return morale.apply_rally(state, side, action, dice, events)
     if isinstance(action, Reroll | Overcharge | Accept):
-        new = attack.apply_reroll(state, action, dice, events)
+        if state.attack is None:  # a roll-off, shields or morale roll: no activation to end
+            return rerolls.decide(state, action, dice, events)
+        new = rerolls.decide(state, action, dice, events)
     elif isinstance(action, Attack | Stand):
         new = attack.apply_attack(state, action, dice, events)
     else:
@@ -185,7 +186,8 @@ def _order(state: StarshipState) -> tuple[str, str]:
 def advance(state: StarshipState, dice: DiceSource, events: list[Event]) -> StarshipState:
     """Play everything that needs no decision, until one does or the game is over."""
     while True:
-        if state.phase == Phase.OVER or state.pushes or state.nominations:
+        if state.phase == Phase.OVER or state.pushes or state.nominations \
+                or state.attack is not None or state.roll is not None:
             return state
         if state.phase == Phase.COMMAND:
             waiting = _command_waiting(state)
@@ -214,10 +216,8 @@ def advance(state: StarshipState, dice: DiceSource, events: list[Event]) -> Star
                 return state.evolve(to_act=nxt) if state.to_act != nxt else state
             state = _begin(state, Phase.MORALE)
         else:  # morale
-            if state.rally is not None:
-                return state
             chooser = next((s for s in _order(state) if s not in state.decided
-                            and len(list(_rally_actions(state, s))) > 1), None)
+                            and len(list(morale.rally_actions(state, s))) > 1), None)
             if chooser is not None:
                 return state.evolve(to_act=chooser) if state.to_act != chooser else state
             state = _end_turn(state, dice, events)
@@ -298,7 +298,7 @@ def destroy(state: StarshipState, i: int, reason: str, events: list[Event],
 def _end(state: StarshipState, outcome: Outcome, events: list[Event]) -> StarshipState:
     events.append(StarEvent("game-over", f"Game over: {outcome.text()}", outcome.to_dict()))
     return state.evolve(phase=Phase.OVER, outcome=outcome, to_act=None, move=None, attack=None,
-                        activation=(), pushes=())
+                        roll=None, activation=(), pushes=())
 
 
 # --- unit leaders -------------------------------------------------------------------------------
@@ -344,83 +344,6 @@ def _apply_lead(state: StarshipState, action: Lead, events: list[Event]) -> Star
     return state.evolve(leaders=tuple(leaders), nominations=state.nominations[1:])
 
 
-# --- morale -------------------------------------------------------------------------------------
-
-
-def _rally_actions(state: StarshipState, side: str) -> Iterator[Rally]:
-    for i in state.in_play():
-        p, e = state.pieces[i], state.elements[i]
-        if p.side == side and e.disorder > 0 and p.cmd > 0:
-            yield Rally(p.name)
-    yield Rally("none")
-
-
-def _rally(state: StarshipState, side: str, action: Rally, dice: DiceSource,
-           events: list[Event]) -> StarshipState:
-    state = state.evolve(decided=state.decided | {side})
-    if action.element == "none":
-        return state
-    i = state.index(action.element)
-    assert i is not None
-    faces = tuple(dice.roll(D6, "morale") for _ in range(state.pieces[i].cmd))
-    events.append(StarEvent("morale-roll", f"{action.element} rolls for morale: "
-                            f"{' '.join(map(str, faces))}", {"element": action.element,
-                                                             "rolls": list(faces)}))
-    return _rally_result(state.evolve(rally=(i, faces)), side, events)
-
-
-def _morale_need(state: StarshipState) -> int:
-    return state.setup.data.rules.morale.success
-
-
-def _rally_rerolls(state: StarshipState, side: str) -> Iterator[Reroll | Accept]:
-    """A re-roll pool die may re-roll any one die (the text: a die of any type)."""
-    assert state.rally is not None
-    if state.pool(side).rerolls > 0:
-        for k in range(len(state.rally[1])):
-            yield Reroll(k + 1)
-    yield Accept()
-
-
-def _rally_reroll(state: StarshipState, side: str, action: Reroll | Accept, dice: DiceSource,
-                  events: list[Event]) -> StarshipState:
-    assert state.rally is not None
-    i, faces = state.rally
-    if isinstance(action, Accept):
-        return _rally_done(state, events)
-    new = list(faces)
-    new[action.die - 1] = dice.roll(D6, "morale:reroll:pool")
-    pool = state.pool(side)
-    events.append(StarEvent("reroll", f"{side} spends a re-roll pool die: {faces[action.die - 1]}"
-                            f" -> {new[action.die - 1]}", {"side": side}))
-    state = state.evolve(pools=state.with_pool(side, pool._replace(rerolls=pool.rerolls - 1)),
-                         rally=(i, tuple(new)))
-    return _rally_result(state, side, events)
-
-
-def _rally_result(state: StarshipState, side: str, events: list[Event]) -> StarshipState:
-    assert state.rally is not None
-    need = _morale_need(state)
-    if state.pool(side).rerolls > 0 and any(f < need for f in state.rally[1]):
-        return state  # its admiral may spend re-roll pool dice first
-    return _rally_done(state, events)
-
-
-def _rally_done(state: StarshipState, events: list[Event]) -> StarshipState:
-    assert state.rally is not None
-    i, faces = state.rally
-    e = state.elements[i]
-    removed = min(e.disorder, sum(1 for f in faces if f >= _morale_need(state)))
-    elements = list(state.elements)
-    elements[i] = e._replace(disorder=e.disorder - removed)
-    name = state.pieces[i].name
-    events.append(StarEvent("morale", f"{name} rallies: {' '.join(map(str, faces))}: "
-                            f"{removed} disorder removed", {"element": name,
-                                                            "rolls": list(faces),
-                                                            "removed": removed}))
-    return state.evolve(elements=tuple(elements), rally=None)
-
-
 # --- views --------------------------------------------------------------------------------------
 
 
@@ -434,6 +357,29 @@ def _pending_attack(state: StarshipState) -> dict[str, Any] | None:
     values = [f + mount.dice.modifier for f in pending.faces]
     return {"attacker": state.pieces[pending.attacker].name, "weapon": mount.label,
             "target": target.name, "values": values, "hits": [v in target.to_hit for v in values]}
+
+
+def _pending_roll(state: StarshipState) -> dict[str, Any] | None:
+    """Any roll waiting for re-roll choices (rerolls.py): its kind, whose roll it is, the
+    element rolling, each die's value (an attack's with the weapon's modifier) and whose die
+    it is (a roll-off has one die per side), and who decides now."""
+    roll = rerolls.waiting(state)
+    if roll is None:
+        return None
+    element: int | None = None
+    values = list(roll.faces)
+    owners = [roll.roller] * len(values)
+    if state.attack is not None:
+        element = state.attack.attacker
+        modifier = state.pieces[element].mounts[state.attack.mount].dice.modifier
+        values = [f + modifier for f in values]
+    elif state.roll is not None and state.roll.kind == "initiative":
+        owners = list(state.setup.sides)
+    elif state.roll is not None:
+        element = state.roll.element
+    return {"kind": roll.kind, "roller": roll.roller,
+            "element": None if element is None else state.pieces[element].name,
+            "values": values, "owners": owners, "deciding": rerolls.decider(state)}
 
 
 def view(state: StarshipState, player: str | None) -> dict[str, Any]:
@@ -473,8 +419,9 @@ def view(state: StarshipState, player: str | None) -> dict[str, Any]:
         "elements": elements, "pools": pools,
         "moving": None if state.move is None else state.pieces[state.move.element].name,
         "pending_attack": _pending_attack(state),
-        "pending_rally": None if state.rally is None else {
-            "element": state.pieces[state.rally[0]].name, "rolls": list(state.rally[1])},
+        "pending_rally": None if state.roll is None or state.roll.kind != "morale" else {
+            "element": state.pieces[state.roll.element].name, "rolls": list(state.roll.faces)},
+        "pending_roll": _pending_roll(state),
         "outcome": state.outcome.to_dict() if state.outcome else None,
     }
 

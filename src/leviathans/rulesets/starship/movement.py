@@ -8,8 +8,9 @@ its CMD in inches since the start of the move or the last pivot (squadrons and t
 CMD 0, pivot freely; Retro Thrusters allow a pivot on every other EP). It may pass through
 others but not end on them; ships ignore squadrons, and squadrons they end on are placed
 touching them by their own admiral. A squadron is simply placed within EP x 2" of where it
-was. An element whose centre goes off the table has left it and is destroyed at once (S2). Units
-must end within 6" of one another, or take a disorder token. The Hyperspace Drive, active,
+was (EP x 3" with Full Thrust: placed, it keeps its heading, so it never turns). An element
+whose centre goes off the table has left it and is destroyed at once (S2). Units must end
+within 6" of one another, or take a disorder token. The Hyperspace Drive, active,
 takes an element out of play, or brings one back more than 6" from any enemy.
 
 Continuous choices are offered as a grid (forward 0.5" to the maximum in 0.5" steps; pivots
@@ -23,13 +24,14 @@ from collections.abc import Iterator
 
 from ...protocol import Event
 from .actions import Arrive, EndMove, Forward, Jump, Place, Push, StarAction, Turn, num
-from .command import contact_pose, fits
+from .contact import bearing_problem, contact_bearings, contact_pose, fits
 from .events import StarEvent
 from .geometry import EPSILON, Pose, bearing, centre_distance, gap, overlaps
 from .state import IN_PLAY, OUT, Move, StarshipState
 
 __all__ = [
-    "activatable", "apply_move", "coherency", "move_actions", "push_actions", "why_not_move",
+    "activatable", "apply_move", "coherency", "move_actions", "push_actions", "squadron_reach",
+    "why_not_move", "why_not_push",
 ]
 
 TURNS = (-45.0, -30.0, -15.0, 15.0, 30.0, 45.0)
@@ -193,7 +195,7 @@ def _steps_left(state: StarshipState, i: int, move: Move) -> Iterator[float]:
 
 def _squadron_spots(state: StarshipState, i: int) -> Iterator[tuple[float, float]]:
     pose = _pose(state, i)
-    reach = 2.0 * state.pieces[i].engine_points
+    reach = squadron_reach(state, i)
     yield round(pose.x, 2), round(pose.y, 2)
     enemies = [j for j in state.in_play() if state.pieces[j].side != state.pieces[i].side]
     bearings = [b * 22.5 for b in range(16)]
@@ -208,9 +210,16 @@ def _squadron_spots(state: StarshipState, i: int) -> Iterator[tuple[float, float
             yield round(p.x, 2), round(p.y, 2)
 
 
+def squadron_reach(state: StarshipState, i: int) -> float:
+    """How far a squadron may be placed: 2" per engine point, 3" with Full Thrust active (a
+    squadron is placed keeping its heading, so it never turns)."""
+    per_point = 3.0 if "full-thrust" in state.elements[i].systems else 2.0
+    return per_point * state.pieces[i].engine_points
+
+
 def _place_ok(state: StarshipState, i: int, x: float, y: float) -> bool:
     pose = _pose(state, i)
-    if centre_distance((pose.x, pose.y), (x, y)) > 2.0 * state.pieces[i].engine_points + 1e-6:
+    if centre_distance((pose.x, pose.y), (x, y)) > squadron_reach(state, i) + 1e-6:
         return False
     return fits(state, i, Pose(x, y, pose.heading))
 
@@ -348,8 +357,8 @@ def why_not_move(state: StarshipState, action: StarAction) -> str | None:
         if action in set(_element_moves(state, i, None)):
             return None
         if not _place_ok(state, i, action.x, action.y):
-            return (f"{name} may be placed within {num(2 * p.engine_points)}\" of where it was, "
-                    f"on the table and clear of other elements")
+            return (f"{name} may be placed within {num(squadron_reach(state, i))}\" of where it "
+                    f"was, on the table and clear of other elements")
         return None
     if isinstance(action, Jump):
         if "hyperspace-drive" not in e.systems or e.status != IN_PLAY or state.move is not None:
@@ -447,15 +456,35 @@ def _finish(state: StarshipState, i: int, events: list[Event]) -> StarshipState:
     return state.evolve(pushes=tuple(pushes)) if pushes else state
 
 
-def push_actions(state: StarshipState) -> Iterator[Push]:
+def _push_spots(state: StarshipState) -> list[float]:
+    """Free bearings for the squadron to push: the listed ones, or one in each free stretch."""
     sq, ship = state.pushes[0]
-    name = state.pieces[sq].name
-    later = frozenset(s for s, _ in state.pushes[1:])
-    spots = [b for b in PUSH_BEARINGS if fits(state, sq, contact_pose(state, ship, sq, b),
-                                                ignore=later | {sq})]
+    later = frozenset(s for s, _ in state.pushes[1:])  # still under the ship: about to move
+    return contact_bearings(state, ship, sq, PUSH_BEARINGS, later)
+
+
+def push_actions(state: StarshipState) -> Iterator[Push]:
+    name = state.pieces[state.pushes[0][0]].name
     # With every spot taken, the squadron still has to go somewhere touching the ship.
-    for b in spots or PUSH_BEARINGS:
+    for b in _push_spots(state) or PUSH_BEARINGS:
         yield Push(name, b)
+
+
+def why_not_push(state: StarshipState, action: Push) -> str | None:
+    """Anywhere in base contact with the ship (Moving Through Squadrons), on the table and
+    clear of others; anywhere touching it when no such spot is left."""
+    sq, ship = state.pushes[0]
+    if action.squadron != state.pieces[sq].name:
+        return f"{state.pieces[sq].name} is pushed aside first"
+    problem = bearing_problem(action.bearing)
+    if problem is not None:
+        return problem
+    later = frozenset(s for s, _ in state.pushes[1:])
+    if fits(state, sq, contact_pose(state, ship, sq, action.bearing), later) \
+            or not _push_spots(state):
+        return None
+    return (f"no room for {action.squadron} touching {state.pieces[ship].name} at bearing "
+            f"{num(action.bearing)} (off the table, or on another element)")
 
 
 def apply_push(state: StarshipState, action: Push, events: list[Event]) -> StarshipState:

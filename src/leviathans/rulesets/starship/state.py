@@ -29,6 +29,8 @@ __all__ = [
     "IN_PLAY",
     "OUT",
     "Element",
+    "PendingAttack",
+    "PendingRoll",
     "Phase",
     "Pool",
     "StarshipState",
@@ -109,21 +111,36 @@ class Move(NamedTuple):
 
 
 class PendingAttack(NamedTuple):
-    """An attack rolled and waiting for the attacker's re-roll choices."""
+    """An attack rolled and waiting for re-roll choices (rerolls.py) before its damage."""
 
     attacker: int
     mount: int
     target: int
     faces: tuple[int, ...]  # the dice as rolled (before the modifier)
     overcharged: bool = False
+    #: admirals who have let the roll stand since it last changed
+    passed: frozenset[str] = frozenset()
+
+
+class PendingRoll(NamedTuple):
+    """Any other roll waiting for re-roll choices (rerolls.py) before it takes effect."""
+
+    kind: str  # "initiative" (a roll-off: one die per side, in side order), "shields", "morale"
+    faces: tuple[int, ...]
+    roller: str  # whose roll it is: asked first (a roll-off: the first side)
+    element: int = -1  # shields and morale: the element rolling
+    #: admirals who have let the roll stand since it last changed
+    passed: frozenset[str] = frozenset()
+    #: a roll-off: the tied roll-offs before this one
+    earlier: tuple[tuple[int, ...], ...] = ()
 
 
 class StarshipState:
     """One position of a starship battle. Treat as immutable."""
 
     __slots__ = (
-        "activation", "attack", "decided", "elements", "events", "initiative", "leaders", "move",
-        "nominations", "outcome", "phase", "pieces", "pools", "pushes", "rally", "setup",
+        "activation", "attack", "decided", "elements", "events", "hangar", "initiative", "leaders",
+        "move", "nominations", "outcome", "phase", "pieces", "pools", "pushes", "roll", "setup",
         "to_act", "turn",
     )
 
@@ -144,12 +161,15 @@ class StarshipState:
     pushes: tuple[tuple[int, int], ...]
     #: sides that have made this phase's one-off decision (hangar, morale)
     decided: frozenset[str]
+    #: this turn's Hangar Bays: (carrier, "launch") or (carrier, "embark") for the one use each
+    #: carrier has made, (squadron, "launched") for each squadron launched
+    hangar: frozenset[tuple[int, str]]
     #: each unit's leader now (by the setup's unit order)
     leaders: tuple[int, ...]
     #: units whose leader was destroyed, waiting for their admiral to name a new one
     nominations: tuple[int, ...]
-    #: a morale roll waiting for its admiral's re-roll choices: (element, dice)
-    rally: tuple[int, tuple[int, ...]] | None
+    #: a roll-off, shields or morale roll waiting for re-roll choices
+    roll: PendingRoll | None
     outcome: Outcome | None
     events: tuple[Event, ...]
 
@@ -169,9 +189,10 @@ class StarshipState:
         self.attack = None
         self.pushes = ()
         self.decided = frozenset()
+        self.hangar = frozenset()
         self.leaders = tuple(u.leader for u in setup.units)
         self.nominations = ()
-        self.rally = None
+        self.roll = None
         self.outcome = None
         self.events = ()
 
@@ -197,6 +218,8 @@ class StarshipState:
             return self.setup.units[self.nominations[0]].side
         if self.pushes:
             return self.pieces[self.pushes[0][0]].side
+        if self.attack is not None or self.roll is not None:
+            return rerolls.decider(self)
         return self.to_act
 
     def side_index(self, side: str) -> int:
@@ -274,4 +297,4 @@ class StarshipState:
         return f"<StarshipState turn {self.turn} {self.phase.name.lower()} to move {self.to_move}>"
 
 
-from . import flow  # noqa: E402  (the phase modules need StarshipState)
+from . import flow, rerolls  # noqa: E402  (the phase modules need StarshipState)

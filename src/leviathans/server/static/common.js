@@ -53,3 +53,20 @@ export function outcomeText(outcome) {
   if (!outcome) return "";
   return outcome.winner ? `${outcome.winner} wins: ${outcome.reason}` : `draw: ${outcome.reason}`;
 }
+
+// When a game or replay page cannot show its game (an unknown id, a token that holds no
+// seat...): everything under the header gives way to what went wrong and the way back.
+export function pageProblem(id, error) {
+  const missing = error.status === 404;
+  const box = el("main", { class: "lobby", id: "problem" },
+    el("section", { class: "card" },
+      el("h2", {}, missing ? "No such game" : "This game cannot be shown"),
+      el("p", {}, missing ? `There is no game "${id}" on this server: the link may be mistyped or cut short.`
+        : `${id}: ${error.message}`),
+      el("p", {}, el("a", { href: "/", id: "to-lobby" }, "Back to the lobby"))));
+  const header = document.querySelector("header.top");
+  while (header.nextSibling) header.nextSibling.remove();
+  header.after(box);
+  for (const id of ["conn", "download"]) { const n = document.getElementById(id); if (n) n.hidden = true; }
+  document.title = missing ? "Leviathans: no such game" : "Leviathans";
+}

@@ -55,3 +55,22 @@ export function fogSummary(fog, unit) {
   });
   return el("div", { class: "fog", id: "fog" }, el("h4", {}, "Fog-of-war cards"), lines);
 }
+
+// The banner's initiative while the fog-of-war cards decide it: nothing before a card is
+// revealed (the placements are secret), then who won the latest roll (a side's latest roll,
+// or its standing roll after a discard) and any card revealed since with no roll.
+export function fogInitiative(fog, unit) {
+  const sides = Object.entries(fog.sides);
+  if (sides.every(([, s]) => !s.revealed.length)) return "initiative: cards face down";
+  const rolled = sides.map(([side, s]) => [side, s.revealed.filter((c) => c.roll !== null).pop()]);
+  let text = "initiative: no roll yet";
+  if (rolled.every(([, c]) => c)) {
+    const [[a, ca], [b, cb]] = rolled;
+    const [win, lose] = ca.roll > cb.roll ? [[a, ca], [b, cb]] : [[b, cb], [a, ca]];
+    text = `initiative: ${win[0]} won ${win[1].roll} to ${lose[1].roll} `
+      + `(${unit.name} ${win[1].type} against ${unit.name} ${lose[1].type})`;
+  }
+  const unrolled = sides.map(([side, s]) => [side, s.revealed[s.revealed.length - 1]])
+    .filter(([, c]) => c && c.roll === null);
+  return text + unrolled.map(([side, c]) => `; ${side} ${unit.name} ${c.type}: no roll`).join("");
+}

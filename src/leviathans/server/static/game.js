@@ -1,9 +1,9 @@
 // The game page: a live view of one game over a websocket, and controls that offer only
 // what the engine says is legal (the server sends the legal actions of the seat to move).
-import { api, heldTokens, holdTokens, el, pct, outcomeText } from "/static/common.js";
+import { api, heldTokens, holdTokens, el, pct, outcomeText, pageProblem } from "/static/common.js";
 import { Board } from "/static/board.js";
 import { warControls, warSummary } from "/static/warfleet.js";
-import { fogControls, fogSummary, fogUnit } from "/static/fog.js";
+import { fogControls, fogInitiative, fogSummary, fogUnit } from "/static/fog.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const params = new URLSearchParams(location.search);
@@ -68,9 +68,7 @@ function render() {
   const tm = document.getElementById("to-move");
   tm.textContent = data.to_move ? `${data.to_move} to move` : "game over";
   tm.className = `to-move ${data.to_move || ""}`;
-  const init = Array.isArray(view.initiative) ? view.initiative.join(" > ") : view.initiative;
-  document.getElementById("initiative").textContent = init
-    ? `${view.phase === "placement" ? "placement roll" : "initiative"}: ${init}` : "";
+  document.getElementById("initiative").textContent = initiativeText(view);
   document.getElementById("seat").textContent = data.you.length
     ? `you: ${data.you.join(" & ")}` : "spectating";
   weaponShown = null;
@@ -78,6 +76,15 @@ function render() {
   renderControls();
   renderLog();
   if (!document.getElementById("cards").hidden) renderCards();
+}
+
+function initiativeText(view) {
+  // Fog of war: the cards decide the initiative as they are revealed in the movement phase.
+  if (view.fog && (view.phase === "initiative" || view.phase === "movement")) {
+    return fogInitiative(view.fog, fogUnit(data.game.ruleset));
+  }
+  const init = Array.isArray(view.initiative) ? view.initiative.join(" > ") : view.initiative;
+  return init ? `${view.phase === "placement" ? "placement roll" : "initiative"}: ${init}` : "";
 }
 
 function controls(title, ...children) {
@@ -188,8 +195,8 @@ function airMove(steps) {
   board.onShip = (name) => { if (!moving && ships.includes(name)) { pick.ship = name; airMove(steps); } };
   const ship = data.view.ships.find((s) => s.name === pick.ship);
   const info = moving
-    ? `MP left ${moving.mp_left}; hexes before the next turn ${moving.hexes_before_turn}`
-    : `MP ${ship.mp}; must enter hexes before turning`;
+    ? `MP left ${moving.mp_left}; ${beforeTurn(moving.hexes_before_turn)}`
+    : `MP ${ship.mp}; ${beforeTurn(ship.enter_before_turn)}`;
   const act = (code) => { if (can.has(code)) send(`${pick.ship}:${code}`); };
   document.onkeydown = (e) => {
     const key = { ArrowUp: "F", w: "F", f: "F", ArrowLeft: "L", a: "L", l: "L", ArrowRight: "R", d: "R", r: "R", Enter: "E", e: "E" }[e.key];
@@ -206,6 +213,12 @@ function airMove(steps) {
       button("end move (E)", () => act("E"), { disabled: !can.has("E"), id: "end-move" })),
     el("p", { class: "muted" }, "Keys: ↑/F forward, ←/L port, →/R starboard, Enter/E end."),
     concede());
+}
+
+// How many hexes the ship must still enter before it may change facing (R3).
+function beforeTurn(hexes) {
+  if (!hexes) return "no hex to enter before turning";
+  return `must enter ${hexes} ${hexes === 1 ? "hex" : "hexes"} before turning`;
 }
 
 async function showWeapon(weapon) {
@@ -287,17 +300,7 @@ function starControls() {
   }
   const assigns = legal.filter((a) => a.startsWith("cmd "));
   if (assigns.length) return starCommand(assigns);
-  const pending = view.pending_attack;
-  if (pending && legal.includes("accept")) {
-    return controls("Your attack roll",
-      el("p", {}, `${pending.attacker} ${pending.weapon} → ${pending.target}: `,
-        el("span", { class: "dice" }, pending.values.map((v, i) => el("span", { class: "die" }, `${v}${pending.hits[i] ? "✓" : "✗"}`)))),
-      el("div", { class: "buttons" }, legal.map((a) => button(a, () => send(a), { "data-action": a }))));
-  }
-  if (view.pending_rally && legal.includes("accept")) {
-    return controls("Your morale roll", el("p", {}, view.pending_rally.rolls.join(" ")),
-      el("div", { class: "buttons" }, legal.map((a) => button(a, () => send(a), { "data-action": a }))));
-  }
+  if (view.pending_roll && legal.includes("accept")) return starRoll(view.pending_roll, legal);
   const places = legal.map((a) => a.match(/^(.+):(?:P|arrive)(-?[\d.]+),(-?[\d.]+)/)).filter(Boolean);
   const moves = legal.filter((a) => /:(F[\d.]+|T-?[\d.]+|E|jump)$/.test(a));
   if (places.length || moves.length) return starMove(moves, places);
@@ -307,6 +310,23 @@ function starControls() {
   controls(titles[view.phase] || `${data.to_move} to act`,
     el("div", { class: "buttons" }, legal.slice(0, 60).map((a) => button(a, () => send(a), { "data-action": a }))),
     concede());
+}
+
+function starRoll(roll, legal) {
+  // A roll waiting for the re-roll pools: its dice, and each re-roll with its exact effect.
+  const names = { attack: "attack roll", morale: "morale roll", initiative: "initiative roll-off", shields: "shields roll" };
+  const whose = roll.roller === (data.perspective || data.to_move) ? "Your" : `${roll.roller}'s`;
+  const attack = roll.kind === "attack" ? data.view.pending_attack : null;
+  const hints = data.hints || {};
+  const die = (v, i) => attack ? `${v}${attack.hits[i] ? "✓" : "✗"}` : roll.kind === "initiative" ? `${roll.owners[i]} ${v}` : `${v}`;
+  const label = (a) => {
+    const h = hints[a];
+    return h ? `${a} (${h.measure} for ${h.for}: ${h.now.probability.toFixed(2)} → ${h.after.probability.toFixed(2)})` : a;
+  };
+  return controls(`${whose} ${names[roll.kind] || "roll"}`,
+    el("p", {}, attack ? `${attack.attacker} ${attack.weapon} → ${attack.target}: ` : roll.element ? `${roll.element}: ` : "",
+      el("span", { class: "dice" }, roll.values.map((v, i) => el("span", { class: "die" }, die(v, i))))),
+    el("div", { class: "buttons" }, legal.map((a) => button(label(a), () => send(a), { "data-action": a }))));
 }
 
 function starCommand(assigns) {
@@ -422,6 +442,8 @@ function renderLog() {
       nodes.push(eventNode(ev));
     }
   }
+  // What the server tells about the game itself (a bot that failed), last so it is in view.
+  for (const text of data.notices || []) nodes.push(el("div", { class: "ev notice" }, text));
   box.replaceChildren(...nodes);
   const pane = document.getElementById("pane");
   pane.scrollTop = pane.scrollHeight;
@@ -457,9 +479,16 @@ window.addEventListener("keydown", (e) => {
   else if (e.key === "0") board.fit();
 });
 
-api(`/api/games/${encodeURIComponent(gameId)}?` + tokens.map((t) => `token=${encodeURIComponent(t)}`).join("&"))
-  .then(async (payload) => {
+async function load() {
+  let payload;
+  try {
+    payload = await api(`/api/games/${encodeURIComponent(gameId)}?` + tokens.map((t) => `token=${encodeURIComponent(t)}`).join("&"));
     if (payload.game.ruleset === "warfleet") warStats = (await api(`/api/games/${encodeURIComponent(gameId)}/stats`)).ships;
-    data = payload; render(); connect();
-  })
-  .catch((e) => { setConn(e.message); });
+  } catch (e) {
+    pageProblem(gameId, e);  // no such game (or no seat in it): say so, not "..." placeholders
+    return;
+  }
+  data = payload; render(); connect();
+}
+
+load().catch((e) => { setConn(e.message); });

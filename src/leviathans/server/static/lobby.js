@@ -50,6 +50,7 @@ async function start(event) {
         el("p", {}, `Send this link to your friend (they play ${game.invite.side}):`),
         el("a", { href: link, id: "invite-link" }, link),
         el("p", {}, el("a", { href: url, id: "go" }, "Go to the game")));
+      await listGames();  // the new game is one of "Your games" now (the page stays open)
       return;
     }
     location.href = url;

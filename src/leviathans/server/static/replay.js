@@ -1,5 +1,5 @@
 // Replay: step forward and back through a finished game (or an uploaded record).
-import { api, el, outcomeText } from "/static/common.js";
+import { api, el, outcomeText, pageProblem } from "/static/common.js";
 import { Board } from "/static/board.js";
 
 const id = decodeURIComponent(location.pathname.split("/").pop());
@@ -26,13 +26,18 @@ async function show(step) {
   download.href = `/api/games/${encodeURIComponent(id)}/record`;
 }
 
-document.getElementById("first").onclick = () => show(0);
-document.getElementById("back").onclick = () => show(current - 1);
-document.getElementById("forward").onclick = () => show(current + 1);
-document.getElementById("last").onclick = () => show(steps);
-slider.oninput = () => show(Number(slider.value));
+function go(step) {
+  if (current < 0) return;  // the game could not be shown at all
+  show(step).catch((e) => { document.getElementById("result").textContent = e.message; });
+}
+
+document.getElementById("first").onclick = () => go(0);
+document.getElementById("back").onclick = () => go(current - 1);
+document.getElementById("forward").onclick = () => go(current + 1);
+document.getElementById("last").onclick = () => go(steps);
+slider.oninput = () => go(Number(slider.value));
 window.addEventListener("keydown", (e) => {
-  if (e.key === "ArrowRight") show(current + 1);
-  else if (e.key === "ArrowLeft") show(current - 1);
+  if (e.key === "ArrowRight") go(current + 1);
+  else if (e.key === "ArrowLeft") go(current - 1);
 });
-show(0).catch((e) => { document.getElementById("result").textContent = e.message; });
+show(0).catch((e) => pageProblem(id, e));  // no such game (or not over yet): say so
