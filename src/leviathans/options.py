@@ -25,8 +25,9 @@ __all__ = ["OptionInfo", "RulesOptions", "option"]
 def option(*, help: str, record_default: bool = True, lobby: bool = True) -> dict[str, Any]:
     """What an option declares besides its type and default: ``help``, one line for people;
     ``record_default=False``: left out of records while it has its default (options added
-    after records were made, so old records stay as they were); ``lobby``: offered in the
-    browser's new-game form."""
+    after records were made, so old records stay as they were); ``lobby``: offered among the
+    browser's new-game form's rules options (``False`` for those the form has a control of its
+    own for: the turn limit, the initiative)."""
     return {"description": help,
             "json_schema_extra": {"record_default": record_default, "lobby": lobby}}
 

@@ -28,7 +28,16 @@ from ..bots import BOTS
 from ..errors import LeviathansError
 from ..records import GameRecord, replay
 from ..rulesets import get_ruleset
-from .games import OPPONENTS, PLAYABLE, ApiError, GameManager, Session, initiatives, scenarios
+from .games import (
+    OPPONENTS,
+    PLAYABLE,
+    ApiError,
+    GameManager,
+    Session,
+    initiatives,
+    options_of,
+    scenarios,
+)
 from .storage import GameRow, SeatRow, Storage, StorageError, open_storage
 
 __all__ = ["MAX_BODY", "create_app"]
@@ -58,6 +67,8 @@ class NewGame(BaseModel):
     #: air-fleet games: quick-start, fog-of-war or fog-of-war-deployed (F1); War Fleet games:
     #: roll, fog-of-war or fog-of-war-deployed
     initiative: str | None = Field(default=None, max_length=40)
+    #: rules options by name, as ``/api/meta`` declares them (each checked by its declaration)
+    options: dict[str, int | bool | str | None] | None = Field(default=None, max_length=40)
 
 
 class ActionIn(BaseModel):
@@ -200,7 +211,8 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
         return {
             "rulesets": {name: {"players": list(get_ruleset(name).players),
                                 "scenarios": scenarios(name),
-                                "initiatives": initiatives(name)}
+                                "initiatives": initiatives(name),
+                                "options": options_of(name)}
                          for name in PLAYABLE},
             "bots": list(BOTS), "opponents": list(OPPONENTS),
         }
@@ -214,7 +226,7 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
         side = body.side or ruleset.players[0]
         session, tokens = await manager.create(body.ruleset, side, body.opponent, body.bot,
                                                body.scenario, body.turn_limit, body.title,
-                                               body.initiative)
+                                               body.initiative, body.options)
         invite = None
         if body.opponent == "friend":
             other = next(s for s in session.seats.values() if s.side != side)

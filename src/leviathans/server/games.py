@@ -111,6 +111,27 @@ def initiatives(ruleset: str) -> dict[str, str]:
     return {}
 
 
+def options_of(ruleset: str) -> list[dict[str, Any]]:
+    """The rules options a new game of ``ruleset`` may set, as declared
+    (:meth:`leviathans.options.RulesOptions.declared`; none for a rule set without them)."""
+    model = getattr(get_ruleset(ruleset), "options_model", None)
+    return [dict(o) for o in model.declared()] if model is not None else []
+
+
+def _with_options(ruleset: str, setup: Any, options: Mapping[str, Any] | None) -> Any:
+    """The setup with these rules options changed (checked by their declaration)."""
+    if not options:
+        return setup
+    model = getattr(get_ruleset(ruleset), "options_model", None)
+    if model is None:
+        raise ApiError(422, f"the {ruleset} game takes no rules options here")
+    try:
+        return setup.with_options(model.from_dict({**setup.options.to_dict(), **options},
+                                                  "options"))
+    except LeviathansError as exc:
+        raise ApiError(422, str(exc)) from None
+
+
 def _setup_for(ruleset: str, scenario: str, turn_limit: int | None,
                initiative: str | None = None) -> Any:
     if ruleset == "airfleet":
@@ -224,7 +245,8 @@ class GameManager:
 
     async def create(self, ruleset_name: str, side: str, opponent: str, bot: str = "greedy",
                      scenario: str | None = None, turn_limit: int | None = None,
-                     title: str = "", initiative: str | None = None
+                     title: str = "", initiative: str | None = None,
+                     options: Mapping[str, Any] | None = None
                      ) -> tuple[Session, dict[str, str]]:
         """A new game; returns the session and the tokens of the seats the creator holds."""
         try:
@@ -252,7 +274,9 @@ class GameManager:
             if initiative not in choices:
                 raise ApiError(422, f"initiative {initiative!r} is not one of "
                                     f"{', '.join(choices)}")
-        setup = _setup_for(ruleset_name, scenario, turn_limit, initiative)
+        setup = _with_options(ruleset_name,
+                              _setup_for(ruleset_name, scenario, turn_limit, initiative),
+                              options)
         seed = secrets.randbits(63)
         game_id = secrets.token_urlsafe(9)
         other = next(p for p in ruleset.players if p != side)

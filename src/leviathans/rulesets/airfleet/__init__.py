@@ -40,6 +40,8 @@ class AirFleet:
 
     name = "airfleet"
     players: tuple[str, ...] = SIDES
+    #: the rules options, each declared once (:mod:`leviathans.options`)
+    options_model: type[Options] = Options
 
     def load_setup(self, data: Mapping[str, Any], where: str = "scenario") -> GameSetup:
         return parse_setup(data, where)

@@ -30,7 +30,7 @@ class Options(RulesOptions):
 
     turn_limit: Annotated[int | None, Field(ge=1, **option(
         help="End the game as a draw agreed by the players after this many turns (the "
-             "rules have no limit)."))] = None
+             "rules have no limit).", lobby=False))] = None
     fire_order: Annotated[Literal["loser-first", "winner-first"], Field(**option(
         help="Which side makes all its attacks first in gunnery: the initiative loser, as "
              "in movement, or the winner."))] = "loser-first"
@@ -40,7 +40,7 @@ class Options(RulesOptions):
     ] = True
     initiative: Annotated[Literal["quick-start", "fog-of-war"], Field(**option(
         help="Initiative: two red dice a side, or fog of war's secret ship-type cards and "
-             "initiative dice (F1).", record_default=False))] = "quick-start"
+             "initiative dice (F1).", record_default=False, lobby=False))] = "quick-start"
     fog_cards: Annotated[FogCards, Field(**option(
         help="Fog of war: four ship-type cards a side, or as many as the side deploying the "
-             "most ship types deploys.", record_default=False))] = 4
+             "most ship types deploys.", record_default=False, lobby=False))] = 4

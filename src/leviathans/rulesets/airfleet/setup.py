@@ -174,7 +174,7 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario") -> GameSetup:
     if not isinstance(board_data, Mapping):
         raise ScenarioError(f"{where}.board: expected a table")
     board = Board.from_dict(board_data, f"{where}.board")
-    options = Options.from_dict(data.get("options", {}) or {}, f"{where}.options")
+    options = _options_model().from_dict(data.get("options", {}) or {}, f"{where}.options")
     raw_ships = data.get("ships")
     if not isinstance(raw_ships, list) or not raw_ships:
         raise ScenarioError(f"{where}: needs at least one [[ships]] entry")
@@ -303,3 +303,10 @@ def _quickstart_battle(options: Options) -> GameSetup:
         "options": options.to_dict(),
     }
     return parse_setup(data, "quick-start battle")
+
+
+def _options_model() -> type[Options]:
+    """The rule set's options model (``AIRFLEET.options_model``: the one declaration)."""
+    from . import AIRFLEET
+
+    return AIRFLEET.options_model

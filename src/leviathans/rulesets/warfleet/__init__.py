@@ -54,6 +54,8 @@ class WarFleet:
     name = "warfleet"
     #: the default scenarios' sides; a scenario may name others (and more than two)
     players: tuple[str, ...] = ("british", "french")
+    #: the rules options, each declared once (:mod:`leviathans.options`)
+    options_model: type[Options] = Options
 
     def __init__(self, resolve_card: ResolveCard | None = None) -> None:
         self.resolve_card = resolve_card

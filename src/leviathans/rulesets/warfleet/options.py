@@ -33,7 +33,7 @@ class Options(RulesOptions):
     ruleset: ClassVar[str] = "warfleet"
 
     turn_limit: Annotated[int | None, Field(ge=1, **option(
-        help="The game ends as a draw after this many turns (the text has no limit)."))
+        help="The game ends as a draw after this many turns (the text has no limit).", lobby=False))
     ] = None
     initiative_dice: Annotated[str, Field(**option(
         help="The matching set of dice every side rolls for initiative, added together "
@@ -46,10 +46,10 @@ class Options(RulesOptions):
     ] = "end-of-combat"
     initiative: Annotated[Literal["roll", "fog-of-war"], Field(**option(
         help="Initiative: the roll-off, or fog of war's secret class cards and initiative "
-             "dice (F1).", record_default=False))] = "roll"
+             "dice (F1).", record_default=False, lobby=False))] = "roll"
     fog_cards: Annotated[FogCards, Field(**option(
         help="Fog of war: four class cards a side, or as many as the side deploying the "
-             "most classes deploys.", record_default=False))] = 4
+             "most classes deploys.", record_default=False, lobby=False))] = 4
 
     @field_validator("initiative_dice")
     @classmethod

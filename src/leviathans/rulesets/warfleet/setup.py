@@ -376,7 +376,7 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario",
                                      _pair(z.get("rows", [1, board.rows]), f"{at}.rows",
                                            board.rows))))
 
-    options = Options.from_dict(data.get("options", {}), f"{where}.options")
+    options = _options_model().from_dict(data.get("options", {}), f"{where}.options")
 
     designs: dict[str, WarShip] = {}
     designs_raw = data.get("designs", {})
@@ -473,3 +473,10 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario",
     start_turn = _whole(start.get("turn", 1), f"{where}.start.turn", 1, 999)
     return WarSetup(name, sides, board, sheet, sheets, tuple(zones), tuple(specs),
                     tuple(placements), options, tuple(designs.items()), start_turn)
+
+
+def _options_model() -> type[Options]:
+    """The rule set's options model (``WARFLEET.options_model``: the one declaration)."""
+    from . import WARFLEET
+
+    return WARFLEET.options_model

@@ -20,6 +20,54 @@ function refreshForm() {
   document.getElementById("initiative-label").hidden = !Object.keys(initiatives).length;
   const bot = document.getElementById("opponent").value === "bot";
   document.getElementById("bot-label").hidden = !bot;
+  buildOptions(info.options || []);
+}
+
+// The rules options form, built from the options' declarations (/api/meta): a new option
+// appears here with its help line as the tooltip, with no edit to this page.
+function buildOptions(declared) {
+  const shown = declared.filter((o) => o.lobby);
+  const box = document.getElementById("options");
+  document.getElementById("options-box").hidden = !shown.length;
+  box.replaceChildren(...shown.map((o) => {
+    const title = o.help;
+    let input;
+    if (o.type === "bool") {
+      input = el("input", { type: "checkbox", "data-option": o.name });
+      input.checked = o.default === true;
+    } else if (o.type === "choice") {
+      input = el("select", { "data-option": o.name },
+        ...o.choices.map((c, k) => el("option", { value: String(k) }, String(c))));
+      input.value = String(Math.max(0, o.choices.indexOf(o.default)));
+    } else {
+      input = el("input", { type: o.type === "int" ? "number" : "text", "data-option": o.name,
+                            placeholder: o.optional ? "none" : "" });
+      if (o.minimum !== null && o.minimum !== undefined) input.min = o.minimum;
+      if (o.default !== null && o.default !== undefined) input.value = String(o.default);
+    }
+    input.id = `option-${o.name}`;
+    const name = o.name.replaceAll("_", " ");
+    const text = name[0].toUpperCase() + name.slice(1);
+    return o.type === "bool" ? el("label", { title, class: "check" }, input, text)
+                             : el("label", { title }, text, input);
+  }));
+  box.declared = shown;
+}
+
+// The options whose value differs from the declared default, typed as declared.
+function chosenOptions() {
+  const box = document.getElementById("options");
+  const out = {};
+  for (const o of box.declared || []) {
+    const input = document.getElementById(`option-${o.name}`);
+    let value;
+    if (o.type === "bool") value = input.checked;
+    else if (o.type === "choice") value = o.choices[Number(input.value)];
+    else if (o.type === "int") value = input.value === "" ? null : Number(input.value);
+    else value = input.value === "" && o.optional ? null : input.value;
+    if (value !== o.default) out[o.name] = value;
+  }
+  return out;
 }
 
 async function start(event) {
@@ -34,6 +82,8 @@ async function start(event) {
   }
   const limit = form.get("turn_limit");
   if (limit) body.turn_limit = Number(limit);
+  const options = chosenOptions();
+  if (Object.keys(options).length) body.options = options;
   const error = document.getElementById("lobby-error");
   error.textContent = "";
   try {
