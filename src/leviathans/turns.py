@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from .dice import DiceSource
 from .protocol import Event
 
-__all__ = ["OVER", "BasePhase", "Phase", "PhaseRules", "TurnPlan", "drive"]
+__all__ = ["OVER", "BasePhase", "GroupMovement", "Phase", "PhaseRules", "TurnPlan", "drive"]
 
 
 class Phase:
@@ -128,6 +128,53 @@ class BasePhase:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.phase.name}>"
+
+
+class GroupMovement(BasePhase):
+    """Movement by groups (``state.groups``: (side, type or class), the first moving), as both
+    the air-fleet game and War Fleet move: a ship with nothing to decide ends its move by
+    itself, a group all moved gives way to the next, and when none is left the initiative
+    rule may give more (fog of war's reveals: ``initiative.more_groups``)."""
+
+    def __init__(self, initiative: Any) -> None:
+        self.initiative = initiative
+
+    def waiting(self, state: Any) -> list[int]:
+        """Ships of the current group still to move."""
+        raise NotImplementedError
+
+    def idle(self, state: Any, ship: int) -> bool:
+        """Has this waiting ship nothing to decide (no movement points)?"""
+        raise NotImplementedError
+
+    def finish_idle(self, state: Any, ship: int, events: list[Event]) -> Any:
+        """End the move of a ship with nothing to decide."""
+        raise NotImplementedError
+
+    def to_move(self, state: Any) -> str | None:
+        side: str | None = state.groups[0][0] if state.groups else None
+        return side
+
+    def settle(self, state: Any, dice: DiceSource, events: list[Event]) -> Any:
+        if state.moving is not None:
+            return state
+        while True:
+            while state.groups:
+                for i in self.waiting(state):
+                    if self.idle(state, i):
+                        state = self.finish_idle(state, i, events)
+                if self.waiting(state):
+                    return state
+                state = state.evolve(groups=state.groups[1:])
+            more = self.initiative.more_groups(state, dice, events)
+            if more is None:
+                return state
+            state = more
+            if not state.groups:
+                return state
+
+    def done(self, state: Any) -> bool:
+        return state.moving is None and not state.groups
 
 
 class TurnPlan:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -31,15 +32,13 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@contextmanager
+def running_server(command: list[str], env: dict[str, str] | None = None) -> Iterator[str]:
+    """A game server started by ``command`` (which gets ``--port N`` added), until the block
+    ends; yields its base URL once it answers."""
     port = free_port()
-    data = tmp_path_factory.mktemp("server")
-    env = {**os.environ, "LEVIATHANS_DATA": str(data)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "leviathans", "serve", "--port", str(port),
-         "--database-url", f"sqlite:///{data / 'games.db'}"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen([*command, "--port", str(port)], env=env or dict(os.environ),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -52,12 +51,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         proc.kill()
         out = proc.stdout.read().decode() if proc.stdout else ""
         raise RuntimeError(f"the server did not start: {out}")
-    yield base
-    proc.terminate()
     try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    data = tmp_path_factory.mktemp("server")
+    env = {**os.environ, "LEVIATHANS_DATA": str(data)}
+    with running_server([sys.executable, "-m", "leviathans", "serve",
+                         "--database-url", f"sqlite:///{data / 'games.db'}"], env) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")  # closed after the module: Playwright's loop must not outlive it

@@ -5,18 +5,15 @@ and reaches the game, with no edit to the server or the page."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 import textwrap
-import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import Shots, free_port
+from .conftest import Shots, running_server
 
 SCRIPT = textwrap.dedent("""
     import sys
@@ -32,29 +29,14 @@ SCRIPT = textwrap.dedent("""
 
     AIRFLEET.options_model = WithAnOption
     from leviathans.cli import main
-    sys.exit(main(["serve", "--port", sys.argv[1], "--database-url", "memory://"]))
+    sys.exit(main(["serve", "--database-url", "memory://", *sys.argv[1:]]))
 """)
 
 
 @pytest.fixture(scope="module")
 def patched_server() -> Iterator[str]:
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-c", SCRIPT, str(port)], env=dict(os.environ),
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/api/meta", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        raise RuntimeError("the patched server did not start")
-    yield base
-    proc.terminate()
-    proc.wait(10)
+    with running_server([sys.executable, "-c", SCRIPT]) as base:
+        yield base
 
 
 def test_the_options_form_follows_the_rule_set(page: Page, server: str, shots: Shots) -> None:

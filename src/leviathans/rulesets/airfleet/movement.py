@@ -14,20 +14,16 @@ other ship), so no player, human or bot, can paint a ship into a corner.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from ...dice import DiceSource
 from ...hexgrid import Facing, Hex, footprint
 from ...protocol import Event
-from ...turns import BasePhase
+from ...turns import GroupMovement
 from .actions import STEPS, AirAction, Step
 from .events import MoveEnded, ShipLost
 from .positions import EndSearch, PositionTable, search_ends
 from .ships import AFLOAT, REMOVED, ShipState
 from .state import GameState, MoveProgress, Phase
-
-if TYPE_CHECKING:
-    from .turn import Initiative
 
 __all__ = [
     "MovementPhase",
@@ -247,7 +243,7 @@ def reachable_ends(state: GameState, index: int) -> dict[tuple[Hex, Facing], lis
     return ends
 
 
-class MovementPhase(BasePhase):
+class MovementPhase(GroupMovement):
     """Ships move group by group (by Type from the highest, the initiative loser first); the
     initiative rule gives the groups, and more when they run out (fog of war's reveals)."""
 
@@ -255,14 +251,8 @@ class MovementPhase(BasePhase):
     actions = (Step,)
     title = "movement"
 
-    def __init__(self, initiative: Initiative) -> None:
-        self.initiative = initiative
-
     def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
         return state.evolve(phase=self.phase, moving=None, finished=0)
-
-    def to_move(self, state: GameState) -> str | None:
-        return state.groups[0][0] if state.groups else None
 
     def legal_actions(self, state: GameState) -> Iterator[AirAction]:
         return legal_steps(state)
@@ -274,25 +264,11 @@ class MovementPhase(BasePhase):
               ) -> GameState:
         return apply_step(state, action, events)
 
-    def settle(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
-        """Ships with no engines left end their moves; a group all moved gives way to the
-        next; when none is left, the initiative rule may give more."""
-        if state.moving is not None:
-            return state
-        while True:
-            while state.groups:
-                for i in list(candidates(state)):
-                    if state.mp_available(i) == 0:  # no engines left: nothing to decide
-                        state = finish_move(state, start_move(state, i), events)
-                if any(True for _ in candidates(state)):
-                    return state
-                state = state.evolve(groups=state.groups[1:])
-            more = self.initiative.more_groups(state, dice, events)
-            if more is None:
-                return state
-            state = more
-            if not state.groups:
-                return state
+    def waiting(self, state: GameState) -> list[int]:
+        return list(candidates(state))
 
-    def done(self, state: GameState) -> bool:
-        return state.moving is None and not state.groups
+    def idle(self, state: GameState, ship: int) -> bool:
+        return state.mp_available(ship) == 0  # no engines left: nothing to decide
+
+    def finish_idle(self, state: GameState, ship: int, events: list[Event]) -> GameState:
+        return finish_move(state, start_move(state, ship), events)

@@ -14,7 +14,7 @@ from functools import cache
 from ... import fog
 from ...dice import DiceSource
 from ...protocol import Event
-from ...turns import BasePhase, TurnPlan
+from ...turns import BasePhase, GroupMovement, TurnPlan
 from . import rules
 from .actions import Declare, Done, FogChoice, Pivot, Place, Step, WarAction
 from .events import TurnStarted
@@ -119,21 +119,15 @@ class FogInitiative(Initiative):
         return None if state.fog is None else rules.reveal_fog(state, dice, events)
 
 
-class MovementPhase(BasePhase):
+class MovementPhase(GroupMovement):
     """Ships move class by class, the initiative rule giving the order."""
 
     phase = Phase.MOVEMENT
     actions = (Step, Pivot)
     title = "movement"
 
-    def __init__(self, initiative: Initiative) -> None:
-        self.initiative = initiative
-
     def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
         return state.evolve(phase=self.phase, moving=None)
-
-    def to_move(self, state: GameState) -> str | None:
-        return state.groups[0][0] if state.groups else None
 
     def legal_actions(self, state: GameState) -> Iterator[WarAction]:
         return rules.legal_steps(state)
@@ -145,26 +139,14 @@ class MovementPhase(BasePhase):
               events: list[Event]) -> GameState:
         return rules.apply_step(state, action, events)
 
-    def settle(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
-        if state.moving is not None:
-            return state
-        while True:
-            while state.groups:
-                for i in rules.waiting(state):
-                    if state.mp(i) == 0:  # a destroyed stern: nothing to decide
-                        state = rules.finish_move(state, i, 0, events, list(state.ships))
-                if rules.waiting(state):
-                    return state
-                state = state.evolve(groups=state.groups[1:])
-            more = self.initiative.more_groups(state, dice, events)
-            if more is None:
-                return state
-            state = more
-            if not state.groups:
-                return state
+    def waiting(self, state: GameState) -> list[int]:
+        return rules.waiting(state)
 
-    def done(self, state: GameState) -> bool:
-        return state.moving is None and not state.groups
+    def idle(self, state: GameState, ship: int) -> bool:
+        return state.mp(ship) == 0  # a destroyed stern: nothing to decide
+
+    def finish_idle(self, state: GameState, ship: int, events: list[Event]) -> GameState:
+        return rules.finish_move(state, ship, 0, events, list(state.ships))
 
 
 class CombatPhase(BasePhase):
