@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -312,3 +314,24 @@ def test_warfleet_inspect_shows_exact_hit_and_si_chances(capsys, tmp_path: Path)
     assert code == 0
     assert ("bow.1 9.2in -> Kit stern, range 1, black x2 vs 7: hit 50.0%, then SI test fails "
             "41.7%") in out
+
+
+def run_command(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The installed ``leviathans`` command in a real process."""
+    exe = Path(sys.executable).with_name("leviathans")
+    return subprocess.run([str(exe), *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+def test_deeply_nested_files_get_a_one_line_error(tmp_path: Path) -> None:
+    (tmp_path / "deep.json").write_text("[" * 2000 + "]" * 2000)
+    (tmp_path / "deep.toml").write_text("x = " + "[" * 3000 + "]" * 3000 + "\n")
+    for args in (("replay", "deep.json"), ("inspect", "deep.json"), ("inspect", "deep.toml"),
+                 ("ships", "deep.toml"), ("fleet", "validate", "deep.toml"),
+                 ("warfleet", "convert", "deep.toml")):
+        done = run_command(tmp_path, *args)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stdout == "" and "Traceback" not in done.stderr
+        file = args[-1]
+        assert done.stderr == (f"leviathans: error: {file}: arrays or tables nested too deeply "
+                               f"(at most 64 levels)\n")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import tomllib
 from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
@@ -14,7 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import CardError
-from ..files import read_toml
+from ..files import loads_toml, read_toml
 from .schema import Card
 
 __all__ = [
@@ -61,10 +60,7 @@ def _read_folder(folder: Traversable, where: str, out: dict[str, Card]) -> None:
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if not entry.name.endswith(".toml"):
             continue
-        try:
-            data = tomllib.loads(entry.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise CardError(f"{where}/{entry.name}: not valid TOML: {exc}") from None
+        data = loads_toml(entry.read_text(encoding="utf-8"), CardError, f"{where}/{entry.name}")
         card = parse_card(data, f"{where}/{entry.name}")
         if card.name in out:
             raise CardError(f"{where}/{entry.name}: a second card named {card.name!r}")
