@@ -335,3 +335,15 @@ def test_deeply_nested_files_get_a_one_line_error(tmp_path: Path) -> None:
         file = args[-1]
         assert done.stderr == (f"leviathans: error: {file}: arrays or tables nested too deeply "
                                f"(at most 64 levels)\n")
+
+
+@pytest.mark.parametrize(("rolls", "shown"), [("null", "null"), ("5", "5"), ("{}", "{}")])
+def test_replay_of_rolls_that_are_no_list(tmp_path: Path, examples: Path, rolls: str,
+                                          shown: str) -> None:
+    data = json.loads((examples / "breach-example.json").read_text())
+    data["steps"][1]["rolls"] = "ROLLS"
+    (tmp_path / "r.json").write_text(json.dumps(data).replace('"ROLLS"', rolls))
+    done = run_command(tmp_path, "replay", "r.json")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (f"leviathans: error: r.json: step 1: rolls: expected a list of "
+                           f"[label, die, face], got {shown}\n")

@@ -7,6 +7,24 @@ where there is one, the place (file, key, step).
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+__all__ = [
+    "CardError", "DiceError", "HexError", "IllegalActionError", "LeviathansError", "RecordError",
+    "ScenarioError", "shown",
+]
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """A bad value as an error message shows it: as written in JSON or TOML (``true``,
+    ``"9"``, ``[]``), cut short when long."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
 
 class LeviathansError(ValueError):
     """Base class of every bad-input error of the package."""
