@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -476,7 +477,7 @@ def test_error_five_slots(tmp_path: Path) -> None:
     data = _card_data()
     del data["locations"]["bow"]["slots"][2]
     message = _load_error(tmp_path, data)
-    assert "locations.bow.slots" in message
+    assert ": bow.slots: " in message
     assert "6 slots, found 5" in message
 
 
@@ -484,7 +485,7 @@ def test_error_seven_slots(tmp_path: Path) -> None:
     data = _card_data()
     data["locations"]["stern"]["slots"].append({"kind": "miss"})
     message = _load_error(tmp_path, data)
-    assert "locations.stern.slots" in message
+    assert ": stern.slots: " in message
     assert "6 slots, found 7" in message
 
 
@@ -492,7 +493,7 @@ def test_error_unknown_slot_kind(tmp_path: Path) -> None:
     data = _card_data()
     _set_slot(data, "port", 1, {"kind": "lazer", "breach": 12})
     message = _load_error(tmp_path, data)
-    assert "locations.port.slots.1" in message
+    assert ": port.2: " in message
     assert "unknown slot kind" in message
     assert "lazer" in message
 
@@ -501,7 +502,7 @@ def test_error_crew_without_die(tmp_path: Path) -> None:
     data = _card_data()
     _set_slot(data, "bow", 3, {"kind": "crew", "breach": 11})
     message = _load_error(tmp_path, data)
-    assert "locations.bow.slots.3" in message
+    assert ": bow.4: " in message
     assert "needs die" in message
 
 
@@ -509,7 +510,7 @@ def test_error_miss_with_breach(tmp_path: Path) -> None:
     data = _card_data()
     _set_slot(data, "bow", 0, {"kind": "miss", "breach": 9})
     message = _load_error(tmp_path, data)
-    assert "locations.bow.slots.0" in message
+    assert ": bow.1: " in message
     assert "miss slot has no breach number" in message
 
 
@@ -517,7 +518,7 @@ def test_error_slot_without_breach(tmp_path: Path) -> None:
     data = _card_data()
     _set_slot(data, "bow", 4, {"kind": "trim-tank"})
     message = _load_error(tmp_path, data)
-    assert "locations.bow.slots.4" in message
+    assert ": bow.5: " in message
     assert "needs a breach number" in message
 
 
@@ -525,7 +526,7 @@ def test_error_long_range_shorter_than_short(tmp_path: Path) -> None:
     data = _card_data()
     data["locations"]["bow"]["slots"][2]["long"]["range"] = 5
     message = _load_error(tmp_path, data)
-    assert "locations.bow.slots.2" in message
+    assert ": bow.3: " in message
     assert "long range 5 is shorter than short range 6" in message
 
 
@@ -566,7 +567,7 @@ def test_error_bad_location_dice(tmp_path: Path) -> None:
     data = _card_data()
     data["locations"]["port"]["dice"]["stationary"] = "2purple"
     message = _load_error(tmp_path, data)
-    assert "locations.port.dice.stationary" in message
+    assert ": port.dice.stationary: " in message
     assert "purple" in message
 
 
@@ -574,7 +575,7 @@ def test_error_field_the_kind_does_not_have(tmp_path: Path) -> None:
     data = _card_data()
     data["locations"]["stern"]["slots"][3]["die"] = "green"  # an engine
     message = _load_error(tmp_path, data)
-    assert "locations.stern.slots.3" in message
+    assert ": stern.4: " in message
     assert "engine slot has no die" in message
 
 
@@ -841,3 +842,36 @@ def test_pelletier_armour_plus_two() -> None:
     assert breach_numbers(spec, ship, PORT) == (None, 12, 12, 14, 15, 14)
     ship = ship._replace(destroyed=1 << _flat(PORT, 5))
     assert breach_numbers(spec, ship, PORT) == (None, 10, 10, 12, 13, 12)
+
+
+@pytest.mark.parametrize(("slot", "field", "value", "message"), [
+    (2, ("short", "range"), True, "bow.3.short.range: expected an integer, got true"),
+    (2, ("breach",), True, "bow.3.breach: expected an integer, got true"),
+    (2, ("breach",), "9", 'bow.3.breach: expected an integer, got "9"'),
+    (2, ("breach",), 9.0, "bow.3.breach: expected an integer, got 9.0"),
+    (2, ("marks",), "turret", 'bow.3.marks: expected a list, got "turret"'),
+    (3, ("die",), 1, 'bow.4.die: expected a die such as "green", got 1'),
+    (5, ("bonus",), False, "bow.6.bonus: expected an integer, got false"),
+])
+def test_values_of_the_wrong_type_are_never_coerced(slot: int, field: tuple[str, ...],
+                                                   value: Any, message: str) -> None:
+    data = copy.deepcopy(_RAVEN)
+    target = data["locations"]["bow"]["slots"][slot]
+    for key in field[:-1]:
+        target = target[key]
+    target[field[-1]] = value
+    with pytest.raises(CardError) as info:
+        parse_card(data, "hml-raven.toml")
+    assert str(info.value) == f"hml-raven.toml: {message}"
+
+
+def test_a_torpedo_he_mark_is_true_or_false() -> None:
+    data = copy.deepcopy(_RAVEN)
+    data["locations"]["bow"]["slots"][0] = {"kind": "torpedo", "breach": 9, "range": 6,
+                                            "dice": "3yellow", "he": 1}
+    with pytest.raises(CardError, match=r"bow\.1\.he: expected true or false, got 1$"):
+        parse_card(data, "hml-raven.toml")
+
+
+_RAVEN = tomllib.loads((Path(__file__).resolve().parent.parent / "src" / "leviathans" / "cards"
+                        / "data" / "hml-raven.toml").read_text(encoding="utf-8"))

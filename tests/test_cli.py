@@ -130,7 +130,7 @@ def test_bad_input_gets_a_one_line_error(capsys, tmp_path: Path, examples: Path)
     card = tmp_path / "bad.toml"
     card.write_text(BAD_CARD)
     err = one_line_error(capsys, "ships", str(card))
-    assert str(card) in err and "locations.bow.slots: a location has 6 slots, found 5" in err
+    assert str(card) in err and "bad.toml: bow.slots: a location has 6 slots, found 5" in err
 
     card.write_text(BAD_CARD.replace('{ kind = "miss" }]', '{ kind = "lazer" }, '
                                      '{ kind = "miss" }]'))
@@ -144,7 +144,7 @@ side = "british"
 bow = "07X0"
 facing = "N"
 """))
-    assert "s.toml.ships[1] (HML Raven): unknown hex label '07X0'" in err
+    assert "s.toml.ships[1] (HML Raven).bow: unknown hex label '07X0'" in err
 
     err = one_line_error(capsys, "inspect", scenario(tmp_path, """
 [[ships]]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
-from ...errors import ScenarioError
+from ...errors import ScenarioError, shown
 from ...fog import FOG_CARDS, FogCards, read_fog_cards
 
 __all__ = ["FIRE_ORDERS", "FOG_CARDS", "INITIATIVES", "Options"]
@@ -47,6 +47,8 @@ class Options:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "options") -> Options:
+        if not isinstance(data, Mapping):
+            raise ScenarioError(f"{where}: expected a table, got {shown(data)}")
         names = {f.name for f in fields(cls)}
         unknown = set(data) - names
         if unknown:
@@ -65,7 +67,8 @@ class Options:
             )
         qsd = data.get("quickstart_destruction", True)
         if not isinstance(qsd, bool):
-            raise ScenarioError(f"{where}: quickstart_destruction must be true or false")
+            raise ScenarioError(f"{where}: quickstart_destruction must be true or false, got "
+                                f"{shown(qsd)}")
         initiative = data.get("initiative", "quick-start")
         if initiative not in INITIATIVES:
             raise ScenarioError(

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
 from ...dice import DiceExpr
-from ...errors import DiceError, ScenarioError
+from ...errors import DiceError, ScenarioError, shown
 from ...fog import FOG_CARDS, FogCards, read_fog_cards
 
 __all__ = ["DAMAGE_TIMINGS", "FOG_CARDS", "INITIATIVES", "INITIATIVE_WINNERS", "Options"]
@@ -55,7 +55,7 @@ class Options:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "options") -> Options:
         if not isinstance(data, Mapping):
-            raise ScenarioError(f"{where}: expected a table")
+            raise ScenarioError(f"{where}: expected a table, got {shown(data)}")
         names = {f.name for f in fields(cls)}
         unknown = set(data) - names
         if unknown:
@@ -69,7 +69,8 @@ class Options:
             raise ScenarioError(f"{where}.turn_limit: must be a whole number of turns, 1 or more")
         dice = data.get("initiative_dice", "black")
         if not isinstance(dice, str):
-            raise ScenarioError(f"{where}.initiative_dice: expected dice such as \"2blue\"")
+            raise ScenarioError(f"{where}.initiative_dice: expected dice such as \"2blue\", got "
+                                f"{shown(dice)}")
         try:
             expr = DiceExpr.parse(dice)
         except DiceError as exc:
