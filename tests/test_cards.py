@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import io
 import json
 import re
 import tomllib
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 from pydantic import ValidationError
+from rich.console import Console
 
 from leviathans.cards import (
     LOCATIONS_BY_TYPE,
@@ -28,6 +30,7 @@ from leviathans.cards import (
 from leviathans.dice import DiceExpr, die
 from leviathans.errors import CardError
 from leviathans.hexgrid import Facing
+from leviathans.render.cards import card_table
 from leviathans.rulesets.airfleet.gunnery import armour_bonus, breach_numbers
 from leviathans.rulesets.airfleet.ships import ShipState, compile_ship
 
@@ -875,3 +878,44 @@ def test_a_torpedo_he_mark_is_true_or_false() -> None:
 
 _RAVEN = tomllib.loads((Path(__file__).resolve().parent.parent / "src" / "leviathans" / "cards"
                         / "data" / "hml-raven.toml").read_text(encoding="utf-8"))
+
+
+def _printed(card_name: str, width: int) -> list[str]:
+    console = Console(width=width, file=io.StringIO(), color_system=None)
+    console.print(card_table(builtin_cards()[card_name]))
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    return out.splitlines()
+
+
+def _header_phrases(card: Any) -> list[str]:
+    """Each phrase of a card's headers, as printed (dice as "blue + green")."""
+    phrases = [card.name, f"{card.class_}, {card.nation}, Type {card.type}",
+               f"Structural integrity {card.structural_integrity}",
+               f"Starting MP {card.starting_mp}",
+               f"Enter {card.enter_before_turn} hex(es) before turning"]
+    if card.anti_air is not None:
+        phrases.append(f"Anti-air {card.anti_air.name}")
+    for loc in card.location_names:
+        dice = card.locations[loc].dice
+        moved, stationary = (str(d).replace("+", " + ") for d in (dice.moved, dice.stationary))
+        phrases += [loc.upper(), f"location dice: go {moved}  stop {stationary}"]
+    return phrases
+
+
+@pytest.mark.parametrize("width", [80, 100, 120, 160])
+def test_card_headers_never_wrap_mid_phrase(width: int) -> None:
+    for name, card in builtin_cards().items():
+        lines = _printed(name, width)
+        for phrase in _header_phrases(card):
+            assert any(phrase in line for line in lines), (name, width, phrase)
+        assert max(len(line.rstrip()) for line in lines) <= width
+
+
+def test_headers_fill_the_line_when_it_is_wide_enough() -> None:
+    lines = _printed("HML Raven", 120)
+    assert lines[1] == ("Structural integrity 20   Starting MP 9   Enter 1 hex(es) before "
+                        "turning   Anti-air green")
+    assert "STERN   location dice: go blue  stop yellow" in lines
+    narrow = _printed("HML Raven", 80)  # the stats line is 88 wide: broken between phrases
+    assert narrow[1:3] == ["Structural integrity 20   Starting MP 9   Enter 1 hex(es) before "
+                           "turning", "Anti-air green"]
