@@ -75,3 +75,22 @@ def test_unreadable_files(tmp_path: Path) -> None:
         read_toml(str(tmp_path / "a\0b.toml"), ScenarioError)
     with pytest.raises(ScenarioError, match=r"cannot read"):
         read_toml(tmp_path, ScenarioError)
+
+
+@pytest.mark.parametrize("text", [
+    "x = " + "[" * 3000,  # never closed
+    "x = " + "{a = " * 3000,  # inline tables
+    ".".join(["a"] * 3000) + " = 1",  # dotted keys: parsed without recursion, too deep still
+    "[" + ".".join(["a"] * 3000) + "]",  # a table header
+])
+def test_every_way_of_nesting_toml(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "deep.toml"
+    path.write_text(text + "\n")
+    with pytest.raises(ScenarioError, match=r"deep\.toml: arrays or tables nested too deeply"):
+        read_toml(path, ScenarioError)
+
+
+def test_json_never_closed_or_of_objects() -> None:
+    for text in ("[" * 2000, '{"a": ' * 2000):
+        with pytest.raises(RecordError, match=r"r\.json: arrays or tables nested too deeply"):
+            loads_json(text, RecordError, "r.json")
