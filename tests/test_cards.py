@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import copy
+import io
 import json
 import re
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
+from rich.console import Console
 
 from leviathans.cards import (
     LOCATIONS_BY_TYPE,
@@ -27,6 +30,7 @@ from leviathans.cards import (
 from leviathans.dice import DiceExpr, die
 from leviathans.errors import CardError
 from leviathans.hexgrid import Facing
+from leviathans.render.cards import card_table
 from leviathans.rulesets.airfleet.gunnery import armour_bonus, breach_numbers
 from leviathans.rulesets.airfleet.ships import ShipState, compile_ship
 
@@ -476,7 +480,7 @@ def test_error_five_slots(tmp_path: Path) -> None:
     data = _card_data()
     del data["locations"]["bow"]["slots"][2]
     message = _load_error(tmp_path, data)
-    assert "locations.bow.slots" in message
+    assert ": bow.slots: " in message
     assert "6 slots, found 5" in message
 
 
@@ -484,7 +488,7 @@ def test_error_seven_slots(tmp_path: Path) -> None:
     data = _card_data()
     data["locations"]["stern"]["slots"].append({"kind": "miss"})
     message = _load_error(tmp_path, data)
-    assert "locations.stern.slots" in message
+    assert ": stern.slots: " in message
     assert "6 slots, found 7" in message
 
 
@@ -492,7 +496,7 @@ def test_error_unknown_slot_kind(tmp_path: Path) -> None:
     data = _card_data()
     _set_slot(data, "port", 1, {"kind": "lazer", "breach": 12})
     message = _load_error(tmp_path, data)
-    assert "locations.port.slots.1" in message
+    assert ": port.2: " in message
     assert "unknown slot kind" in message
     assert "lazer" in message
 
@@ -501,7 +505,7 @@ def test_error_crew_without_die(tmp_path: Path) -> None:
     data = _card_data()
     _set_slot(data, "bow", 3, {"kind": "crew", "breach": 11})
     message = _load_error(tmp_path, data)
-    assert "locations.bow.slots.3" in message
+    assert ": bow.4: " in message
     assert "needs die" in message
 
 
@@ -509,7 +513,7 @@ def test_error_miss_with_breach(tmp_path: Path) -> None:
     data = _card_data()
     _set_slot(data, "bow", 0, {"kind": "miss", "breach": 9})
     message = _load_error(tmp_path, data)
-    assert "locations.bow.slots.0" in message
+    assert ": bow.1: " in message
     assert "miss slot has no breach number" in message
 
 
@@ -517,7 +521,7 @@ def test_error_slot_without_breach(tmp_path: Path) -> None:
     data = _card_data()
     _set_slot(data, "bow", 4, {"kind": "trim-tank"})
     message = _load_error(tmp_path, data)
-    assert "locations.bow.slots.4" in message
+    assert ": bow.5: " in message
     assert "needs a breach number" in message
 
 
@@ -525,7 +529,7 @@ def test_error_long_range_shorter_than_short(tmp_path: Path) -> None:
     data = _card_data()
     data["locations"]["bow"]["slots"][2]["long"]["range"] = 5
     message = _load_error(tmp_path, data)
-    assert "locations.bow.slots.2" in message
+    assert ": bow.3: " in message
     assert "long range 5 is shorter than short range 6" in message
 
 
@@ -566,7 +570,7 @@ def test_error_bad_location_dice(tmp_path: Path) -> None:
     data = _card_data()
     data["locations"]["port"]["dice"]["stationary"] = "2purple"
     message = _load_error(tmp_path, data)
-    assert "locations.port.dice.stationary" in message
+    assert ": port.dice.stationary: " in message
     assert "purple" in message
 
 
@@ -574,7 +578,7 @@ def test_error_field_the_kind_does_not_have(tmp_path: Path) -> None:
     data = _card_data()
     data["locations"]["stern"]["slots"][3]["die"] = "green"  # an engine
     message = _load_error(tmp_path, data)
-    assert "locations.stern.slots.3" in message
+    assert ": stern.4: " in message
     assert "engine slot has no die" in message
 
 
@@ -841,3 +845,77 @@ def test_pelletier_armour_plus_two() -> None:
     assert breach_numbers(spec, ship, PORT) == (None, 12, 12, 14, 15, 14)
     ship = ship._replace(destroyed=1 << _flat(PORT, 5))
     assert breach_numbers(spec, ship, PORT) == (None, 10, 10, 12, 13, 12)
+
+
+@pytest.mark.parametrize(("slot", "field", "value", "message"), [
+    (2, ("short", "range"), True, "bow.3.short.range: expected an integer, got true"),
+    (2, ("breach",), True, "bow.3.breach: expected an integer, got true"),
+    (2, ("breach",), "9", 'bow.3.breach: expected an integer, got "9"'),
+    (2, ("breach",), 9.0, "bow.3.breach: expected an integer, got 9.0"),
+    (2, ("marks",), "turret", 'bow.3.marks: expected a list, got "turret"'),
+    (3, ("die",), 1, 'bow.4.die: expected a die such as "green", got 1'),
+    (5, ("bonus",), False, "bow.6.bonus: expected an integer, got false"),
+])
+def test_values_of_the_wrong_type_are_never_coerced(slot: int, field: tuple[str, ...],
+                                                   value: Any, message: str) -> None:
+    data = copy.deepcopy(_RAVEN)
+    target = data["locations"]["bow"]["slots"][slot]
+    for key in field[:-1]:
+        target = target[key]
+    target[field[-1]] = value
+    with pytest.raises(CardError) as info:
+        parse_card(data, "hml-raven.toml")
+    assert str(info.value) == f"hml-raven.toml: {message}"
+
+
+def test_a_torpedo_he_mark_is_true_or_false() -> None:
+    data = copy.deepcopy(_RAVEN)
+    data["locations"]["bow"]["slots"][0] = {"kind": "torpedo", "breach": 9, "range": 6,
+                                            "dice": "3yellow", "he": 1}
+    with pytest.raises(CardError, match=r"bow\.1\.he: expected true or false, got 1$"):
+        parse_card(data, "hml-raven.toml")
+
+
+_RAVEN = tomllib.loads((Path(__file__).resolve().parent.parent / "src" / "leviathans" / "cards"
+                        / "data" / "hml-raven.toml").read_text(encoding="utf-8"))
+
+
+def _printed(card_name: str, width: int) -> list[str]:
+    console = Console(width=width, file=io.StringIO(), color_system=None)
+    console.print(card_table(builtin_cards()[card_name]))
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    return out.splitlines()
+
+
+def _header_phrases(card: Any) -> list[str]:
+    """Each phrase of a card's headers, as printed (dice as "blue + green")."""
+    phrases = [card.name, f"{card.class_}, {card.nation}, Type {card.type}",
+               f"Structural integrity {card.structural_integrity}",
+               f"Starting MP {card.starting_mp}",
+               f"Enter {card.enter_before_turn} hex(es) before turning"]
+    if card.anti_air is not None:
+        phrases.append(f"Anti-air {card.anti_air.name}")
+    for loc in card.location_names:
+        dice = card.locations[loc].dice
+        moved, stationary = (str(d).replace("+", " + ") for d in (dice.moved, dice.stationary))
+        phrases += [loc.upper(), f"location dice: go {moved}  stop {stationary}"]
+    return phrases
+
+
+@pytest.mark.parametrize("width", [80, 100, 120, 160])
+def test_card_headers_never_wrap_mid_phrase(width: int) -> None:
+    for name, card in builtin_cards().items():
+        lines = _printed(name, width)
+        for phrase in _header_phrases(card):
+            assert any(phrase in line for line in lines), (name, width, phrase)
+        assert max(len(line.rstrip()) for line in lines) <= width
+
+
+def test_headers_fill_the_line_when_it_is_wide_enough() -> None:
+    lines = _printed("HML Raven", 120)
+    assert lines[1] == ("Structural integrity 20   Starting MP 9   Enter 1 hex(es) before "
+                        "turning   Anti-air green")
+    assert "STERN   location dice: go blue  stop yellow" in lines
+    narrow = _printed("HML Raven", 80)  # the stats line is 88 wide: broken between phrases
+    assert narrow[1:3] == ["Structural integrity 20   Starting MP 9   Enter 1 hex(es) before "
+                           "turning", "Anti-air green"]

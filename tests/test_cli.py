@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -128,7 +130,7 @@ def test_bad_input_gets_a_one_line_error(capsys, tmp_path: Path, examples: Path)
     card = tmp_path / "bad.toml"
     card.write_text(BAD_CARD)
     err = one_line_error(capsys, "ships", str(card))
-    assert str(card) in err and "locations.bow.slots: a location has 6 slots, found 5" in err
+    assert str(card) in err and "bad.toml: bow.slots: a location has 6 slots, found 5" in err
 
     card.write_text(BAD_CARD.replace('{ kind = "miss" }]', '{ kind = "lazer" }, '
                                      '{ kind = "miss" }]'))
@@ -142,7 +144,7 @@ side = "british"
 bow = "07X0"
 facing = "N"
 """))
-    assert "s.toml.ships[1] (HML Raven): unknown hex label '07X0'" in err
+    assert "s.toml.ships[1] (HML Raven).bow: unknown hex label '07X0'" in err
 
     err = one_line_error(capsys, "inspect", scenario(tmp_path, """
 [[ships]]
@@ -312,3 +314,36 @@ def test_warfleet_inspect_shows_exact_hit_and_si_chances(capsys, tmp_path: Path)
     assert code == 0
     assert ("bow.1 9.2in -> Kit stern, range 1, black x2 vs 7: hit 50.0%, then SI test fails "
             "41.7%") in out
+
+
+def run_command(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The installed ``leviathans`` command in a real process."""
+    exe = Path(sys.executable).with_name("leviathans")
+    return subprocess.run([str(exe), *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+def test_deeply_nested_files_get_a_one_line_error(tmp_path: Path) -> None:
+    (tmp_path / "deep.json").write_text("[" * 2000 + "]" * 2000)
+    (tmp_path / "deep.toml").write_text("x = " + "[" * 3000 + "]" * 3000 + "\n")
+    for args in (("replay", "deep.json"), ("inspect", "deep.json"), ("inspect", "deep.toml"),
+                 ("ships", "deep.toml"), ("fleet", "validate", "deep.toml"),
+                 ("warfleet", "convert", "deep.toml")):
+        done = run_command(tmp_path, *args)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stdout == "" and "Traceback" not in done.stderr
+        file = args[-1]
+        assert done.stderr == (f"leviathans: error: {file}: arrays or tables nested too deeply "
+                               f"(at most 64 levels)\n")
+
+
+@pytest.mark.parametrize(("rolls", "shown"), [("null", "null"), ("5", "5"), ("{}", "{}")])
+def test_replay_of_rolls_that_are_no_list(tmp_path: Path, examples: Path, rolls: str,
+                                          shown: str) -> None:
+    data = json.loads((examples / "breach-example.json").read_text())
+    data["steps"][1]["rolls"] = "ROLLS"
+    (tmp_path / "r.json").write_text(json.dumps(data).replace('"ROLLS"', rolls))
+    done = run_command(tmp_path, "replay", "r.json")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (f"leviathans: error: r.json: step 1: rolls: expected a list of "
+                           f"[label, die, face], got {shown}\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -114,6 +115,66 @@ def test_malformed_records(examples: Path, mutate, message: str) -> None:
     mutate(data)
     with pytest.raises(RecordError, match=message):
         run(data)
+
+
+@pytest.mark.parametrize(("rolls", "shown"), [
+    (None, "null"), (5, "5"), ({}, "{}"), ("weapon", '"weapon"'), (True, "true"),
+])
+def test_rolls_that_are_no_list_are_refused(examples: Path, rolls: object, shown: str) -> None:
+    data = breach(examples)
+    data["steps"][2]["rolls"] = rolls
+    with pytest.raises(RecordError, match=rf"^rec\.json: step 2: rolls: expected a list of "
+                                          rf"\[label, die, face\], got {re.escape(shown)}$"):
+        GameRecord.from_data(data, "rec.json")
+
+
+def test_a_seeded_record_may_leave_out_the_rolls_but_not_null_them(tmp_path: Path) -> None:
+    from leviathans.records import Recorder
+    from leviathans.rulesets.airfleet import AIRFLEET, quickstart_battle
+
+    rec = Recorder(AIRFLEET, quickstart_battle(), seed=3)
+    for _ in range(6):
+        rec.play(next(iter(rec.state.legal_actions())))
+    data = rec.record.to_data()
+    for step in data["steps"]:
+        del step["rolls"]
+    assert len(run(data)) == 7  # the seed makes the rolls; none listed, none checked
+    data["steps"][0]["rolls"] = None
+    with pytest.raises(RecordError, match="step 0: rolls: expected a list"):
+        run(data)
+
+
+@pytest.mark.parametrize(("mutate", "message"), [
+    (lambda d: d["steps"][1].update(action=5), r"step 1: action: expected an action .*got 5$"),
+    (lambda d: d["steps"][1].update(action=None), r"step 1: action: .*got null$"),
+    (lambda d: d["steps"][1].pop("action"), r"step 1: action missing$"),
+    (lambda d: d.update(version=True), "record version true is not supported"),
+    (lambda d: d.update(version=1.0), r"record version 1\.0 is not supported"),
+    (lambda d: d.update(ruleset=["airfleet"]), r"ruleset: expected the name of a rule set, "
+                                              r"got \[\"airfleet\"\]$"),
+    (lambda d: d.update(setup=[]), r"setup: expected an object, got \[\]$"),
+    (lambda d: d.update(players=["greedy"]), r"players: expected an object"),
+    (lambda d: d.update(players={"british": 5}), r"players: expected an object"),
+    (lambda d: d.update(result=[]), r"result: expected an object, got \[\]$"),
+    (lambda d: d["steps"][1]["rolls"][0].__setitem__(2, 4.0), r"roll 1 must be .*got \["),
+    (lambda d: d["steps"][1]["rolls"][0].__setitem__(2, True), r"roll 1 must be .*true\]$"),
+    (lambda d: d["steps"].append({"action": "done", "rolls": [[[[[]]]]] * 1}), "roll 1 must"),
+])
+def test_fields_of_the_wrong_type_are_refused(examples: Path, mutate, message: str) -> None:
+    data = breach(examples)
+    mutate(data)
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_data(data, "rec.json")
+
+
+def test_record_data_nested_too_deep_is_refused(examples: Path) -> None:
+    data = breach(examples)
+    deep: list = []
+    for _ in range(3000):
+        deep = [deep]
+    data["setup"]["ships"][0]["destroyed"] = deep
+    with pytest.raises(RecordError, match=r"rec\.json: arrays or tables nested too deeply"):
+        GameRecord.from_data(data, "rec.json")
 
 
 def test_load_names_the_file(tmp_path: Path) -> None:

@@ -363,3 +363,13 @@ def test_wiring_into_the_main_command(capsys: pytest.CaptureFixture[str]) -> Non
     out, err = capsys.readouterr()
     assert out == "" and len(err.splitlines()) == 3
     assert all(line.startswith("leviathans: error: ") for line in err.splitlines())
+
+
+def test_admiral_cmd_is_a_small_whole_number() -> None:
+    for cmd, message in ((True, "cmd: Input should be a valid integer"),
+                         ("3", "cmd: Input should be a valid integer"),
+                         (10**30, "cmd: Input should be less than or equal to 12")):
+        data = fleet_data(el("A", "frigate"))
+        data["admiral"]["cmd"] = cmd
+        with pytest.raises(FleetError, match=message):
+            parse_fleet(data, "fleet.toml")

@@ -13,7 +13,7 @@ from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
-from .errors import ScenarioError
+from .errors import ScenarioError, shown
 from .hexgrid import Hex
 
 __all__ = ["Board", "Zone", "quickstart_board"]
@@ -129,7 +129,8 @@ class Board:
         rows = _whole(data.get("rows", base.rows), f"{where}.rows")
         ring = data.get("half_hex_ring", base.half_hex_ring)
         if not isinstance(ring, bool):
-            raise ScenarioError(f"{where}.half_hex_ring: expected true or false")
+            raise ScenarioError(f"{where}.half_hex_ring: expected true or false, got "
+                                f"{shown(ring)}")
         zones_raw = data.get("zones")
         if zones_raw is None:
             depth = _whole(data.get("zone_depth", 4), f"{where}.zone_depth")
@@ -137,7 +138,7 @@ class Board:
         else:
             if not isinstance(zones_raw, Mapping):
                 raise ScenarioError(f"{where}.zones: expected a table of {{first, last}} "
-                                    f"per side")
+                                    f"per side, got {shown(zones_raw)}")
             zones = []
             for side, z in zones_raw.items():
                 if not isinstance(z, Mapping) or set(z) != {"first", "last"}:
@@ -153,7 +154,7 @@ class Board:
 
 def _whole(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ScenarioError(f"{where}: expected a whole number, got {value!r}")
+        raise ScenarioError(f"{where}: expected a whole number, got {shown(value)}")
     return value
 
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import __version__
-from .errors import LeviathansError
+from .errors import LeviathansError, one_line
 
 __all__ = ["main"]
 
@@ -503,7 +503,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except LeviathansError as exc:
-        print(f"leviathans: error: {exc}", file=sys.stderr)
+        print(f"leviathans: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (`leviathans ... | head`): not an error
         with contextlib.suppress(OSError):
@@ -511,7 +511,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"leviathans: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(f"leviathans: error: {one_line(f'{where}{exc.strerror or exc}')}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

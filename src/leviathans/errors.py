@@ -7,6 +7,37 @@ where there is one, the place (file, key, step).
 
 from __future__ import annotations
 
+import json
+import unicodedata
+from typing import Any
+
+__all__ = [
+    "CardError", "DiceError", "HexError", "IllegalActionError", "LeviathansError", "RecordError",
+    "ScenarioError", "one_line", "shown",
+]
+
+
+def one_line(text: str) -> str:
+    """``text`` with every character that breaks a line or controls a terminal (NUL, line
+    feed, U+0085, U+2028...) written as an escape: an error message stays one line whatever
+    names and keys the file gave."""
+    return "".join(c if c == " " or unicodedata.category(c) not in _BREAKING
+                   else repr(c)[1:-1] for c in text)
+
+
+_BREAKING = frozenset({"Cc", "Zl", "Zp"})
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """A bad value as an error message shows it: as written in JSON or TOML (``true``,
+    ``"9"``, ``[]``), cut short when long, on one line."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    text = one_line(text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
 
 class LeviathansError(ValueError):
     """Base class of every bad-input error of the package."""

@@ -42,7 +42,7 @@ from itertools import permutations
 from typing import Any, Literal, NamedTuple
 
 from .dice import DiceSource, die
-from .errors import ScenarioError
+from .errors import ScenarioError, shown
 from .events import EventBase
 from .protocol import Event
 
@@ -55,9 +55,11 @@ FogCards = Literal[4, "deployed"]
 def read_fog_cards(data: Any, where: str) -> FogCards:
     """The ``fog_cards`` option of a scenario's options table (default 4)."""
     cards = data.get("fog_cards", 4)
-    if isinstance(cards, bool) or cards not in FOG_CARDS:
-        raise ScenarioError(f"{where}.fog_cards: {cards!r} is not 4 or \"deployed\"")
-    return cards  # type: ignore[no-any-return]
+    if cards == 4 and type(cards) is int:  # not 4.0, not true
+        return 4
+    if cards == "deployed":
+        return "deployed"
+    raise ScenarioError(f"{where}.fog_cards: {shown(cards)} is not 4 or \"deployed\"")
 
 __all__ = [
     "CARD_NUMBERS",

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .errors import ScenarioError
+from .errors import ScenarioError, one_line, shown
 
 __all__ = ["OptionInfo", "RulesOptions", "option"]
 
@@ -51,7 +51,7 @@ class RulesOptions(BaseModel):
         """Options from a scenario's or record's table; a bad value is a one-line error naming
         the option."""
         if not isinstance(data, Mapping):
-            raise ScenarioError(f"{where}: expected a table of options")
+            raise ScenarioError(f"{where}: expected a table, got {shown(data)}")
         names = set(cls.model_fields)
         unknown = [str(k) for k in data if k not in names]
         if unknown:
@@ -66,21 +66,23 @@ class RulesOptions(BaseModel):
     def _problem(cls, exc: ValidationError, data: Mapping[str, Any], where: str) -> str:
         error = exc.errors()[0]
         name = str(error["loc"][0]) if error["loc"] else ""
-        value = data.get(name, error.get("input"))
+        raw = data.get(name, error.get("input"))
+        value = shown(raw)
         info = next((o for o in cls.declared() if o["name"] == name), None)
         if info is None:
             return f"{where}: {error['msg']}"
         if info["type"] == "choice":
             choices = ", ".join(str(c) for c in info["choices"])
-            return (f"{where}.{name}: {value!r} is not one of {choices} (there is no {name} "
-                    f"{value!r})")
+            named = one_line(repr(raw))
+            return (f"{where}.{name}: {named} is not one of {choices} (there is no {name} "
+                    f"{named})")
         if error["type"] == "greater_than_equal":
-            return f"{where}.{name}: must be {info['minimum']} or more, got {value!r}"
+            return f"{where}.{name}: must be {info['minimum']} or more, got {value}"
         if error["type"] == "value_error":
             return f"{where}.{name}: {error['msg'].removeprefix('Value error, ')}"
         kind = {"int": "a whole number", "bool": "true or false", "text": "text"}[info["type"]]
         none = " (or nothing)" if info["optional"] else ""
-        return f"{where}.{name}: expected {kind}{none}, got {value!r}"
+        return f"{where}.{name}: expected {kind}{none}, got {value}"
 
     def to_dict(self) -> dict[str, Any]:
         """The options as plain data for scenarios and records."""

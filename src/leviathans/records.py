@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from .dice import DiceSource, Die, RecordingDice, Roll, ScriptedDice, SeededDice
-from .errors import DiceError, LeviathansError, RecordError
-from .files import read_json
+from .errors import DiceError, LeviathansError, RecordError, shown
+from .files import check_depth, read_json
 from .protocol import Action, GameState, Ruleset
 from .rulesets import get_ruleset
 
@@ -87,62 +87,88 @@ class GameRecord:
 
     @classmethod
     def from_data(cls, data: Any, where: str = "record") -> GameRecord:
+        """Check a record given as plain data (as read from JSON): every field of its type."""
         if not isinstance(data, Mapping):
             raise RecordError(f"{where}: a record is a JSON object")
+        check_depth(data, RecordError, where)
         if data.get("format") != FORMAT:
             raise RecordError(f"{where}: not a leviathans record (format {data.get('format')!r})")
         version = data.get("version")
-        if version != VERSION:
-            raise RecordError(f"{where}: record version {version!r} is not supported "
+        if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
+            raise RecordError(f"{where}: record version {shown(version)} is not supported "
                               f"(this version reads {VERSION})")
         ruleset = data.get("ruleset")
         if not isinstance(ruleset, str):
-            raise RecordError(f"{where}: ruleset missing")
+            raise RecordError(f"{where}: ruleset: expected the name of a rule set, got "
+                              f"{shown(ruleset)}" if "ruleset" in data
+                              else f"{where}: ruleset missing")
         setup = data.get("setup")
         if not isinstance(setup, Mapping):
-            raise RecordError(f"{where}: setup missing")
-        dice = data.get("dice")
-        if not isinstance(dice, Mapping) or dice.get("source") not in ("seeded", "scripted"):
-            raise RecordError(f"{where}: dice must be {{\"source\": \"seeded\", \"seed\": N}} or "
-                              f"{{\"source\": \"scripted\"}}")
-        seed = None
-        if dice["source"] == "seeded":
-            seed = dice.get("seed")
-            if isinstance(seed, bool) or not isinstance(seed, int):
-                raise RecordError(f"{where}: dice.seed must be a whole number")
+            raise RecordError(f"{where}: setup: expected an object, got {shown(setup)}"
+                              if "setup" in data else f"{where}: setup missing")
+        seed = _dice_seed(data.get("dice"), where)
         raw_steps = data.get("steps")
         if not isinstance(raw_steps, list) or not raw_steps:
             raise RecordError(f"{where}: steps missing (step 0 holds the opening rolls)")
-        steps = []
-        for n, raw in enumerate(raw_steps):
-            at = f"{where}: step {n}"
-            if not isinstance(raw, Mapping):
-                raise RecordError(f"{at}: expected an object with action and rolls")
-            action = raw.get("action")
-            if n == 0 and action is not None:
-                raise RecordError(f"{at}: step 0 has no action (it holds the opening rolls)")
-            if n > 0 and not isinstance(action, str):
-                raise RecordError(f"{at}: action missing")
-            rolls = []
-            for k, r in enumerate(raw.get("rolls", [])):
-                if (not isinstance(r, list) or len(r) != 3 or not isinstance(r[0], str)
-                        or not isinstance(r[1], str) or isinstance(r[2], bool)
-                        or not isinstance(r[2], int)):
-                    raise RecordError(f"{at}: roll {k + 1} must be [label, die, face], got {r!r}")
-                rolls.append(Roll(r[0], r[1], r[2]))
-            if seed is None and n > 0 and "rolls" not in raw:
-                raise RecordError(f"{at}: a scripted record lists the rolls of every step")
-            steps.append(RecordStep(action, rolls))
+        steps = [_step(raw, n, seed is None, f"{where}: step {n}")
+                 for n, raw in enumerate(raw_steps)]
         result = data.get("result")
         if result is not None and not isinstance(result, Mapping):
-            raise RecordError(f"{where}: result must be an object")
+            raise RecordError(f"{where}: result: expected an object, got {shown(result)}")
         players = data.get("players", {})
+        if not isinstance(players, Mapping) or not all(isinstance(v, str)
+                                                       for v in players.values()):
+            raise RecordError(f"{where}: players: expected an object of side: bot name, got "
+                              f"{shown(players)}")
         return cls(ruleset, dict(setup), seed, steps, dict(result) if result else None,
-                   dict(players) if isinstance(players, Mapping) else {})
+                   dict(players))
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
         return cls.from_data(read_json(path, RecordError), str(path))
+
+
+def _dice_seed(dice: Any, where: str) -> int | None:
+    """The seed of a seeded record, ``None`` for a scripted one."""
+    if not isinstance(dice, Mapping) or dice.get("source") not in ("seeded", "scripted"):
+        raise RecordError(f"{where}: dice must be {{\"source\": \"seeded\", \"seed\": N}} or "
+                          f"{{\"source\": \"scripted\"}}")
+    if dice["source"] == "scripted":
+        return None
+    seed = dice.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RecordError(f"{where}: dice.seed must be a whole number, got {shown(seed)}")
+    return seed
+
+
+def _step(raw: Any, n: int, scripted: bool, at: str) -> RecordStep:
+    """Step ``n`` of a record: its action (none at step 0) and its rolls, each a
+    ``[label, die, face]``. A seeded record may leave the rolls out; when given they are a
+    list (``null``, a number or an object is no list of rolls)."""
+    if not isinstance(raw, Mapping):
+        raise RecordError(f"{at}: expected an object with action and rolls, got {shown(raw)}")
+    action = raw.get("action")
+    if n == 0 and action is not None:
+        raise RecordError(f"{at}: step 0 has no action (it holds the opening rolls)")
+    if n > 0 and not isinstance(action, str):
+        raise RecordError(f"{at}: action: expected an action such as \"HML Raven:F\", got "
+                          f"{shown(action)}" if "action" in raw else f"{at}: action missing")
+    if "rolls" not in raw:
+        if scripted and n > 0:
+            raise RecordError(f"{at}: a scripted record lists the rolls of every step")
+        return RecordStep(action, [])
+    raw_rolls = raw["rolls"]
+    if not isinstance(raw_rolls, list):
+        raise RecordError(f"{at}: rolls: expected a list of [label, die, face], got "
+                          f"{shown(raw_rolls)}")
+    rolls = []
+    for k, r in enumerate(raw_rolls):
+        if (not isinstance(r, list) or len(r) != 3 or not isinstance(r[0], str)
+                or not isinstance(r[1], str) or isinstance(r[2], bool)
+                or not isinstance(r[2], int)):
+            raise RecordError(f"{at}: roll {k + 1} must be [label, die, face], got {shown(r)}")
+        rolls.append(Roll(r[0], r[1], r[2]))
+    return RecordStep(action, rolls)
 
 
 class Recorder:

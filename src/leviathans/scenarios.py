@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import load_card
-from .errors import LeviathansError, ScenarioError
+from .errors import LeviathansError, ScenarioError, shown
 from .files import read_toml
 from .rulesets import get_ruleset
 
@@ -19,7 +19,11 @@ def read_scenario_data(path: str | Path) -> dict[str, Any]:
     data = read_toml(p, ScenarioError)
     for i, ship in enumerate(data.get("ships", []) if isinstance(data.get("ships"), list) else []):
         if isinstance(ship, dict) and "card_file" in ship:
-            card_path = p.parent / str(ship.pop("card_file"))
+            file = ship.pop("card_file")
+            if not isinstance(file, str):
+                raise ScenarioError(f"{p}: ships[{i + 1}].card_file: expected a file name, got "
+                                    f"{shown(file)}")
+            card_path = p.parent / file
             try:
                 ship["card_data"] = load_card(card_path).to_data()
             except LeviathansError as exc:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import difflib
-import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -13,13 +12,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from .. import validation
 from ..errors import CardError
-from ..files import read_toml
+from ..files import loads_toml, read_toml
 from .schema import Card
 
 __all__ = [
     "QUICK_START_CARDS",
     "builtin_cards",
+    "card_place",
     "close_names",
     "find_card",
     "load_card",
@@ -27,6 +28,22 @@ __all__ = [
     "quick_start_cards",
     "validation_message",
 ]
+
+
+def card_place(loc: Sequence[int | str]) -> str:
+    """A place in a card as its printed form names it: ``bow.3.short.range`` for the short
+    range of bow slot 3 (pydantic's ``locations.bow.slots.2.short.range``), ``products[1]``
+    for the first product."""
+    parts: list[int | str] = list(loc)
+    if len(parts) >= 2 and parts[0] == "locations":
+        head, rest = str(parts[1]), parts[2:]
+        if len(rest) >= 2 and rest[0] == "slots" and isinstance(rest[1], int):
+            head, rest = f"{head}.{rest[1] + 1}", rest[2:]
+        parts = [head, *rest]
+    out = ""
+    for p in parts:  # list items counted from 1, as slots are: marks[1]
+        out += f"[{p + 1}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
 
 
 def validation_message(exc: ValidationError) -> str:
@@ -44,7 +61,8 @@ def parse_card(data: Mapping[str, Any], where: str = "card") -> Card:
     try:
         return Card.model_validate(data)
     except ValidationError as exc:
-        raise CardError(f"{where}: {validation_message(exc)}") from None
+        # Places as the printed card names them (bow.3.short.range), values as written.
+        raise CardError(f"{where}: {validation.validation_message(exc, card_place)}") from None
 
 
 def load_card(path: str | Path) -> Card:
@@ -61,10 +79,7 @@ def _read_folder(folder: Traversable, where: str, out: dict[str, Card]) -> None:
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if not entry.name.endswith(".toml"):
             continue
-        try:
-            data = tomllib.loads(entry.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise CardError(f"{where}/{entry.name}: not valid TOML: {exc}") from None
+        data = loads_toml(entry.read_text(encoding="utf-8"), CardError, f"{where}/{entry.name}")
         card = parse_card(data, f"{where}/{entry.name}")
         if card.name in out:
             raise CardError(f"{where}/{entry.name}: a second card named {card.name!r}")

@@ -9,6 +9,7 @@ which fields each kind needs.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
@@ -23,7 +24,7 @@ from pydantic import (
 )
 
 from ..dice import DiceExpr, Die, die
-from ..errors import DiceError
+from ..errors import DiceError, shown
 
 __all__ = [
     "LOCATIONS_BY_TYPE",
@@ -40,8 +41,10 @@ __all__ = [
 def _parse_dice(value: Any) -> DiceExpr:
     if isinstance(value, DiceExpr):
         return value
-    if isinstance(value, list):
-        value = "+".join(str(v) for v in value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        value = "+".join(value)  # ["blue", "green"] is blue+green
+    if not isinstance(value, str):
+        raise ValueError(f"expected dice such as \"blue+green\", got {shown(value)}")
     try:
         return DiceExpr.parse(value)
     except DiceError as exc:
@@ -52,7 +55,7 @@ def _parse_die(value: Any) -> Die:
     if isinstance(value, Die):
         return value
     if not isinstance(value, str):
-        raise ValueError("a die is a colour name such as 'green'")
+        raise ValueError(f"expected a die such as \"green\", got {shown(value)}")
     try:
         return die(value)
     except DiceError as exc:
@@ -152,6 +155,9 @@ _FIELDS = ("name", "short", "long", "marks", "range", "dice", "alt_dice", "he", 
            "bonus", "si_bonus", "mp")
 
 
+_NOT_IN_NAMES = re.compile(r"[:@>\x00-\x1f\x7f]")
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -159,7 +165,7 @@ class _Model(BaseModel):
 class Band(_Model):
     """One range band of a gun: fire at up to ``range`` hexes with ``dice``."""
 
-    range: int = Field(ge=1, le=99)
+    range: int = Field(strict=True, ge=1, le=99)
     dice: Dice
 
 
@@ -167,20 +173,20 @@ class Slot(_Model):
     """One slot of a location. ``breach`` is ``None`` only for a miss."""
 
     kind: str
-    breach: int | None = Field(default=None, ge=1, le=40)
-    name: str | None = None
+    breach: int | None = Field(default=None, strict=True, ge=1, le=40)
+    name: str | None = Field(default=None, min_length=1)
     short: Band | None = None
     long: Band | None = None
     marks: tuple[Mark, ...] = ()
-    range: int | None = Field(default=None, ge=1, le=99)
+    range: int | None = Field(default=None, strict=True, ge=1, le=99)
     dice: Dice | None = None
     alt_dice: Dice | None = None
-    he: bool = False
+    he: bool = Field(default=False, strict=True)
     die: OneDie | None = None
     alt_die: OneDie | None = None
-    bonus: int | None = Field(default=None, ge=1, le=10)
-    si_bonus: int | None = Field(default=None, ge=1, le=10)
-    mp: int | None = Field(default=None, ge=1, le=20)
+    bonus: int | None = Field(default=None, strict=True, ge=1, le=10)
+    si_bonus: int | None = Field(default=None, strict=True, ge=1, le=10)
+    mp: int | None = Field(default=None, strict=True, ge=1, le=20)
 
     @model_validator(mode="before")
     @classmethod
@@ -188,7 +194,9 @@ class Slot(_Model):
         if not isinstance(data, Mapping):
             raise ValueError("a slot is a table such as { kind = \"crew\", breach = 9, ... }")
         kind = data.get("kind")
-        if not isinstance(kind, str) or kind not in SLOT_KINDS:
+        if not isinstance(kind, str):
+            raise ValueError(f"kind: expected a slot kind such as \"crew\", got {shown(kind)}")
+        if kind not in SLOT_KINDS:
             known = ", ".join(SLOT_KINDS)
             raise ValueError(f"unknown slot kind {kind!r} (known: {known})")
         required, optional = SLOT_KINDS[kind]
@@ -281,16 +289,26 @@ class Location(_Model):
 class Card(_Model):
     """A ship card."""
 
-    name: str = Field(min_length=1, max_length=60, pattern=r"^[^:@>\n]+$")
+    # Strict integers: a bool or a string such as "9" is an error, never read as a number.
+    name: str = Field(min_length=1, max_length=60)
     nation: str = Field(min_length=1)
     class_: str = Field(alias="class", min_length=1)
-    type: int = Field(ge=1, le=5)
-    structural_integrity: int = Field(ge=1, le=99)
-    starting_mp: int = Field(ge=0, le=40)
-    enter_before_turn: int = Field(ge=0, le=10)
+    type: int = Field(strict=True, ge=1, le=5)
+    structural_integrity: int = Field(strict=True, ge=1, le=99)
+    starting_mp: int = Field(strict=True, ge=0, le=40)
+    enter_before_turn: int = Field(strict=True, ge=0, le=10)
     anti_air: OneDie | None = None
     products: tuple[str, ...] = ()
     locations: dict[str, Location]
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        # Actions name ships as "NAME:..." and "NAME@HEX", and names are printed.
+        if _NOT_IN_NAMES.search(value):
+            raise ValueError(f"a ship name has no : @ > or control characters, got "
+                             f"{shown(value)}")
+        return value
 
     @model_validator(mode="after")
     def _check(self) -> Card:

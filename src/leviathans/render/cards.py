@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
 from ..cards.schema import Card
 
-__all__ = ["card_table", "cards_table", "print_rich"]
+__all__ = ["Phrases", "card_header", "card_table", "cards_table", "location_header", "print_rich"]
 
 _COLOUR_STYLE = {"green": "green", "blue": "blue", "yellow": "yellow", "red": "red",
                  "black": "bold white on grey23"}
@@ -43,24 +43,56 @@ def cards_table(cards: list[Card]) -> Table:
     return table
 
 
-def card_table(card: Card) -> Group:
-    head = Text()
-    head.append(card.name, style="bold")
-    head.append(f"  {card.class_}, {card.nation}, Type {card.type}\n")
-    head.append(f"Structural integrity {card.structural_integrity}   Starting MP "
-                f"{card.starting_mp}   Enter {card.enter_before_turn} hex(es) before turning")
+class Phrases:
+    """Phrases on as few lines as the width allows, a line broken only between two phrases
+    (a header never splits "Starting MP 9" or "stop yellow" over two lines)."""
+
+    def __init__(self, phrases: list[Text], separator: str = "   ") -> None:
+        self.phrases = phrases
+        self.separator = separator
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        line = Text()
+        for phrase in self.phrases:
+            if line and line.cell_len + len(self.separator) + phrase.cell_len > options.max_width:
+                yield line
+                line = Text()
+            if line:
+                line.append(self.separator)
+            line.append_text(phrase)
+        yield line
+
+
+def card_header(card: Card) -> list[Phrases]:
+    """The card's name, class and stats, as header lines."""
+    first = [Text(card.name, style="bold"), Text(f"{card.class_}, {card.nation}, Type {card.type}")]
+    stats = [f"Structural integrity {card.structural_integrity}",
+             f"Starting MP {card.starting_mp}",
+             f"Enter {card.enter_before_turn} hex(es) before turning"]
     if card.anti_air is not None:
-        head.append(f"   Anti-air {card.anti_air.name}")
-    parts: list[RenderableType] = [head]
+        stats.append(f"Anti-air {card.anti_air.name}")
+    return [Phrases(first, "  "), Phrases([Text(s) for s in stats])]
+
+
+def location_header(name: str, moved: str, stationary: str) -> Phrases:
+    """``STERN   location dice: go blue  stop yellow``: the name, then the dice."""
+    dice = Text("location dice: go ")
+    dice.append_text(_dice_text(moved))
+    dice.append("  stop ")
+    dice.append_text(_dice_text(stationary))
+    return Phrases([Text(name.upper()), dice])
+
+
+def card_table(card: Card) -> Group:
+    parts: list[RenderableType] = [*card_header(card)]
     for loc in card.location_names:
         location = card.locations[loc]
-        title = Text(f"{loc.upper()}   location dice: go ")
-        title.append_text(_dice_text(str(location.dice.moved)))
-        title.append("  stop ")
-        title.append_text(_dice_text(str(location.dice.stationary)))
+        # The header goes above the table, not as its title: a title wraps at the table's
+        # own width, which is narrow for a location of short slots.
+        parts.append(location_header(loc, str(location.dice.moved),
+                                     str(location.dice.stationary)))
         armour = sum(s.bonus or 0 for s in location.slots if s.kind == "armour")
-        t = Table(title=title, title_justify="left", show_header=True, box=None,
-                  padding=(0, 1))
+        t = Table(show_header=True, box=None, padding=(0, 1))
         t.add_column("Slot", justify="right")
         t.add_column("Breach", justify="right")
         if armour:

@@ -39,7 +39,7 @@ from typing import Any
 from ...board import Board, quickstart_board
 from ...cards import find_card, parse_card
 from ...cards.schema import Card
-from ...errors import LeviathansError, ScenarioError
+from ...errors import HexError, LeviathansError, ScenarioError, shown
 from ...hexgrid import Facing, Hex
 from ...turns import TurnPlan
 from .options import Options
@@ -50,7 +50,8 @@ __all__ = ["PHASES", "SIDES", "GameSetup", "parse_setup", "quickstart_battle"]
 
 SIDES: tuple[str, str] = ("british", "french")
 PHASES = ("deployment", "initiative", "movement", "gunnery")
-_NAME = re.compile(r"^[^\s:@>](?:[^:@>\n]*[^\s:@>])?$")
+# No : @ > (they separate names in actions), no control characters, not blank at either end.
+_NAME = re.compile(r"^[^\s:@>\x00-\x1f\x7f](?:[^:@>\x00-\x1f\x7f]*[^\s:@>\x00-\x1f\x7f])?$")
 _SHIP_KEYS = {
     "name", "card", "card_file", "card_data", "side", "bow", "facing", "moved", "destroyed",
     "destroyed_this_turn", "fired",
@@ -129,9 +130,12 @@ class GameSetup:
 
 def _card_for(entry: Mapping[str, Any], where: str) -> Card:
     data = entry.get("card_data")
+    if "card" in entry and not isinstance(entry["card"], str):  # a record gives both
+        raise ScenarioError(f"{where}.card: expected a card name such as \"HML Raven\", got "
+                            f"{shown(entry['card'])}")
     if data is not None:
         if not isinstance(data, Mapping):
-            raise ScenarioError(f"{where}.card_data: expected a table")
+            raise ScenarioError(f"{where}.card_data: expected a table, got {shown(data)}")
         return parse_card(data, f"{where}.card_data")
     name = entry.get("card")
     if not isinstance(name, str):
@@ -142,15 +146,21 @@ def _card_for(entry: Mapping[str, Any], where: str) -> Card:
         raise ScenarioError(f"{where}.card: {exc}") from None
 
 
+def _text(value: Any, where: str, example: str) -> str:
+    if not isinstance(value, str):
+        raise ScenarioError(f"{where}: expected text such as {example}, got {shown(value)}")
+    return value
+
+
 def _slot_mask(spec: ShipSpec, refs: Any, where: str, *, guns_only: bool = False) -> int:
     if refs is None:
         return 0
     if not isinstance(refs, list):
-        raise ScenarioError(f"{where}: expected a list such as [\"port.1\"]")
+        raise ScenarioError(f"{where}: expected a list such as [\"port.1\"], got {shown(refs)}")
     mask = 0
     for ref in refs:
         if not isinstance(ref, str):
-            raise ScenarioError(f"{where}: {ref!r} is not a slot such as \"port.1\"")
+            raise ScenarioError(f"{where}: {shown(ref)} is not a slot such as \"port.1\"")
         try:
             i = spec.slot_index(ref)
         except ScenarioError as exc:
@@ -172,12 +182,14 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario") -> GameSetup:
         raise ScenarioError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
     board_data = data.get("board", {})
     if not isinstance(board_data, Mapping):
-        raise ScenarioError(f"{where}.board: expected a table")
+        raise ScenarioError(f"{where}.board: expected a table, got {shown(board_data)}")
     board = Board.from_dict(board_data, f"{where}.board")
-    options = _options_model().from_dict(data.get("options", {}) or {}, f"{where}.options")
+    options = _options_model().from_dict(data.get("options", {}), f"{where}.options")
     raw_ships = data.get("ships")
     if not isinstance(raw_ships, list) or not raw_ships:
-        raise ScenarioError(f"{where}: needs at least one [[ships]] entry")
+        raise ScenarioError(f"{where}.ships: needs at least one [[ships]] entry, got "
+                            f"{shown(raw_ships)}" if "ships" in data
+                            else f"{where}: needs at least one [[ships]] entry")
 
     specs: list[ShipSpec] = []
     places: list[ShipState] = []
@@ -186,19 +198,20 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario") -> GameSetup:
     for i, entry in enumerate(raw_ships):
         at = f"{where}.ships[{i + 1}]"
         if not isinstance(entry, Mapping):
-            raise ScenarioError(f"{at}: expected a table")
+            raise ScenarioError(f"{at}: expected a table, got {shown(entry)}")
         extra = set(entry) - _SHIP_KEYS
         if extra:
             raise ScenarioError(f"{at}: unknown key(s) {', '.join(sorted(extra))}")
         card = _card_for(entry, at)
         name = entry.get("name", card.name)
         if not isinstance(name, str) or not _NAME.match(name):
-            raise ScenarioError(f"{at}.name: {name!r} is not a ship name (no : @ or >)")
+            raise ScenarioError(f"{at}.name: {shown(name)} is not a ship name (no : @ > or "
+                                f"control characters)")
         if name in by_name:
             raise ScenarioError(f"{at}.name: a second ship named {name!r} (names are unique)")
         side = entry.get("side")
         if side not in SIDES:
-            raise ScenarioError(f"{at}.side: {side!r} is not one of {', '.join(SIDES)}")
+            raise ScenarioError(f"{at}.side: {shown(side)} is not one of {', '.join(SIDES)}")
         at = f"{where}.ships[{i + 1}] ({name})"
         try:
             spec = compile_ship(i, name, side, card)
@@ -211,10 +224,13 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario") -> GameSetup:
             raise ScenarioError(f"{at}: give both bow and facing, or neither (to deploy later)")
         if bow_label is not None:
             try:
-                bow = Hex.from_label(str(bow_label))
-                facing = Facing.parse(str(facing_text))
-            except LeviathansError as exc:
-                raise ScenarioError(f"{at}: {exc}") from None
+                bow = Hex.from_label(_text(bow_label, f"{at}.bow", '"0710"'))
+            except HexError as exc:
+                raise ScenarioError(f"{at}.bow: {exc}") from None
+            try:
+                facing = Facing.parse(_text(facing_text, f"{at}.facing", '"NE"'))
+            except HexError as exc:
+                raise ScenarioError(f"{at}.facing: {exc}") from None
             for h in spec.hexes(bow, facing):
                 if not board.contains(h):
                     raise ScenarioError(
@@ -232,7 +248,7 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario") -> GameSetup:
                 occupied[h] = name
         moved = entry.get("moved", False)
         if not isinstance(moved, bool):
-            raise ScenarioError(f"{at}.moved: expected true or false")
+            raise ScenarioError(f"{at}.moved: expected true or false, got {shown(moved)}")
         destroyed = _slot_mask(spec, entry.get("destroyed"), f"{at}.destroyed")
         circled = _slot_mask(spec, entry.get("destroyed_this_turn"),
                              f"{at}.destroyed_this_turn")
@@ -246,16 +262,17 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario") -> GameSetup:
                                 moved and bow is not None))
         by_name[name] = i
 
-    start = data.get("start", {}) or {}
+    start = data.get("start", {})
     if not isinstance(start, Mapping):
-        raise ScenarioError(f"{where}.start: expected a table")
+        raise ScenarioError(f"{where}.start: expected a table, got {shown(start)}")
     extra = set(start) - {"turn", "phase", "initiative"}
     if extra:
         raise ScenarioError(f"{where}.start: unknown key(s) {', '.join(sorted(extra))}")
     undeployed = any(p.bow is None for p in places)
     phase = start.get("phase", "deployment" if undeployed else "initiative")
     if phase not in PHASES:
-        raise ScenarioError(f"{where}.start.phase: {phase!r} is not one of {', '.join(PHASES)}")
+        raise ScenarioError(f"{where}.start.phase: {shown(phase)} is not one of "
+                            f"{', '.join(PHASES)}")
     if undeployed and phase != "deployment":
         raise ScenarioError(
             f"{where}.start.phase: {phase} needs every ship placed (bow and facing)"
@@ -264,7 +281,8 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario") -> GameSetup:
         raise ScenarioError(f"{where}.start.phase: every ship is already placed")
     turn = start.get("turn", 1)
     if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
-        raise ScenarioError(f"{where}.start.turn: expected a turn number, 1 or more")
+        raise ScenarioError(f"{where}.start.turn: expected a turn number, 1 or more, got "
+                            f"{shown(turn)}")
     initiative = start.get("initiative")
     if phase in ("movement", "gunnery"):
         if initiative not in SIDES:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ...errors import one_line
 from ...render.cards import print_rich
 from .errors import FleetError
 from .fleet import Fleet, load_fleet
@@ -41,7 +42,7 @@ def _load(path: str) -> Fleet | None:
         return load_fleet(path)
     except FleetError as exc:
         for line in exc.errors:
-            print(f"{ERROR_PREFIX}{line}", file=sys.stderr)
+            print(f"{ERROR_PREFIX}{one_line(line)}", file=sys.stderr)
         return None
 
 

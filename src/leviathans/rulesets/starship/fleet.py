@@ -80,7 +80,9 @@ class AdmiralSpec(SpecModel):
 
     name: str = Field(min_length=1, max_length=60)
     faction: str = Field(min_length=1, max_length=60)
-    cmd: int | None = Field(default=None, strict=True, ge=0)
+    # At most 12: the card adds 2 (S6); a scenario may give more, but every die is rolled and
+    # assigned each turn, so the number must stay one a table can play.
+    cmd: int | None = Field(default=None, strict=True, ge=0, le=12)
 
 
 class FleetElementSpec(ElementSpec):

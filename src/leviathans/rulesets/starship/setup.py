@@ -32,7 +32,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ...errors import LeviathansError, ScenarioError
+from ...errors import LeviathansError, ScenarioError, shown
 from ...files import read_toml
 from .builder import Element
 from .data import AttackDice, Span, StarshipData, WeaponSystem, load_data
@@ -69,7 +69,7 @@ class GameOptions:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "options") -> GameOptions:
         if not isinstance(data, Mapping):
-            raise ScenarioError(f"{where}: expected a table")
+            raise ScenarioError(f"{where}: expected a table, got {shown(data)}")
         rest = {k: v for k, v in data.items() if k != "turn_limit"}
         problems = option_problems(rest)
         if problems:
@@ -77,7 +77,8 @@ class GameOptions:
         limit = data.get("turn_limit")
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
                                   or limit < 1):
-            raise ScenarioError(f"{where}.turn_limit: a whole number of turns, 1 or more")
+            raise ScenarioError(f"{where}.turn_limit: a whole number of turns, 1 or more, got "
+                                f"{shown(limit)}")
         return cls(FleetOptions(**rest), limit)
 
 
@@ -245,15 +246,16 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario",
     unknown = set(data) - {"table", "options", "fleets", "placements"}
     if unknown:
         raise ScenarioError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
-    table = data.get("table", {}) or {}
+    table = data.get("table", {})
     if not isinstance(table, Mapping) or set(table) - {"width", "depth"}:
-        raise ScenarioError(f"{where}.table: expected {{width = N, depth = N}}")
+        raise ScenarioError(f"{where}.table: expected {{width = N, depth = N}}, got "
+                            f"{shown(table)}")
     rules = load_data().rules.table
     width = _number(table.get("width", rules.width), f"{where}.table.width")
     depth = _number(table.get("depth", rules.depth), f"{where}.table.depth")
     if width < 12 or depth < 12:
         raise ScenarioError(f"{where}.table: at least 12 x 12 inches")
-    options = GameOptions.from_dict(data.get("options", {}) or {}, f"{where}.options")
+    options = GameOptions.from_dict(data.get("options", {}), f"{where}.options")
     fleets_raw = data.get("fleets")
     if not isinstance(fleets_raw, Mapping) or set(fleets_raw) != set(SIDES):
         raise ScenarioError(f"{where}.fleets: needs [fleets.red] and [fleets.blue]")
@@ -290,13 +292,17 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario",
     poses: dict[int, Pose] = {}
     for side in SIDES:
         poses.update(_deploy_line(pieces, side, width, depth, embarked))
-    for i, raw in enumerate(data.get("placements", []) or []):
+    placements = data.get("placements", [])
+    if not isinstance(placements, list):
+        raise ScenarioError(f"{where}.placements: expected a list of {{element, x, y, heading}},"
+                            f" got {shown(placements)}")
+    for i, raw in enumerate(placements):
         at = f"{where}.placements[{i + 1}]"
         if not isinstance(raw, Mapping) or set(raw) - {"element", "x", "y", "heading"}:
-            raise ScenarioError(f"{at}: expected {{element, x, y, heading}}")
+            raise ScenarioError(f"{at}: expected {{element, x, y, heading}}, got {shown(raw)}")
         name = raw.get("element")
-        if name not in by_name:
-            raise ScenarioError(f"{at}.element: no element named {name!r}")
+        if not isinstance(name, str) or name not in by_name:
+            raise ScenarioError(f"{at}.element: no element named {shown(name)}")
         index = by_name[name]
         if index in embarked:
             raise ScenarioError(f"{at}: {name} starts embarked and cannot be placed")
@@ -325,18 +331,21 @@ def _fleet_source(raw: Any, where: str, base: Path | None) -> Mapping[str, Any]:
                             f"fleet = {{...}}")
     if "fleet" in raw:
         if not isinstance(raw["fleet"], Mapping):
-            raise ScenarioError(f"{where}.fleet: expected a table")
+            raise ScenarioError(f"{where}.fleet: expected a table, got {shown(raw['fleet'])}")
         return raw["fleet"]
     if "sample" in raw:
         names = {p.stem: p for p in sample_fleet_paths()}
-        if raw["sample"] not in names:
-            raise ScenarioError(f"{where}.sample: {raw['sample']!r} is not one of "
+        sample = raw["sample"]
+        if not isinstance(sample, str) or sample not in names:
+            raise ScenarioError(f"{where}.sample: {shown(sample)} is not one of "
                                 f"{', '.join(sorted(names))}")
-        path = names[raw["sample"]]
+        path = names[sample]
     else:
         if base is None:
             raise ScenarioError(f"{where}.file: fleet files are read by read_scenario")
-        path = base / str(raw["file"])
+        if not isinstance(raw["file"], str):
+            raise ScenarioError(f"{where}.file: expected a file name, got {shown(raw['file'])}")
+        path = base / raw["file"]
     return read_toml(path, ScenarioError, f"{where}: {path}")
 
 

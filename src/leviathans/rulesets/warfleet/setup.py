@@ -46,7 +46,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from ...board import Board
-from ...errors import CardError, HexError, LeviathansError, ScenarioError
+from ...errors import CardError, HexError, LeviathansError, ScenarioError, shown
 from ...hexgrid import Facing, Hex
 from ...turns import TurnPlan
 from .geometry import FOUR_LOCATIONS, SIX_LOCATIONS
@@ -65,7 +65,8 @@ ResolveCard = Callable[[str], WarShip]
 AFLOAT, SUNK, REMOVED, LEFT_MAP = 0, 1, 2, 3
 STATUS_NAMES = ("afloat", "sinking", "destroyed", "left the map")
 
-_NAME = re.compile(r"^[^\s:@>+](?:[^:@>+\n]*[^\s:@>+])?$")
+# No : @ > + (they separate names in actions), no control characters, not blank at either end.
+_NAME = re.compile(r"^[^\s:@>+\x00-\x1f\x7f](?:[^:@>+\x00-\x1f\x7f]*[^\s:@>+\x00-\x1f\x7f])?$")
 _SIDE = re.compile(r"^[a-z][a-z0-9_-]{0,30}$")
 _ALIASES = {"front": "bow", "fore": "bow", "rear": "stern", "aft": "stern"}
 _TOP_KEYS = {"name", "sides", "map", "zones", "options", "designs", "ships", "start"}
@@ -284,13 +285,19 @@ def default_resolve_card(name: str) -> WarShip:
 def _whole(value: Any, where: str, low: int = 1, high: int = 99) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ScenarioError(f"{where}: expected a whole number from {low} to {high}, "
-                            f"got {value!r}")
+                            f"got {shown(value)}")
+    return value
+
+
+def _text(value: Any, where: str, example: str) -> str:
+    if not isinstance(value, str):
+        raise ScenarioError(f"{where}: expected text such as {example}, got {shown(value)}")
     return value
 
 
 def _pair(value: Any, where: str, high: int) -> tuple[int, int]:
     if not isinstance(value, list | tuple) or len(value) != 2:
-        raise ScenarioError(f"{where}: expected [first, last]")
+        raise ScenarioError(f"{where}: expected [first, last], got {shown(value)}")
     a, b = (_whole(v, where, 1, high) for v in value)
     if a > b:
         raise ScenarioError(f"{where}: first {a} is after last {b}")
@@ -330,20 +337,18 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario",
     unknown = set(data) - _TOP_KEYS
     if unknown:
         raise ScenarioError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
-    name = data.get("name", "War Fleet battle")
-    if not isinstance(name, str):
-        raise ScenarioError(f"{where}.name: expected text")
+    name = _text(data.get("name", "War Fleet battle"), f"{where}.name", '"Skirmish"')
     sides_raw = data.get("sides", ["british", "french"])
     if (not isinstance(sides_raw, list | tuple) or len(sides_raw) < 2
             or not all(isinstance(s, str) and _SIDE.match(s) for s in sides_raw)
             or len(set(sides_raw)) != len(sides_raw)):
         raise ScenarioError(f"{where}.sides: expected two or more distinct lower-case names "
-                            f"such as [\"british\", \"french\"]")
+                            f"such as [\"british\", \"french\"], got {shown(sides_raw)}")
     sides = tuple(str(s) for s in sides_raw)
 
     map_raw = data.get("map", {})
     if not isinstance(map_raw, Mapping):
-        raise ScenarioError(f"{where}.map: expected a table")
+        raise ScenarioError(f"{where}.map: expected a table, got {shown(map_raw)}")
     bad = set(map_raw) - _MAP_KEYS
     if bad:
         raise ScenarioError(f"{where}.map: unknown key(s) {', '.join(sorted(bad))}")
@@ -365,13 +370,15 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario",
                  (sides[1], Zone((board.columns - depth + 1, board.columns), (1, board.rows)))]
     elif zones_raw is not None:
         if not isinstance(zones_raw, Mapping):
-            raise ScenarioError(f"{where}.zones: expected a table per side")
+            raise ScenarioError(f"{where}.zones: expected a table per side, got "
+                                f"{shown(zones_raw)}")
         for side, z in zones_raw.items():
             at = f"{where}.zones.{side}"
             if side not in sides:
                 raise ScenarioError(f"{at}: {side!r} is not one of {', '.join(sides)}")
             if not isinstance(z, Mapping) or "columns" not in z or set(z) - {"columns", "rows"}:
-                raise ScenarioError(f"{at}: expected {{columns = [a, b], rows = [a, b]}}")
+                raise ScenarioError(f"{at}: expected {{columns = [a, b], rows = [a, b]}}, got "
+                                    f"{shown(z)}")
             zones.append((side, Zone(_pair(z["columns"], f"{at}.columns", board.columns),
                                      _pair(z.get("rows", [1, board.rows]), f"{at}.rows",
                                            board.rows))))
@@ -381,7 +388,8 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario",
     designs: dict[str, WarShip] = {}
     designs_raw = data.get("designs", {})
     if not isinstance(designs_raw, Mapping):
-        raise ScenarioError(f"{where}.designs: expected a table of stat blocks")
+        raise ScenarioError(f"{where}.designs: expected a table of stat blocks, got "
+                            f"{shown(designs_raw)}")
     for dname, draw in designs_raw.items():
         try:
             designs[str(dname)] = load_warship(draw, f"{where}.designs.{dname}")
@@ -390,7 +398,9 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario",
 
     ships_raw = data.get("ships")
     if not isinstance(ships_raw, list | tuple) or not ships_raw:
-        raise ScenarioError(f"{where}: needs at least one [[ships]] entry")
+        raise ScenarioError(f"{where}.ships: needs at least one [[ships]] entry, got "
+                            f"{shown(ships_raw)}" if "ships" in data
+                            else f"{where}: needs at least one [[ships]] entry")
     resolve = resolve_card or default_resolve_card
     specs: list[ShipSpec] = []
     placements: list[ShipState] = []
@@ -398,7 +408,7 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario",
     for k, entry in enumerate(ships_raw):
         at = f"{where}.ships[{k}]"
         if not isinstance(entry, Mapping):
-            raise ScenarioError(f"{at}: expected a table")
+            raise ScenarioError(f"{at}: expected a table, got {shown(entry)}")
         extra = set(entry) - _SHIP_KEYS
         if extra:
             raise ScenarioError(f"{at}: unknown key(s) {', '.join(sorted(extra))}")
@@ -407,7 +417,7 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario",
             raise ScenarioError(f"{at}: give exactly one of design, stats or card")
         design: str | None = None
         if "design" in entry:
-            design = str(entry["design"])
+            design = _text(entry["design"], f"{at}.design", '"Cruiser"')
             if design not in designs:
                 raise ScenarioError(f"{at}.design: no design {design!r} in [designs]")
             stats = designs[design]
@@ -419,28 +429,30 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario",
         else:
             card = entry["card"]
             if not isinstance(card, str) or not card.strip():
-                raise ScenarioError(f"{at}.card: expected a card name")
+                raise ScenarioError(f"{at}.card: expected a card name, got {shown(card)}")
             try:
                 stats = resolve(card)
             except LeviathansError as exc:
                 raise ScenarioError(f"{at}.card: {exc}") from None
         ship_name = entry.get("name", stats.name)
         if not isinstance(ship_name, str) or not _NAME.match(ship_name):
-            raise ScenarioError(f"{at}.name: {ship_name!r} is not a ship name (no : @ > or +)")
+            raise ScenarioError(f"{at}.name: {shown(ship_name)} is not a ship name (no : @ > + "
+                                f"or control characters)")
         if ship_name in seen:
             raise ScenarioError(f"{at}.name: a second ship named {ship_name!r} (names are unique)")
         seen.add(ship_name)
         side = entry.get("side")
-        if side not in sides:
-            raise ScenarioError(f"{at}.side: {side!r} is not one of {', '.join(sides)}")
-        spec = compile_ship(ship_name, str(side), stats, at, design)
+        if not isinstance(side, str) or side not in sides:
+            raise ScenarioError(f"{at}.side: {shown(side)} is not one of {', '.join(sides)}")
+        spec = compile_ship(ship_name, side, stats, at, design)
         destroyed = 0
         lost = entry.get("destroyed", [])
         if not isinstance(lost, list):
-            raise ScenarioError(f"{at}.destroyed: expected a list of locations")
+            raise ScenarioError(f"{at}.destroyed: expected a list of locations, got "
+                                f"{shown(lost)}")
         for loc in lost:
             try:
-                destroyed |= 1 << spec.location_index(str(loc))
+                destroyed |= 1 << spec.location_index(_text(loc, f"{at}.destroyed", '"port"'))
             except ScenarioError as exc:
                 raise ScenarioError(f"{at}.destroyed: {exc}") from None
         if ("hex" in entry) != ("facing" in entry):
@@ -450,10 +462,13 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario",
         facing = Facing.N
         if "hex" in entry:
             try:
-                where_hex = Hex.from_label(str(entry["hex"]))
-                facing = Facing.parse(str(entry["facing"]))
+                where_hex = Hex.from_label(_text(entry["hex"], f"{at}.hex", '"0710"'))
             except HexError as exc:
-                raise ScenarioError(f"{at}: {exc}") from None
+                raise ScenarioError(f"{at}.hex: {exc}") from None
+            try:
+                facing = Facing.parse(_text(entry["facing"], f"{at}.facing", '"NE"'))
+            except HexError as exc:
+                raise ScenarioError(f"{at}.facing: {exc}") from None
             if not board.contains(where_hex):
                 raise ScenarioError(f"{at}.hex: {entry['hex']} is not on the "
                                     f"{board.columns} x {board.rows} map")
@@ -469,7 +484,7 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario",
             raise ScenarioError(f"{where}.zones: {spec.side} has ships to place but no zone")
     start = data.get("start", {})
     if not isinstance(start, Mapping) or set(start) - {"turn"}:
-        raise ScenarioError(f"{where}.start: expected {{turn = N}}")
+        raise ScenarioError(f"{where}.start: expected {{turn = N}}, got {shown(start)}")
     start_turn = _whole(start.get("turn", 1), f"{where}.start.turn", 1, 999)
     return WarSetup(name, sides, board, sheet, sheets, tuple(zones), tuple(specs),
                     tuple(placements), options, tuple(designs.items()), start_turn)

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ...dice import COLOURS
 from ...errors import CardError
+from ...validation import validation_message
 
 __all__ = ["LADDER", "Attack", "Band", "Destroyed", "WarLocation", "WarShip", "load_warship"]
 
@@ -31,7 +32,7 @@ class Band(_Model):
     """One range band of an attack: ``dice`` (colours, one or more) out to ``range`` hexes."""
 
     dice: tuple[str, ...] = Field(min_length=1)
-    range: int = Field(ge=0, le=99)
+    range: int = Field(strict=True, ge=0, le=99)
 
     @field_validator("dice")
     @classmethod
@@ -53,18 +54,18 @@ class Attack(_Model):
     short: Band
     long: Band
     traits: tuple[Trait, ...] = ()
-    saturation: int = Field(default=0, ge=0, le=9)
+    saturation: int = Field(default=0, strict=True, ge=0, le=9)
 
 
 class Destroyed(_Model):
     """A location's stats once destroyed: its resilience and the SI-test modifier it adds."""
 
-    resilience: int = Field(ge=2, le=99)
-    si_modifier: int = Field(ge=0, le=99)
+    resilience: int = Field(strict=True, ge=2, le=99)
+    si_modifier: int = Field(strict=True, ge=0, le=99)
 
 
 class WarLocation(_Model):
-    resilience: int = Field(ge=2, le=99)
+    resilience: int = Field(strict=True, ge=2, le=99)
     attacks: tuple[Attack, ...] = ()
     destroyed: Destroyed
 
@@ -78,9 +79,10 @@ class WarShip(_Model):
 
     name: str = Field(min_length=1, max_length=60)
     nation: str = ""
-    class_: int = Field(alias="class", ge=1, le=5)
-    si: int = Field(ge=1, le=99)
-    mp: int = Field(ge=0, le=40)
+    # Strict integers: a bool or a string such as "9" is an error, never read as a number.
+    class_: int = Field(alias="class", strict=True, ge=1, le=5)
+    si: int = Field(strict=True, ge=1, le=99)
+    mp: int = Field(strict=True, ge=0, le=40)
     locations: dict[str, WarLocation]
 
     def to_json(self) -> dict[str, Any]:
@@ -100,8 +102,4 @@ def load_warship(data: Any, where: str = "ship") -> WarShip:
     try:
         return WarShip.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '(top)'}: {err['msg']}"
-            for err in exc.errors()
-        )
-        raise CardError(f"{where}: {problems}") from None
+        raise CardError(f"{where}: {validation_message(exc)}") from None
