@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -104,6 +105,22 @@ def _cmd_luck(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_options(args: argparse.Namespace) -> int:
+    from .options import options_model, options_table
+
+    if args.json:
+        model = options_model(args.ruleset)
+        print(json.dumps([dict(o) for o in model.declared()] if model else [], indent=1))
+        return 0
+    print(f"Rules options of {args.ruleset} (--option NAME=VALUE, or a scenario's [options] "
+          f"table):")
+    for name, values, default, help_line in options_table(args.ruleset):
+        print(f"\n  {name} = {values}   (default {default})")
+        print(textwrap.fill(help_line, 96, initial_indent="      ",
+                            subsequent_indent="      "))
+    return 0
+
+
 def _cmd_battle(args: argparse.Namespace) -> int:
     from .bots import make_bot
     from .records import Recorder
@@ -125,6 +142,11 @@ def _cmd_battle(args: argparse.Namespace) -> int:
 
         setup = sample_battle(args.turn_limit or 15)
         title = "Starship battle (sample fleets)"
+    from .options import command_line_options
+
+    options = command_line_options(args.ruleset, args.option)
+    if options:
+        setup = setup.with_options(setup.options.changed(**options))
     chosen = {"british": args.british, "french": args.french, "red": args.red,
               "blue": args.blue, **_side_bots(args.bot)}
     players = setup.sides if args.ruleset == "warfleet" else ruleset.players
@@ -346,6 +368,8 @@ def _cmd_warfleet_convert(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .sim.commands import add_option_argument, add_run_options
+
     p = argparse.ArgumentParser(prog="leviathans",
                                 description="Leviathans rules engine and tools.")
     p.add_argument("--version", action="version", version=f"leviathans {__version__}")
@@ -410,9 +434,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--initiative", choices=("quick-start", "fog-of-war"),
                    default="quick-start", help="air fleet: the initiative rules (fog-of-war: "
                    "secret ship-type cards and dice, F1)")
+    add_option_argument(s)
     s.add_argument("--record", metavar="FILE", help="write the game record here")
     s.add_argument("--quiet", action="store_true", help="only turns, losses and the result")
     s.set_defaults(func=_cmd_battle)
+
+    s = sub.add_parser("options", help="the rules options of a rule set, as declared (for "
+                       "--option NAME=VALUE, scenario [options] tables and the lobby)")
+    s.add_argument("--ruleset", choices=("airfleet", "warfleet"), default="airfleet")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=_cmd_options)
 
     s = sub.add_parser("replay", help="replay and verify a game record")
     s.add_argument("file")
@@ -444,7 +475,6 @@ def build_parser() -> argparse.ArgumentParser:
                    "Minotaur port.1), or an element and mount (Lancer front.2)")
     s.set_defaults(func=_cmd_render)
 
-    from .sim.commands import add_run_options
 
     s = sub.add_parser("simulate", help="many bot battles: win rates with intervals, battle "
                        "length, damage by ship and location")

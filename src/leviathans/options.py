@@ -19,7 +19,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .errors import ScenarioError, one_line, shown
 
-__all__ = ["OptionInfo", "RulesOptions", "option"]
+__all__ = ["OptionInfo", "RulesOptions", "command_line_options", "option", "options_model",
+           "options_table"]
 
 
 def option(*, help: str, record_default: bool = True, lobby: bool = True) -> dict[str, Any]:
@@ -154,3 +155,45 @@ class RulesOptions(BaseModel):
             else:
                 return number
         return raw
+
+
+def options_model(ruleset: str) -> type[RulesOptions] | None:
+    """The options model of a rule set (``None``: it has none declared this way)."""
+    from .rulesets import get_ruleset
+
+    model: type[RulesOptions] | None = getattr(get_ruleset(ruleset), "options_model", None)
+    return model
+
+
+def command_line_options(ruleset: str, pairs: Any) -> dict[str, Any]:
+    """``--option NAME=VALUE`` pairs read by the options' declaration (checked together)."""
+    if not pairs:
+        return {}
+    model = options_model(ruleset)
+    if model is None:
+        raise ScenarioError(f"--option: the {ruleset} rule set has no rules options")
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, eq, value = str(pair).partition("=")
+        if not eq or not name.strip():
+            raise ScenarioError(f"--option {pair!r}: expected NAME=VALUE, e.g. "
+                                f"fire_order=winner-first")
+        out[name.strip()] = model.parse_value(name.strip(), value)
+    model.from_dict(out, "--option")  # every value checked now, before any game
+    return out
+
+
+def options_table(ruleset: str) -> list[list[str]]:
+    """The declared options of a rule set as rows: name, values, default, help."""
+    model = options_model(ruleset)
+    rows = []
+    for o in model.declared() if model is not None else []:
+        values = (" | ".join(str(c) for c in o["choices"]) if o["type"] == "choice"
+                  else {"int": "a whole number", "bool": "true | false",
+                        "text": "text"}[o["type"]])
+        if o["optional"]:
+            values += " | none"
+        default = "none" if o["default"] is None else str(o["default"]).lower() \
+            if isinstance(o["default"], bool) else str(o["default"])
+        rows.append([o["name"], values, default, o["help"]])
+    return rows

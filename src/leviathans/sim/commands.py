@@ -14,8 +14,18 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import LeviathansError
+from ..options import command_line_options
 
-__all__ = ["add_run_options", "cmd_balance", "cmd_ladder", "cmd_simulate"]
+__all__ = ["add_option_argument", "add_run_options", "cmd_balance", "cmd_ladder",
+           "cmd_simulate"]
+
+
+def add_option_argument(s: argparse.ArgumentParser) -> None:
+    """``--option NAME=VALUE``: a rules option, read by its declaration (``leviathans
+    options`` lists them)."""
+    s.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="a rules option of the rule set (repeat; `leviathans options` lists "
+                        "them), e.g. fire_order=winner-first")
 
 
 def add_run_options(s: argparse.ArgumentParser, games: int, per_pairing: bool = False) -> None:
@@ -33,6 +43,7 @@ def add_run_options(s: argparse.ArgumentParser, games: int, per_pairing: bool = 
     s.add_argument("--turn-limit", type=int, default=None, metavar="TURNS",
                    help="a draw agreed after this many turns (air fleet 30, starship 15, "
                    "War Fleet the scenario's, else 20)")
+    add_option_argument(s)
     s.add_argument("--out", metavar="FILE", help="write the results as JSON")
     s.add_argument("--plot", metavar="FILE", help="draw the results (PNG)")
     s.add_argument("--progress", action="store_true",
@@ -102,6 +113,14 @@ def _warfleet_bots(args: argparse.Namespace) -> tuple[str, ...]:
 
 
 def _matchup(args: argparse.Namespace) -> Any:
+    from dataclasses import replace
+
+    m = _bare_matchup(args)
+    options = command_line_options(args.ruleset, args.option)
+    return replace(m, options=options) if options else m
+
+
+def _bare_matchup(args: argparse.Namespace) -> Any:
     from . import airfleet_matchup, starship_matchup, warfleet_matchup
 
     _check_options(args)
@@ -157,7 +176,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
 
     start = time.perf_counter()
     t = ladder(args.ruleset, _names(args.bots), args.games, args.seed, args.self_play,
-               args.turn_limit, **_run_options(args))
+               args.turn_limit, options=command_line_options(args.ruleset, args.option),
+               **_run_options(args))
     _tournament_outputs(args, [t], time.perf_counter() - start, "ladder")
     return 0
 
@@ -177,6 +197,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
 
     start = time.perf_counter()
     tournaments = balance(_names(args.ships), _sizes(args.sizes), args.games, args.seed,
-                          args.bot, args.mirror, args.turn_limit, **_run_options(args))
+                          args.bot, args.mirror, args.turn_limit,
+                          options=command_line_options("airfleet", args.option),
+                          **_run_options(args))
     _tournament_outputs(args, tournaments, time.perf_counter() - start, "balance")
     return 0

@@ -50,14 +50,18 @@ class Matchup:
     label: str = ""
     #: names of the setup's entrants per player (cards, fleets), for reports
     sides: Mapping[str, str] = field(default_factory=dict)
+    #: rules options set for every battle, over the setup's own (``--option NAME=VALUE``)
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def players(self) -> tuple[str, ...]:
         return tuple(self.bots)
 
     def setup_data(self) -> dict[str, Any]:
-        """The setup with the turn limit written into its options."""
+        """The setup with the turn limit and the options set written into its options."""
         data = dict(self.setup)
+        if self.options:
+            data["options"] = {**dict(data.get("options") or {}), **self.options}
         if self.turn_limit is not None:
             data["options"] = {**dict(data.get("options") or {}), "turn_limit": self.turn_limit}
         return data
@@ -83,13 +87,14 @@ class Matchup:
 
     def to_dict(self) -> dict[str, Any]:
         return {"ruleset": self.ruleset, "setup": dict(self.setup), "bots": dict(self.bots),
-                "turn_limit": self.turn_limit, "label": self.label, "sides": dict(self.sides)}
+                "turn_limit": self.turn_limit, "label": self.label, "sides": dict(self.sides),
+                "options": dict(self.options)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Matchup:
         return cls(str(data["ruleset"]), dict(data["setup"]), dict(data["bots"]),
                    data.get("turn_limit"), str(data.get("label", "")),
-                   dict(data.get("sides", {})))
+                   dict(data.get("sides", {})), dict(data.get("options", {})))
 
 
 def load_setup(m: Matchup) -> Any:

@@ -9,8 +9,8 @@ round robin go to the workers together (:func:`~.runner.run_jobs`).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
@@ -176,10 +176,11 @@ def _bot_matchup(ruleset: str, a: str, b: str, turn_limit: int | None) -> Matchu
 
 def ladder(ruleset: str = "airfleet", bots: Sequence[str] | None = None, games: int = 20,
            seed: int = 1, self_play: bool = False, turn_limit: int | None = None,
-           workers: int = 1, cluster: str | None = None, progress: bool = False) -> Tournament:
+           workers: int = 1, cluster: str | None = None, progress: bool = False,
+           options: Mapping[str, Any] | None = None) -> Tournament:
     """Every bot against every other (and itself with ``self_play``) on the rule set's
     default battle (the quick-start battle, the two sample fleets, or the War Fleet
-    skirmish)."""
+    skirmish), with these rules ``options`` set."""
     from ..bots import BOTS, make_bot
 
     names = list(bots or BOTS)
@@ -190,7 +191,7 @@ def ladder(ruleset: str = "airfleet", bots: Sequence[str] | None = None, games: 
     pairs = combinations_with_replacement(names, 2) if self_play else combinations(names, 2)
     specs = []
     for a, b in pairs:
-        m = _bot_matchup(ruleset, a, b, turn_limit)
+        m = replace(_bot_matchup(ruleset, a, b, turn_limit), options=dict(options or {}))
         specs.append(PairSpec(a, b, m, m.swapped()))
     if not specs:
         raise LeviathansError("the ladder needs two bots (or --self-play)")
@@ -208,7 +209,8 @@ def _fleet_name(cards: Sequence[str]) -> str:
 def balance(ships: Sequence[str] | None = None, sizes: Sequence[int] = (1, 2), games: int = 20,
             seed: int = 1, bot: str = "greedy", mirror: bool = False,
             turn_limit: int | None = None, workers: int = 1, cluster: str | None = None,
-            progress: bool = False) -> list[Tournament]:
+            progress: bool = False, options: Mapping[str, Any] | None = None
+            ) -> list[Tournament]:
     """A round robin of air-fleet ship cards, for each fleet size (1: card against card; 2:
     every pair of different cards against every other pair), greedy bots on both sides.
 
@@ -229,9 +231,12 @@ def balance(ships: Sequence[str] | None = None, sizes: Sequence[int] = (1, 2), g
                                   f"{', '.join(cards)}")
         pairs = (combinations_with_replacement(fleets, 2) if mirror
                  else combinations(fleets, 2))
+        chosen = dict(options or {})
         specs = [PairSpec(_fleet_name(a), _fleet_name(b),
-                          airfleet_matchup(a, b, bots=(bot, bot), turn_limit=turn_limit),
-                          airfleet_matchup(b, a, bots=(bot, bot), turn_limit=turn_limit))
+                          replace(airfleet_matchup(a, b, bots=(bot, bot), turn_limit=turn_limit),
+                                  options=chosen),
+                          replace(airfleet_matchup(b, a, bots=(bot, bot), turn_limit=turn_limit),
+                                  options=chosen))
                  for a, b in pairs]
         plans.append((f"{size} against {size}", [_fleet_name(f) for f in fleets], specs))
     return play_tournaments(plans, games, seed, workers, cluster, progress)
