@@ -22,6 +22,7 @@ __all__ = ["COVERED_EFFECTS", "OPTION_VALUES", "REFUSED_EFFECTS", "refusal"]
 OPTION_VALUES: Mapping[str, frozenset[Any] | None] = {
     "turn_limit": None,
     "fire_order": frozenset({"loser-first", "winner-first"}),
+    "rules": frozenset({"quick-start"}),
     "quickstart_destruction": frozenset({True, False}),
     "initiative": frozenset({"quick-start"}),
     # the fog-of-war cards play no part with the quick-start initiative
@@ -49,7 +50,7 @@ def refusal(setup: Any, bots: Mapping[str, str]) -> str | None:
         value = getattr(options, name)
         if values is not None and value not in values:
             return f"the option {name} = {value!r} is not covered"
-    level = getattr(options, "rules", "quick-start")
+    level = options.rules
     for ship in setup.ships:
         if len(ship.locations) > 6:
             return f"{ship.name} has more than 6 locations"

@@ -34,10 +34,15 @@ class Options(RulesOptions):
     fire_order: Annotated[Literal["loser-first", "winner-first"], Field(**option(
         help="Which side makes all its attacks first in gunnery: the initiative loser, as "
              "in movement, or the winner."))] = "loser-first"
+    rules: Annotated[Literal["quick-start", "commander"], Field(**option(
+        help="The rules level: the quick-start rules, or the Commander rules (torpedoes, "
+             "ramming, screening, repair, turrets, bracketing, saturation: A1-A12).",
+        record_default=False))] = "quick-start"
     quickstart_destruction: Annotated[bool, Field(**option(
         help="The quick-start destruction rules: a ship goes when a location has every "
-             "slot destroyed, or when half its structural integrity in slots is destroyed."))
-    ] = True
+             "slot destroyed, or when half its structural integrity in slots is destroyed "
+             "(off under the Commander rules, A11).",
+        defaults_by={"rules": {"commander": False}}))] = True
     initiative: Annotated[Literal["quick-start", "fog-of-war"], Field(**option(
         help="Initiative: two red dice a side, or fog of war's secret ship-type cards and "
              "initiative dice (F1).", record_default=False, lobby=False))] = "quick-start"
