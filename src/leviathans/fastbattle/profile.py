@@ -24,6 +24,10 @@ OPTION_VALUES: Mapping[str, frozenset[Any] | None] = {
     "fire_order": frozenset({"loser-first", "winner-first"}),
     "rules": frozenset({"quick-start"}),
     "quickstart_destruction": frozenset({True, False}),
+    # Commander rules' options: nothing to do at the quick-start level, the only one covered
+    "ramming": None,
+    "ram_attacks": None,
+    "repair_target": None,
     "initiative": frozenset({"quick-start"}),
     # the fog-of-war cards play no part with the quick-start initiative
     "fog_cards": None,
