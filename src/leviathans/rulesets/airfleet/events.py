@@ -26,6 +26,7 @@ __all__ = [
     "InitiativeTie",
     "MoveEnded",
     "MovementOrder",
+    "NothingBears",
     "ShipLost",
     "TurnEnded",
     "TurnStarted",
@@ -109,6 +110,18 @@ class AttackResult(_Event):
         return (f"{self.ship} {self.slot} ({self.weapon}) -> {self.target} {self.location} at "
                 f"range {self.range}: {dice}{mod} = {self.total}, slot die {self.slot_roll}: "
                 f"{'; '.join(self.results)}")
+
+
+@dataclass(frozen=True, slots=True)
+class NothingBears(_Event):
+    """A side's gunnery passes without a shot: none of its guns has a target in arc and
+    range (a side that held its fire by choice says "done" instead)."""
+
+    side: str
+    turn: int
+
+    def text(self) -> str:
+        return f"{self.side}: nothing bears (no gun has a target in arc and range)"
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,14 @@ from __future__ import annotations
 from ...dice import DiceSource, die
 from ...protocol import Event, Outcome
 from . import fog
-from .events import GameEnded, InitiativeRolled, ShipLost, TurnEnded, TurnStarted
+from .events import (
+    GameEnded,
+    InitiativeRolled,
+    NothingBears,
+    ShipLost,
+    TurnEnded,
+    TurnStarted,
+)
 from .gunnery import current_attacks
 from .movement import candidates, finish_move, start_move
 from .ships import AFLOAT, KEEL_BROKEN, REMOVED
@@ -114,9 +121,11 @@ def advance(state: GameState, dice: DiceSource, events: list[Event]) -> GameStat
             state = begin_gunnery(state, winner)
         else:  # gunnery
             while state.firing:
-                if any(not state.ships[o.ship].fired >> o.slot & 1
-                       for o in current_attacks(state)):
+                options = current_attacks(state)
+                if any(not state.ships[o.ship].fired >> o.slot & 1 for o in options):
                     return state
+                if not options:  # said in the log, not passed over in silence
+                    events.append(NothingBears(state.firing[0], state.turn))
                 state = state.evolve(firing=state.firing[1:], attacks=None)
             state = end_turn(state, events)
             if state.phase != Phase.OVER:
