@@ -28,6 +28,7 @@ from ..bots import BOTS
 from ..errors import LeviathansError
 from ..records import GameRecord, replay
 from ..rulesets import get_ruleset
+from . import board_api
 from .games import OPPONENTS, PLAYABLE, ApiError, GameManager, Session, initiatives, scenarios
 from .storage import Storage, StorageError, open_storage
 
@@ -176,6 +177,7 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
     app.add_middleware(_BodyLimit)
+    board_api.install(app, manager)  # the game page's plan and summary (issue 13)
 
     # --- pages ------------------------------------------------------------------------------
 
