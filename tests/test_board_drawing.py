@@ -125,3 +125,29 @@ def test_a_lost_ship_leaves_a_wreck_where_it_went() -> None:
     mx, my = sum(coords[0::2]) / 4, sum(coords[1::2]) / 4
     (bx, by), (sx, sy) = hex_centre("0510"), hex_centre("0410")
     assert math.hypot(mx - (bx + sx) / 2, my - (by + sy) / 2) < 10
+
+
+def test_the_narrow_card_stacks_its_locations_in_one_column() -> None:
+    """Issue 13.5: the cards tab's card, one location under another, its text at full size in
+    a side panel about 340 pixels wide (the wide card would be shrunk to half)."""
+    from leviathans.render.svg_cards import NARROW_WIDTH, airfleet_card_svg
+
+    state = game([ship("HML Hertfordshire", "british", "0510", "NE"),
+                  ship("Pelletier", "french", "1510", "SW")], phase="gunnery",
+                 initiative="british")
+    spec, s = state.setup.ships[0], state.ships[0]
+    wide = ET.fromstring(airfleet_card_svg(spec, s))
+    narrow = ET.fromstring(airfleet_card_svg(spec, s._replace(circled=0b10), narrow=True))
+    assert float(narrow.get("width", 0)) == NARROW_WIDTH <= 340 < float(wide.get("width", 0))
+    panels = [g for g in narrow.iter(f"{NS}g") if g.get("class") == "location"]
+    assert [g.get("data-location") for g in panels] == list(spec.locations)
+    lefts = {next(g.iter(f"{NS}rect")).get("x") for g in panels}
+    tops = [float(next(g.iter(f"{NS}rect")).get("y", 0)) for g in panels]
+    assert len(lefts) == 1 and tops == sorted(tops) and len(set(tops)) == len(tops)
+    circled = [g for g in narrow.iter(f"{NS}g") if "circled" in g.get("class", "").split()]
+    assert [g.get("data-slot") for g in circled] == ["bow.2"]
+    # every stat box inside the card
+    for g in narrow.iter(f"{NS}g"):
+        if g.get("class") == "stat":
+            rect = next(g.iter(f"{NS}rect"))
+            assert float(rect.get("x", 0)) + float(rect.get("width", 0)) <= NARROW_WIDTH

@@ -3,6 +3,7 @@
 import { api, heldTokens, holdTokens, el, pct, outcomeText, pageProblem } from "/static/common.js";
 import { Board, hexDistance } from "/static/board.js";
 import { airControls } from "/static/airfleet.js";
+import { airSummary } from "/static/summary.js";
 import { warControls, warSummary } from "/static/warfleet.js";
 import { fogControls, fogInitiative, fogSummary, fogUnit } from "/static/fog.js";
 
@@ -164,6 +165,7 @@ function showControls() {
     controls("Game over",
       el("div", { class: "over", id: "outcome" }, outcomeText(view.outcome)),
       data.game.ruleset === "warfleet" ? warSummary(data) : null,
+      data.game.ruleset === "airfleet" ? airSummary({ gameId, data, button, showError }) : null,
       el("p", {}, el("a", { href: `/replay/${gameId}`, id: "replay-link" }, "replay this game"), " · ",
         el("a", { href: `/api/games/${gameId}/record`, id: "record-link" }, "download the record")));
     return;
@@ -481,8 +483,9 @@ function renderCards() {
   const names = data.game.ruleset !== "starship"
     ? data.view.ships.map((s) => s.name)
     : data.view.elements.filter((e) => e.kind !== "torpedo").map((e) => e.name);
+  const narrow = data.game.ruleset === "airfleet" ? "&narrow=true" : "";  // one column: readable in the tab
   box.replaceChildren(...names.map((n) => el("img", {
-    src: `/api/games/${encodeURIComponent(gameId)}/card/${encodeURIComponent(n)}?v=${data.seq}`,
+    src: `/api/games/${encodeURIComponent(gameId)}/card/${encodeURIComponent(n)}?v=${data.seq}${narrow}`,
     alt: `card of ${n}`, "data-card": n })));
 }
 
