@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import DiceSource
-from .actions import AirAction, Cease, Deploy, Fire, FogChoice, Step, parse_action
+from .actions import AirAction, Cease, Deploy, Draw, Fire, FogChoice, Step, parse_action
 from .options import Options
 from .setup import SIDES, GameSetup, parse_setup, quickstart_battle
 from .state import GameState, Phase
@@ -23,6 +23,7 @@ __all__ = [
     "AirFleet",
     "Cease",
     "Deploy",
+    "Draw",
     "Fire",
     "FogChoice",
     "GameSetup",
@@ -40,6 +41,8 @@ class AirFleet:
 
     name = "airfleet"
     players: tuple[str, ...] = SIDES
+    #: a draw may be offered and agreed (protocol.Draw)
+    draws = True
 
     def load_setup(self, data: Mapping[str, Any], where: str = "scenario") -> GameSetup:
         return parse_setup(data, where)

@@ -19,6 +19,8 @@ __all__ = [
     "CardDiscarded",
     "CardRevealed",
     "Deployed",
+    "DrawAnswered",
+    "DrawOffered",
     "FogPlaced",
     "GameEnded",
     "InitiativeDie",
@@ -110,6 +112,23 @@ class AttackResult(_Event):
         return (f"{self.ship} {self.slot} ({self.weapon}) -> {self.target} {self.location} at "
                 f"range {self.range}: {dice}{mod} = {self.total}, slot die {self.slot_roll}: "
                 f"{'; '.join(self.results)}")
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffered(_Event):
+    side: str
+
+    def text(self) -> str:
+        return f"{self.side} offers a draw"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawAnswered(_Event):
+    side: str
+    accepted: bool
+
+    def text(self) -> str:
+        return f"{self.side} {'accepts' if self.accepted else 'declines'} the draw"
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from ...dice import DiceSource
 from ...errors import IllegalActionError
 from ...hexgrid import Hex, footprint
 from ...protocol import Concede, Event, Outcome
-from .actions import AirAction, Cease, Deploy, Fire, FogChoice, Step, parse_action
+from .actions import AirAction, Cease, Deploy, Draw, Fire, FogChoice, Step, parse_action
 from .setup import GameSetup
 from .ships import REMOVED, ShipSpec, ShipState
 
@@ -73,8 +73,8 @@ class GameState:
     """One position of an air-fleet game. Treat as immutable."""
 
     __slots__ = (
-        "attacks", "cache", "events", "finished", "firing", "fog", "groups", "initiative",
-        "moving", "outcome", "phase", "setup", "ships", "turn",
+        "attacks", "cache", "draw_offer", "events", "finished", "firing", "fog", "groups",
+        "initiative", "moving", "outcome", "phase", "setup", "ships", "turn",
     )
 
     setup: GameSetup
@@ -94,6 +94,8 @@ class GameState:
     attacks: tuple[AttackOption, ...] | None
     #: fog-of-war initiative this turn (secret placements, revealed cards), if that option
     fog: Fog | None
+    #: the side whose draw offer waits for the other side's answer, if any
+    draw_offer: str | None
     outcome: Outcome | None
     events: tuple[Event, ...]
     #: derived data computed once per state (legal-move helpers); never copied by evolve
@@ -112,6 +114,7 @@ class GameState:
         self.firing = ()
         self.attacks = None
         self.fog = None
+        self.draw_offer = None
         self.outcome = None
         self.events = ()
         self.cache = {}
@@ -120,6 +123,7 @@ class GameState:
         """A copy with some fields changed (states are values: never mutate one in place)."""
         new = _new_state(GameState)
         new.attacks = self.attacks
+        new.draw_offer = self.draw_offer
         new.events = self.events
         new.finished = self.finished
         new.firing = self.firing
@@ -184,6 +188,8 @@ class GameState:
             return None
         if self.phase == Phase.OVER:
             return "the game is over"
+        if isinstance(action, Draw):
+            return turn.why_draw_illegal(self, action)
         if isinstance(action, Step):
             if self.phase != Phase.MOVEMENT:
                 return f"it is the {self.phase.name.lower()} phase, not movement"
@@ -225,6 +231,8 @@ class GameState:
             state = deployment.apply_deploy(self, action, events)
         elif isinstance(action, FogChoice):
             state = fog.apply_choice(self, action, events)
+        elif isinstance(action, Draw):
+            state = turn.draw(self, action, events)
         else:
             state = turn.concede(self, action.player, events)
         state = turn.advance(state, dice, events)
@@ -300,6 +308,7 @@ class GameState:
             "ships": ships,
             "outcome": self.outcome.to_dict() if self.outcome else None,
             "fog": fog.view(self, player) if self.fog is not None else None,
+            "draw_offer": self.draw_offer,
         }
 
     def __repr__(self) -> str:
