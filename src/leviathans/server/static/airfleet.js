@@ -164,6 +164,9 @@ async function checkPlan(ctx, steps) {
     const result = await ctx.plan(plan.ship, asked);
     // the page moved on (a newer state drawn, or a newer plan on its way): not this answer
     if (!ctx.current() || ctx.pick.plan !== plan || plan.steps !== asked) return;
+    if (!plan.result && !plan.steps) {  // the first look at this move: frame it (phones)
+      ctx.focus([...result.trail[0].hexes, ...result.ends.map((e) => e.bow)]);
+    }
     plan.result = result;
     if (result.refused) { ctx.showError(`${result.refused.step}: ${result.refused.why}`); plan.steps = result.steps; }
     drawMove(ctx, steps);
@@ -282,8 +285,8 @@ function drawMove(ctx, steps) {
       ctx.button("forward (F)", () => addStep(ctx, steps, "F"), { disabled: busy || !next.includes("F"), id: "forward", title: RULES.forward }),
       ctx.button("starboard (R) ⟳", () => addStep(ctx, steps, "R"), { disabled: busy || !next.includes("R"), id: "turn-right", title: RULES.turn })),
     el("div", { class: "buttons" },
-      ctx.button("undo step (⌫)", () => undo(ctx, steps), { class: "secondary", disabled: busy || !plan.steps, id: "undo", title: "Take back the last planned step: nothing is played until you confirm." }),
-      ctx.button("clear plan", () => clearPlan(ctx, steps), { class: "secondary", disabled: busy || !plan.steps, id: "clear-plan", title: "Take back every planned step." }),
+      ctx.button("undo step (⌫)", () => undo(ctx, steps), { class: "secondary", disabled: busy || !plan.steps, id: "undo", title: RULES.undo }),
+      ctx.button("clear plan", () => clearPlan(ctx, steps), { class: "secondary", disabled: busy || !plan.steps, id: "clear-plan", title: RULES.clear }),
       ctx.button(plan.steps ? "confirm move (E)" : "end move here (E)", () => confirmMove(ctx),
         { disabled: busy || !(result && (result.finished || result.next.includes("E"))), id: "end-move", title: RULES.end })),
     el("p", { class: "muted small" }, "Keys: ↑/F forward, ←/L port, →/R starboard, ⌫/Z undo, Enter/E confirm. ",
@@ -314,7 +317,7 @@ function ships(ctx, steps) {
   const names = [...new Set(steps.map((m) => m[1]))];
   if (names.length < 2 || data.view.moving) return null;
   return el("div", { class: "buttons", id: "move-ships" }, names.map((s) => ctx.button(s,
-    () => { pick.ship = s; airMove(ctx, steps); }, { class: s === pick.ship ? "active" : "secondary", "data-ship": s, title: RULES.order })));
+    () => { pick.ship = s; airMove(ctx, steps); }, { class: s === pick.ship ? "active" : "secondary", "data-ship": s, title: RULES.ship })));
 }
 
 async function confirmMove(ctx) {
@@ -352,7 +355,7 @@ function airFire(ctx, fires) {
     const actions = byGun.get(g.gun) || [];
     const why = g.destroyed ? "destroyed" : g.fired ? "fired this turn" : actions.length ? null : "no target in arc and range";
     const row = el("tr", { class: `gun${why ? " idle" : ""}${g.gun === pick.gun ? " picked" : ""}`, "data-gun": g.gun,
-      title: why ? `${g.ship} ${g.slot}: ${why}` : `Point to see its arc and range on the board; click to keep it shown. ${RULES.arc}` },
+      title: why ? `${g.ship} ${g.slot}: ${why}. ${RULES.arc}` : RULES.gun },
       el("td", {}, el("strong", {}, g.weapon || g.slot), el("div", { class: "muted" }, `${g.ship.replace(/^HML /, "")} ${g.slot}`)),
       el("td", {}, g.location),
       el("td", { class: "bands", title: RULES.bands }, g.bands.map((b) => el("div", {}, `${b.band} ≤${b.range} `, dice(b.dice)))),
@@ -362,6 +365,11 @@ function airFire(ctx, fires) {
     row.addEventListener("click", (e) => { if (!e.target.closest("button,summary,details")) { pick.gun = g.gun; airFire(ctx, fires); } });
     return row;
   });
+  if (!pick.framed) {  // phones: the guns' ships and their targets
+    pick.framed = true;
+    const names = new Set([...guns.map((g) => g.ship), ...fires.map((a) => a.split(">")[1].split(":")[0])]);
+    ctx.focus([...board.svg.querySelectorAll("g.ship")].filter((g) => names.has(g.dataset.ship)).flatMap((g) => g.dataset.hexes.split(" ")));
+  }
   ctx.controls(`Gunnery: ${data.to_move}`,
     el("div", { id: "targets", class: "gun-table-wrap" },
       el("table", { class: "gun-table", id: "gun-table" },
@@ -383,7 +391,7 @@ function shotCell(ctx, action, h) {
   return el("div", { class: "shot" },
     ctx.button(`${target} ${loc} · ${pct(any)}`, () => ctx.send(action), { "data-action": action,
       title: `Fire at ${target}, striking its ${loc} (range ${h.range}): ${pct(any)} to destroy a slot. ${RULES.fire}` }),
-    el("details", { class: "odds-detail" }, el("summary", { title: "per-slot odds and the keel" }, "odds"),
+    el("details", { class: "odds-detail" }, el("summary", { title: "Odds: each slot's chance to be destroyed, and the keel's to break [damage]." }, "odds"),
       el("div", { class: "odds" }, `range ${h.range}, dice `, dice(h.dice || [])),
       el("table", { class: "slot-odds" }, slots.map(([ref, p]) => el("tr", {}, el("td", {}, ref), el("td", {}, pct(p.probability))))),
       el("div", { class: "odds" }, `critical ${pct(h.critical ? h.critical.probability : 0)} · keel ${pct(h.keel ? h.keel.probability : 0)}`)));

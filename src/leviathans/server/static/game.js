@@ -4,6 +4,8 @@ import { api, heldTokens, holdTokens, el, pct, outcomeText, pageProblem } from "
 import { Board, hexDistance } from "/static/board.js";
 import { airControls } from "/static/airfleet.js";
 import { airSummary } from "/static/summary.js";
+import { RULES } from "/static/rules.js";
+import { diceOn, diceToggle, showRoll, skipRoll } from "/static/dice.js";
 import { warControls, warSummary } from "/static/warfleet.js";
 import { fogControls, fogInitiative, fogSummary, fogUnit } from "/static/fog.js";
 
@@ -24,6 +26,7 @@ let pending = 0;       // actions sent and not yet answered (a confirmed move is
 let firstError = null; // the first refusal among them
 let awaited = 0;       // the step the last answer reached: the page waits for that state
 let generation = 0;    // counts the renders: an answer to an older one is dropped
+let rolledUpTo = null; // the step whose rolls were last shown landing (none on the first load)
 let ruler = null;      // { from: hex, what } : hovering a hex tells its distance from there
 
 // --- connection ----------------------------------------------------------------------------
@@ -112,6 +115,7 @@ function render() {
   document.getElementById("controls").classList.remove("busy");
   if (data.game.ruleset === "airfleet") { frameAir(); wreckTags(); }
   renderControls();
+  if (data.game.ruleset === "airfleet") landRolls();
   renderLog();
   if (!document.getElementById("cards").hidden) renderCards();
 }
@@ -145,7 +149,25 @@ function concede() {
   if (!data.you.length || data.view.outcome) return null;
   const side = data.perspective || data.you[0];
   return button(`concede (${side})`, () => { if (confirm(`Concede for ${side}?`)) send(`concede ${side}`); },
-                { class: "secondary", id: "concede" });
+                { class: "secondary", id: "concede", title: RULES.concede });
+}
+
+// The draw offer (air-fleet games): offer one, or answer the other side's, at any moment.
+function drawOffer() {
+  if (data.game.ruleset !== "airfleet" || !data.you.length || data.view.outcome) return null;
+  const offer = data.view.draw_offer;
+  if (offer) {
+    const answerer = data.you.find((side) => side !== offer);
+    if (!answerer) return el("p", { class: "muted", id: "draw-pending" }, "Your draw offer waits for an answer.");
+    return el("div", { class: "draw-offer", id: "draw-offer" },
+      el("span", {}, `${offer} offers a draw.`),
+      button("accept the draw", () => send(`draw accept ${answerer}`), { id: "accept-draw", title: RULES.draw }),
+      button("decline", () => send(`draw decline ${answerer}`), { id: "decline-draw", class: "secondary", title: RULES.draw }));
+  }
+  const side = data.perspective || data.you[0];
+  return button(`offer a draw (${side})`, async () => {
+    if (await ask(`Offer the other side a draw? If they accept, the game ends as a draw.`, "offer a draw", "keep playing")) send(`draw offer ${side}`);
+  }, { class: "secondary", id: "offer-draw", title: RULES.draw });
 }
 
 function renderControls() {
@@ -174,10 +196,12 @@ function showControls() {
     const invite = localStorage.getItem(`leviathans.invite.${gameId}`);
     controls(data.you.length ? `Waiting for ${data.to_move}…` : `Spectating: ${data.to_move} to move`,
       invite ? el("div", { class: "invite" }, "Invite link: ", el("a", { href: invite }, invite)) : null,
-      concede());
+      drawOffer(), concede());
     return;
   }
   if (data.game.ruleset === "airfleet") {
+    const banner = document.getElementById("banner");
+    if (!banner.querySelector(".dice-toggle")) banner.append(diceToggle(skipRoll));
     const fog = data.legal.filter((a) => a.startsWith("fog "));
     if (fog.length) fogControls(fogContext(), fog, fogUnit("airfleet"));
     else airControls(airContext());
@@ -200,8 +224,9 @@ function airContext() {
   const drawn = generation;
   return {
     current: () => drawn === generation,  // false once the page has drawn a newer state
+    focus: (hexes) => { if (narrow()) frameOn(hexes); },  // on a phone, frame the decision
     data, board, pick, controls, button, send, sendMany, concede, showError,
-    drawOffer: () => null,
+    drawOffer,
     sending: () => pending > 0,
     ask,
     ruler: (from, what) => { ruler = from ? { from, what } : null; },
@@ -224,17 +249,27 @@ function tokenQuery() { return tokens.map((t) => `token=${encodeURIComponent(t)}
 // the ship may go), a few hexes around them; the user's own zoom and pan are kept until "fit".
 function frameAir() {
   const svg = board.svg;
-  let hexes = [...svg.querySelectorAll("g.ship")].flatMap((g) => g.dataset.hexes.split(" "));
+  const shipHexes = (g) => g.dataset.hexes.split(" ");
+  let hexes = [...svg.querySelectorAll("g.ship")].flatMap(shipHexes);
+  const side = data.perspective || data.to_move;
   if (data.view.phase === "deployment") {
     const zone = data.legal.map((a) => a.match(/@(\d{4}):/)).filter(Boolean).map((m) => m[1]);
-    const side = data.perspective || data.to_move;
-    hexes = hexes.concat(zone.length ? zone : [...svg.querySelectorAll(`polygon.hex.zone-${side}`)].map((p) => p.dataset.hex));
+    const own = zone.length ? zone : [...svg.querySelectorAll(`polygon.hex.zone-${side}`)].map((p) => p.dataset.hex);
+    // a small screen shows the zone being deployed in, a large one the enemy's ships too
+    hexes = narrow() ? own : hexes.concat(own);
   }
+  frameOn(hexes);
+}
+
+// A phone's board is too small for the whole field: it frames on the decision at hand.
+function narrow() { return document.getElementById("board").clientWidth < 600; }
+
+function frameOn(hexes, least = narrow() ? 9 : 14) {
   if (!hexes.length) { board.frame(null); return; }
-  const box = board.around(hexes, 2);
-  const least = board.geo.step * 14;  // never closer than some fourteen columns across
-  if (box.w < least) { box.x -= (least - box.w) / 2; box.w = least; }
-  if (box.h < least * 0.6) { box.y -= (least * 0.6 - box.h) / 2; box.h = least * 0.6; }
+  const box = board.around(hexes, narrow() ? 1 : 2);
+  const min = board.geo.step * least;  // never closer than so many columns across
+  if (box.w < min) { box.x -= (min - box.w) / 2; box.w = min; }
+  if (box.h < min * 0.6) { box.y -= (min * 0.6 - box.h) / 2; box.h = min * 0.6; }
   board.frame(box);
 }
 
@@ -253,6 +288,19 @@ function wreckTags() {
     const when = lost.has(g.dataset.ship) ? `, turn ${lost.get(g.dataset.ship)}` : "";
     board.tag("over", { x: b.x, y: b.y, w: b.width, h: b.height }, `${g.dataset.ship} lost${when}`, "wreck-tag", { "data-wreck": g.dataset.ship });
   }
+}
+
+// The latest breach roll of a player's gun since the last state shown, landing by its target
+// (not on the first load, not a bot's, not when the player turned the dice off).
+function landRolls() {
+  const since = rolledUpTo;
+  rolledUpTo = data.seq;
+  if (since === null || !diceOn()) return;
+  const humans = new Set(data.game.seats.filter((s) => s.kind !== "bot").map((s) => s.side));
+  const sideOf = new Map(data.view.ships.map((s) => [s.name, s.side]));
+  const rolls = (data.log || []).filter((step) => step.seq > since)
+    .flatMap((step) => step.events).filter((ev) => ev.event === "AttackResult" && humans.has(sideOf.get(ev.ship)));
+  if (rolls.length) showRoll(board, document.querySelector(".board-wrap"), rolls[rolls.length - 1]);
 }
 
 // The card of the ship under the pointer (or tapped), large, with its damage marked; on the

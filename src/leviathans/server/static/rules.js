@@ -15,5 +15,9 @@ export const RULES = {
   done: "Done firing: the guns left unfired stay silent this turn [gunnery].",
   concede: "Conceding ends the game at once: the other side wins [ending].",
   draw: "A draw offer: if the other side accepts it, the game ends as a draw agreed by both [ending].",
-  dice: "Rolls: each breach roll's dice are shown landing by the target before the log records them [gunnery].",
+  dice: "Rolls: each breach roll of a player's gun is shown as dice landing by the target; the log keeps every die [gunnery].",
+  undo: "Planning: take back the last planned step, since nothing is played until the move is confirmed [movement].",
+  clear: "Planning: take back every planned step of this move [movement].",
+  ship: "Movement order: the ships of the Type moving may go in any order, one whole move at a time [movement].",
+  gun: "Arcs and range: point at a gun to see where it reaches; click the row to keep it shown [gunnery].",
 };
