@@ -13,7 +13,7 @@ import pytest
 from conftest import game, ship
 from leviathans.hexgrid import Facing, Hex
 from leviathans.render.labels import Box, place_labels, text_width
-from leviathans.render.svg_airfleet import board_svg, hex_centre
+from leviathans.render.svg_airfleet import NAME_HEIGHT, NAME_SIZE, board_svg, hex_centre
 from leviathans.rulesets.airfleet.ships import REMOVED
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -63,17 +63,17 @@ def test_names_never_overlap_even_in_a_stack() -> None:
     assert sorted(t.text or "" for t in texts) == sorted(names)
     boxes = []
     for t in texts:
-        w = text_width(t.text or "", 10, bold=True)
+        w = text_width(t.text or "", NAME_SIZE, bold=True)
         x, y = float(t.get("x", 0)), float(t.get("y", 0))
-        boxes.append(Box(x - w / 2, y - 10, w, 12))
+        boxes.append(Box(x - w / 2, y - NAME_SIZE, w, NAME_HEIGHT))
     for a, b in itertools.combinations(boxes, 2):
         assert not a.hits(b), (a, b)
     # each beside its own ship: within two hexes of one of its hexes
     for g in groups(svg, "ship"):
         (t,) = [t for t in g.iter(f"{NS}text") if t.get("class") == "ship-name"]
-        w = text_width(t.text or "", 10, bold=True)
-        x, y = float(t.get("x", 0)) - w / 2, float(t.get("y", 0)) - 10
-        near = min(math.hypot(max(x - cx, 0, cx - x - w), max(y - cy, 0, cy - y - 12))
+        w = text_width(t.text or "", NAME_SIZE, bold=True)
+        x, y = float(t.get("x", 0)) - w / 2, float(t.get("y", 0)) - NAME_SIZE
+        near = min(math.hypot(max(x - cx, 0, cx - x - w), max(y - cy, 0, cy - y - NAME_HEIGHT))
                    for cx, cy in map(hex_centre, g.get("data-hexes", "").split()))
         assert near < 2 * 28, (t.text, near)
 
@@ -97,8 +97,8 @@ def test_hex_labels_under_a_name_are_left_out() -> None:
     assert len(shown) < 40 * 22
     names = [t for t in root.iter(f"{NS}text") if t.get("class") == "ship-name"]
     for t in names:
-        w = text_width(t.text or "", 10, bold=True)
-        box = Box(float(t.get("x", 0)) - w / 2, float(t.get("y", 0)) - 10, w, 12)
+        w = text_width(t.text or "", NAME_SIZE, bold=True)
+        box = Box(float(t.get("x", 0)) - w / 2, float(t.get("y", 0)) - NAME_SIZE, w, NAME_HEIGHT)
         for label in set(h.label() for h in map(Hex.from_label, sorted(shown - {None}))):
             x, y = hex_centre(label)
             label_box = Box(x - 7.5, y - 14 + 6.4 - 5, 15, 6)

@@ -51,7 +51,8 @@ def test_offer_then_decline_then_offer_then_accept() -> None:
     over = later.apply(Draw("british", "accept"), dice)
     assert over.outcome is not None and over.outcome.winner is None
     assert over.outcome.reason == DRAW_AGREED
-    assert [e.text() for e in over.events][0] == "british accepts the draw"
+    assert [e.text() for e in over.events] == ["british accepts the draw",
+                                              f"Game over: draw: {DRAW_AGREED}"]
     assert over.to_move is None and not list(over.legal_actions())
     # never among the legal actions (a bot choosing among them never offers by chance)
     assert not any(isinstance(a, Draw) for a in state.legal_actions())

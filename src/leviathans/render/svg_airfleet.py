@@ -86,7 +86,7 @@ svg { font-family: sans-serif; }
 .hull { stroke: #101820; stroke-width: 0.9; stroke-linejoin: round; }
 .keel-line { stroke: #ffffff; stroke-opacity: 0.55; stroke-width: 1.2; stroke-linecap: round; }
 .bow-marker { fill: #fff6d6; stroke: #101820; stroke-width: 0.9; stroke-linejoin: round; }
-.ship-name { font-size: 10px; font-weight: bold; text-anchor: middle; paint-order: stroke;
+.ship-name { font-size: 11px; font-weight: bold; text-anchor: middle; paint-order: stroke;
   stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; pointer-events: none; }
 .leader { stroke: #52606d; stroke-width: 0.8; stroke-dasharray: 2 1.5; pointer-events: none; }
 .side-british .ship-name { fill: #1f3a66; }
@@ -325,8 +325,8 @@ def _bow_marker(bow: Hex, facing: Facing, ship_type: int = 2) -> str:
 
 #: Ship names: font size and line height in pixels (the browser's face is never wider than
 #: :func:`.text_width` says at this size).
-NAME_SIZE = 10.0
-NAME_HEIGHT = 12.0
+NAME_SIZE = 11.0
+NAME_HEIGHT = 13.0
 
 
 def _hex_box(h: Hex) -> Box:

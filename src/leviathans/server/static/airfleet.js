@@ -71,8 +71,7 @@ function airDeploy(ctx, deploys) {
   const rotate = (turn) => {
     const k = facings.indexOf(pick.facing);
     pick.facing = facings[(k + turn + facings.length) % facings.length];
-    airDeploy(ctx, deploys);
-    if (pick.hoverHex) preview(pick.hoverHex);
+    airDeploy(ctx, deploys);  // draws the ship under the pointer again, at its new facing
   };
   const status = el("p", { class: "muted", id: "deploy-help" });
   const preview = (hex) => {
@@ -116,6 +115,7 @@ function airDeploy(ctx, deploys) {
     el("p", { class: "muted small" }, `Facing ${pick.facing}. Rotate with Q/E, the wheel over your zone or the buttons. `,
       el("a", { href: "/static/rules.html#deployment", target: "_blank" }, "deployment rules")),
     ctx.drawOffer(), ctx.concede());
+  if (pick.hoverHex) preview(pick.hoverHex);
 }
 
 // --- movement ---------------------------------------------------------------------------------

@@ -50,7 +50,7 @@ export class Board {
     const d = svg.dataset;
     this.geo = d.pxPerInch ? { ppi: Number(d.pxPerInch), size: Number(d.hexSize), step: Number(d.columnStep),
       ox: Number(d.originX), oy: Number(d.originY) } : null;
-    for (const name of ["under", "over", "hover"]) {
+    for (const name of ["under", "over", "tags", "hover"]) {
       const g = document.createElementNS(NS, "g");
       g.setAttribute("class", `overlay overlay-${name}`);
       const ships = svg.querySelector("g.ships");
@@ -287,12 +287,13 @@ export class Board {
   }
 
   // A text tag near an anchor box (user units), at the first spot around it that overlaps no
-  // text already shown (the ships' names, the hex labels in view, other tags): below, above,
-  // right, left, then further out. Returns the text element.
+  // text already shown (the ships' names, other tags): below, above, right, left, then further
+  // out. The hex labels under it give way (the hovered hex is still named below the board).
+  // Returns the text element.
   tag(layer, anchor, label, cls, attrs = {}) {
     const node = this.draw(layer, "text", { class: cls, ...attrs }, label);
     if (!node) return null;
-    const taken = this.textBoxes(node);
+    const taken = this.textBoxes(node, "text:not(.hex-label)");
     node.setAttribute("x", 0); node.setAttribute("y", 0);
     const own = node.getBBox();
     const w = own.width, h = own.height, gap = 1.5;
@@ -310,14 +311,18 @@ export class Board {
     // place the text so that its measured box lands on the spot
     node.setAttribute("x", spot.x - own.x);
     node.setAttribute("y", spot.y - own.y);
+    for (const t of this.svg.querySelectorAll("text.hex-label")) {
+      const b = t.getBBox();
+      if (overlaps({ x: b.x, y: b.y, w: b.width, h: b.height }, spot)) t.classList.add("covered");
+    }
     return node;
   }
 
-  // The boxes (user units) of the text shown on the board, but `except`.
-  textBoxes(except = null) {
+  // The boxes (user units) of the text shown on the board (`selector`), but `except`.
+  textBoxes(except = null, selector = "text") {
     const svg = this.svg;
     const out = [];
-    for (const t of svg.querySelectorAll("text")) {
+    for (const t of svg.querySelectorAll(selector)) {
       if (t === except || !t.getClientRects().length) continue;
       const b = t.getBBox();
       if (b.width && b.height) out.push({ x: b.x, y: b.y, w: b.width, h: b.height });

@@ -286,7 +286,7 @@ function wreckTags() {
   for (const g of board.svg.querySelectorAll("g.wreck")) {
     const b = g.getBBox();
     const when = lost.has(g.dataset.ship) ? `, turn ${lost.get(g.dataset.ship)}` : "";
-    board.tag("over", { x: b.x, y: b.y, w: b.width, h: b.height }, `${g.dataset.ship} lost${when}`, "wreck-tag", { "data-wreck": g.dataset.ship });
+    board.tag("tags", { x: b.x, y: b.y, w: b.width, h: b.height }, `${g.dataset.ship} lost${when}`, "wreck-tag", { "data-wreck": g.dataset.ship });
   }
 }
 
