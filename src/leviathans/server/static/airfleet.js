@@ -138,9 +138,11 @@ function airMove(ctx, steps) {
   board.onHover = (target) => {
     board.clear("hover");
     const bow = target && target.dataset && target.dataset.ghost;
-    if (bow && pick.plan.result) {
-      const end = bestEnd(pick.plan.result.ends.filter((e) => e.bow === bow), pick.plan.result.trail.at(-1).facing);
-      if (end) previewEnd(board, pick.plan.result, end);
+    const plan = pick.plan;
+    const from = plan.end && plan.branch ? plan.branch : plan.result;
+    if (bow && from) {
+      const end = bestEnd(from.ends.filter((e) => e.bow === bow), from.trail.at(-1).facing);
+      if (end) previewEnd(board, from, end);
     }
   };
   document.onkeydown = (e) => {
@@ -212,14 +214,17 @@ function bestEnd(ends, facing) {
 
 function chooseEnd(ctx, steps, bow, facing) {
   const plan = ctx.pick.plan;
-  const result = plan.result;
+  // another ghost after one was chosen: chosen again from where the plan branched off
+  const again = plan.end && plan.branch && plan.branch.steps === plan.end.base;
+  const result = again ? plan.branch : plan.result;
   if (ctx.sending() || !result) return;
   const ends = result.ends.filter((e) => e.bow === bow);
   const end = bestEnd(ends, facing || result.trail.at(-1).facing);
   if (!end) return;
-  plan.end = { bow, facing: end.facing, base: plan.steps };
+  const base = again ? plan.end.base : plan.steps;
+  plan.end = { bow, facing: end.facing, base };
   plan.branch = result;  // the ends seen from where the plan branches off, for the facings
-  plan.steps += end.steps;
+  plan.steps = base + end.steps;
   drawMove(ctx, steps);
   checkPlan(ctx, steps);
 }
@@ -242,16 +247,21 @@ function drawMove(ctx, steps) {
   board.clear("under");
   board.clear("over");
   board.clear("hover");
-  if (result) {
-    // every end still in reach, one marker per bow hex (facings are chosen in the panel)
+  // every end still in reach, one marker per bow hex (facings are chosen in the panel); once
+  // a ghost is chosen, the others stay on offer
+  const offered = plan.end && plan.branch && plan.branch.steps === plan.end.base ? plan.branch : result;
+  if (offered) {
     const bows = new Map();
-    for (const e of result.ends) { if (!bows.has(e.bow) || e.steps.length < bows.get(e.bow).steps.length) bows.set(e.bow, e); }
+    for (const e of offered.ends) { if (!bows.has(e.bow) || e.steps.length < bows.get(e.bow).steps.length) bows.set(e.bow, e); }
     const layer = board.draw("under", "g", { class: "ghosts" });
     for (const [bow, e] of bows) {
-      const edge = result.ends.filter((x) => x.bow === bow).every((x) => x.edge);
-      board.draw(layer, "polygon", { class: `ghost${edge ? " edge" : ""}`, points: board.hexPoints(bow, 0.55),
+      const edge = offered.ends.filter((x) => x.bow === bow).every((x) => x.edge);
+      const chosen = plan.end && plan.end.bow === bow ? " chosen" : "";
+      board.draw(layer, "polygon", { class: `ghost${edge ? " edge" : ""}${chosen}`, points: board.hexPoints(bow, 0.55),
         "data-ghost": bow, "data-cost": String(e.steps.length) });
     }
+  }
+  if (result) {
     // the planned path: the bow's way through the hexes, and the ship where it would stop
     const trail = result.trail;
     if (trail.length > 1) {
@@ -276,9 +286,10 @@ function drawMove(ctx, steps) {
       el("span", { class: "big" }, " · hexes before a turn ", el("strong", { id: "before-turn" }, before === null ? "…" : String(before))),
       spent ? el("span", { class: "muted" }, ` · planned ${spent} ${spent === 1 ? "step" : "steps"} (${plan.steps})`) : null),
     finalEdge ? el("p", { class: "warn", id: "edge-warning" }, "This move ends on the half-hex ring at the map's edge: the ship would be lost.") : null,
-    el("p", { class: "muted small" }, result
-      ? (result.ends.length ? "Click a ghost on the board for the whole move, or step with the buttons or keys." : "No move left: confirm to end it.")
-      : "Checking the move…"),
+    el("p", { class: "muted small", id: "move-help" }, !result ? "Checking the move…"
+      : plan.end ? `Ends at ${plan.end.bow} for ${plan.steps.length - plan.end.base.length} MP: confirm, pick its facing, or click another ghost.`
+        : result.ends.length ? "Click a ghost on the board for the whole move, or step with the buttons or keys."
+          : "No move left: confirm to end it."),
     choices,
     el("div", { class: "buttons", id: "steps" },
       ctx.button("⟲ port (L)", () => addStep(ctx, steps, "L"), { disabled: busy || !next.includes("L"), id: "turn-left", title: RULES.turn }),
