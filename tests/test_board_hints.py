@@ -178,7 +178,7 @@ def test_the_plan_api_answers_only_the_seat_to_move(client: RecordingClient) -> 
                  "Pelletier@3710:SW"]:
         side = "british" if text.startswith("HML") else "french"
         assert act(client, gid, tokens[side], text).status_code == 200
-    payload = look(client, gid, [tokens["british"]])
+    payload = look(client, gid, tokens.values())  # a hotseat: both seats, the mover's legal
     mover = payload["to_move"]
     ship_name = payload["legal"][0].split(":")[0]
     r = client.get(f"/api/games/{gid}/plan", params={"ship": ship_name, "steps": "F",
@@ -199,8 +199,8 @@ def test_the_summary_of_a_finished_game(client: RecordingClient) -> None:
                  initiative="fog-of-war", turn_limit=3)
     gid, token = g["id"], g["tokens"]["french"]
     assert client.get(f"/api/games/{gid}/summary").status_code == 403
-    payload = look(client, gid, [token])
-    assert act(client, gid, token, "concede french", payload["seq"] + 1).status_code == 200
+    # no step number expected: the bot plays on meanwhile, and conceding is allowed any time
+    assert act(client, gid, token, "concede french").status_code == 200
     r = client.get(f"/api/games/{gid}/summary")
     assert r.status_code == 200, r.text
     s = r.json()
