@@ -22,6 +22,7 @@ OUT = Path(os.environ.get("LEVIATHANS_SCREENSHOTS") or ROOT / "artifacts" / "vie
 def shoot(page: Page, name: str) -> None:
     path = OUT if OUT.is_absolute() else ROOT / OUT  # a relative one from the checkout
     path.mkdir(parents=True, exist_ok=True)
+    page.keyboard.press("Escape")  # a roll still landing goes (it would hide the view)
     page.screenshot(path=str(path / f"{name}.png"))
     assert not tofu(page), f"{name}: no glyph for {tofu(page)}"
     assert not shown_hidden(page), f"{name}: hidden yet displayed: {shown_hidden(page)}"

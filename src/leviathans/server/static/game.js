@@ -251,6 +251,8 @@ function frameAir() {
   const svg = board.svg;
   const shipHexes = (g) => g.dataset.hexes.split(" ");
   let hexes = [...svg.querySelectorAll("g.ship")].flatMap(shipHexes);
+  // at the end, where the lost ships went down too
+  if (data.view.outcome) hexes = hexes.concat([...svg.querySelectorAll("g.wreck")].flatMap(shipHexes));
   const side = data.perspective || data.to_move;
   if (data.view.phase === "deployment") {
     const zone = data.legal.map((a) => a.match(/@(\d{4}):/)).filter(Boolean).map((m) => m[1]);
@@ -264,7 +266,7 @@ function frameAir() {
 // A phone's board is too small for the whole field: it frames on the decision at hand.
 function narrow() { return document.getElementById("board").clientWidth < 600; }
 
-function frameOn(hexes, least = narrow() ? 9 : 14) {
+function frameOn(hexes, least = narrow() ? 9 : 18) {
   if (!hexes.length) { board.frame(null); return; }
   const box = board.around(hexes, narrow() ? 1 : 2);
   const min = board.geo.step * least;  // never closer than so many columns across
