@@ -64,15 +64,23 @@ def deploy(page: Page, preferred: list[str]) -> str:
     return ship
 
 
+def settled(page: Page) -> None:
+    """Wait until the move panel has checked the planned move (its buttons wait for it)."""
+    page.wait_for_function(
+        "() => { const m = document.querySelector('#mp-left');"
+        " return !m || m.textContent !== '…'; }", timeout=TIMEOUT)
+
+
 def move_flat_out(page: Page, steps: int = 99) -> None:
     """Plan the move of the ship due to move forward as far as it may, then confirm it (and
     when the page asks, because the move ends on the half-hex ring, make it all the same)."""
     for _ in range(steps):
+        settled(page)
         forward = page.locator("#forward")
         if forward.count() == 0 or forward.is_disabled():
             break
         forward.click()
-        page.wait_for_timeout(120)
+    settled(page)
     end = page.locator("#end-move")
     if end.count() and not end.is_disabled():
         end.click()
