@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: play test lint typecheck unit bench battle loadtest system-deps clean
+.PHONY: play test lint typecheck unit bench battle loadtest screenshots system-deps clean
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -46,6 +46,11 @@ typecheck: .venv/.synced
 
 unit: .venv/.synced system-deps
 	$(RUN) pytest
+
+# The main views of the browser game (lobby, deployment, a move's ghosts, the gun table, a card,
+# the end summary, a phone), photographed by Debian's chromium into docs/screenshots/.
+screenshots: .venv/.synced system-deps
+	LEVIATHANS_SCREENSHOTS=docs/screenshots $(RUN) pytest tests/browser/test_screenshots.py -q
 
 bench: .venv/.synced
 	$(RUN) python bench/bench.py

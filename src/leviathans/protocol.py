@@ -9,17 +9,21 @@ applies an action and returns the next state. Chance only enters through the
 Every action has a short text form that round-trips: ``state.parse_action(a.text()) == a``.
 A player may concede at any moment with :class:`Concede` (``concede british``); it is not
 listed among the legal actions, so bots that pick among legal actions never do it by chance.
+Likewise a draw by agreement (:class:`Draw`): one side offers it (``draw offer british``), the
+other accepts or declines it (``draw accept french``) at any moment; rule sets that offer it
+say so with ``draws = True`` (the air-fleet game does).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from .dice import DiceSource
 
-__all__ = ["Action", "Concede", "Event", "GameState", "Outcome", "Ruleset", "field_copier"]
+__all__ = ["DRAW_AGREED", "Action", "Concede", "Draw", "Event", "GameState", "Outcome",
+           "Ruleset", "field_copier"]
 
 
 def field_copier(names: tuple[str, ...]) -> Callable[[Any, Any], None]:
@@ -54,6 +58,31 @@ class Concede:
         head, _, player = text.strip().partition(" ")
         if head == "concede" and player.strip():
             return cls(player.strip())
+        return None
+
+
+#: the reason of a game ended by a draw offer accepted
+DRAW_AGREED = "a draw agreed by the players"
+
+DrawAnswer = Literal["offer", "accept", "decline"]
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """A draw by agreement: ``player`` offers one, or accepts or declines the other side's."""
+
+    player: str
+    answer: DrawAnswer
+
+    def text(self) -> str:
+        return f"draw {self.answer} {self.player}"
+
+    @classmethod
+    def from_text(cls, text: str) -> Draw | None:
+        parts = text.strip().split(maxsplit=2)
+        if len(parts) == 3 and parts[0] == "draw" and parts[1] in ("offer", "accept",
+                                                                   "decline"):
+            return cls(parts[2].strip(), parts[1])  # type: ignore[arg-type]
         return None
 
 

@@ -45,36 +45,49 @@ def new_game(page: Page, base: str, ruleset: str, opponent: str, **fields: str) 
 
 
 def deploy(page: Page, preferred: list[str]) -> str:
-    """Deploy the ship the page asks for: bow on the first preferred hex that is highlighted,
-    facing NE, SE or whatever is offered."""
+    """Deploy the ship the page asks for: facing NE, SE or whatever is offered (chosen first:
+    the zone's highlighted hexes are the bow hexes open to that facing), then a click on the
+    first preferred hex that is highlighted places it."""
     title = heading(page)
     ship = title.removeprefix("Deploy ").strip()
+    facings = page.eval_on_selector_all("#facings button[data-facing]",
+                                        "ns => ns.map(n => n.dataset.facing)")
+    facing = next((f for f in ("NE", "SE", "NW", "SW") if f in facings), facings[0])
+    page.click(f'#facings button[data-facing="{facing}"]')
+    expect(page.locator(f'#facings button.active[data-facing="{facing}"]')).to_have_count(1)
     hexes = page.eval_on_selector_all("polygon.hex.hl", "ns => ns.map(n => n.dataset.hex)")
     assert hexes, "the zone is highlighted"
     target = next((h for h in preferred if h in hexes), hexes[len(hexes) // 2])
     page.click(f'polygon.hex[data-hex="{target}"]', force=True)
-    page.wait_for_selector("#facings button", timeout=TIMEOUT)
-    facings = page.eval_on_selector_all("#facings button", "ns => ns.map(n => n.dataset.facing)")
-    facing = next((f for f in ("NE", "SE", "NW", "SW") if f in facings), facings[0])
-    page.click(f'#facings button[data-facing="{facing}"]')
     page.wait_for_function(f"() => !document.querySelector('#controls h3').textContent"
                            f".startsWith('Deploy {ship}')", timeout=TIMEOUT)
     return ship
 
 
+def settled(page: Page) -> None:
+    """Wait until the move panel has checked the planned move (its buttons wait for it)."""
+    page.wait_for_function(
+        "() => { const m = document.querySelector('#mp-left');"
+        " return !m || m.textContent !== '…'; }", timeout=TIMEOUT)
+
+
 def move_flat_out(page: Page, steps: int = 99) -> None:
-    """Move the ship due to move forward as far as it may, then end its move."""
+    """Plan the move of the ship due to move forward as far as it may, then confirm it (and
+    when the page asks, because the move ends on the half-hex ring, make it all the same)."""
     for _ in range(steps):
+        settled(page)
         forward = page.locator("#forward")
         if forward.count() == 0 or forward.is_disabled():
             break
-        seq_before = page.evaluate("() => document.querySelector('#log').childElementCount")
         forward.click()
-        page.wait_for_timeout(120)
-        del seq_before
+    settled(page)
     end = page.locator("#end-move")
     if end.count() and not end.is_disabled():
         end.click()
+        ask = page.locator("#ask-yes")
+        page.wait_for_timeout(150)
+        if ask.count() and ask.is_visible():
+            ask.click()
 
 
 def test_quickstart_against_the_greedy_bot(page: Page, server: str, shots: Shots) -> None:

@@ -70,17 +70,19 @@ def test_move_panel_gives_the_hexes_to_enter_before_turning(page: Page, server: 
     ship = h.removeprefix("Move ").strip()
     need = find_card(ship).enter_before_turn
     assert need >= 1
-    word = "hex" if need == 1 else "hexes"
+    # Issue 13.3: the numbers stand apart (MP left, hexes to enter before a turn), and a step
+    # is planned in the page (nothing is played until the move is confirmed).
+    expect(page.locator("#before-turn")).to_have_text(str(need))
+    mp = page.inner_text("#mp-left")
     expect(page.locator("#mp")).to_have_text(re.compile(
-        rf"^MP \d+; must enter {need} {word} before turning$"))
+        rf"^MP left {mp} of {mp} · hexes before a turn {need}$"))
     shots(page, "before-the-move")
     seq = page.evaluate("() => document.body.dataset.seq")
     page.click("#forward")
-    page.wait_for_function(f"() => document.body.dataset.seq !== '{seq}'", timeout=TIMEOUT)
     left = need - 1
-    expect(page.locator("#mp")).to_have_text(re.compile(
-        r"^MP left \d+; " + (f"must enter {left} {'hex' if left == 1 else 'hexes'} before turning$"
-                             if left else "no hex to enter before turning$")))
+    expect(page.locator("#before-turn")).to_have_text(str(left))
+    expect(page.locator("#mp-left")).to_have_text(str(int(mp) - 1))
+    assert page.evaluate("() => document.body.dataset.seq") == seq
     if not left:
         expect(page.locator("#turn-left")).to_be_enabled()
     shots(page, "after-one-hex")

@@ -31,7 +31,7 @@ from ..rulesets.starship.setup import Piece
 from ..rulesets.starship.state import Element as ElementState
 from .svg import css_name, dice_icons, die_icon, document, el, points, text
 
-__all__ = ["airfleet_card_svg", "helm_card_svg"]
+__all__ = ["NARROW_WIDTH", "airfleet_card_svg", "helm_card_svg"]
 
 _NATION_COLOURS = {"british": "#2f4b7c", "french": "#b3261e"}
 
@@ -131,13 +131,14 @@ def _band(name: str, subtitle: str, colour: str, width: float) -> str:
                  text(subtitle)))
 
 
-def _stat(x: float, width: float, label: str, value: str, key: str, extra: str = "") -> str:
+def _stat(x: float, width: float, label: str, value: str, key: str, extra: str = "",
+          y: float = STATS_TOP) -> str:
     return el("g", {"class": "stat", "data-stat": key},
-              el("rect", {"x": x, "y": STATS_TOP, "width": width, "height": STATS_HEIGHT,
+              el("rect", {"x": x, "y": y, "width": width, "height": STATS_HEIGHT,
                           "rx": 4}),
-              el("text", {"class": "stat-label", "x": x + 6, "y": STATS_TOP + 11},
+              el("text", {"class": "stat-label", "x": x + 6, "y": y + 11},
                  text(label)),
-              el("text", {"class": "stat-value", "x": x + 6, "y": STATS_TOP + 30},
+              el("text", {"class": "stat-value", "x": x + 6, "y": y + 30},
                  text(value)), extra)
 
 
@@ -349,21 +350,32 @@ def _location(card: Card, li: int, state: ShipState | None, x: float, y: float,
     return el("g", {"class": "location", "data-location": name}, *parts)
 
 
-def _card_stats(card: Card, state: ShipState | None) -> str:
+def _card_stats(card: Card, state: ShipState | None, width: float = CARD_WIDTH
+                ) -> tuple[str, float]:
+    """The stat boxes, left to right, on as many rows as ``width`` needs; and the height of
+    those rows."""
     destroyed = state.destroyed if state is not None else 0
     current = sum(s.mp or 0 for li, loc in enumerate(card.location_names)
                   for k, s in enumerate(card.locations[loc].slots)
                   if s.kind == "engine" and not destroyed >> (6 * li + k) & 1)
-    items = [("TYPE", str(card.type), "type", 50.0),
-             ("STRUCTURAL INTEGRITY", str(card.structural_integrity), "si", 118.0),
-             ("MP START / NOW", f"{card.starting_mp} / {current}", "mp", 92.0),
-             ("HEXES BEFORE TURN", str(card.enter_before_turn), "enter-before-turn", 98.0)]
-    extra = ""
+    items: list[tuple[str, str, str, float]] = [
+        ("TYPE", str(card.type), "type", 50.0),
+        ("STRUCTURAL INTEGRITY", str(card.structural_integrity), "si", 118.0),
+        ("MP START / NOW", f"{card.starting_mp} / {current}", "mp", 92.0),
+        ("HEXES BEFORE TURN", str(card.enter_before_turn), "enter-before-turn", 98.0)]
     if card.anti_air is not None:
-        x = PAD + sum(w + 8 for *_, w in items)
-        extra = _stat(x, 58, "ANTI-AIR", "", "anti-air",
-                      die_icon(card.anti_air, x + 16, STATS_TOP + 25, DIE + 2))
-    return _stats(items, extra)
+        items.append(("ANTI-AIR", "", "anti-air", 58.0))
+    out = []
+    x, y = PAD, STATS_TOP
+    for label, value, key, w in items:
+        if x + w > width - PAD:
+            x, y = PAD, y + STATS_HEIGHT + 8
+        extra = ""
+        if key == "anti-air" and card.anti_air is not None:
+            extra = die_icon(card.anti_air, x + 16, y + 25, DIE + 2)
+        out.append(_stat(x, w, label, value, key, extra, y))
+        x += w + 8
+    return "".join(out), y + STATS_HEIGHT - STATS_TOP
 
 
 def _status_label(state: ShipState | None) -> str | None:
@@ -376,33 +388,43 @@ def _status_label(state: ShipState | None) -> str | None:
     return "MOVED" if state.moved else None
 
 
-def airfleet_card_svg(spec_or_card: ShipSpec | Card, ship_state: ShipState | None = None
-                      ) -> str:
+#: The narrow card (one column of locations) for a side panel about this wide.
+NARROW_WIDTH = 2 * PAD + 296.0
+
+
+def airfleet_card_svg(spec_or_card: ShipSpec | Card, ship_state: ShipState | None = None,
+                      narrow: bool = False) -> str:
     """An air-fleet ship card; with ``ship_state``, its damage (circled this turn, struck
-    before), the guns fired this turn, the current MP and the location dice that apply."""
+    before), the guns fired this turn, the current MP and the location dice that apply.
+    ``narrow``: the locations one under another (the card for a side panel), not two by two."""
     card = spec_or_card.card if isinstance(spec_or_card, ShipSpec) else spec_or_card
     name = spec_or_card.name
     locations = card.location_names
-    rows = (len(locations) + 1) // 2
-    height = PANELS_TOP + rows * (PANEL_HEIGHT + 10) + PAD - 10
-    panel_w = (CARD_WIDTH - 3 * PAD) / 2
+    width = NARROW_WIDTH if narrow else CARD_WIDTH
+    per_row = 1 if narrow else 2
+    stats, stats_height = _card_stats(card, ship_state, width)
+    panels_top = PANELS_TOP + stats_height - STATS_HEIGHT
+    rows = (len(locations) + per_row - 1) // per_row
+    height = panels_top + rows * (PANEL_HEIGHT + 10) + PAD - 10
+    panel_w = (width - (per_row + 1) * PAD) / per_row
     colour = _NATION_COLOURS.get(card.nation, "#4a4a4a")
     subtitle = f"{card.class_} · {card.nation.capitalize()}"
     if name != card.name:
         subtitle = f"{card.name} · " + subtitle
-    parts = [el("rect", {"class": "card", "x": 0.75, "y": 0.75, "width": CARD_WIDTH - 1.5,
+    parts = [el("rect", {"class": "card", "x": 0.75, "y": 0.75, "width": width - 1.5,
                          "height": height - 1.5, "rx": 9}),
-             _band(name, subtitle, colour, CARD_WIDTH), _card_stats(card, ship_state)]
+             _band(name, subtitle, colour, width), stats]
     status = _status_label(ship_state)
     if status is not None:
-        parts.append(_badge(status, CARD_WIDTH - PAD, 20))
+        parts.append(_badge(status, width - PAD, 20 if not narrow else BAND - 22))
     for li in range(len(locations)):
-        x = PAD + (li % 2) * (panel_w + PAD)
-        y = PANELS_TOP + (li // 2) * (PANEL_HEIGHT + 10)
+        x = PAD + (li % per_row) * (panel_w + PAD)
+        y = panels_top + (li // per_row) * (PANEL_HEIGHT + 10)
         parts.append(_location(card, li, ship_state, x, y, panel_w))
-    attrs = {"class": "leviathans-card airfleet-card", "data-card": card.name,
-             "data-ship": name, "data-type": card.type, "data-nation": card.nation}
-    return document(CARD_WIDTH, height, _STYLE, parts, title=f"Ship card: {name}", attrs=attrs)
+    attrs = {"class": "leviathans-card airfleet-card" + (" narrow" if narrow else ""),
+             "data-card": card.name, "data-ship": name, "data-type": card.type,
+             "data-nation": card.nation}
+    return document(width, height, _STYLE, parts, title=f"Ship card: {name}", attrs=attrs)
 
 
 # --- starship helm card -----------------------------------------------------------------------

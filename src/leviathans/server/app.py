@@ -28,6 +28,7 @@ from ..bots import BOTS
 from ..errors import LeviathansError
 from ..records import GameRecord, replay
 from ..rulesets import get_ruleset
+from . import board_api
 from .games import (
     OPPONENTS,
     PLAYABLE,
@@ -189,6 +190,7 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
     app.add_middleware(_BodyLimit)
+    board_api.install(app, manager)  # the game page's plan and summary (issue 13)
 
     # --- pages ------------------------------------------------------------------------------
 
@@ -332,9 +334,10 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
         return {"ships": _war_stats(session.state)}
 
     @app.get("/api/games/{game_id}/card/{name}")
-    async def card(game_id: str, name: str) -> Response:
+    async def card(game_id: str, name: str, narrow: bool = False) -> Response:
+        """A ship's card with its damage; ``narrow``: one column, for the cards tab."""
         session = await manager.get(game_id)
-        return Response(_card_svg(session, name), media_type="image/svg+xml")
+        return Response(_card_svg(session, name, narrow), media_type="image/svg+xml")
 
     @app.post("/api/records", status_code=201)
     async def upload(request: Request) -> dict[str, Any]:
@@ -514,7 +517,7 @@ def _war_stats(state: Any) -> dict[str, Any]:
     return out
 
 
-def _card_svg(session: Session, name: str) -> str:
+def _card_svg(session: Session, name: str, narrow: bool = False) -> str:
     state: Any = session.state
     if session.ruleset.name == "warfleet":
         from ..render.svg_warfleet import ship_card_svg
@@ -535,4 +538,4 @@ def _card_svg(session: Session, name: str) -> str:
     if name not in state.setup.by_name:
         raise ApiError(404, f"no ship named {name!r}")
     i = state.setup.by_name[name]
-    return airfleet_card_svg(state.setup.ships[i], state.ships[i])
+    return airfleet_card_svg(state.setup.ships[i], state.ships[i], narrow=narrow)

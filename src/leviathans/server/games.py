@@ -22,7 +22,7 @@ from ..bots import BOTS
 from ..bots.base import Bot
 from ..dice import RecordingDice, Roll, SeededDice
 from ..errors import LeviathansError
-from ..protocol import Concede, GameState, Ruleset
+from ..protocol import Concede, Draw, GameState, Ruleset
 from ..records import FORMAT, VERSION, GameRecord
 from ..rulesets import get_ruleset
 from .bot_turns import decide
@@ -399,12 +399,25 @@ class GameManager:
             if isinstance(action, Concede):
                 if action.player != side:
                     raise ApiError(403, f"you may concede only for {side}")
+            elif isinstance(action, Draw):  # offered and answered at any time, like conceding
+                if action.player != side:
+                    raise ApiError(403, f"you may offer or answer a draw only for {side}")
             elif state.to_move != side:
                 raise ApiError(409, f"it is {state.to_move}'s turn, not {side}'s")
             await self._apply(session, action)
+            if isinstance(action, Draw) and action.answer == "offer":
+                await self._bot_answers_draw(session, side)
             seq = session.steps.seq(viewer)
         self.schedule_bots(session)
         return session, seq
+
+    async def _bot_answers_draw(self, session: Session, offered_by: str) -> None:
+        """A bot seat answers a draw offer at once (caller holds the lock): see draws.py."""
+        from .draws import bot_answer
+
+        other = next(s for s in session.seats if s != offered_by)
+        if session.seats[other].kind == "bot":
+            await self._apply(session, bot_answer(session.state, other))
 
     async def _apply(self, session: Session, action: Any) -> None:
         """Apply and persist (caller holds the lock); a refused action changes nothing."""

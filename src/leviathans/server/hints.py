@@ -1,16 +1,24 @@
-"""What the board needs beyond the view to guide a player: exact odds of each legal attack.
+"""What the board needs beyond the view to guide a player: exact odds of each legal attack,
+where each legal deployment would put the whole ship, the guns of the side firing (with their
+arcs and range bands), and a planned move checked step by step.
 
-Computed by the engine's own odds functions, so the browser holds no second copy of the
-rules: it only shows these numbers next to the actions the engine says are legal.
+Computed by the engine's own functions (odds, footprints, arcs, legal steps), so the browser
+holds no second copy of the rules: it only shows these next to the actions the engine says are
+legal. Keys of the hints are action texts, but for ``$guns`` (air fleet, gunnery): no action
+text starts with ``$``.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from ..protocol import GameState
 
-__all__ = ["attack_hints"]
+__all__ = ["GUNS", "attack_hints", "move_plan"]
+
+#: the hints' key of the air-fleet gun table
+GUNS = "$guns"
 
 
 def _frac(p: Any) -> dict[str, Any]:
@@ -71,18 +79,140 @@ def _air(state: Any, legal: set[str]) -> dict[str, Any]:
     from ..rulesets.airfleet.odds import attack_odds
 
     out: dict[str, Any] = {}
+    if state.phase.name == "DEPLOYMENT":
+        return _deployments(state, legal)
     for opt in current_attacks(state) if state.phase.name == "GUNNERY" else ():
         text = opt.action.text()
         if text not in legal:
             continue
         odds = attack_odds(state, opt)
+        # one breach roll destroys one slot at most: the chances of each are exclusive, and
+        # their sum is the chance of destroying one
         out[text] = {
             "range": opt.range, "dice": opt.weapon_dice.colours,
             "destroy": {ref: _frac(p) for ref, p in odds.slots.items()},
+            "any": _frac(sum(odds.slots.values(), Fraction(0))),
             "critical": _frac(odds.critical), "keel": _frac(odds.keel),
             "expected": float(odds.expected_slots),
         }
+    if state.phase.name == "GUNNERY" and state.firing:
+        out[GUNS] = _guns(state, state.firing[0])
     return out
+
+
+def _deployments(state: Any, legal: set[str]) -> dict[str, Any]:
+    """Each legal deployment: every hex the ship would cover, bow first."""
+    from ..hexgrid import footprint
+    from ..rulesets.airfleet.actions import Deploy, parse_action
+
+    out: dict[str, Any] = {}
+    for text in legal:
+        action = parse_action(text)
+        if isinstance(action, Deploy):
+            spec = state.setup.ship(action.ship)
+            out[text] = {"hexes": [h.label() for h in
+                                   footprint(action.bow, action.facing, spec.length)]}
+    return out
+
+
+def _guns(state: Any, side: str) -> list[dict[str, Any]]:
+    """The side's gun batteries, in card order: weapon, location, bands, whether destroyed
+    (in an earlier turn) or fired, the hex it fires from and the hexes of each band."""
+    from ..render.svg_airfleet import weapon_arcs
+
+    out: list[dict[str, Any]] = []
+    for i in state.afloat():
+        spec, ship = state.setup.ships[i], state.ships[i]
+        if spec.side != side:
+            continue
+        hexes = state.hexes(i)
+        for g, slot in enumerate(spec.slots):
+            if not spec.gun_mask >> g & 1:
+                continue
+            ref = spec.slot_ref(g)
+            destroyed = bool(ship.destroyed >> g & 1)
+            bands = [{"band": band, "range": b.range, "dice": b.dice.colours}
+                     for band, b in (("short", slot.short), ("long", slot.long))
+                     if b is not None]
+            out.append({
+                "gun": f"{spec.name}:{ref}", "ship": spec.name, "slot": ref,
+                "weapon": slot.name or "", "location": spec.locations[g // 6],
+                "bands": bands, "destroyed": destroyed, "fired": bool(ship.fired >> g & 1),
+                "from": hexes[spec.weapon_hex[g // 6]].label(),
+                "arcs": {} if destroyed else weapon_arcs(state, spec.name, ref),
+            })
+    return out
+
+
+def move_plan(state: Any, ship: str, steps: str) -> dict[str, Any]:
+    """A move planned in the browser, checked by the engine one step at a time without
+    playing it: where each step leaves the ship, the movement points and the hexes to enter
+    before a turn left at the end of the plan, the steps legal next, every end the move can
+    still reach from there (with a path to each), and whether the plan ends on the half-hex
+    ring (the ship would be lost). Steps after the first refused one are dropped (``refused``
+    says which and why)."""
+    from ..errors import LeviathansError
+    from ..hexgrid import footprint
+    from ..rulesets.airfleet import GameState as AirState
+    from ..rulesets.airfleet import Step, movement
+
+    if not isinstance(state, AirState) or state.phase.name != "MOVEMENT":
+        raise LeviathansError("a move is planned in the air-fleet movement phase")
+    index = state.setup.by_name.get(ship)
+    if index is None:
+        raise LeviathansError(f"there is no ship named {ship!r}")
+    spec = state.setup.ships[index]
+    edge = state.setup.board.edge()
+
+    def where(st: Any) -> dict[str, Any]:
+        s = st.ships[index]
+        hexes = footprint(s.bow, s.facing, spec.length)
+        return {"hexes": [h.label() for h in hexes], "facing": s.facing.name,
+                "edge": not edge.isdisjoint(hexes)}
+
+    if state.moving is not None and state.moving.ship != index:
+        moving = state.setup.ships[state.moving.ship].name
+        raise LeviathansError(f"{moving} is moving; it must end its move first")
+    if state.moving is None and index not in movement.candidates(state):
+        side, ship_type = state.groups[0]
+        raise LeviathansError(f"{ship} does not move now: {side} Type {ship_type} ships are "
+                              f"moving")
+    trail = [where(state)]
+    done: list[str] = []
+    refused = None
+    finished = False
+    for step in steps:
+        if step not in "FLR":
+            refused = {"step": step, "why": f"{step!r} is not a step (F, L or R)"}
+            break
+        why = movement.why_illegal(state, Step(ship, step))  # type: ignore[arg-type]
+        if why is not None:
+            refused = {"step": step, "why": why}
+            break
+        state = movement.apply_step(state, Step(ship, step), [])  # type: ignore[arg-type]
+        done.append(step)
+        trail.append(where(state))
+        if state.moving is None:  # every movement point spent: the move is over
+            finished = True
+            break
+    prog = state.moving if state.moving is not None else (
+        None if finished else movement.start_move(state, index))
+    mp_left = prog.mp if prog is not None else 0
+    ebt = spec.enter_before_turn
+    before = max(ebt - prog.since, 1 if prog.turned else 0) if prog is not None else 0
+    nxt = [] if finished else [
+        s for s in ("F", "L", "R", "E")
+        if movement.why_illegal(state, Step(ship, s)) is None]
+    ends = []
+    if not finished:
+        for (bow, facing), path in movement.reachable_ends(state, index).items():
+            hexes = footprint(bow, facing, spec.length)
+            ends.append({"bow": bow.label(), "facing": facing.name, "steps": "".join(path),
+                         "edge": not edge.isdisjoint(hexes)})
+    return {"ship": ship, "steps": "".join(done), "refused": refused, "trail": trail,
+            "mp": state.mp_available(index), "mp_left": mp_left, "before_turn": before,
+            "next": nxt, "ends": ends, "finished": finished,
+            "edge": trail[-1]["edge"]}
 
 
 def _star(state: Any, legal: list[str]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import DiceSource
-from .actions import AirAction, Cease, Deploy, Fire, FogChoice, Step, parse_action
+from .actions import AirAction, Cease, Deploy, Draw, Fire, FogChoice, Step, parse_action
 from .options import Options
 from .setup import SIDES, GameSetup, parse_setup, quickstart_battle
 from .state import GameState, Phase
@@ -23,6 +23,7 @@ __all__ = [
     "AirFleet",
     "Cease",
     "Deploy",
+    "Draw",
     "Fire",
     "FogChoice",
     "GameSetup",
@@ -42,6 +43,8 @@ class AirFleet:
     players: tuple[str, ...] = SIDES
     #: the rules options, each declared once (:mod:`leviathans.options`)
     options_model: type[Options] = Options
+    #: a draw may be offered and agreed (protocol.Draw)
+    draws = True
 
     def load_setup(self, data: Mapping[str, Any], where: str = "scenario") -> GameSetup:
         return parse_setup(data, where)

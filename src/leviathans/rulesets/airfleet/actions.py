@@ -8,6 +8,9 @@
 ``Raven:bow.3>Pontbriand:port``    fire Raven's bow slot 3 at the Pontbriand, striking its port
 ``done``                           the side to move makes no more attacks this turn
 ``concede french``                 the French side gives up (allowed at any time)
+``draw offer british``             the British side offers a draw (at any time), which the
+                                   French accept (``draw accept french``) or decline
+                                   (``draw decline french``)
 ``fog british 2:yellow 1:blue ...``  fog-of-war initiative (F1): the British cards, left to
                                    right, each with its initiative die (a secret choice)
 =================================  ==========================================================
@@ -24,9 +27,9 @@ from typing import Any, Literal
 from ...errors import HexError, IllegalActionError
 from ...fog import FogChoice, parse_choice
 from ...hexgrid import Facing, Hex
-from ...protocol import Concede
+from ...protocol import Concede, Draw
 
-__all__ = ["AirAction", "Cease", "Deploy", "Fire", "FogChoice", "Step", "parse_action",
+__all__ = ["AirAction", "Cease", "Deploy", "Draw", "Fire", "FogChoice", "Step", "parse_action",
            "register_notation"]
 
 StepKind = Literal["F", "L", "R", "E"]
@@ -70,7 +73,7 @@ class Cease:
 
 
 
-AirAction = Deploy | Step | Fire | Cease | FogChoice | Concede
+AirAction = Deploy | Step | Fire | Cease | FogChoice | Concede | Draw
 
 #: Readers of the actions optional rules add, each returning ``None`` for text that is not
 #: its action (a rule's actions start with their own word, e.g. ``launch``): tried before the
@@ -99,6 +102,9 @@ def parse_action(text: str) -> AirAction:
     concede = Concede.from_text(t)
     if concede is not None:
         return concede
+    draw = Draw.from_text(t)
+    if draw is not None:
+        return draw
     fog = parse_choice(t)
     if fog is not None:
         return fog
@@ -122,5 +128,6 @@ def parse_action(text: str) -> AirAction:
         raise IllegalActionError(f"cannot read action {text!r}: {exc}") from None
     raise IllegalActionError(
         f"cannot read action {text!r} (e.g. Raven:F, Raven@0710:NE, "
-        f"Raven:bow.3>Pontbriand:port, done, fog british 4:black 1:red 2:yellow 3:blue)"
+        f"Raven:bow.3>Pontbriand:port, done, draw offer british, "
+        f"fog british 4:black 1:red 2:yellow 3:blue)"
     )

@@ -19,6 +19,8 @@ __all__ = [
     "CardDiscarded",
     "CardRevealed",
     "Deployed",
+    "DrawAnswered",
+    "DrawOffered",
     "FogPlaced",
     "GameEnded",
     "InitiativeDie",
@@ -26,6 +28,7 @@ __all__ = [
     "InitiativeTie",
     "MoveEnded",
     "MovementOrder",
+    "NothingBears",
     "ShipLost",
     "TurnEnded",
     "TurnStarted",
@@ -109,6 +112,35 @@ class AttackResult(_Event):
         return (f"{self.ship} {self.slot} ({self.weapon}) -> {self.target} {self.location} at "
                 f"range {self.range}: {dice}{mod} = {self.total}, slot die {self.slot_roll}: "
                 f"{'; '.join(self.results)}")
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffered(_Event):
+    side: str
+
+    def text(self) -> str:
+        return f"{self.side} offers a draw"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawAnswered(_Event):
+    side: str
+    accepted: bool
+
+    def text(self) -> str:
+        return f"{self.side} {'accepts' if self.accepted else 'declines'} the draw"
+
+
+@dataclass(frozen=True, slots=True)
+class NothingBears(_Event):
+    """A side's gunnery passes without a shot: none of its guns has a target in arc and
+    range (a side that held its fire by choice says "done" instead)."""
+
+    side: str
+    turn: int
+
+    def text(self) -> str:
+        return f"{self.side}: nothing bears (no gun has a target in arc and range)"
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from ...turns import BasePhase
 from . import breach
 from . import primitives as P
 from .actions import AirAction, Cease, Fire
-from .events import AttackResult
+from .events import AttackResult, NothingBears
 from .geometry import attack_geometry
 from .ships import KEEL_BROKEN, ShipSpec, ShipState
 from .state import GameState, Phase
@@ -337,10 +337,13 @@ class GunneryPhase(BasePhase):
         return apply_fire(state, action, dice, events)
 
     def settle(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
-        """A side with no attack left ends its fire."""
+        """A side with no attack left ends its fire (one with none at all says so)."""
         while state.firing:
-            if any(not state.ships[o.ship].fired >> o.slot & 1 for o in current_attacks(state)):
+            options = current_attacks(state)
+            if any(not state.ships[o.ship].fired >> o.slot & 1 for o in options):
                 return state
+            if not options:  # said in the log, not passed over in silence
+                events.append(NothingBears(state.firing[0], state.turn))
             state = state.evolve(firing=state.firing[1:], attacks=None)
         return state
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ...dice import DiceSource
 from ...errors import IllegalActionError
 from ...hexgrid import Hex, footprint
-from ...protocol import Concede, Event, Outcome, field_copier
+from ...protocol import Concede, Draw, Event, Outcome, field_copier
 from ...turns import OVER, drive
 from ...turns import Phase as PhaseId
 from .actions import AirAction, parse_action
@@ -84,8 +84,8 @@ class GameState:
     """One position of an air-fleet game. Treat as immutable."""
 
     __slots__ = (
-        "attacks", "cache", "events", "finished", "firing", "fog", "groups", "initiative",
-        "moving", "outcome", "phase", "setup", "ships", "turn",
+        "attacks", "cache", "draw_offer", "events", "finished", "firing", "fog", "groups",
+        "initiative", "moving", "outcome", "phase", "setup", "ships", "turn",
     )
 
     setup: GameSetup
@@ -106,6 +106,8 @@ class GameState:
     attacks: tuple[Any, tuple[AttackOption, ...]] | None
     #: fog-of-war initiative this turn (secret placements, revealed cards), if that option
     fog: Fog | None
+    #: the side whose draw offer waits for the other side's answer, if any
+    draw_offer: str | None
     outcome: Outcome | None
     events: tuple[Event, ...]
     #: derived data computed once per state (legal-move helpers); never copied by evolve
@@ -125,6 +127,7 @@ class GameState:
         self.firing = ()
         self.attacks = None
         self.fog = None
+        self.draw_offer = None
         self.outcome = None
         self.events = ()
         self.cache = {}
@@ -173,6 +176,8 @@ class GameState:
             return None
         if self.phase is OVER:
             return "the game is over"
+        if isinstance(action, Draw):
+            return turn.why_draw_illegal(self, action)
         rules = self.setup.plan.by_action.get(type(action))
         if rules is None:
             return f"{action!r} is not an air-fleet action"
@@ -193,7 +198,9 @@ class GameState:
     def apply_unchecked(self, action: AirAction, dice: DiceSource) -> GameState:
         """Apply an action known to be legal (one from :meth:`legal_actions`)."""
         events: list[Event] = []
-        if isinstance(action, Concede):
+        if isinstance(action, Draw):
+            state = turn.draw(self, action, events)
+        elif isinstance(action, Concede):
             state = turn.concede(self, action.player, events)
         else:
             state = self.setup.plan.by_phase[self.phase].apply(self, action, dice, events)
@@ -270,6 +277,7 @@ class GameState:
             "ships": ships,
             "outcome": self.outcome.to_dict() if self.outcome else None,
             "fog": fog.view(self, player) if self.fog is not None else None,
+            "draw_offer": self.draw_offer,
         }
 
     def __repr__(self) -> str:

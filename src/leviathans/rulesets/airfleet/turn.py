@@ -7,16 +7,24 @@ The phases run under :func:`leviathans.turns.drive` in the order :mod:`.plan` gi
 from __future__ import annotations
 
 from ...dice import DiceSource, ScriptedDice, die
-from ...protocol import Event, Outcome
+from ...protocol import DRAW_AGREED, Draw, Event, Outcome
 from ...turns import BasePhase, drive
 from . import primitives as P
-from .events import GameEnded, InitiativeRolled, ShipLost, TurnEnded, TurnStarted
+from .events import (
+    DrawAnswered,
+    DrawOffered,
+    GameEnded,
+    InitiativeRolled,
+    ShipLost,
+    TurnEnded,
+    TurnStarted,
+)
 from .ships import AFLOAT, KEEL_BROKEN, REMOVED
 from .state import GameState, Phase
 
-__all__ = ["Initiative", "RolledInitiative", "TurnEnd", "TurnStart", "concede", "end_turn",
-           "firing_order", "movement_groups", "new_game", "roll_initiative",
-           "turn_end_outcome"]
+__all__ = ["Initiative", "RolledInitiative", "TurnEnd", "TurnStart", "concede", "draw",
+           "end_turn", "firing_order", "movement_groups", "new_game", "roll_initiative",
+           "turn_end_outcome", "why_draw_illegal"]
 
 RED = die("red")
 
@@ -201,6 +209,34 @@ def concede(state: GameState, player: str, events: list[Event]) -> GameState:
     outcome = Outcome(state.setup.other(player), f"{player} conceded")
     events.append(GameEnded(outcome.winner, outcome.reason))
     return state.evolve(phase=Phase.OVER, outcome=outcome, moving=None)
+
+
+def why_draw_illegal(state: GameState, action: Draw) -> str | None:
+    """A draw offer stands until the other side answers it; only the other side answers."""
+    if action.player not in state.setup.sides:
+        return f"{action.player!r} is not a side of this game"
+    if action.answer == "offer":
+        if state.draw_offer == action.player:
+            return f"{action.player} has offered a draw already"
+        if state.draw_offer is not None:
+            return f"{state.draw_offer} has offered a draw: accept or decline it"
+        return None
+    if state.draw_offer is None or state.draw_offer == action.player:
+        return f"there is no draw offer for {action.player} to answer"
+    return None
+
+
+def draw(state: GameState, action: Draw, events: list[Event]) -> GameState:
+    if action.answer == "offer":
+        events.append(DrawOffered(action.player))
+        return state.evolve(draw_offer=action.player)
+    accepted = action.answer == "accept"
+    events.append(DrawAnswered(action.player, accepted))
+    if not accepted:
+        return state.evolve(draw_offer=None)
+    outcome = Outcome(None, DRAW_AGREED)
+    events.append(GameEnded(outcome.winner, outcome.reason))
+    return state.evolve(phase=Phase.OVER, outcome=outcome, moving=None, draw_offer=None)
 
 
 def new_game(setup_state: GameState, dice: DiceSource) -> GameState:

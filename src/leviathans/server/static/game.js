@@ -1,7 +1,11 @@
 // The game page: a live view of one game over a websocket, and controls that offer only
 // what the engine says is legal (the server sends the legal actions of the seat to move).
 import { api, heldTokens, holdTokens, el, pct, outcomeText, pageProblem } from "/static/common.js";
-import { Board } from "/static/board.js";
+import { Board, hexDistance } from "/static/board.js";
+import { airControls } from "/static/airfleet.js";
+import { airSummary } from "/static/summary.js";
+import { RULES } from "/static/rules.js";
+import { diceOn, diceToggle, showRoll, skipRoll } from "/static/dice.js";
 import { warControls, warSummary } from "/static/warfleet.js";
 import { fogControls, fogInitiative, fogSummary, fogUnit } from "/static/fog.js";
 
@@ -18,6 +22,12 @@ let retry = 500;
 const pick = {};       // what the player has selected in the controls
 let weaponShown = null;
 let warStats = null;   // War Fleet: every ship's stats (fixed for the game), fetched once
+let pending = 0;       // actions sent and not yet answered (a confirmed move is several)
+let firstError = null; // the first refusal among them
+let awaited = 0;       // the step the last answer reached: the page waits for that state
+let generation = 0;    // counts the renders: an answer to an older one is dropped
+let rolledUpTo = null; // the step whose rolls were last shown landing (none on the first load)
+let ruler = null;      // { from: hex, what } : hovering a hex tells its distance from there
 
 // --- connection ----------------------------------------------------------------------------
 
@@ -28,9 +38,9 @@ function connect() {
   ws.onopen = () => { retry = 500; setConn("live"); };
   ws.onmessage = (m) => {
     const msg = JSON.parse(m.data);
-    if (msg.type === "state") { data = msg; render(); }
-    else if (msg.type === "error") showError(msg.error);
-    else if (msg.type === "ack") showError("");
+    if (msg.type === "state") { data = msg; if (!pending && data.seq >= awaited) render(); }
+    else if (msg.type === "error") { firstError = firstError || msg.error; answered(); }
+    else if (msg.type === "ack") { awaited = Math.max(awaited, msg.seq); answered(); }
   };
   ws.onclose = (e) => {
     if (e.code === 4403 || e.code === 4404) { setConn(e.reason || "refused"); return; }
@@ -49,19 +59,44 @@ function tokenFor(side) {
 }
 
 function send(action) {
-  if (!data || !ws || ws.readyState !== WebSocket.OPEN) return;
-  const side = action.startsWith("concede ") ? action.slice(8) : data.to_move;
-  ws.send(JSON.stringify({ token: tokenFor(side), action, expect: data.seq + 1 }));
+  sendMany([action]);
+}
+
+// Several actions in a row (a confirmed move's steps): each expects the step after the one
+// before, so none is played on a game that moved meanwhile; the page waits for the answers.
+function sendMany(actions) {
+  if (!data || !ws || ws.readyState !== WebSocket.OPEN || pending) return;
+  const anyTime = (a) => /^(concede|draw (offer|accept|decline)) /.test(a);
+  actions.forEach((action, k) => {
+    const side = anyTime(action) ? action.split(" ").pop() : data.to_move;
+    ws.send(JSON.stringify({ token: tokenFor(side), action, expect: data.seq + 1 + k }));
+  });
+  pending = actions.length;
   for (const k of Object.keys(pick)) delete pick[k];
+  const box = document.getElementById("controls");
+  if (box) box.classList.add("busy");
+}
+
+// An answer to what was sent: once all are in, the page shows the game as it now stands and
+// the first refusal, if any (the ones after it only say the game did not get that far).
+function answered() {
+  if (pending) pending -= 1;
+  if (pending) return;
+  const error = firstError;
+  firstError = null;
+  if (data && data.seq >= awaited) render();  // else the state it reached is on its way
+  showError(error || "");
 }
 
 // --- rendering -----------------------------------------------------------------------------
 
 function render() {
+  generation += 1;
   const view = data.view;
   document.getElementById("title").textContent = data.game.title;
   document.title = `Leviathans: ${data.game.title}`;
   document.body.dataset.ruleset = data.game.ruleset;
+  document.getElementById("rules-link").hidden = data.game.ruleset !== "airfleet";  // our page covers the air-fleet game
   document.body.dataset.seq = data.seq;
   document.getElementById("phase").textContent = view.phase;
   document.getElementById("turn").textContent = `turn ${view.turn}`;
@@ -72,8 +107,15 @@ function render() {
   document.getElementById("seat").textContent = data.you.length
     ? `you: ${data.you.join(" & ")}` : "spectating";
   weaponShown = null;
+  for (const k of ["onHex", "onShip", "onElement", "onSpot", "onGhost", "onHover", "onWheel"]) board[k] = null;
+  ruler = null;
+  board.describe = (hex) => (ruler ? `${hexDistance(ruler.from, hex)} hexes from ${ruler.what}` : null);
   board.show(data.svg);
+  board.onCard = showCard;
+  document.getElementById("controls").classList.remove("busy");
+  if (data.game.ruleset === "airfleet") { frameAir(); wreckTags(); }
   renderControls();
+  if (data.game.ruleset === "airfleet") landRolls();
   renderLog();
   if (!document.getElementById("cards").hidden) renderCards();
 }
@@ -107,7 +149,25 @@ function concede() {
   if (!data.you.length || data.view.outcome) return null;
   const side = data.perspective || data.you[0];
   return button(`concede (${side})`, () => { if (confirm(`Concede for ${side}?`)) send(`concede ${side}`); },
-                { class: "secondary", id: "concede" });
+                { class: "secondary", id: "concede", title: RULES.concede });
+}
+
+// The draw offer (air-fleet games): offer one, or answer the other side's, at any moment.
+function drawOffer() {
+  if (data.game.ruleset !== "airfleet" || !data.you.length || data.view.outcome) return null;
+  const offer = data.view.draw_offer;
+  if (offer) {
+    const answerer = data.you.find((side) => side !== offer);
+    if (!answerer) return el("p", { class: "muted", id: "draw-pending" }, "Your draw offer waits for an answer.");
+    return el("div", { class: "draw-offer", id: "draw-offer" },
+      el("span", {}, `${offer} offers a draw.`),
+      button("accept the draw", () => send(`draw accept ${answerer}`), { id: "accept-draw", title: RULES.draw }),
+      button("decline", () => send(`draw decline ${answerer}`), { id: "decline-draw", class: "secondary", title: RULES.draw }));
+  }
+  const side = data.perspective || data.you[0];
+  return button(`offer a draw (${side})`, async () => {
+    if (await ask(`Offer the other side a draw? If they accept, the game ends as a draw.`, "offer a draw", "keep playing")) send(`draw offer ${side}`);
+  }, { class: "secondary", id: "offer-draw", title: RULES.draw });
 }
 
 function renderControls() {
@@ -127,6 +187,7 @@ function showControls() {
     controls("Game over",
       el("div", { class: "over", id: "outcome" }, outcomeText(view.outcome)),
       data.game.ruleset === "warfleet" ? warSummary(data) : null,
+      data.game.ruleset === "airfleet" ? airSummary({ gameId, data, button, showError }) : null,
       el("p", {}, el("a", { href: `/replay/${gameId}`, id: "replay-link" }, "replay this game"), " · ",
         el("a", { href: `/api/games/${gameId}/record`, id: "record-link" }, "download the record")));
     return;
@@ -135,10 +196,16 @@ function showControls() {
     const invite = localStorage.getItem(`leviathans.invite.${gameId}`);
     controls(data.you.length ? `Waiting for ${data.to_move}…` : `Spectating: ${data.to_move} to move`,
       invite ? el("div", { class: "invite" }, "Invite link: ", el("a", { href: invite }, invite)) : null,
-      concede());
+      drawOffer(), concede());
     return;
   }
-  if (data.game.ruleset === "airfleet") airControls();
+  if (data.game.ruleset === "airfleet") {
+    const banner = document.getElementById("banner");
+    if (!banner.querySelector(".dice-toggle")) banner.append(diceToggle(skipRoll));
+    const fog = data.legal.filter((a) => a.startsWith("fog "));
+    if (fog.length) fogControls(fogContext(), fog, fogUnit("airfleet"));
+    else airControls(airContext());
+  }
   else if (data.game.ruleset === "warfleet") {
     const fog = data.legal.filter((a) => a.startsWith("fog "));
     if (fog.length) fogControls(fogContext(), fog, fogUnit("warfleet"));
@@ -153,106 +220,127 @@ function fogContext() {
 
 // --- air fleet -----------------------------------------------------------------------------
 
-const FACINGS = ["N", "NE", "SE", "S", "SW", "NW"];
-
-function airControls() {
-  const legal = data.legal;
-  const deploys = legal.map((a) => a.match(/^(.+)@(\d{4}):(\w+)$/)).filter(Boolean);
-  const steps = legal.map((a) => a.match(/^(.+):([FLRE])$/)).filter(Boolean);
-  const fires = legal.filter((a) => a.includes(">"));
-  const fog = legal.filter((a) => a.startsWith("fog "));
-  if (fog.length) return fogControls(fogContext(), fog, fogUnit("airfleet"));
-  if (deploys.length) return airDeploy(deploys);
-  if (steps.length) return airMove(steps);
-  if (fires.length || legal.includes("done")) return airFire(fires);
-  controls(`${data.to_move} to act`, allLegal(legal), concede());
-}
-
-function airDeploy(deploys) {
-  const ships = [...new Set(deploys.map((m) => m[1]))];
-  pick.ship = ships.includes(pick.ship) ? pick.ship : ships[0];
-  const mine = deploys.filter((m) => m[1] === pick.ship);
-  const hexes = new Set(mine.map((m) => m[2]));
-  board.mark("polygon.hex", "hl", false);
-  for (const h of hexes) board.mark(`polygon.hex[data-hex="${h}"]`, "hl", true);
-  board.onHex = (hex) => { if (hexes.has(hex)) { pick.hex = hex; airDeploy(deploys); } };
-  const facings = pick.hex ? mine.filter((m) => m[2] === pick.hex).map((m) => m[3]) : [];
-  controls(`Deploy ${pick.ship}`,
-    el("div", { class: "buttons" }, ships.map((s) => button(s, () => { pick.ship = s; pick.hex = null; airDeploy(deploys); },
-      { class: s === pick.ship ? "active" : "secondary", "data-ship": s }))),
-    el("p", { class: "muted" }, pick.hex ? `Bow on ${pick.hex}: choose a facing` : "Click a highlighted hex of your zone for the bow."),
-    el("div", { class: "buttons", id: "facings" }, FACINGS.filter((f) => facings.includes(f)).map((f) =>
-      button(f, () => send(`${pick.ship}@${pick.hex}:${f}`), { "data-facing": f }))),
-    allLegal(data.legal), concede());
-}
-
-function airMove(steps) {
-  const ships = [...new Set(steps.map((m) => m[1]))];
-  const moving = data.view.moving;
-  pick.ship = moving ? moving.ship : (ships.includes(pick.ship) ? pick.ship : ships[0]);
-  const can = new Set(steps.filter((m) => m[1] === pick.ship).map((m) => m[2]));
-  board.mark(`g.ship[data-ship="${CSS.escape(pick.ship)}"]`, "moving", true);
-  board.onShip = (name) => { if (!moving && ships.includes(name)) { pick.ship = name; airMove(steps); } };
-  const ship = data.view.ships.find((s) => s.name === pick.ship);
-  const info = moving
-    ? `MP left ${moving.mp_left}; ${beforeTurn(moving.hexes_before_turn)}`
-    : `MP ${ship.mp}; ${beforeTurn(ship.enter_before_turn)}`;
-  const act = (code) => { if (can.has(code)) send(`${pick.ship}:${code}`); };
-  document.onkeydown = (e) => {
-    const key = { ArrowUp: "F", w: "F", f: "F", ArrowLeft: "L", a: "L", l: "L", ArrowRight: "R", d: "R", r: "R", Enter: "E", e: "E" }[e.key];
-    if (key && !e.target.closest("input")) { e.preventDefault(); act(key); }
+function airContext() {
+  const drawn = generation;
+  return {
+    current: () => drawn === generation,  // false once the page has drawn a newer state
+    focus: (hexes) => { if (narrow()) frameOn(hexes); },  // on a phone, frame the decision
+    data, board, pick, controls, button, send, sendMany, concede, showError,
+    drawOffer,
+    sending: () => pending > 0,
+    ask,
+    ruler: (from, what) => { ruler = from ? { from, what } : null; },
+    plan: (ship, steps) => api(`/api/games/${encodeURIComponent(gameId)}/plan?ship=${encodeURIComponent(ship)}`
+      + `&steps=${encodeURIComponent(steps)}&${tokenQuery()}`),
   };
-  controls(`Move ${pick.ship}`,
-    ships.length > 1 && !moving ? el("div", { class: "buttons" }, ships.map((s) => button(s, () => { pick.ship = s; airMove(steps); },
-      { class: s === pick.ship ? "active" : "secondary" }))) : null,
-    el("p", { class: "muted", id: "mp" }, info),
-    el("div", { class: "buttons" },
-      button("⟲ port (L)", () => act("L"), { disabled: !can.has("L"), id: "turn-left" }),
-      button("forward (F)", () => act("F"), { disabled: !can.has("F"), id: "forward" }),
-      button("starboard (R) ⟳", () => act("R"), { disabled: !can.has("R"), id: "turn-right" }),
-      button("end move (E)", () => act("E"), { disabled: !can.has("E"), id: "end-move" })),
-    el("p", { class: "muted" }, "Keys: ↑/F forward, ←/L port, →/R starboard, Enter/E end."),
-    concede());
 }
 
-// How many hexes the ship must still enter before it may change facing (R3).
-function beforeTurn(hexes) {
-  if (!hexes) return "no hex to enter before turning";
-  return `must enter ${hexes} ${hexes === 1 ? "hex" : "hexes"} before turning`;
-}
-
+// The board with a weapon's arc and range drawn (War Fleet and starship attacks).
 async function showWeapon(weapon) {
   if (weaponShown === weapon) return;
   weaponShown = weapon;
-  const query = tokens.map((t) => `token=${encodeURIComponent(t)}`).join("&");
-  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/svg?weapon=${encodeURIComponent(weapon)}&${query}`);
+  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/svg?weapon=${encodeURIComponent(weapon)}&${tokenQuery()}`);
   if (response.ok) board.show(await response.text());
 }
 
-function airFire(fires) {
-  const guns = [...new Set(fires.map((a) => a.split(">")[0]))];
-  if (!guns.includes(pick.gun)) pick.gun = guns[0];
-  const hints = data.hints || {};
-  const targets = fires.filter((a) => a.startsWith(`${pick.gun}>`));
-  if (pick.gun) showWeapon(pick.gun).then(() => {
-    for (const a of targets) board.mark(`g.ship[data-ship="${CSS.escape(a.split(">")[1].split(":")[0])}"]`, "target", true);
+function tokenQuery() { return tokens.map((t) => `token=${encodeURIComponent(t)}`).join("&"); }
+
+// The board opens on what matters: the ships in play (and, while deploying, the hexes where
+// the ship may go), a few hexes around them; the user's own zoom and pan are kept until "fit".
+function frameAir() {
+  const svg = board.svg;
+  const shipHexes = (g) => g.dataset.hexes.split(" ");
+  let hexes = [...svg.querySelectorAll("g.ship")].flatMap(shipHexes);
+  // at the end, where the lost ships went down too
+  if (data.view.outcome) hexes = hexes.concat([...svg.querySelectorAll("g.wreck")].flatMap(shipHexes));
+  const side = data.perspective || data.to_move;
+  if (data.view.phase === "deployment") {
+    const zone = data.legal.map((a) => a.match(/@(\d{4}):/)).filter(Boolean).map((m) => m[1]);
+    const own = zone.length ? zone : [...svg.querySelectorAll(`polygon.hex.zone-${side}`)].map((p) => p.dataset.hex);
+    // a small screen shows the zone being deployed in, a large one the enemy's ships too
+    hexes = narrow() ? own : hexes.concat(own);
+  }
+  frameOn(hexes);
+}
+
+// A phone's board is too small for the whole field: it frames on the decision at hand.
+function narrow() { return document.getElementById("board").clientWidth < 600; }
+
+function frameOn(hexes, least = narrow() ? 9 : 18) {
+  if (!hexes.length) { board.frame(null); return; }
+  const box = board.around(hexes, narrow() ? 1 : 2);
+  const min = board.geo.step * least;  // never closer than so many columns across
+  if (box.w < min) { box.x -= (min - box.w) / 2; box.w = min; }
+  if (box.h < min * 0.6) { box.y -= (min * 0.6 - box.h) / 2; box.h = min * 0.6; }
+  board.frame(box);
+}
+
+// Each wreck named with the turn it went (the position has the wreck, the log the turn).
+function wreckTags() {
+  const lost = new Map();
+  let turn = 0;
+  for (const step of data.log || []) {
+    for (const ev of step.events) {
+      if (ev.event === "TurnStarted") turn = ev.turn;
+      else if (ev.event === "ShipLost") lost.set(ev.ship, turn);
+    }
+  }
+  for (const g of board.svg.querySelectorAll("g.wreck")) {
+    const b = g.getBBox();
+    const when = lost.has(g.dataset.ship) ? `, turn ${lost.get(g.dataset.ship)}` : "";
+    board.tag("tags", { x: b.x, y: b.y, w: b.width, h: b.height }, `${g.dataset.ship} lost${when}`, "wreck-tag", { "data-wreck": g.dataset.ship });
+  }
+}
+
+// The latest breach roll of a player's gun since the last state shown, landing by its target
+// (not on the first load, not a bot's, not when the player turned the dice off).
+function landRolls() {
+  const since = rolledUpTo;
+  rolledUpTo = data.seq;
+  if (since === null || !diceOn()) return;
+  const humans = new Set(data.game.seats.filter((s) => s.kind !== "bot").map((s) => s.side));
+  const sideOf = new Map(data.view.ships.map((s) => [s.name, s.side]));
+  const rolls = (data.log || []).filter((step) => step.seq > since)
+    .flatMap((step) => step.events).filter((ev) => ev.event === "AttackResult" && humans.has(sideOf.get(ev.ship)));
+  if (rolls.length) showRoll(board, document.querySelector(".board-wrap"), rolls[rolls.length - 1]);
+}
+
+// The card of the ship under the pointer (or tapped), large, with its damage marked; on the
+// side of the board away from the pointer.
+let cardShown = null;
+let cardTimer = null;
+function showCard(target, event) {
+  const pop = document.getElementById("card-pop");
+  const name = target && target.dataset && target.dataset.card ? target.dataset.ship : null;
+  clearTimeout(cardTimer);
+  if (!name) {
+    cardTimer = setTimeout(() => { pop.hidden = true; cardShown = null; }, 150);
+    return;
+  }
+  if (name === cardShown && !pop.hidden) return;
+  cardTimer = setTimeout(() => {
+    cardShown = name;
+    const wrap = document.querySelector(".board-wrap").getBoundingClientRect();
+    const left = event && event.clientX < wrap.left + wrap.width / 2;
+    pop.classList.toggle("right", left);
+    pop.replaceChildren(el("img", { src: `/api/games/${encodeURIComponent(gameId)}/card/${encodeURIComponent(name)}?v=${data.seq}`,
+      alt: `card of ${name}`, "data-card": name }));
+    pop.hidden = false;
+  }, 120);
+}
+
+// A question in the page (not the browser's dialog): resolves true for `yes`.
+function ask(question, yes = "yes", no = "no") {
+  const box = document.getElementById("ask");
+  return new Promise((resolve) => {
+    const done = (answer) => { box.hidden = true; resolve(answer); };
+    box.replaceChildren(el("div", { class: "ask-box", role: "dialog", "aria-modal": "true" },
+      el("p", { id: "ask-text" }, question),
+      el("div", { class: "buttons" }, button(yes, () => done(true), { id: "ask-yes" }),
+        button(no, () => done(false), { id: "ask-no", class: "secondary" }))));
+    box.hidden = false;
+    box.querySelector("#ask-no").focus();
   });
-  document.onkeydown = null;
-  controls(`Gunnery: ${data.to_move}`,
-    el("div", { class: "buttons" }, guns.map((g) => button(g, () => { pick.gun = g; airFire(fires); },
-      { class: g === pick.gun ? "active" : "secondary", "data-gun": g }))),
-    el("div", { id: "targets" }, targets.map((a) => {
-      const h = hints[a] || {};
-      const [target, loc] = a.split(">")[1].split(":");
-      const best = Object.entries(h.destroy || {}).sort((x, y) => y[1].probability - x[1].probability);
-      return el("div", { class: "target" },
-        el("strong", {}, `${target} · ${loc}`),
-        el("span", { class: "odds" }, `range ${h.range}, ${(h.dice || []).join("+")}; expected ${(h.expected || 0).toFixed(2)} slots; keel ${pct(h.keel ? h.keel.probability : 0)}`),
-        el("span", { class: "odds" }, best.map(([ref, p]) => `${ref} ${pct(p.probability)}`).join(" · ")),
-        button(`fire at ${target} ${loc}`, () => send(a), { "data-action": a }));
-    })),
-    el("div", { class: "buttons" }, data.legal.includes("done") ? button("done firing", () => send("done"), { id: "done", class: "secondary" }) : null),
-    concede());
 }
 
 // --- starship ------------------------------------------------------------------------------
@@ -454,8 +542,9 @@ function renderCards() {
   const names = data.game.ruleset !== "starship"
     ? data.view.ships.map((s) => s.name)
     : data.view.elements.filter((e) => e.kind !== "torpedo").map((e) => e.name);
+  const narrow = data.game.ruleset === "airfleet" ? "&narrow=true" : "";  // one column: readable in the tab
   box.replaceChildren(...names.map((n) => el("img", {
-    src: `/api/games/${encodeURIComponent(gameId)}/card/${encodeURIComponent(n)}?v=${data.seq}`,
+    src: `/api/games/${encodeURIComponent(gameId)}/card/${encodeURIComponent(n)}?v=${data.seq}${narrow}`,
     alt: `card of ${n}`, "data-card": n })));
 }
 
@@ -472,11 +561,14 @@ document.getElementById("tab-cards").onclick = () => tab("cards");
 document.getElementById("zoom-in").onclick = () => board.zoom(1 / 1.25);
 document.getElementById("zoom-out").onclick = () => board.zoom(1.25);
 document.getElementById("zoom-fit").onclick = () => board.fit();
+document.getElementById("zoom-map").onclick = () => board.whole();
+document.getElementById("card-pop").onclick = () => { document.getElementById("card-pop").hidden = true; };
 window.addEventListener("keydown", (e) => {
   if (e.target.closest && e.target.closest("input")) return;
   if (e.key === "+" || e.key === "=") board.zoom(1 / 1.25);
   else if (e.key === "-") board.zoom(1.25);
   else if (e.key === "0") board.fit();
+  else if (e.key === "m" || e.key === "M") board.whole();
 });
 
 async function load() {

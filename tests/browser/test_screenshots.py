@@ -1,0 +1,107 @@
+"""The main views of the air-fleet game, photographed: the lobby, deployment, a move with its
+ghosts, the gun table, a card under the pointer, the end summary and a phone. `make
+screenshots` runs this with LEVIATHANS_SCREENSHOTS=docs/screenshots (the README shows two of
+them); otherwise they go to artifacts/views/. Each view is checked as the other tests' are (no
+missing glyph, nothing marked hidden on show)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page
+
+from .clicker import TIMEOUT, Clicker
+from .conftest import ROOT
+from .seen import shown_hidden, tofu
+from .test_play import new_game
+
+OUT = Path(os.environ.get("LEVIATHANS_SCREENSHOTS") or ROOT / "artifacts" / "views")
+
+
+def shoot(page: Page, name: str) -> None:
+    path = OUT if OUT.is_absolute() else ROOT / OUT  # a relative one from the checkout
+    path.mkdir(parents=True, exist_ok=True)
+    page.keyboard.press("Escape")  # a roll still landing goes (it would hide the view)
+    page.screenshot(path=str(path / f"{name}.png"))
+    assert not tofu(page), f"{name}: no glyph for {tofu(page)}"
+    assert not shown_hidden(page), f"{name}: hidden yet displayed: {shown_hidden(page)}"
+
+
+def test_the_main_views(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 860})
+    page = context.new_page()
+    try:
+        page.goto(f"{server}/")
+        page.wait_for_selector("#start")
+        page.wait_for_function("() => document.querySelectorAll('#bot option').length > 0")
+        shoot(page, "lobby")
+        new_game(page, server, "airfleet", "bot", side="british")
+        page.wait_for_selector("body[data-seq]", timeout=TIMEOUT)
+        clicker = Clicker(page)
+        clicker.decision()
+        hexes = page.eval_on_selector_all("polygon.hex.hl", "ns => ns.map(n => n.dataset.hex)")
+        page.hover(f'polygon.hex[data-hex="{hexes[len(hexes) // 2]}"]', force=True)
+        page.wait_for_selector(".ghost-ship")
+        shoot(page, "deployment")
+        while clicker.decision().startswith("Deploy"):
+            clicker.deploy()
+        shot = {"movement": False, "gunnery": False, "card": False}
+        for _ in range(400):
+            h = clicker.decision(90)
+            if h.startswith("Move"):
+                if not shot["movement"]:
+                    page.wait_for_selector("polygon.ghost", timeout=TIMEOUT)
+                    ghosts = page.eval_on_selector_all("polygon.ghost",
+                                                       "ns => ns.map(n => n.dataset.ghost)")
+                    page.click(f'polygon.ghost[data-ghost="{ghosts[len(ghosts) * 2 // 3]}"]',
+                               force=True)
+                    page.wait_for_selector("polyline.plan-path", timeout=TIMEOUT)
+                    page.mouse.move(5, 5)
+                    shoot(page, "movement")
+                    shot["movement"] = True
+                    page.click("#clear-plan")
+                clicker.move("british")
+            elif h.startswith("Gunnery"):
+                live = page.locator("#gun-table tr.gun:not(.idle)")
+                if live.count() and not shot["gunnery"]:
+                    live.first.locator("td").first.hover()
+                    page.wait_for_selector("text.odds-tag", timeout=TIMEOUT)
+                    shoot(page, "gunnery")
+                    shot["gunnery"] = True
+                if live.count() and not shot["card"]:
+                    enemy = page.locator("g.ship[data-side='french'] path.hull").first
+                    enemy.hover(force=True)
+                    page.wait_for_selector("#card-pop img", state="visible", timeout=TIMEOUT)
+                    page.wait_for_function("() => document.querySelector('#card-pop img')"
+                                           ".complete")
+                    shoot(page, "card-hover")
+                    shot["card"] = True
+                    page.mouse.move(5, 5)
+                clicker.fire()
+            elif h.startswith("Game over"):
+                break
+        page.wait_for_selector("#summary-table", timeout=TIMEOUT)
+        page.mouse.move(5, 5)
+        shoot(page, "end-summary")
+        assert all(shot.values()), shot
+    finally:
+        context.close()
+    phone(browser, server)
+
+
+def phone(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True)
+    page = context.new_page()
+    try:
+        new_game(page, server, "airfleet", "bot", side="british")
+        page.wait_for_selector("body[data-seq]", timeout=TIMEOUT)
+        clicker = Clicker(page, touch=True)
+        while clicker.decision().startswith("Deploy"):
+            clicker.deploy()
+        page.wait_for_selector("polygon.ghost", timeout=TIMEOUT)
+        page.wait_for_timeout(300)
+        shoot(page, "phone")
+    finally:
+        context.close()
