@@ -14,6 +14,7 @@ from typing import Any
 from ...dice import DiceSource
 from .actions import AirAction, Cease, Deploy, Draw, Fire, FogChoice, Step, parse_action
 from .options import Options
+from .repair import Repair
 from .setup import SIDES, GameSetup, parse_setup, quickstart_battle
 from .state import GameState, Phase
 
@@ -30,10 +31,12 @@ __all__ = [
     "GameState",
     "Options",
     "Phase",
+    "Repair",
     "Step",
     "parse_setup",
     "quickstart_battle",
 ]
+
 
 
 class AirFleet:

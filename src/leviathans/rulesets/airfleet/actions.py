@@ -13,6 +13,9 @@
                                    (``draw decline french``)
 ``fog british 2:yellow 1:blue ...``  fog-of-war initiative (F1): the British cards, left to
                                    right, each with its initiative die (a secret choice)
+``repair Raven:bow.4>port.2``      Commander rules (A9): the Raven's crew in bow slot 4 tries
+                                   to repair port slot 2 (``>none``: it makes no repair this
+                                   turn); read by ``repair.read_repair``
 =================================  ==========================================================
 
 Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.

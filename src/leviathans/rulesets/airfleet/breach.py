@@ -64,6 +64,7 @@ class Struck:
     gone: int
     #: what breaking the keel adds to two red dice
     keel_modifier: int
+    #: the structural integrity, armoured hull included (A10)
     si: int
 
     @property
@@ -99,7 +100,8 @@ def struck(spec: ShipSpec, ship: ShipState, location: int) -> Struck:
         P.armour_bonus(spec.armour_rows[location], ship.destroyed >> first),
         (gone >> first) & 0b111111,
         P.keel_modifier(gone, spec.loc_mask[location]),
-        spec.si,
+        # A10: armoured hull slots add to it while intact (as armour, R6)
+        spec.structure(ship.destroyed),
     )
 
 

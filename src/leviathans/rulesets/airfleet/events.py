@@ -29,6 +29,7 @@ __all__ = [
     "MoveEnded",
     "MovementOrder",
     "NothingBears",
+    "RepairRolled",
     "ShipLost",
     "TurnEnded",
     "TurnStarted",
@@ -153,3 +154,22 @@ class ShipLost(_Event):
         return f"{self.ship} is destroyed: {self.reason}"
 
 
+@dataclass(frozen=True, slots=True)
+class RepairRolled(_Event):
+    """A crew's repair attempt (A9): two red dice and its crew die (twice for a Repair Crew)
+    against the target."""
+
+    ship: str
+    crew: str
+    slot: str
+    #: (role, die, face) of every die rolled: "repair" twice, then "crew"
+    dice: tuple[tuple[str, str, int], ...]
+    total: int
+    target: int
+    repaired: bool
+
+    def text(self) -> str:
+        dice = " ".join(f"{role} {d}={face}" for role, d, face in self.dice)
+        verdict = "repaired" if self.repaired else "not repaired"
+        return (f"{self.ship} {self.crew} repairs {self.slot}: {dice} = {self.total} against "
+                f"{self.target}: {verdict}")

@@ -288,7 +288,7 @@ def _describe(spec: ShipSpec, location: int, struck: breach.Struck,
         a, b, mod = result.keel
         verdict = "breaks" if result.keel_broken else "holds"
         out.append(f"re-roll {roll}: {ref} already destroyed: breaking the keel: "
-                   f"{a}+{b}{mod:+d} = {a + b + mod} against SI {spec.si}: the keel {verdict}")
+                   f"{a}+{b}{mod:+d} = {a + b + mod} against SI {struck.si}: the keel {verdict}")
     return tuple(out)
 
 

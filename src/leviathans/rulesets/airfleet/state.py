@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from . import AirFleet
     from .fog import Fog
     from .gunnery import AttackOption
+    from .repair import Repairs
 
 __all__ = ["GameState", "MoveProgress", "Phase"]
 
@@ -46,6 +47,10 @@ class Phase:
     INITIATIVE = PhaseId("INITIATIVE")
     MOVEMENT = PhaseId("MOVEMENT")
     GUNNERY = PhaseId("GUNNERY")
+    #: Commander rules: gunnery's damage takes effect at the end of gunnery (A1, no decision)
+    GUNNERY_DAMAGE = PhaseId("GUNNERY_DAMAGE")
+    #: Commander rules: crews repair slots destroyed in earlier turns (A9)
+    REPAIR = PhaseId("REPAIR")
     #: the end of a turn: damage takes effect, destruction, the end of the game (no decision)
     TURN_END = PhaseId("TURN_END")
     OVER = OVER
@@ -84,8 +89,9 @@ class GameState:
     """One position of an air-fleet game. Treat as immutable."""
 
     __slots__ = (
-        "attacks", "cache", "draw_offer", "events", "finished", "firing", "fog", "groups",
-        "initiative", "moving", "outcome", "phase", "setup", "ships", "turn",
+        "attacks", "cache", "destroyed_before", "draw_offer", "events", "finished", "firing",
+        "fog", "groups", "initiative", "moving", "outcome", "phase", "repairs", "setup", "ships",
+        "turn",
     )
 
     setup: GameSetup
@@ -108,6 +114,11 @@ class GameState:
     fog: Fog | None
     #: the side whose draw offer waits for the other side's answer, if any
     draw_offer: str | None
+    #: per ship: the slots destroyed when this turn began (A9: only those may be repaired);
+    #: a game that starts mid-turn takes its ships' slots destroyed in earlier turns
+    destroyed_before: tuple[int, ...]
+    #: the repair phase under way (A9, ``repair.py``), if any
+    repairs: Repairs | None
     outcome: Outcome | None
     events: tuple[Event, ...]
     #: derived data computed once per state (legal-move helpers); never copied by evolve
@@ -128,6 +139,8 @@ class GameState:
         self.attacks = None
         self.fog = None
         self.draw_offer = None
+        self.destroyed_before = tuple(s.destroyed for s in ships)
+        self.repairs = None
         self.outcome = None
         self.events = ()
         self.cache = {}
