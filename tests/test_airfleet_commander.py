@@ -1,16 +1,29 @@
 """The Commander rules' turn (A1), ships of Types 3 and 4 in play (A2), the armoured hull
-(A10), destruction and the end of the game (A11)."""
+(A10), destruction and the end of the game (A11), and the built-in Commander scenarios."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import pytest
 
 from conftest import game, play, ship
-from leviathans.dice import DiceExpr, ScriptedDice
+from leviathans.bots.greedy import GreedyBot
+from leviathans.cli import main
+from leviathans.dice import DiceExpr, ScriptedDice, SeededDice
 from leviathans.hexgrid import Hex, distance
-from leviathans.rulesets.airfleet import Options, Phase, quickstart_battle
+from leviathans.records import GameRecord, Recorder, replay
+from leviathans.rulesets.airfleet import (
+    AIRFLEET,
+    Options,
+    Phase,
+    load_scenario,
+    quickstart_battle,
+    scenario_names,
+)
 from leviathans.rulesets.airfleet.breach import exact_odds, shooter, struck
-from leviathans.rulesets.airfleet.events import AttackResult, ShipLost
+from leviathans.rulesets.airfleet.events import AttackResult, GameEnded, ShipLost
 from leviathans.rulesets.airfleet.gunnery import current_attacks
 from leviathans.rulesets.airfleet.ships import KEEL_BROKEN
 
@@ -101,6 +114,19 @@ def test_a_type_4_side_hit_strikes_fore_or_aft_as_the_attacker_chooses() -> None
     fore_centre, aft_centre = state.hexes(paris)[1:3]
     assert ranges["fore-port.1"] == min(distance(fore_centre, h) for h in raven_at) == 6
     assert ranges["aft-port.1"] == min(distance(aft_centre, h) for h in raven_at) == 5
+
+
+def test_the_battleship_action_plays_to_the_end() -> None:
+    setup = load_scenario("battleship-action")
+    assert {s.type for s in setup.ships} == {3, 4}
+    assert {s.card.nation for s in setup.ships} == {"british", "french"}
+    assert (setup.board.columns, setup.board.rows) == (60, 33)
+    setup = setup.with_options(setup.options.changed(turn_limit=3))
+    state = AIRFLEET.new_game(setup, SeededDice(3))
+    bots = {side: GreedyBot(k) for k, side in enumerate(setup.sides)}
+    while not state.is_over:
+        state = state.apply(bots[state.to_move].choose(state), SeededDice(state.turn))
+    assert state.turn <= 3
 
 
 # --- A10: the armoured hull --------------------------------------------------------------------
@@ -268,3 +294,62 @@ def test_a_broken_keel_and_the_half_hex_ring_destroy_under_the_commander_rules()
                                              for a in state.legal_actions())
     state = play(state, ["done"], dice)
     assert lost(state) == {"Pontbriand": "its keel broke"}
+
+
+# --- scenarios and records ---------------------------------------------------------------------
+
+
+def test_the_commander_battle_scenario() -> None:
+    setup = load_scenario("commander-battle")
+    assert scenario_names() == ("commander-battle", "battleship-action")
+    assert setup.options.rules == "commander"
+    cards = {s.card.name for s in setup.ships}
+    assert {"HML Hertfordshire", "HML Raven", "Pontbriand", "Pelletier"} <= cards
+    for side in setup.sides:
+        assert any(s.side == side and any(slot.kind == "torpedo" for slot in s.slots)
+                   for s in setup.ships)
+
+
+def test_a_recorded_commander_game_replays_exactly() -> None:
+    setup = load_scenario("commander-battle")
+    setup = setup.with_options(setup.options.changed(turn_limit=4))
+    rec = Recorder(AIRFLEET, setup, seed=11)
+    bots = {side: GreedyBot(k) for k, side in enumerate(setup.sides)}
+    state = rec.state
+    while not state.is_over:
+        state = rec.play(bots[state.to_move].choose(state))
+    again = GameRecord.from_data(rec.record.to_data())
+    final = list(replay(again))[-1].state
+    assert final.view(None) == state.view(None)
+    assert [e.to_dict() for e in final.events] == [e.to_dict() for e in state.events]
+    assert any(step.action and step.action.startswith("repair ") for step in rec.record.steps)
+    assert isinstance(state.events[-1], GameEnded)
+
+
+# --- the simulator: --rules commander ----------------------------------------------------------
+
+
+def test_simulate_ladder_and_balance_take_rules_commander(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.json"
+    assert main(["simulate", "--rules", "commander", "--games", "2", "--turn-limit", "2",
+                 "--out", str(out)]) == 0
+    assert "does not cover this battle (the option rules = 'commander'" in \
+        capsys.readouterr().err
+    assert json.loads(out.read_text())["matchup"]["options"] == {"rules": "commander"}
+    assert main(["simulate", "--scenario", "commander-battle", "--games", "1",
+                 "--turn-limit", "1"]) == 0
+    assert "HML Belfast" in capsys.readouterr().out
+    ladder = tmp_path / "ladder.json"
+    assert main(["ladder", "--rules", "commander", "--bots", "random,greedy", "--games", "2",
+                 "--turn-limit", "2", "--out", str(ladder)]) == 0
+    assert json.loads(ladder.read_text())["tournaments"]
+    balance = tmp_path / "balance.json"
+    assert main(["balance", "--rules", "commander", "--ships", "HML Raven,Pelletier",
+                 "--sizes", "1", "--games", "2", "--turn-limit", "2", "--out",
+                 str(balance)]) == 0
+    assert json.loads(balance.read_text())["tournaments"]
+    capsys.readouterr()
+    assert main(["ladder", "--ruleset", "warfleet", "--rules", "commander"]) == 2
+    err = capsys.readouterr().err
+    assert "--rules is an option of the air-fleet game" in err and err.count("\n") == 1
