@@ -17,6 +17,7 @@ from .fog import FogInitiative
 from .gunnery import GunneryPhase
 from .movement import MovementPhase
 from .options import Options
+from .torpedoes import TorpedoLaunch, TorpedoResolution
 from .turn import Initiative, RolledInitiative, TurnEnd, TurnStart
 
 __all__ = ["initiative_rule", "turn_plan"]
@@ -31,6 +32,14 @@ def initiative_rule(options: Options) -> Initiative:
 def turn_plan(options: Options) -> TurnPlan:
     """The phases a game with these options plays."""
     initiative = initiative_rule(options)
+    if options.rules == "commander":
+        # A1: torpedo launch after initiative, resolution after movement (A5)
+        return TurnPlan(
+            before=[DeploymentPhase()],
+            turn=[TurnStart(), initiative, TorpedoLaunch(initiative),
+                  MovementPhase(initiative), TorpedoResolution(),
+                  GunneryPhase(initiative), TurnEnd()],
+        )
     return TurnPlan(
         before=[DeploymentPhase()],
         turn=[TurnStart(), initiative, MovementPhase(initiative), GunneryPhase(initiative),
