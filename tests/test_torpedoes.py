@@ -612,6 +612,14 @@ def random_commander_game(seed: int, record: bool = False) -> tuple[Any, Any, Co
                 assert state.setup.ships[ship].slots[slot].kind == "torpedo"
             if state.phase is Phase.GUNNERY:  # every torpedo resolved before gunnery
                 assert torps.resolved == len(torps.launched)
+        # A7: one hug a ship a turn (it ends the move), never on itself, of a kind it may make
+        huggers = [h.ship for h in state.hugs]
+        assert len(huggers) == len(set(huggers))
+        for h in state.hugs:
+            spec, other = state.setup.ships[h.ship], state.setup.ships[h.other]
+            assert h.ship != h.other
+            assert (other.type > spec.type if h.kind == "offensive"
+                    else other.side == spec.side)
         hexes = [h for i in state.afloat() for h in state.hexes(i)]
         if state.moving is None:
             assert len(hexes) == len(set(hexes)), "two ships on one hex"
@@ -629,9 +637,16 @@ def test_random_commander_play_resolves_each_torpedo_once_and_ends(seed: int) ->
     assert seen["resolved"] == seen["launched"] > 0
 
 
+def test_random_commander_play_launches_and_hugs() -> None:
+    seen: Counter[str] = Counter()
+    for seed in range(6):
+        seen += random_commander_game(seed)[2]
+    assert seen["Launch"] and seen["resolved"] and seen["Hug"]
+
+
 def test_a_recorded_commander_game_replays_exactly() -> None:
     state, rec, seen = random_commander_game(3, record=True)
-    assert seen["Launch"] and seen["resolved"]
+    assert seen["Launch"] and seen["resolved"] and seen["Hug"]
     again = GameRecord.from_data(rec.record.to_data())
     final = list(replay(again))[-1].state
     assert final.view(None) == state.view(None)
@@ -642,4 +657,21 @@ def test_a_recorded_commander_game_replays_exactly() -> None:
 
 def test_the_quick_start_battle_is_untouched_by_the_commander_phases() -> None:
     state = AIRFLEET.new_game(quickstart_battle(), SeededDice(1))
-    assert state.view()["torpedoes"] == []
+    assert state.view()["torpedoes"] == [] and state.view()["hugs"] == []
+
+
+def test_a_record_with_a_torpedo_choice_replays() -> None:
+    setup = parse_setup({"options": {"rules": "commander"}, "ships": [
+        LAUNCHER, entry("Near", SKIFF, "british", "1312", "N"),
+        entry("Other", SKIFF, "british", "1311", "S")]})
+    rec = Recorder(AIRFLEET, setup, dice=ScriptedDice.by_label({
+        **INITIATIVE, "torpedo:weapon": [6, 6, 6], "torpedo:location": [2],
+        "torpedo:slot": [3]}))
+    for text in (EAST, "launch done", "torpedo 1>Other:starboard"):
+        rec.play(rec.state.parse_action(text))
+    assert [e.target for e in events(rec.state, TorpedoStruck)] == ["Other"]
+    record = GameRecord.from_data(rec.record.to_data())
+    assert [s.action for s in record.steps] == [None, EAST, "launch done",
+                                                "torpedo 1>Other:starboard"]
+    final = list(replay(record))[-1].state
+    assert final.view(None) == rec.state.view(None)

@@ -23,6 +23,7 @@ __all__ = [
     "DrawOffered",
     "FogPlaced",
     "GameEnded",
+    "Hugged",
     "InitiativeDie",
     "InitiativeRolled",
     "InitiativeTie",
@@ -156,7 +157,7 @@ class ShipLost(_Event):
         return f"{self.ship} is destroyed: {self.reason}"
 
 
-# --- the Commander rules: torpedoes (A5) ---------------------------------------------------------
+# --- the Commander rules: torpedoes (A5) and screening (A7) -----------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,3 +213,16 @@ class TorpedoLost(_Event):
 
     def text(self) -> str:
         return f"Torpedo {self.number} ({self.ship} {self.slot}) meets no ship: lost"
+
+
+@dataclass(frozen=True, slots=True)
+class Hugged(_Event):
+    """A7: a ship ends its move hugging another, offensively or defensively."""
+
+    ship: str
+    other: str
+    kind: str
+    mp: int
+
+    def text(self) -> str:
+        return f"{self.ship} hugs {self.other} ({self.kind} screening, {self.mp} MP)"

@@ -17,6 +17,7 @@ from .fog import FogInitiative
 from .gunnery import GunneryPhase
 from .movement import MovementPhase
 from .options import Options
+from .screening import HUGS
 from .torpedoes import TorpedoLaunch, TorpedoResolution
 from .turn import Initiative, RolledInitiative, TurnEnd, TurnStart
 
@@ -33,11 +34,12 @@ def turn_plan(options: Options) -> TurnPlan:
     """The phases a game with these options plays."""
     initiative = initiative_rule(options)
     if options.rules == "commander":
-        # A1: torpedo launch after initiative, resolution after movement (A5)
+        # A1: torpedo launch after initiative, resolution after movement (A5); the hug
+        # within a ship's move (A7)
         return TurnPlan(
             before=[DeploymentPhase()],
             turn=[TurnStart(), initiative, TorpedoLaunch(initiative),
-                  MovementPhase(initiative), TorpedoResolution(),
+                  MovementPhase(initiative, extras=(HUGS,)), TorpedoResolution(),
                   GunneryPhase(initiative), TurnEnd()],
         )
     return TurnPlan(

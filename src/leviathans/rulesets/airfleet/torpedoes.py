@@ -400,8 +400,9 @@ class TorpedoLaunch(BasePhase):
         winner = state.initiative
         if winner is None:  # fog of war has no roll (A1): as gunnery counts it
             winner = self.initiative.gunnery_winner(state)
-        # a new turn's tokens
-        return state.evolve(phase=self.phase, torpedoes=Torpedoes(_launch_sides(state, winner)))
+        # A new turn's tokens; last turn's hugs ended with it (A7)
+        return state.evolve(phase=self.phase, torpedoes=Torpedoes(_launch_sides(state, winner)),
+                            hugs=())
 
     def to_move(self, state: GameState) -> str | None:
         launching = _torpedoes(state).launching
