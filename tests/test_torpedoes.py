@@ -5,6 +5,7 @@ style: small scenarios with scripted dice (labels ``torpedo:weapon``, ``torpedo:
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -675,3 +676,38 @@ def test_a_record_with_a_torpedo_choice_replays() -> None:
                                                 "torpedo 1>Other:starboard"]
     final = list(replay(record))[-1].state
     assert final.view(None) == rec.state.view(None)
+
+
+def test_the_odds_command_shows_the_ship_a_torpedo_meets_and_its_odds(
+        capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    from leviathans.cli import main
+
+    scenario = tmp_path / "torpedo.toml"
+    scenario.write_text('[options]\nrules = "commander"\n\n'
+                        '[[ships]]\ncard = "Chasseuse"\nside = "french"\nbow = "1010"\n'
+                        'facing = "N"\n\n'
+                        '[[ships]]\ncard = "HML Raven"\nside = "british"\nbow = "1312"\n'
+                        'facing = "N"\n')
+    assert main(["odds", "--scenario", str(scenario), "--torpedo", "Chasseuse:starboard.3",
+                 "--aim", "1611", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["meets"] == ["HML Raven"] and report["at"] == "4/9"
+    (attack,) = report["attacks"]
+    state = AIRFLEET.position(parse_setup({"options": {"rules": "commander"}, "ships": [
+        {"card": "Chasseuse", "side": "french", "bow": "1010", "facing": "N"},
+        {"card": "HML Raven", "side": "british", "bow": "1312", "facing": "N"}]}))
+    odds = torpedo_odds(state, Launch("Chasseuse", "starboard.3", Hex.from_label("1611")))
+    ((where, exact),) = odds.attacks.items()
+    assert (attack["target"], attack["location"]) == where == ("HML Raven", "port")
+    assert attack["keel"]["fraction"] == f"{exact.keel.numerator}/{exact.keel.denominator}"
+    assert {ref: p["fraction"] for ref, p in attack["destroy"].items()} == {
+        ref: f"{p.numerator}/{p.denominator}" for ref, p in exact.slots.items()}
+    assert main(["odds", "--scenario", str(scenario), "--torpedo", "Chasseuse:starboard.3",
+                 "--aim", "1611"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "Chasseuse:starboard.3 aimed at 1611 meets first HML Raven (4/9 of the way)")
+    # bad input: one line, exit 2
+    assert main(["odds", "--scenario", str(scenario), "--torpedo", "Chasseuse:starboard.3",
+                 "--aim", "0511"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "hex 0511 is not in the arc of Chasseuse starboard.3" in err and "\n" not in err

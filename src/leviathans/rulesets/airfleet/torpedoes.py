@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...dice import DiceExpr, DiceSource, Die
 from ...errors import HexError, IllegalActionError
@@ -47,6 +47,9 @@ from .geometry import damage_locations, relative_sectors
 from .ships import AFLOAT, REMOVED, ShipSpec
 from .slot_kinds import Effect, active_effect
 from .state import GameState
+
+if TYPE_CHECKING:
+    from .odds import AttackOdds
 
 __all__ = [
     "DEFAULT_DICE",
@@ -353,17 +356,23 @@ def why_launch_illegal(state: GameState, action: Launch | EndLaunches) -> str | 
         return f"{action.ship} {action.slot} is destroyed"
     if _torpedoes(state).launched_from(index, flat):
         return f"{action.ship} {action.slot} has already launched this turn"
-    if not setup.board.contains(action.target):
-        return f"hex {action.target.label()} is not on the board"
+    return _aim_problem(state, index, tslot, action.target)
+
+
+def _aim_problem(state: GameState, index: int, tslot: TorpedoSlot, target: Hex) -> str | None:
+    """Why torpedo ``tslot`` of ship ``index`` cannot be aimed at ``target`` now, or ``None``:
+    the hex must be on the board, in its arc and within its range of the launch hex."""
+    spec = state.setup.ships[index]
+    what = f"{spec.name} {spec.slot_ref(tslot.flat)}"
+    if not state.setup.board.contains(target):
+        return f"hex {target.label()} is not on the board"
     hexes = state.hexes(index)
     origin = hexes[spec.weapon_hex[tslot.location]]
-    if not in_launch_arc(spec, hexes, s.facing, tslot, action.target):
-        return (f"hex {action.target.label()} is not in the arc of {action.ship} "
-                f"{action.slot}")
-    if distance(origin, action.target) > tslot.range:
-        return (f"hex {action.target.label()} is {distance(origin, action.target)} hexes from "
-                f"the launch hex {origin.label()}: beyond the range {tslot.range} of "
-                f"{action.ship} {action.slot}")
+    if not in_launch_arc(spec, hexes, state.ships[index].facing, tslot, target):
+        return f"hex {target.label()} is not in the arc of {what}"
+    if distance(origin, target) > tslot.range:
+        return (f"hex {target.label()} is {distance(origin, target)} hexes from the launch hex "
+                f"{origin.label()}: beyond the range {tslot.range} of {what}")
     return None
 
 
@@ -613,27 +622,36 @@ class TorpedoOdds:
 
     meets: tuple[str, ...]
     at: Fraction | None
-    attacks: dict[tuple[str, str], Any]
+    attacks: dict[tuple[str, str], AttackOdds]
 
 
 def torpedo_odds(state: GameState, torp: Torpedo | Launch) -> TorpedoOdds:
-    """Exact odds of a torpedo (launched, or a launch not made yet) were it to resolve with
+    """Exact odds of a torpedo (launched, or a launch not made yet: checked for arc and range,
+    :class:`~leviathans.errors.IllegalActionError` saying why not) were it to resolve with
     the ships where they stand now. Which ship the line meets is decided, not rolled."""
     from .odds import AttackOdds
 
     if isinstance(torp, Launch):
-        index = state.setup.by_name[torp.ship]
+        index = state.setup.by_name.get(torp.ship)
+        if index is None:
+            raise IllegalActionError(f"there is no ship named {torp.ship!r}")
         spec = state.setup.ships[index]
         flat = spec.slot_index(torp.slot)
         tslot = _slot(state, index, flat)
         if tslot is None:
-            raise ValueError(f"{torp.ship} {torp.slot} is not a torpedo")
+            raise IllegalActionError(f"{torp.ship} {torp.slot} is not a torpedo (under the "
+                                     f"{state.setup.options.rules} rules)")
+        if state.ships[index].bow is None:
+            raise IllegalActionError(f"{torp.ship} is not on the board")
+        problem = _aim_problem(state, index, tslot, torp.target)
+        if problem is not None:
+            raise IllegalActionError(problem)
         origin = state.hexes(index)[spec.weapon_hex[tslot.location]]
         torp = Torpedo(0, index, flat, spec.side, origin, torp.target)
     ships, at = meets(state, torp)
     shot = _shooter(_tslot(state, torp))
     setup = state.setup
-    attacks: dict[tuple[str, str], Any] = {}
+    attacks: dict[tuple[str, str], AttackOdds] = {}
     for i, loc in strike_options(state, torp):
         tspec = setup.ships[i]
         slots, keel, critical = breach.exact_odds(shot, breach.struck(tspec, state.ships[i], loc))
