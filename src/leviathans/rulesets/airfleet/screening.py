@@ -25,7 +25,7 @@ offensively; or ``:defensive``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -276,14 +276,13 @@ def blocking_hexes(state: GameState, firer: int, target: int) -> frozenset[Hex]:
     return frozenset(found)
 
 
-def screened_range(origin: Hex, facing: int, arc: int, target_hexes: Sequence[Hex],
+def screened_range(origin: Hex, target_hexes: Sequence[Hex], in_arc: Callable[[Hex], bool],
                    blocked: Iterable[Hex]) -> int | None:
     """R5 with A7: the distance from the weapon hex ``origin`` to the nearest target hex in
-    the arc (``arc``: sectors from ``facing``) whose line of fire enters no ``blocked`` hex;
-    ``None`` when every such hex is blocked (or none is in the arc)."""
+    the arc (``in_arc``) whose line of fire enters no ``blocked`` hex; ``None`` when every
+    such hex is blocked (or none is in the arc)."""
     blocked = frozenset(blocked)
-    in_reach = sorted((distance(origin, t), t) for t in target_hexes
-                      if relative_sectors(origin, t, facing) & arc)
+    in_reach = sorted((distance(origin, t), t) for t in target_hexes if in_arc(t))
     for d, t in in_reach:
         if not enters_any(origin, t, blocked):
             return d
@@ -303,12 +302,17 @@ def screened_geometry(state: GameState, firer: int, target: int, geometry: Attac
     facing = state.ships[firer].facing
     target_hexes = state.hexes(target)
     out: list[tuple[int, tuple[int, ...]] | None] = []
-    for loc, reach in enumerate(geometry):
+    for loc, reach in enumerate(geometry):  # one entry per location (its arc, its weapon hex)
         if reach is None:
             out.append(None)
             continue
-        rng = screened_range(hexes[spec.weapon_hex[loc]], facing, spec.arc[loc], target_hexes,
-                             blocked)
+        origin = hexes[spec.weapon_hex[loc]]
+        arc = spec.arc[loc]
+
+        def holds(t: Hex, origin: Hex = origin, arc: int = arc) -> bool:
+            return bool(relative_sectors(origin, t, facing) & arc)
+
+        rng = screened_range(origin, target_hexes, holds, blocked)
         out.append(None if rng is None else (rng, reach[1]))
     return tuple(out)
 
