@@ -17,6 +17,8 @@ from .fog import FogInitiative
 from .gunnery import GunneryPhase
 from .movement import MovementPhase
 from .options import Options
+from .screening import HUGS
+from .torpedoes import TorpedoLaunch, TorpedoResolution
 from .turn import Initiative, RolledInitiative, TurnEnd, TurnStart
 
 __all__ = ["initiative_rule", "turn_plan"]
@@ -31,6 +33,15 @@ def initiative_rule(options: Options) -> Initiative:
 def turn_plan(options: Options) -> TurnPlan:
     """The phases a game with these options plays."""
     initiative = initiative_rule(options)
+    if options.rules == "commander":
+        # A1: torpedo launch after initiative, resolution after movement (A5); the hug
+        # within a ship's move (A7)
+        return TurnPlan(
+            before=[DeploymentPhase()],
+            turn=[TurnStart(), initiative, TorpedoLaunch(initiative),
+                  MovementPhase(initiative, extras=(HUGS,)), TorpedoResolution(),
+                  GunneryPhase(initiative), TurnEnd()],
+        )
     return TurnPlan(
         before=[DeploymentPhase()],
         turn=[TurnStart(), initiative, MovementPhase(initiative), GunneryPhase(initiative),

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from . import AirFleet
     from .fog import Fog
     from .gunnery import AttackOption
+    from .screening import Hugging
+    from .torpedoes import Torpedoes
 
 __all__ = ["GameState", "MoveProgress", "Phase"]
 
@@ -85,7 +87,8 @@ class GameState:
 
     __slots__ = (
         "attacks", "cache", "draw_offer", "events", "finished", "firing", "fog", "groups",
-        "initiative", "moving", "outcome", "phase", "setup", "ships", "turn",
+        "hugs", "initiative", "moving", "outcome", "phase", "setup", "ships", "torpedoes",
+        "turn",
     )
 
     setup: GameSetup
@@ -108,6 +111,10 @@ class GameState:
     fog: Fog | None
     #: the side whose draw offer waits for the other side's answer, if any
     draw_offer: str | None
+    #: the Commander rules' torpedoes this turn: launches placed and resolved (A5)
+    torpedoes: Torpedoes | None
+    #: the Commander rules' screening hugs made this turn (A7)
+    hugs: tuple[Hugging, ...]
     outcome: Outcome | None
     events: tuple[Event, ...]
     #: derived data computed once per state (legal-move helpers); never copied by evolve
@@ -128,6 +135,8 @@ class GameState:
         self.attacks = None
         self.fog = None
         self.draw_offer = None
+        self.torpedoes = None
+        self.hugs = ()
         self.outcome = None
         self.events = ()
         self.cache = {}
@@ -278,6 +287,9 @@ class GameState:
             "outcome": self.outcome.to_dict() if self.outcome else None,
             "fog": fog.view(self, player) if self.fog is not None else None,
             "draw_offer": self.draw_offer,
+            # the Commander rules (A5, A7): torpedo tokens and screening hugs
+            "torpedoes": torpedoes.view(self),
+            "hugs": screening.view(self),
         }
 
     def __repr__(self) -> str:
@@ -287,4 +299,4 @@ class GameState:
 _copy_fields = field_copier(tuple(n for n in GameState.__slots__ if n != "cache"))
 
 # The phase modules need GameState; import them after it is defined.
-from . import fog, turn  # noqa: E402
+from . import fog, screening, torpedoes, turn  # noqa: E402
