@@ -40,8 +40,9 @@ def names(plan) -> list[str]:
 
 def test_the_commander_turn_sequence() -> None:
     commander = quickstart_battle(Options(rules="commander")).plan
-    assert names(commander) == ["DEPLOYMENT", "TURN_START", "INITIATIVE_ROLL", "MOVEMENT",
-                                "GUNNERY", "GUNNERY_DAMAGE", "REPAIR", "TURN_END"]
+    assert names(commander) == ["DEPLOYMENT", "TURN_START", "INITIATIVE_ROLL",
+                                "TORPEDO_LAUNCH", "MOVEMENT", "TORPEDO_RESOLUTION", "GUNNERY",
+                                "GUNNERY_DAMAGE", "REPAIR", "TURN_END"]
     # the quick-start turn is unchanged
     assert names(quickstart_battle().plan) == ["DEPLOYMENT", "TURN_START", "INITIATIVE_ROLL",
                                                "MOVEMENT", "GUNNERY", "TURN_END"]

@@ -8,6 +8,8 @@ Air-fleet game:
   reach the best expected damage against the enemy as they stand now, less part of what the
   enemy's guns could do to it there, closing in when nothing is in reach;
 * gunnery: fires every gun that can, best expected damage first;
+* torpedoes (Commander rules, A5): the launch worth the most as the ships stand
+  (:mod:`.greedy_torpedoes`);
 * repair (Commander rules, A9): each crew tries the repair most worth its chance.
 """
 
@@ -32,11 +34,13 @@ from ..rulesets.airfleet.odds import attack_value as _attack_value
 from ..rulesets.airfleet.repair import repair_odds
 from ..rulesets.airfleet.slot_kinds import Effect, active_effect
 from ..rulesets.airfleet.state import Phase
+from ..rulesets.airfleet.torpedoes import LAUNCH, RESOLUTION, Strike
 from ..rulesets.starship.state import StarshipState
 from ..rulesets.warfleet.state import GameState as WarState
 from .greedy_airfleet import CAUTION, KEEL_VALUE, best_end, end_scores
 from .greedy_fog import place_fog_cards
 from .greedy_starship import StarshipGreedy
+from .greedy_torpedoes import best_launch, best_strike
 from .greedy_warfleet import WarFleetGreedy
 
 __all__ = ["CAUTION", "KEEL_VALUE", "GreedyBot", "attack_value"]
@@ -126,6 +130,11 @@ class GreedyBot:
             return self._deploy(state)
         if state.phase == Phase.REPAIR:
             return self._repair(state)
+        if state.phase == LAUNCH:
+            return best_launch(state, KEEL_VALUE, self._random.random)
+        if state.phase == RESOLUTION:
+            return best_strike(state, [a for a in state.legal_actions() if isinstance(a, Strike)],
+                               KEEL_VALUE, self._random.random)
         return self._fog(state, [a for a in state.legal_actions() if isinstance(a, FogChoice)])
 
     # --- deployment --------------------------------------------------------------------------

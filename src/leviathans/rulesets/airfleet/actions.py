@@ -16,6 +16,13 @@
 ``repair Raven:bow.4>port.2``      Commander rules (A9): the Raven's crew in bow slot 4 tries
                                    to repair port slot 2 (``>none``: it makes no repair this
                                    turn); read by ``repair.read_repair``
+``launch Raven:port.3@1012``       Commander rules (A5, ``torpedoes.py``): launch Raven's
+                                   torpedo port.3 at hex 1012
+``launch done``                    the side placing launches makes no more this turn
+``hug Raven>Pontbriand:offensive``  Commander rules (A7, ``screening.py``): Raven ends its
+                                   move hugging the Pontbriand (or ``:defensive``)
+``torpedo 2>Pontbriand:port``      the launching side's choice for torpedo 2 (ship met at one
+                                   point with another, location on a line between arcs)
 =================================  ==========================================================
 
 Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.

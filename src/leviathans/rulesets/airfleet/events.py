@@ -23,6 +23,7 @@ __all__ = [
     "DrawOffered",
     "FogPlaced",
     "GameEnded",
+    "Hugged",
     "InitiativeDie",
     "InitiativeRolled",
     "InitiativeTie",
@@ -31,6 +32,9 @@ __all__ = [
     "NothingBears",
     "RepairRolled",
     "ShipLost",
+    "TorpedoLaunched",
+    "TorpedoLost",
+    "TorpedoStruck",
     "TurnEnded",
     "TurnStarted",
 ]
@@ -152,6 +156,80 @@ class ShipLost(_Event):
 
     def text(self) -> str:
         return f"{self.ship} is destroyed: {self.reason}"
+
+
+# --- the Commander rules: torpedoes (A5) and screening (A7) -----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TorpedoLaunched(_Event):
+    """A5: a launch token on the launch hex, a target token on the target hex."""
+
+    number: int
+    ship: str
+    slot: str
+    side: str
+    launch: str
+    target: str
+
+    def text(self) -> str:
+        return (f"Torpedo {self.number}: {self.ship} {self.slot} launches from {self.launch} "
+                f"at {self.target}")
+
+
+@dataclass(frozen=True, slots=True)
+class TorpedoStruck(_Event):
+    """A5: a torpedo's line met a ship: its breach roll (torpedo dice, location dice, slot die;
+    no crew, no trim) and what followed, taking effect at once."""
+
+    number: int
+    ship: str
+    slot: str
+    target: str
+    location: str
+    #: (role, die, face) for every die of the breach roll: weapon (the torpedo's), location
+    dice: tuple[tuple[str, str, int], ...]
+    total: int
+    slot_roll: int
+    results: tuple[str, ...]
+    keel: tuple[int, int, int] | None = None
+    keel_broken: bool = False
+    destroyed: tuple[str, ...] = field(default=())
+
+    def text(self) -> str:
+        dice = " ".join(f"{'torpedo' if role == 'weapon' else role} {d}={face}"
+                        for role, d, face in self.dice)
+        return (f"Torpedo {self.number} ({self.ship} {self.slot}) strikes {self.target} "
+                f"{self.location}: {dice} = {self.total}, slot die {self.slot_roll}: "
+                f"{'; '.join(self.results)}")
+
+
+@dataclass(frozen=True, slots=True)
+class TorpedoLost(_Event):
+    """A5: a torpedo whose line met no ship."""
+
+    number: int
+    ship: str
+    slot: str
+
+    def text(self) -> str:
+        return f"Torpedo {self.number} ({self.ship} {self.slot}) meets no ship: lost"
+
+
+@dataclass(frozen=True, slots=True)
+class Hugged(_Event):
+    """A7: a ship ends its move hugging another, offensively or defensively."""
+
+    ship: str
+    other: str
+    kind: str
+    mp: int
+
+    def text(self) -> str:
+        return f"{self.ship} hugs {self.other} ({self.kind} screening, {self.mp} MP)"
+
+
+# --- the Commander rules: repair (A9) -----------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from . import primitives as P
 from .actions import AirAction, Cease, Fire
 from .events import AttackResult, NothingBears
 from .geometry import attack_geometry
+from .screening import screened_geometry
 from .ships import KEEL_BROKEN, ShipSpec, ShipState
 from .state import GameState, Phase
 
@@ -92,6 +93,8 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
         assert t.bow is not None
         geometry = attack_geometry(spec, tspec, t.bow[0] - s.bow[0], t.bow[1] - s.bow[1],
                                    s.facing, t.facing)
+        if state.hugs:  # A7: lines of fire a third ship blocks, applied outside the cache
+            geometry = screened_geometry(state, index, j, geometry)
         for loc, loc_guns in enumerate(spec.guns):
             reach = geometry[loc]
             if reach is None:
@@ -112,7 +115,7 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
 #: What :func:`attack_options` reads of each ship's changing state (where it is, whether it is
 #: afloat, its slots destroyed in earlier turns): the firing side's options are kept with these
 #: and computed again when any of them changes. A rule that makes an attack depend on more
-#: (a screening hug, a charge spent) adds what it reads here.
+#: (a charge spent) adds what it reads here; the screening hugs (A7) are in the key too.
 ATTACK_READS = ("bow", "facing", "status", "destroyed")
 _ATTACK_READ = attrgetter(*ATTACK_READS)
 
@@ -122,7 +125,7 @@ def current_attacks(state: GameState) -> tuple[AttackOption, ...]:
     (through a side's fire: attacks change only what guns fired and what is circled)."""
     if not state.firing:
         return ()
-    key = (state.firing[0], tuple(map(_ATTACK_READ, state.ships)))
+    key = (state.firing[0], tuple(map(_ATTACK_READ, state.ships)), state.hugs)
     kept = state.attacks
     if kept is None or kept[0] != key:
         kept = state.attacks = (key, attack_options(state, state.firing[0]))

@@ -13,7 +13,9 @@ other ship), so no player, human or bot, can paint a ship into a corner.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from itertools import chain
+from typing import Any, Protocol
 
 from ...dice import DiceSource
 from ...hexgrid import Facing, Hex, footprint
@@ -26,6 +28,7 @@ from .ships import AFLOAT, REMOVED, ShipState
 from .state import GameState, MoveProgress, Phase
 
 __all__ = [
+    "MoveExtra",
     "MovementPhase",
     "apply_step",
     "candidates",
@@ -243,26 +246,58 @@ def reachable_ends(state: GameState, index: int) -> dict[tuple[Hex, Facing], lis
     return ends
 
 
+class MoveExtra(Protocol):
+    """A rule that adds actions to a ship's move (the Commander rules' hug, A7): its action
+    types, and for them what :class:`MovementPhase` asks of a phase."""
+
+    @property
+    def actions(self) -> tuple[type, ...]: ...
+
+    def legal_actions(self, state: GameState) -> Iterator[Any]: ...
+
+    def why_illegal(self, state: GameState, action: Any) -> str | None: ...
+
+    def apply(self, state: GameState, action: Any, dice: DiceSource, events: list[Event]
+              ) -> GameState: ...
+
+
 class MovementPhase(GroupMovement):
     """Ships move group by group (by Type from the highest, the initiative loser first); the
-    initiative rule gives the groups, and more when they run out (fog of war's reveals)."""
+    initiative rule gives the groups, and more when they run out (fog of war's reveals).
+    Rules that add actions to a ship's move come as ``extras`` (none at the quick-start
+    level)."""
 
     phase = Phase.MOVEMENT
-    actions = (Step,)
+    actions: tuple[type, ...] = (Step,)
     title = "movement"
+
+    def __init__(self, initiative: Any, extras: Sequence[MoveExtra] = ()) -> None:
+        super().__init__(initiative)
+        self.extras = tuple(extras)
+        if self.extras:
+            self.actions = (Step, *(a for e in self.extras for a in e.actions))
+
+    def _extra(self, action: Any) -> MoveExtra:
+        return next(e for e in self.extras if isinstance(action, e.actions))
 
     def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
         return state.evolve(phase=self.phase, moving=None, finished=0)
 
     def legal_actions(self, state: GameState) -> Iterator[AirAction]:
-        return legal_steps(state)
+        if not self.extras:
+            return legal_steps(state)
+        return chain(legal_steps(state), *(e.legal_actions(state) for e in self.extras))
 
     def why_illegal(self, state: GameState, action: Step) -> str | None:
-        return why_illegal(state, action)
+        if isinstance(action, Step):
+            return why_illegal(state, action)
+        return self._extra(action).why_illegal(state, action)
 
     def apply(self, state: GameState, action: Step, dice: DiceSource, events: list[Event]
               ) -> GameState:
-        return apply_step(state, action, events)
+        if isinstance(action, Step):
+            return apply_step(state, action, events)
+        return self._extra(action).apply(state, action, dice, events)
 
     def waiting(self, state: GameState) -> list[int]:
         return list(candidates(state))

@@ -19,7 +19,9 @@ from .gunnery import GunneryPhase
 from .movement import MovementPhase
 from .options import Options
 from .repair import RepairPhase
+from .screening import HUGS
 from .state import GameState
+from .torpedoes import TorpedoLaunch, TorpedoResolution
 from .turn import GunneryDamage, Initiative, RolledInitiative, TurnEnd, TurnStart
 
 __all__ = ["commander_turn", "initiative_rule", "turn_plan"]
@@ -36,9 +38,11 @@ def commander_turn(options: Options, initiative: Initiative) -> list[PhaseRules[
     return [
         TurnStart(),
         initiative,  # 1. initiative
-        # 2. torpedo launch (A5): the initiative loser places all its launches first
-        MovementPhase(initiative),  # 3. movement (rams and sideslips within a ship's move)
-        # 4. after movement (N6) -- 5. torpedo resolution (A5), in launch order
+        TorpedoLaunch(initiative),  # 2. torpedo launch (A5): the initiative loser first
+        # 3. movement: the hug at the end of a ship's move (A7); rams, sideslips within it
+        MovementPhase(initiative, extras=(HUGS,)),
+        # 4. after movement (N6)
+        TorpedoResolution(),  # 5. torpedo resolution (A5), in launch order
         # 6. before gunnery (N7, N9)
         GunneryPhase(initiative),  # 7. gunnery ...
         GunneryDamage(),  # ... whose damage takes effect at its end

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from .fog import Fog
     from .gunnery import AttackOption
     from .repair import Repairs
+    from .screening import Hugging
+    from .torpedoes import Torpedoes
 
 __all__ = ["GameState", "MoveProgress", "Phase"]
 
@@ -90,7 +92,8 @@ class GameState:
 
     __slots__ = (
         "attacks", "cache", "destroyed_before", "draw_offer", "events", "finished", "firing",
-        "fog", "groups", "initiative", "moving", "outcome", "phase", "repairs", "setup", "ships",
+        "fog", "groups", "hugs", "initiative", "moving", "outcome", "phase", "repairs", "setup",
+        "ships", "torpedoes",
         "turn",
     )
 
@@ -114,6 +117,10 @@ class GameState:
     fog: Fog | None
     #: the side whose draw offer waits for the other side's answer, if any
     draw_offer: str | None
+    #: the Commander rules' torpedoes this turn: launches placed and resolved (A5)
+    torpedoes: Torpedoes | None
+    #: the Commander rules' screening hugs made this turn (A7)
+    hugs: tuple[Hugging, ...]
     #: per ship: the slots destroyed when this turn began (A9: only those may be repaired);
     #: a game that starts mid-turn takes its ships' slots destroyed in earlier turns
     destroyed_before: tuple[int, ...]
@@ -139,6 +146,8 @@ class GameState:
         self.attacks = None
         self.fog = None
         self.draw_offer = None
+        self.torpedoes = None
+        self.hugs = ()
         self.destroyed_before = tuple(s.destroyed for s in ships)
         self.repairs = None
         self.outcome = None
@@ -291,6 +300,9 @@ class GameState:
             "outcome": self.outcome.to_dict() if self.outcome else None,
             "fog": fog.view(self, player) if self.fog is not None else None,
             "draw_offer": self.draw_offer,
+            # the Commander rules (A5, A7): torpedo tokens and screening hugs
+            "torpedoes": torpedoes.view(self),
+            "hugs": screening.view(self),
         }
 
     def __repr__(self) -> str:
@@ -300,4 +312,4 @@ class GameState:
 _copy_fields = field_copier(tuple(n for n in GameState.__slots__ if n != "cache"))
 
 # The phase modules need GameState; import them after it is defined.
-from . import fog, turn  # noqa: E402
+from . import fog, screening, torpedoes, turn  # noqa: E402
