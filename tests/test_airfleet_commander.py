@@ -354,3 +354,25 @@ def test_simulate_ladder_and_balance_take_rules_commander(
     assert main(["ladder", "--ruleset", "warfleet", "--rules", "commander"]) == 2
     err = capsys.readouterr().err
     assert "--rules is an option of the air-fleet game" in err and err.count("\n") == 1
+
+
+# --- the greedy bot in the Commander phases ----------------------------------------------------
+
+
+def test_the_greedy_bot_launches_at_an_enemy_and_not_through_a_friend() -> None:
+    from leviathans.rulesets.airfleet.torpedoes import EndLaunches, Launch, torpedo_odds
+
+    def launch_phase(*ships):
+        state = game(list(ships), ScriptedDice.by_label(NEXT_TURN), options=COMMANDER)
+        assert state.phase.name == "TORPEDO_LAUNCH" and state.to_move == "french"
+        return state
+
+    faulx, raven = ship("Faulx", "french", "2010", "N"), ship("HML Raven", "british", "1510",
+                                                               "N")
+    state = launch_phase(faulx, raven)
+    launch = GreedyBot(1).choose(state)
+    assert isinstance(launch, Launch) and launch.ship == "Faulx"
+    assert torpedo_odds(state, launch).meets == ("HML Raven",)
+    # the Pelletier lies across every line from the Faulx's port side to the Raven
+    assert isinstance(GreedyBot(1).choose(launch_phase(
+        faulx, raven, ship("Pelletier", "french", "1810", "N"))), EndLaunches)
