@@ -5,6 +5,9 @@
 ``Raven:F``                        move Raven forward one hex (1 MP)
 ``Raven:L`` / ``Raven:R``          turn Raven one hexside to port / starboard (1 MP)
 ``Raven:E``                        end Raven's move (unused MP are lost)
+``Raven:P`` / ``Raven:S``          Commander rules (A8): sideslip Raven one hex forward-left
+                                   (toward port) / forward-right (toward starboard), facing
+                                   kept (1 MP, once a move)
 ``Raven:bow.3>Pontbriand:port``    fire Raven's bow slot 3 at the Pontbriand, striking its port
 ``done``                           the side to move makes no more attacks this turn
 ``concede french``                 the French side gives up (allowed at any time)
@@ -32,8 +35,10 @@ from ...protocol import Concede, Draw
 __all__ = ["AirAction", "Cease", "Deploy", "Draw", "Fire", "FogChoice", "Step", "parse_action",
            "register_notation"]
 
-StepKind = Literal["F", "L", "R", "E"]
+StepKind = Literal["F", "L", "R", "E", "P", "S"]
 STEPS: tuple[StepKind, ...] = ("F", "L", "R", "E")
+#: A8 sideslips (Commander rules): forward-left toward port, forward-right toward starboard
+SLIPS: tuple[StepKind, ...] = ("P", "S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +127,7 @@ def parse_action(text: str) -> AirAction:
                 return Deploy(ship.strip(), Hex.from_label(label), Facing.parse(facing))
         else:
             ship, _, step = t.rpartition(":")
-            if ship and step.strip() in STEPS:
+            if ship and (step.strip() in STEPS or step.strip() in SLIPS):
                 return Step(ship.strip(), step.strip())  # type: ignore[arg-type]
     except HexError as exc:
         raise IllegalActionError(f"cannot read action {text!r}: {exc}") from None

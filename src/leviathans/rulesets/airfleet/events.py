@@ -16,6 +16,7 @@ from ...fog import (
 
 __all__ = [
     "AttackResult",
+    "Broached",
     "CardDiscarded",
     "CardRevealed",
     "Deployed",
@@ -153,3 +154,21 @@ class ShipLost(_Event):
         return f"{self.ship} is destroyed: {self.reason}"
 
 
+
+
+@dataclass(frozen=True, slots=True)
+class Broached(_Event):
+    """A8: a forced broach turn (three hexsides about the pivot); the move ends."""
+
+    ship: str
+    side: str
+    start: str
+    bow: str
+    facing: str
+    #: why the turn was not made as such, if it was not ("" when it was)
+    blocked: str = ""
+
+    def text(self) -> str:
+        if self.blocked:
+            return f"{self.ship} broaches to {self.side}: {self.blocked}"
+        return f"{self.ship} broaches to {self.side}: now {self.bow} facing {self.facing}"

@@ -54,12 +54,13 @@ class Phase:
 class MoveProgress:
     """The ship being moved and how far through its move it is."""
 
-    __slots__ = ("memo", "mp", "occupied", "position", "ship", "since", "start", "turned",
-                 "used")
+    __slots__ = ("memo", "mp", "occupied", "position", "ship", "since", "slipped", "spun",
+                 "start", "turned", "used")
 
     def __init__(self, ship: int, mp: int, since: int, turned: bool, used: int,
                  occupied: frozenset[Hex], start: tuple[Hex, int],
-                 memo: dict[tuple[Any, ...], bool], position: int) -> None:
+                 memo: dict[tuple[Any, ...], bool], position: int, slipped: bool = False,
+                 spun: int = 0) -> None:
         self.ship = ship
         #: movement points left this turn
         self.mp = mp
@@ -75,6 +76,10 @@ class MoveProgress:
         self.memo = memo
         #: the ship's position now, numbered in its :class:`.PositionTable`
         self.position = position
+        #: A8 (Commander rules): a sideslip was made in this move (once a move)
+        self.slipped = slipped
+        #: A8: hexsides turned in place by a ship entering no hex (``manoeuvres.SPUN_*``)
+        self.spun = spun
 
 
 _new_state = object.__new__
