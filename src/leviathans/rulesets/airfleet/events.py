@@ -30,7 +30,10 @@ __all__ = [
     "MoveEnded",
     "MovementOrder",
     "NothingBears",
+    "RamAttack",
+    "RamCheck",
     "ShipLost",
+    "ShipPushed",
     "TurnEnded",
     "TurnStarted",
 ]
@@ -154,6 +157,68 @@ class ShipLost(_Event):
         return f"{self.ship} is destroyed: {self.reason}"
 
 
+
+
+@dataclass(frozen=True, slots=True)
+class RamCheck(_Event):
+    """A6: a ram declared and its ramming check (2 red + 2 per intact Ramming Crew >= 12)."""
+
+    ship: str
+    target: str
+    dice: tuple[int, int]
+    crews: int
+    total: int
+    need: int
+    success: bool
+
+    def text(self) -> str:
+        crews = f" + {2 * self.crews} ({self.crews} ramming crew)" if self.crews else ""
+        verdict = "the ram strikes" if self.success else "it fails: the ship stops short"
+        return (f"{self.ship} rams {self.target}: ramming check {self.dice[0]}+{self.dice[1]}"
+                f"{crews} = {self.total} against {self.need}: {verdict}")
+
+
+@dataclass(frozen=True, slots=True)
+class ShipPushed(_Event):
+    """A6: a ship pushed one hex by the ship(s) overlapping it, its facing kept."""
+
+    ship: str
+    by: tuple[str, ...]
+    start: str
+    bow: str
+    facing: str
+    #: pushed with a hex on the half-hex ring (or off the board): destroyed
+    lost: bool = False
+
+    def text(self) -> str:
+        by = " and ".join(self.by)
+        if self.lost:
+            return f"{self.ship} is pushed by {by} from {self.start} onto the board's edge"
+        return f"{self.ship} is pushed by {by} from {self.start} to {self.bow}"
+
+
+@dataclass(frozen=True, slots=True)
+class RamAttack(_Event):
+    """A6: one attack of a ram: 2 red + the struck location's go dice + the slot die; damage
+    takes effect at once."""
+
+    ship: str
+    #: the ship it rammed or was rammed by
+    other: str
+    location: str
+    #: (role, die, face) for every die of the total: ram, location
+    dice: tuple[tuple[str, str, int], ...]
+    total: int
+    slot_roll: int
+    results: tuple[str, ...]
+    keel: tuple[int, int, int] | None = None
+    keel_broken: bool = False
+    destroyed: tuple[str, ...] = field(default=())
+
+    def text(self) -> str:
+        dice = " ".join(f"{role} {d}={face}" for role, d, face in self.dice)
+        return (f"{self.ship} {self.location} struck in the ram with {self.other}: {dice} = "
+                f"{self.total}, slot die {self.slot_roll}: {'; '.join(self.results)}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ The engine only offers steps after which the ship can still end its move legally
 other ship), so no player, human or bot, can paint a ship into a corner.
 
 Under the Commander rules a move may also hold sideslips, turns in place and steering gear's
-shorter turns (A8, :mod:`.manoeuvres`).
+shorter turns (A8, :mod:`.manoeuvres`) and a ram (A6, :mod:`.ramming`).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from ...dice import DiceSource
 from ...hexgrid import Facing, Hex, footprint
 from ...protocol import Event
 from ...turns import GroupMovement
-from . import manoeuvres
-from .actions import SLIPS, STEPS, AirAction, Step
+from . import manoeuvres, ramming
+from .actions import SLIPS, STEPS, AirAction, Ram, RamStrike, Step
 from .events import MoveEnded, ShipLost
 from .positions import EndSearch, PositionTable, search_ends
 from .ships import AFLOAT, REMOVED, ShipState
@@ -148,7 +148,7 @@ def _check_step(state: GameState, prog: MoveProgress, step: str) -> bool:
     return _can_end(table, ebt, prog, nxt, prog.mp - 1, 0, True)
 
 
-def legal_steps(state: GameState) -> Iterator[Step]:
+def legal_steps(state: GameState) -> Iterator[Step | Ram]:
     if state.moving is not None:
         progs = [state.moving]
     else:
@@ -160,6 +160,8 @@ def legal_steps(state: GameState) -> Iterator[Step]:
         for step in kinds:
             if _step_ok(state, prog, step):
                 yield Step(name, step)
+    if extras:
+        yield from ramming.legal_rams(state, progs)
 
 
 def _progress(state: GameState, ship: str) -> tuple[MoveProgress | None, str | None]:
@@ -176,6 +178,13 @@ def _progress(state: GameState, ship: str) -> tuple[MoveProgress | None, str | N
         side, ship_type = state.groups[0]
         return None, f"{ship} does not move now: {side} Type {ship_type} ships are moving"
     return start_move(state, index), None
+
+
+def why_ram_illegal(state: GameState, action: Ram) -> str | None:
+    prog, why = _progress(state, action.ship)
+    if prog is None:
+        return why
+    return ramming.why_ram_illegal(state, prog)
 
 
 def why_illegal(state: GameState, action: Step) -> str | None:
@@ -245,7 +254,8 @@ def finish_move(state: GameState, prog: MoveProgress, events: list[Event]) -> Ga
     events.append(MoveEnded(spec.name, prog.start[0].label(), s.bow.label(), s.facing.name,
                             prog.used, prog.used + prog.mp))
     ships = state.ships
-    if not state.setup.board.edge().isdisjoint(footprint(s.bow, s.facing, spec.length)):
+    if s.status != REMOVED and not state.setup.board.edge().isdisjoint(
+            footprint(s.bow, s.facing, spec.length)):
         ships = (*ships[:index], s._replace(status=REMOVED), *ships[index + 1:])
         events.append(ShipLost(spec.name, spec.side, "ended its move on a half-hex"))
     return state.evolve(ships=ships, moving=None, finished=state.finished | 1 << index)
@@ -288,20 +298,32 @@ class MovementPhase(GroupMovement):
     initiative rule gives the groups, and more when they run out (fog of war's reveals)."""
 
     phase = Phase.MOVEMENT
-    actions = (Step,)
+    actions = (Step, Ram, RamStrike)
     title = "movement"
 
     def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
         return state.evolve(phase=self.phase, moving=None, finished=0)
 
     def legal_actions(self, state: GameState) -> Iterator[AirAction]:
+        if state.ram is not None:  # A6: the ram's player chooses where it strikes
+            return ramming.legal_strikes(state)
         return legal_steps(state)
 
-    def why_illegal(self, state: GameState, action: Step) -> str | None:
+    def why_illegal(self, state: GameState, action: Step | Ram | RamStrike) -> str | None:
+        if isinstance(action, RamStrike):
+            return ramming.why_strike_illegal(state, action)
+        if state.ram is not None:
+            return ramming.why_waiting(state)
+        if isinstance(action, Ram):
+            return why_ram_illegal(state, action)
         return why_illegal(state, action)
 
-    def apply(self, state: GameState, action: Step, dice: DiceSource, events: list[Event]
-              ) -> GameState:
+    def apply(self, state: GameState, action: Step | Ram | RamStrike, dice: DiceSource,
+              events: list[Event]) -> GameState:
+        if isinstance(action, Ram):
+            return ramming.apply_ram(state, action, dice, events)
+        if isinstance(action, RamStrike):
+            return ramming.apply_strike(state, action, dice, events)
         return apply_step(state, action, events)
 
     def waiting(self, state: GameState) -> list[int]:

@@ -99,6 +99,8 @@ class ShipSpec:
     #: A8: per side (port, starboard), the slots allowing a sideslip that way (steering gear
     #: or slip shaft in that side's locations)
     slips: tuple[int, int] = (0, 0)
+    #: A6 (N8): Ramming Crew slots, each +2 to the ship's ramming checks while intact
+    ram_crew_mask: int = 0
     #: a number shared by every ship of the same shape (footprint, arcs, weapon hexes,
     #: locations): what the geometry of attacks depends on, so it can be cached by shape
     shape: int = 0
@@ -173,7 +175,7 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
     slots: list[Slot] = []
     loc_mask, crew, armour, arc, weapon_hex = [], [], [], [], []
     engines: list[tuple[int, int]] = []
-    miss = gun = trim = 0
+    miss = gun = trim = ram_crew = 0
     steering, slips = [0, 0], [0, 0]
     for li, loc in enumerate(locations):
         loc_slots = card.locations[loc].slots
@@ -196,6 +198,8 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
                 armours.append((flat, slot.bonus))
             elif effect in _ENGINES and slot.mp is not None:
                 engines.append((flat, slot.mp))
+            elif effect is Effect.RAMMING_CREW:
+                ram_crew |= 1 << flat
             elif effect in (Effect.STEERING, Effect.SIDESLIP) and _side(loc) >= 0:
                 slips[_side(loc)] |= 1 << flat
                 if effect is Effect.STEERING:
@@ -240,6 +244,7 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
         loc_index={loc: i for i, loc in enumerate(locations)},
         steering=(steering[0], steering[1]),
         slips=(slips[0], slips[1]),
+        ram_crew_mask=ram_crew,
         shape=_shape_number(length, pivot, card.type, locations, tuple(arc), tuple(weapon_hex)),
     )
 

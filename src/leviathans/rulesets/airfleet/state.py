@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from . import AirFleet
     from .fog import Fog
     from .gunnery import AttackOption
+    from .ramming import RamResolution
 
 __all__ = ["GameState", "MoveProgress", "Phase"]
 
@@ -90,7 +91,7 @@ class GameState:
 
     __slots__ = (
         "attacks", "cache", "draw_offer", "events", "finished", "firing", "fog", "groups",
-        "initiative", "moving", "outcome", "phase", "setup", "ships", "turn",
+        "initiative", "moving", "outcome", "phase", "ram", "setup", "ships", "turn",
     )
 
     setup: GameSetup
@@ -111,6 +112,8 @@ class GameState:
     attacks: tuple[Any, tuple[AttackOption, ...]] | None
     #: fog-of-war initiative this turn (secret placements, revealed cards), if that option
     fog: Fog | None
+    #: A6: a successful ram whose struck locations are being chosen (``ramming.RamResolution``)
+    ram: RamResolution | None
     #: the side whose draw offer waits for the other side's answer, if any
     draw_offer: str | None
     outcome: Outcome | None
@@ -132,6 +135,7 @@ class GameState:
         self.firing = ()
         self.attacks = None
         self.fog = None
+        self.ram = None
         self.draw_offer = None
         self.outcome = None
         self.events = ()
