@@ -138,9 +138,8 @@ def test_a_recorded_ram_replays_with_its_rolls_written_out() -> None:
 def test_the_environment_expresses_every_commander_action() -> None:
     """The PettingZoo environment of a Commander setup has an index for every legal action of
     random play (sideslips, rams and their locations appended after the quick-start ones)."""
-    from test_env import check_every_legal_action_has_an_index
-
     from leviathans.env import AirFleetEnv
+    from test_env import check_every_legal_action_has_an_index
 
     env = AirFleetEnv(melee(), turn_limit=LIMIT)
     check_every_legal_action_has_an_index(env, range(6))

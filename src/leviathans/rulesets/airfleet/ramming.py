@@ -66,6 +66,7 @@ __all__ = [
     "ramming_crews",
     "why_ram_illegal",
     "why_strike_illegal",
+    "why_waiting",
 ]
 
 RED = die("red")
