@@ -44,7 +44,16 @@ from numpy.typing import NDArray
 from ..errors import ScenarioError
 from ..hexgrid import Facing, Hex
 from ..rulesets.airfleet import AIRFLEET, GameSetup, GameState, Options, quickstart_battle
-from ..rulesets.airfleet.actions import STEPS, Deploy, Fire, FogChoice, Step
+from ..rulesets.airfleet.actions import (
+    SLIPS,
+    STEPS,
+    Deploy,
+    Fire,
+    FogChoice,
+    Ram,
+    RamStrike,
+    Step,
+)
 from ..rulesets.airfleet.deployment import placements
 from ..rulesets.airfleet.fog import DICE_ORDER, fog_dice, hand
 from .base import ActionTable, LeviathansEnv, ObservationEncoder, blocks, fraction, one_hot
@@ -110,6 +119,18 @@ class AirFleetActions(ActionTable[GameState]):
                 for d, dice in enumerate(_PERMS):
                     self.add(("fog", o, d), f"fog order#{o} {''.join(map(str, order))} "
                                             f"dice#{d} {''.join(map(str, dice))}")
+        if setup.options.rules != "quick-start":
+            # the Commander rules' sideslips (A8), rams and the locations they strike (A6),
+            # after every quick-start index (which stay as they are)
+            for spec in setup.ships:
+                for step in SLIPS:
+                    self._text(Step(spec.name, step).text())
+                self._text(Ram(spec.name).text())
+            for rammer in setup.ships:
+                for target in setup.ships:
+                    if target is not rammer:  # the first rammer is struck in its bow
+                        for location in target.locations:
+                            self._text(RamStrike(rammer.name, target.name, location).text())
 
     def _text(self, text: str) -> None:
         self.add(text, text)

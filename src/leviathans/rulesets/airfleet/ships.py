@@ -93,6 +93,14 @@ class ShipSpec:
     #: per location: the flat indices of its gun batteries
     guns: tuple[tuple[int, ...], ...] = ()
     loc_index: dict[str, int] = field(default_factory=dict)
+    #: A8: intact steering gears cut the hexes before turning to their side: per side (port,
+    #: starboard), the mask of steering-gear slots in that side's locations
+    steering: tuple[int, int] = (0, 0)
+    #: A8: per side (port, starboard), the slots allowing a sideslip that way (steering gear
+    #: or slip shaft in that side's locations)
+    slips: tuple[int, int] = (0, 0)
+    #: A6 (N8): Ramming Crew slots, each +2 to the ship's ramming checks while intact
+    ram_crew_mask: int = 0
     #: a number shared by every ship of the same shape (footprint, arcs, weapon hexes,
     #: locations): what the geometry of attacks depends on, so it can be cached by shape
     shape: int = 0
@@ -148,6 +156,12 @@ def _shape_number(*shape: object) -> int:
 _ENGINES = (Effect.ENGINE, Effect.RESERVE_ENGINE)
 
 
+def _side(location: str) -> int:
+    """A8: 0 for a port location, 1 for a starboard one, -1 for bow and stern (no side)."""
+    side = location.removeprefix("fore-").removeprefix("aft-")
+    return 0 if side == "port" else 1 if side == "starboard" else -1
+
+
 def compile_ship(index: int, name: str, side: str, card: Card, level: str = "quick-start"
                  ) -> ShipSpec:
     """A card compiled for play at rules ``level``: what each slot does comes from the
@@ -161,7 +175,8 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
     slots: list[Slot] = []
     loc_mask, crew, armour, arc, weapon_hex = [], [], [], [], []
     engines: list[tuple[int, int]] = []
-    miss = gun = trim = 0
+    miss = gun = trim = ram_crew = 0
+    steering, slips = [0, 0], [0, 0]
     for li, loc in enumerate(locations):
         loc_slots = card.locations[loc].slots
         loc_mask.append(0b111111 << (6 * li))
@@ -183,6 +198,12 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
                 armours.append((flat, slot.bonus))
             elif effect in _ENGINES and slot.mp is not None:
                 engines.append((flat, slot.mp))
+            elif effect is Effect.RAMMING_CREW:
+                ram_crew |= 1 << flat
+            elif effect in (Effect.STEERING, Effect.SIDESLIP) and _side(loc) >= 0:
+                slips[_side(loc)] |= 1 << flat
+                if effect is Effect.STEERING:
+                    steering[_side(loc)] |= 1 << flat
         crews.sort(key=lambda c: c[1].mean, reverse=True)
         crew.append(tuple(crews))
         armour.append(tuple(armours))
@@ -221,6 +242,9 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
         guns=tuple(tuple(6 * li + si for si in range(6) if gun >> (6 * li + si) & 1)
                    for li in range(len(locations))),
         loc_index={loc: i for i, loc in enumerate(locations)},
+        steering=(steering[0], steering[1]),
+        slips=(slips[0], slips[1]),
+        ram_crew_mask=ram_crew,
         shape=_shape_number(length, pivot, card.type, locations, tuple(arc), tuple(weapon_hex)),
     )
 

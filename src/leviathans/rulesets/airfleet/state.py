@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from . import AirFleet
     from .fog import Fog
     from .gunnery import AttackOption
+    from .ramming import RamResolution
     from .screening import Hugging
     from .torpedoes import Torpedoes
 
@@ -56,12 +57,13 @@ class Phase:
 class MoveProgress:
     """The ship being moved and how far through its move it is."""
 
-    __slots__ = ("memo", "mp", "occupied", "position", "ship", "since", "start", "turned",
-                 "used")
+    __slots__ = ("memo", "mp", "occupied", "position", "ship", "since", "slipped", "spun",
+                 "start", "turned", "used")
 
     def __init__(self, ship: int, mp: int, since: int, turned: bool, used: int,
                  occupied: frozenset[Hex], start: tuple[Hex, int],
-                 memo: dict[tuple[Any, ...], bool], position: int) -> None:
+                 memo: dict[tuple[Any, ...], bool], position: int, slipped: bool = False,
+                 spun: int = 0) -> None:
         self.ship = ship
         #: movement points left this turn
         self.mp = mp
@@ -77,6 +79,10 @@ class MoveProgress:
         self.memo = memo
         #: the ship's position now, numbered in its :class:`.PositionTable`
         self.position = position
+        #: A8 (Commander rules): a sideslip was made in this move (once a move)
+        self.slipped = slipped
+        #: A8: hexsides turned in place by a ship entering no hex (``manoeuvres.SPUN_*``)
+        self.spun = spun
 
 
 _new_state = object.__new__
@@ -87,8 +93,8 @@ class GameState:
 
     __slots__ = (
         "attacks", "cache", "draw_offer", "events", "finished", "firing", "fog", "groups",
-        "hugs", "initiative", "moving", "outcome", "phase", "setup", "ships", "torpedoes",
-        "turn",
+        "hugs", "initiative", "moving", "outcome", "phase", "ram", "setup", "ships",
+        "torpedoes", "turn",
     )
 
     setup: GameSetup
@@ -109,6 +115,8 @@ class GameState:
     attacks: tuple[Any, tuple[AttackOption, ...]] | None
     #: fog-of-war initiative this turn (secret placements, revealed cards), if that option
     fog: Fog | None
+    #: A6: a successful ram whose struck locations are being chosen (``ramming.RamResolution``)
+    ram: RamResolution | None
     #: the side whose draw offer waits for the other side's answer, if any
     draw_offer: str | None
     #: the Commander rules' torpedoes this turn: launches placed and resolved (A5)
@@ -134,6 +142,7 @@ class GameState:
         self.firing = ()
         self.attacks = None
         self.fog = None
+        self.ram = None
         self.draw_offer = None
         self.torpedoes = None
         self.hugs = ()
