@@ -56,6 +56,8 @@ from ..rulesets.airfleet.actions import (
 )
 from ..rulesets.airfleet.deployment import placements
 from ..rulesets.airfleet.fog import DICE_ORDER, fog_dice, hand
+from ..rulesets.airfleet.screening import Hug
+from ..rulesets.airfleet.torpedoes import EndLaunches, Launch, Strike, torpedo_slots
 from .base import ActionTable, LeviathansEnv, ObservationEncoder, blocks, fraction, one_hot
 
 __all__ = ["AirFleetActions", "AirFleetEnv", "AirFleetObservation"]
@@ -131,6 +133,25 @@ class AirFleetActions(ActionTable[GameState]):
                     if target is not rammer:  # the first rammer is struck in its bow
                         for location in target.locations:
                             self._text(RamStrike(rammer.name, target.name, location).text())
+            # torpedo launches at every hex of the board (A5), the end of a side's launches,
+            # the choice where a torpedo strikes on a tie (by its number this turn), hugs (A7)
+            cells = sorted(setup.board.cells(), key=lambda h: h.offset())
+            launches = 0
+            for spec in setup.ships:
+                for torp in torpedo_slots(spec, setup.options.rules):
+                    launches += 1
+                    for cell in cells:
+                        self._text(Launch(spec.name, spec.slot_ref(torp.flat), cell).text())
+            self._text(EndLaunches().text())
+            for number in range(1, launches + 1):
+                for target in setup.ships:
+                    for location in target.locations:
+                        self._text(Strike(number, target.name, location).text())
+            for spec in setup.ships:
+                for other in setup.ships:
+                    if other is not spec:
+                        for kind in ("offensive", "defensive"):
+                            self._text(Hug(spec.name, other.name, kind).text())
 
     def _text(self, text: str) -> None:
         self.add(text, text)
