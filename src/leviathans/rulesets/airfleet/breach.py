@@ -48,6 +48,8 @@ class Shooter:
     crew: Die | None
     #: R6: -1 per trim tank of the firing ship destroyed in an earlier turn
     modifier: int
+    #: what the weapon dice are, as rolled and labelled ("ram" for A6's two red dice)
+    role: str = "weapon"
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +162,7 @@ def roll(shot: Shooter, target: Struck, dice: DiceSource) -> BreachResult:
     rolled: list[tuple[str, str, int]] = []
     total = 0
     crew = (shot.crew,) if shot.crew is not None else ()
-    for role, ds in (("weapon", shot.weapon.dice()), ("crew", crew),
+    for role, ds in ((shot.role, shot.weapon.dice()), ("crew", crew),
                      ("location", target.dice.dice())):
         for d in ds:
             face = dice.roll(d, role)

@@ -22,12 +22,14 @@ from typing import TYPE_CHECKING
 from ...dice import DiceExpr, DiceSource, Die
 from ...protocol import Event
 from ...turns import BasePhase
-from . import breach
+from . import (
+    breach,
+    screening,  # A7's blocked lines (imported as a module: it imports movement)
+)
 from . import primitives as P
 from .actions import AirAction, Cease, Fire
 from .events import AttackResult, NothingBears
 from .geometry import attack_geometry
-from .screening import screened_geometry
 from .ships import KEEL_BROKEN, ShipSpec, ShipState
 from .state import GameState, Phase
 
@@ -94,7 +96,7 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
         geometry = attack_geometry(spec, tspec, t.bow[0] - s.bow[0], t.bow[1] - s.bow[1],
                                    s.facing, t.facing)
         if state.hugs:  # A7: lines of fire a third ship blocks, applied outside the cache
-            geometry = screened_geometry(state, index, j, geometry)
+            geometry = screening.screened_geometry(state, index, j, geometry)
         for loc, loc_guns in enumerate(spec.guns):
             reach = geometry[loc]
             if reach is None:

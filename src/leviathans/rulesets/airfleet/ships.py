@@ -104,6 +104,14 @@ class ShipSpec:
     repairers: tuple[tuple[int, Die, int], ...] = ()
     #: A9: slots no repair mends (misses, armour, every crew kind)
     never_repaired: int = 0
+    #: A8: intact steering gears cut the hexes before turning to their side: per side (port,
+    #: starboard), the mask of steering-gear slots in that side's locations
+    steering: tuple[int, int] = (0, 0)
+    #: A8: per side (port, starboard), the slots allowing a sideslip that way (steering gear
+    #: or slip shaft in that side's locations)
+    slips: tuple[int, int] = (0, 0)
+    #: A6 (N8): Ramming Crew slots, each +2 to the ship's ramming checks while intact
+    ram_crew_mask: int = 0
     #: a number shared by every ship of the same shape (footprint, arcs, weapon hexes,
     #: locations): what the geometry of attacks depends on, so it can be cached by shape
     shape: int = 0
@@ -169,6 +177,12 @@ _REPAIRS = {Effect.CREW: 1, Effect.RAMMING_CREW: 1, Effect.REPAIR_CREW: 2}
 _ARMS = (Effect.TORPEDO, Effect.RAM)
 
 
+def _side(location: str) -> int:
+    """A8: 0 for a port location, 1 for a starboard one, -1 for bow and stern (no side)."""
+    side = location.removeprefix("fore-").removeprefix("aft-")
+    return 0 if side == "port" else 1 if side == "starboard" else -1
+
+
 def compile_ship(index: int, name: str, side: str, card: Card, level: str = "quick-start"
                  ) -> ShipSpec:
     """A card compiled for play at rules ``level``: what each slot does comes from the
@@ -185,6 +199,8 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
     hull: list[tuple[int, int]] = []
     repairers: list[tuple[int, Die, int]] = []
     miss = gun = trim = arms = never = 0
+    miss = gun = trim = ram_crew = 0
+    steering, slips = [0, 0], [0, 0]
     for li, loc in enumerate(locations):
         loc_slots = card.locations[loc].slots
         loc_mask.append(0b111111 << (6 * li))
@@ -208,6 +224,12 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
                 engines.append((flat, slot.mp))
             elif effect is Effect.STRUCTURE and slot.si_bonus is not None:
                 hull.append((flat, slot.si_bonus))
+            elif effect is Effect.RAMMING_CREW:
+                ram_crew |= 1 << flat
+            elif effect in (Effect.STEERING, Effect.SIDESLIP) and _side(loc) >= 0:
+                slips[_side(loc)] |= 1 << flat
+                if effect is Effect.STEERING:
+                    steering[_side(loc)] |= 1 << flat
             if effect in _REPAIRS and slot.die is not None:
                 repairers.append((flat, slot.die, _REPAIRS[effect]))
             if effect is Effect.GUN or (level != "quick-start"
@@ -258,6 +280,9 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
         arms_mask=arms,
         repairers=tuple(repairers),
         never_repaired=never,
+        steering=(steering[0], steering[1]),
+        slips=(slips[0], slips[1]),
+        ram_crew_mask=ram_crew,
         shape=_shape_number(length, pivot, card.type, locations, tuple(arc), tuple(weapon_hex)),
     )
 

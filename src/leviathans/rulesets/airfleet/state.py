@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from . import AirFleet
     from .fog import Fog
     from .gunnery import AttackOption
+    from .ramming import RamResolution
     from .repair import Repairs
     from .screening import Hugging
     from .torpedoes import Torpedoes
@@ -61,12 +62,13 @@ class Phase:
 class MoveProgress:
     """The ship being moved and how far through its move it is."""
 
-    __slots__ = ("memo", "mp", "occupied", "position", "ship", "since", "start", "turned",
-                 "used")
+    __slots__ = ("memo", "mp", "occupied", "position", "ship", "since", "slipped", "spun",
+                 "start", "turned", "used")
 
     def __init__(self, ship: int, mp: int, since: int, turned: bool, used: int,
                  occupied: frozenset[Hex], start: tuple[Hex, int],
-                 memo: dict[tuple[Any, ...], bool], position: int) -> None:
+                 memo: dict[tuple[Any, ...], bool], position: int, slipped: bool = False,
+                 spun: int = 0) -> None:
         self.ship = ship
         #: movement points left this turn
         self.mp = mp
@@ -82,6 +84,10 @@ class MoveProgress:
         self.memo = memo
         #: the ship's position now, numbered in its :class:`.PositionTable`
         self.position = position
+        #: A8 (Commander rules): a sideslip was made in this move (once a move)
+        self.slipped = slipped
+        #: A8: hexsides turned in place by a ship entering no hex (``manoeuvres.SPUN_*``)
+        self.spun = spun
 
 
 _new_state = object.__new__
@@ -92,9 +98,8 @@ class GameState:
 
     __slots__ = (
         "attacks", "cache", "destroyed_before", "draw_offer", "events", "finished", "firing",
-        "fog", "groups", "hugs", "initiative", "moving", "outcome", "phase", "repairs", "setup",
-        "ships", "torpedoes",
-        "turn",
+        "fog", "groups", "hugs", "initiative", "moving", "outcome", "phase", "ram", "repairs",
+        "setup", "ships", "torpedoes", "turn",
     )
 
     setup: GameSetup
@@ -115,6 +120,8 @@ class GameState:
     attacks: tuple[Any, tuple[AttackOption, ...]] | None
     #: fog-of-war initiative this turn (secret placements, revealed cards), if that option
     fog: Fog | None
+    #: A6: a successful ram whose struck locations are being chosen (``ramming.RamResolution``)
+    ram: RamResolution | None
     #: the side whose draw offer waits for the other side's answer, if any
     draw_offer: str | None
     #: the Commander rules' torpedoes this turn: launches placed and resolved (A5)
@@ -145,6 +152,7 @@ class GameState:
         self.firing = ()
         self.attacks = None
         self.fog = None
+        self.ram = None
         self.draw_offer = None
         self.torpedoes = None
         self.hugs = ()
