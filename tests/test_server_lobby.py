@@ -123,6 +123,8 @@ def test_a_game_with_fleets_from_the_catalog(client: TestClient) -> None:
     assert _ships(client, game["id"]) == [
         ("HML Beagle", "british"), ("HML Raven", "british"), ("HML Beagle 2", "british"),
         ("Montpellier", "french")]
+    summary = look(client, game["id"])["game"]
+    assert summary["title"] == "HML Beagle, HML Raven, HML Beagle against Montpellier"
     payload = look(client, game["id"], game["tokens"].values())
     assert payload["view"]["phase"] == "deployment" and payload["legal"]
 
@@ -151,6 +153,9 @@ def test_war_fleet_fleets_from_the_catalog(client: TestClient) -> None:
     assert _ships(client, game["id"]) == [
         ("HML Leviathan", "british"), ("HML Beagle", "british"),
         ("Paris", "french"), ("Paris 2", "french")]
+    many = new_game(client, ruleset="warfleet", opponent="hotseat",
+                    fleets={"british": ["HML Leviathan"] * 12, "french": ["Paris"]})
+    assert look(client, many["id"])["game"]["title"] == "12 british ships against 1 french ship"
     r = client.post("/api/games", json={
         "ruleset": "warfleet", "opponent": "hotseat",
         "fleets": {"british": ["Aerial Fortress (Hindenburg)"], "french": ["Paris"]}})

@@ -26,7 +26,7 @@ from ..protocol import Concede, GameState, Ruleset
 from ..records import FORMAT, VERSION, GameRecord
 from ..rulesets import get_ruleset
 from .bot_turns import decide
-from .setups import custom_setup
+from .setups import custom_setup, fleets_title
 from .storage import ActionRow, Conflict, GameRow, SeatRow, Storage
 from .visibility import SPECTATOR, StepLog, ViewCache, Viewer, actor_of, seers
 
@@ -308,7 +308,8 @@ class GameManager:
         dice = RecordingDice(SeededDice(seed))
         state = ruleset.new_game(setup, dice)
         row = GameRow(game_id, ruleset_name, ruleset.setup_data(setup), seed,
-                      title or scenarios(ruleset_name)[scenario], _now())
+                      title or (fleets_title(fleets) if fleets
+                                else scenarios(ruleset_name)[scenario]), _now())
         opening = ActionRow(game_id, 0, None, tuple(dice.rolls), _now())
         await asyncio.to_thread(self.storage.create_game, row, seats, opening)
         dice.rolls.clear()

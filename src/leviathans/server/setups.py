@@ -18,7 +18,8 @@ from ..errors import LeviathansError
 from ..rulesets import get_ruleset
 from .catalog import playable
 
-__all__ = ["MAX_DEPTH", "MAX_SHIPS", "SetupError", "custom_setup", "scenario_facts", "zones_of"]
+__all__ = ["MAX_DEPTH", "MAX_SHIPS", "SetupError", "custom_setup", "fleets_title",
+           "scenario_facts", "zones_of"]
 
 #: Ships a side may field from the lobby (War Fleet's fleet action has twelve a side).
 MAX_SHIPS = 12
@@ -171,3 +172,14 @@ def scenario_facts(ruleset: str, setup: Any) -> dict[str, Any]:
             "half_hex_ring": bool(getattr(board, "half_hex_ring", False)),
             "min_depth": 2 if ruleset == "airfleet" else 1,
             "max_depth": min(MAX_DEPTH, (board.columns - 1) // 2), "max_ships": MAX_SHIPS}
+
+
+def fleets_title(fleets: Mapping[str, Sequence[str]]) -> str:
+    """A game's default title from its chosen fleets: the ships of each side (or their
+    number, when the names would make it long)."""
+    named = " against ".join(", ".join(find_card(c).name for c in cards)
+                             for cards in fleets.values())
+    if len(named) <= 80:
+        return named
+    return " against ".join(f"{len(cards)} {side} {'ship' if len(cards) == 1 else 'ships'}"
+                            for side, cards in fleets.items())

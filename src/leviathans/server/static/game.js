@@ -4,6 +4,7 @@ import { api, heldTokens, holdTokens, el, pct, outcomeText, pageProblem } from "
 import { Board } from "/static/board.js";
 import { warControls, warSummary } from "/static/warfleet.js";
 import { fogControls, fogInitiative, fogSummary, fogUnit } from "/static/fog.js";
+import { turnCue } from "/static/turncue.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const params = new URLSearchParams(location.search);
@@ -76,6 +77,7 @@ function render() {
   renderControls();
   renderLog();
   if (!document.getElementById("cards").hidden) renderCards();
+  turnCue(data);  // the tab's title (and a tone) when the turn comes to this seat
 }
 
 function initiativeText(view) {
