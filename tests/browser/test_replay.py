@@ -120,3 +120,11 @@ def test_a_live_game_is_replayed_and_followed(page: Page, server: str, shots: Sh
     page.goto(f"{server}/replay/{gid}")
     expect(page.locator("#live")).to_contain_text("as a spectator saw them")
     _at(page, 15)
+    # The lobby's "Your games" leads to it too, for the seats this browser holds.
+    page.goto(f"{server}/")
+    page.evaluate("([id, t]) => localStorage.setItem('leviathans.tokens', "
+                  "JSON.stringify({[id]: [t]}))", [gid, tokens["french"]])
+    page.reload()
+    page.click(f"#my-games a.replay-link[href^='/replay/{gid}?token=']")
+    expect(page.locator("#live")).to_contain_text("as your seat saw them")
+    _at(page, 15)

@@ -195,11 +195,14 @@ async function listGames() {
   }
   if (!byGame.size) return;
   table.replaceChildren(...[...byGame.values()].map((g) => {
-    const url = `/game/${g.id}?` + g.tokens.map((t) => `token=${encodeURIComponent(t)}`).join("&");
+    const query = g.tokens.map((t) => `token=${encodeURIComponent(t)}`).join("&");
     return el("tr", {},
-      el("td", {}, el("a", { href: url }, g.title)),
+      el("td", {}, el("a", { href: `/game/${g.id}?${query}` }, g.title)),
       el("td", {}, g.ruleset),
       el("td", {}, g.status === "finished" ? outcomeText(g.outcome) : "in play"),
+      // the steps so far (or all of them), as this seat saw them
+      el("td", {}, el("a", { href: `/replay/${g.id}?${query}`, class: "replay-link",
+                             title: "step through the game so far" }, "replay")),
       el("td", { class: "muted" }, new Date(g.updated).toLocaleString()));
   }));
 }
