@@ -119,6 +119,7 @@ EXPECT: tuple[Expect, ...] = (
     Expect(r"warfleet convert \S*hml-raven\.toml$", r"HML Raven"),
     Expect(r"warfleet convert Montpellier$", r"Montpellier"),
     Expect(r"leviathans odds blue\+green\+black 11$", r"= 2/3 = 66\.67%"),
+    Expect(r"leviathans options$", r"fire_order = loser-first \| winner-first"),
     Expect(r"leviathans battle .*--record \S+", r"Result: .*\n(.*\n)*Record written to",
            (_file(r"--record (\S+)", _record),)),
     Expect(r"leviathans battle ", r"\nResult: "),

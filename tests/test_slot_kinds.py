@@ -91,3 +91,20 @@ def test_only_active_kinds_change_a_compiled_ship() -> None:
         assert (flat in crews) == (effect is Effect.CREW)
         assert bool(spec.gun_mask >> flat & 1) == (effect is Effect.GUN)
         assert bool(spec.trim_mask >> flat & 1) == (effect is Effect.TRIM_TANK)
+
+
+def test_the_card_printer_reads_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from leviathans.cli import main
+    from leviathans.render.cards import in_play
+
+    assert main(["ships", "Kamchatka"]) == 0
+    out = capsys.readouterr().out
+    assert "inert (A10: no rule published)" in out  # precision crews
+    assert "commander rules: turns and sideslips to its side (A8)" in out  # steering gear
+    assert "its die joins its location's gun attacks (R6)" in out  # crews
+    for kind, entry in SLOT_EFFECTS.items():
+        text = in_play(kind).plain
+        if entry.effect not in (Effect.MISS, Effect.INERT):
+            assert entry.note in text and entry.ruling in text, kind
+        if entry.level != "quick-start":
+            assert text.startswith(f"{entry.level} rules: "), kind

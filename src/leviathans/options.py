@@ -58,6 +58,17 @@ class RulesOptions(BaseModel):
         if unknown:
             raise ScenarioError(f"{where}: unknown option(s) {', '.join(sorted(unknown))} "
                                 f"(known: {', '.join(sorted(names))})")
+        for info in cls.declared():
+            value = data.get(info["name"])
+            if info["name"] in data and info["type"] == "choice" and not (
+                    value is None and info["optional"]) and not any(
+                    type(value) is type(c) and value == c for c in info["choices"]):
+                # 4.0 is not the choice 4, nor true 1: the same type or nothing
+                named = one_line(repr(value))
+                raise ScenarioError(
+                    f"{where}.{info['name']}: {named} is not one of "
+                    f"{', '.join(str(c) for c in info['choices'])} (there is no "
+                    f"{info['name']} {named})")
         try:
             return cls.model_validate(dict(data))
         except ValidationError as exc:

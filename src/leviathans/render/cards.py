@@ -7,8 +7,10 @@ from rich.table import Table
 from rich.text import Text
 
 from ..cards.schema import Card
+from ..rulesets.airfleet.slot_kinds import SLOT_EFFECTS, Effect
 
-__all__ = ["Phrases", "card_header", "card_table", "cards_table", "location_header", "print_rich"]
+__all__ = ["Phrases", "card_header", "card_table", "cards_table", "in_play", "location_header",
+           "print_rich"]
 
 _COLOUR_STYLE = {"green": "green", "blue": "blue", "yellow": "yellow", "red": "red",
                  "black": "bold white on grey23"}
@@ -83,6 +85,20 @@ def location_header(name: str, moved: str, stationary: str) -> Phrases:
     return Phrases([Text(name.upper()), dice])
 
 
+def in_play(kind: str) -> Text:
+    """What a slot of ``kind`` does in the air-fleet game, from the slot-kind table: its
+    effect, the rules level that gives it (when above the quick-start rules) and the ruling;
+    dimmed where it does nothing at the quick-start level."""
+    entry = SLOT_EFFECTS[kind]
+    if entry.effect is Effect.MISS:
+        return Text("")
+    if entry.effect is Effect.INERT:
+        return Text(f"inert ({entry.ruling}: no rule published)", style="dim")
+    if entry.level == "quick-start":
+        return Text(f"{entry.note} ({entry.ruling})")
+    return Text(f"{entry.level} rules: {entry.note} ({entry.ruling})", style="dim")
+
+
 def card_table(card: Card) -> Group:
     parts: list[RenderableType] = [*card_header(card)]
     for loc in card.location_names:
@@ -98,12 +114,13 @@ def card_table(card: Card) -> Group:
         if armour:
             t.add_column(f"+{armour} armour", justify="right")
         t.add_column("Content")
+        t.add_column("In play")
         for n, slot in enumerate(location.slots, start=1):
             breach = "-" if slot.breach is None else str(slot.breach)
-            row = [str(n), breach]
+            row = [Text(str(n)), Text(breach)]
             if armour:
-                row.append("-" if slot.breach is None else str(slot.breach + armour))
-            row.append(slot.describe())
-            t.add_row(*(Text(v) for v in row))
+                row.append(Text("-" if slot.breach is None else str(slot.breach + armour)))
+            row.extend([Text(slot.describe()), in_play(slot.kind)])
+            t.add_row(*row)
         parts.append(t)
     return Group(*parts)

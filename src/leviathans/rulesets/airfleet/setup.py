@@ -310,11 +310,13 @@ QUICKSTART_SHIPS = (
 
 def quickstart_battle(options: Options | None = None) -> GameSetup:
     """The quick-start battle, ships to be deployed in their zones (R2)."""
-    return _quickstart_battle(options or Options())
+    # keyed on the options model too: the setup is parsed by it (a model extended with a new
+    # option must not get, nor leave behind, a setup parsed by another)
+    return _quickstart_battle(options or Options(), _options_model())
 
 
 @cache
-def _quickstart_battle(options: Options) -> GameSetup:
+def _quickstart_battle(options: Options, model: type[Options]) -> GameSetup:
     data = {
         "board": quickstart_board().to_dict(),
         "ships": [{"card": card, "side": side} for card, side in QUICKSTART_SHIPS],
