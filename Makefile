@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: play test lint typecheck unit bench battle loadtest system-deps clean
+.PHONY: play test lint typecheck unit bench battle loadtest screenshots system-deps clean
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -46,6 +46,11 @@ typecheck: .venv/.synced
 
 unit: .venv/.synced system-deps
 	$(RUN) pytest
+
+# The browser game's views photographed by Debian's chromium into docs/screenshots/ (here: the
+# lobby with fleets chosen, open games, a replay at a gunnery step).
+screenshots: .venv/.synced system-deps
+	LEVIATHANS_SCREENSHOTS=docs/screenshots $(RUN) pytest tests/browser/test_views_lobby.py -q
 
 bench: .venv/.synced
 	$(RUN) python bench/bench.py

@@ -238,11 +238,12 @@ async function listOpen() {
     table.replaceChildren(el("tr", {}, el("td", { class: "muted" }, "none waiting")));
     return;
   }
+  const names = { airfleet: "air fleet", warfleet: "War Fleet", starship: "starship" };
   table.replaceChildren(...games.map((g) => el("tr", { "data-game": g.id },
-    el("td", {}, g.title),
-    el("td", {}, g.ruleset),
-    el("td", { class: "muted" }, new Date(g.created).toLocaleString()),
-    el("td", {}, el("button", { type: "button", class: "join", "data-join": g.id,
+    el("td", {}, el("div", { class: "open-title" }, g.title),
+      el("div", { class: "muted small" }, `${names[g.ruleset] || g.ruleset}, since `,
+        new Date(g.created).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }))),
+    el("td", { class: "join-cell" }, el("button", { type: "button", class: "join", "data-join": g.id,
                                 onclick: () => join(g.id) }, `Join as ${g.side}`)))));
 }
 
