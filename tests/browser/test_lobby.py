@@ -109,7 +109,11 @@ def test_fleets_from_the_catalog_played_to_the_first_gunnery(page: Page, server:
     for _ in range(200):
         h = wait_for_turn(page, 60)
         if h.startswith("Move"):
+            seq = page.evaluate("() => document.body.dataset.seq")
             move_flat_out(page, 0)
+            # the page moves on once the server has taken the step
+            page.wait_for_function(f"() => document.body.dataset.seq !== '{seq}'",
+                                   timeout=TIMEOUT)
         elif h.startswith(("Gunnery", "Game over")):
             break
     assert heading(page).startswith("Gunnery"), heading(page)
@@ -165,7 +169,9 @@ def test_an_open_game_is_joined_once_and_the_turn_cue(browser: Browser, server: 
         Shots("open-games")(guest, "listed")
         guest.click(f"#open-games button[data-join='{game_id}']")
         guest.wait_for_selector("body[data-seq]", timeout=TIMEOUT)
-        assert "you: british" in guest.inner_text("#seat")
+        seats = {s["side"]: s for s in httpx.get(f"{server}/api/games/{game_id}").json()
+                 ["game"]["seats"]}
+        assert "you: british" in guest.inner_text("#seat"), (host.url, guest.url, seats)
         late.click(f"#open-games button[data-join='{game_id}']")  # too late: refused
         expect(late.locator("#lobby-error")).to_contain_text("no open seat")
         expect(late.locator(f"#open-games tr[data-game='{game_id}']")).to_have_count(0)
