@@ -1,5 +1,5 @@
 """The game page's own questions to the server, beside the game's API (app.py): a move planned
-in the browser checked step by step, and the summary of a finished game.
+in the browser checked step by step, a torpedo aimed (A5) and the summary of a finished game.
 
 Neither changes a game: a plan is checked by the engine on a copy of the position (the game
 sees only the steps the player confirms, sent as ordinary actions); the summary is computed
@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Query
 
 from ..errors import LeviathansError
+from .commander_hints import launch_odds
 from .games import ApiError, GameManager, Session
 from .hints import move_plan
 
@@ -37,6 +38,25 @@ def install(app: FastAPI, manager: GameManager) -> None:
             raise ApiError(403, "a move is planned by the seat to move")
         try:
             return await asyncio.to_thread(move_plan, state, ship, steps)
+        except LeviathansError as exc:
+            raise ApiError(422, str(exc)) from None
+
+    @app.get("/api/games/{game_id}/torpedo")
+    async def torpedo(game_id: str, ship: Annotated[str, Query(max_length=80)],
+                      slot: Annotated[str, Query(max_length=20)],
+                      target: Annotated[str, Query(max_length=8)],
+                      token: Annotated[list[str] | None, Query(max_length=4)] = None
+                      ) -> dict[str, Any]:
+        """A5, for the seat placing launches: torpedo ``slot`` of ``ship`` aimed at hex
+        ``target``, checked by the engine and not made: its line, the ships it would meet
+        first and the exact odds of each strike (the ships where they stand now)."""
+        session = await manager.get(game_id)
+        sides = manager.sides_of(session, [t for t in token or [] if t])
+        state = session.state
+        if state.to_move is None or state.to_move not in sides:
+            raise ApiError(403, "a torpedo is aimed by the seat to move")
+        try:
+            return await asyncio.to_thread(launch_odds, state, ship, slot, target)
         except LeviathansError as exc:
             raise ApiError(422, str(exc)) from None
 

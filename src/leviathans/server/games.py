@@ -78,12 +78,23 @@ PLAYABLE: tuple[str, ...] = ("airfleet", "starship", "warfleet")
 def scenarios(ruleset: str) -> dict[str, str]:
     """The built-in scenarios a new game may start from."""
     if ruleset == "airfleet":
-        return {"quickstart": "Quick-start battle: Hertfordshire and Raven against Pontbriand "
-                              "and Pelletier"}
+        return dict(AIR_SCENARIOS)
     if ruleset == "warfleet":
         return {"skirmish": "War Fleet skirmish: four ships a side on one sheet",
                 "fleet-action": "War Fleet fleet action: twelve ships a side on two sheets"}
     return {"samples": "Sample fleets: a carrier group against a raiding squadron"}
+
+
+#: The air-fleet scenarios, each named with its rules level and board size (columns x rows):
+#: the quick-start battle, and the Commander rules' built-in scenarios (issue 15.6).
+AIR_SCENARIOS = {
+    "quickstart": "Quick-start battle: Hertfordshire and Raven against Pontbriand and "
+                  "Pelletier (40×22 hexes)",
+    "commander-battle": "Commander rules battle: the quick-start ships with a destroyer and a "
+                        "cruiser a side, torpedoes aboard (40×22 hexes)",
+    "battleship-action": "Commander rules battleship action: Types 3 and 4 of Britain and "
+                         "France (60×33 hexes)",
+}
 
 
 #: Initiative rules an air-fleet game may be started with (F1: fog of war, with four cards a
@@ -145,6 +156,16 @@ def _setup_for(ruleset: str, scenario: str, turn_limit: int | None,
         from ..rulesets.airfleet import Options, quickstart_battle
 
         rule = initiative or "quick-start"
+        if scenario != "quickstart":  # a Commander rules scenario, with its own options
+            from ..rulesets.airfleet import load_scenario as load_air
+
+            air = load_air(scenario)
+            own: dict[str, Any] = {} if turn_limit is None else {"turn_limit": turn_limit}
+            if rule != "quick-start":
+                own.update(initiative="fog-of-war",
+                           fog_cards="deployed" if rule == "fog-of-war-deployed" else 4)
+            return air.with_options(type(air.options).from_dict(
+                {**air.options.to_dict(), **own}, "options"))
         if rule == "quick-start":
             return quickstart_battle(Options(turn_limit=turn_limit))
         return quickstart_battle(Options(

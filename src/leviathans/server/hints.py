@@ -4,8 +4,9 @@ arcs and range bands), and a planned move checked step by step.
 
 Computed by the engine's own functions (odds, footprints, arcs, legal steps), so the browser
 holds no second copy of the rules: it only shows these next to the actions the engine says are
-legal. Keys of the hints are action texts, but for ``$guns`` (air fleet, gunnery): no action
-text starts with ``$``.
+legal. Keys of the hints are action texts, but for ``$guns`` (air fleet, gunnery) and the
+Commander rules' ``$launch`` and ``$torpedo`` (:mod:`.commander_hints`): no action text starts
+with ``$``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..protocol import GameState
+from .commander_hints import commander_hints, screened
 
 __all__ = ["GUNS", "attack_hints", "move_plan"]
 
@@ -95,8 +97,15 @@ def _air(state: Any, legal: set[str]) -> dict[str, Any]:
             "critical": _frac(odds.critical), "keel": _frac(odds.keel),
             "expected": float(odds.expected_slots),
         }
+        if state.hugs:  # A7: the target hexes a hug screens from this gun
+            spec = state.setup.ships[opt.ship]
+            origin = state.hexes(opt.ship)[spec.weapon_hex[opt.slot // 6]]
+            shade = screened(state, opt.ship, opt.target, origin)
+            if shade is not None:
+                out[text]["screened"] = shade
     if state.phase.name == "GUNNERY" and state.firing:
         out[GUNS] = _guns(state, state.firing[0])
+    out.update(commander_hints(state, legal))
     return out
 
 

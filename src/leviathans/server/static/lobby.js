@@ -31,6 +31,7 @@ function refreshForm() {
   document.getElementById("initiative-label").hidden = !Object.keys(initiatives).length;
   refreshOpponent();
   buildOptions(info.options || []);
+  scenarioOptions();
   refreshScenario();
 }
 
@@ -128,7 +129,9 @@ function buildOptions(declared) {
   }
 }
 
-// The default an option has given the others' current values (its declared defaults_by).
+// The default an option has given the others' current values (its declared defaults_by),
+// else the scenario's own value (a Commander rules scenario sets the rules level), else the
+// declared default.
 function effectiveDefault(o) {
   for (const [other, byValue] of Object.entries(o.defaults_by || {})) {
     const value = currentValue(other);
@@ -136,7 +139,17 @@ function effectiveDefault(o) {
       return byValue[String(value)];
     }
   }
+  const own = currentFacts().options;
+  if (own && Object.prototype.hasOwnProperty.call(own, o.name)) return own[o.name];
   return o.default;
+}
+
+// A scenario chosen: the options form shows its own options (then the ones following them).
+function scenarioOptions() {
+  const box = document.getElementById("options");
+  const shown = box.declared || [];
+  for (const o of shown) if (!Object.keys(o.defaults_by || {}).length) showDefault(o);
+  for (const o of shown) if (Object.keys(o.defaults_by || {}).length) showDefault(o);
 }
 
 function showDefault(o) {
@@ -323,7 +336,7 @@ async function main() {
   document.getElementById("bot").value = meta.bots.includes("greedy") ? "greedy" : meta.bots[0];
   document.getElementById("ruleset").addEventListener("change", refreshForm);
   document.getElementById("opponent").addEventListener("change", refreshOpponent);
-  document.getElementById("scenario").addEventListener("change", refreshScenario);
+  document.getElementById("scenario").addEventListener("change", () => { scenarioOptions(); refreshScenario(); });
   for (const id of ["side", "initiative", "options"]) {
     document.getElementById(id).addEventListener("change", showChance);
   }
