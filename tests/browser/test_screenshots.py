@@ -1,5 +1,6 @@
 """The main views of the air-fleet game, photographed: the lobby, deployment, a move with its
-ghosts, the gun table, a card under the pointer, the end summary and a phone. `make
+ghosts, the gun table, a card under the pointer, the end summary, a phone and a Commander rules
+torpedo launch. `make
 screenshots` runs this with LEVIATHANS_SCREENSHOTS=docs/screenshots (the README shows two of
 them); otherwise they go to artifacts/views/. Each view is checked as the other tests' are (no
 missing glyph, nothing marked hidden on show)."""
@@ -7,12 +8,15 @@ missing glyph, nothing marked hidden on show)."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
+import httpx
 from playwright.sync_api import Browser, Page
 
 from .clicker import TIMEOUT, Clicker
-from .conftest import ROOT
+from .conftest import ROOT, running_server
+from .test_commander import SCRIPT as COMMANDER_SERVER
 from .seen import shown_hidden, tofu
 from .test_play import new_game
 
@@ -105,3 +109,26 @@ def phone(browser: Browser, server: str) -> None:
         shoot(page, "phone")
     finally:
         context.close()
+
+
+def test_the_commander_view(browser: Browser) -> None:
+    """A Commander rules game (issue 15.6): a torpedo aimed on the board, its line, the ship it
+    meets and the odds (the test position of test_commander.py, against the greedy bot)."""
+    with running_server([sys.executable, "-c", COMMANDER_SERVER]) as base:
+        context = browser.new_context(viewport={"width": 1400, "height": 860})
+        page = context.new_page()
+        try:
+            game = httpx.post(f"{base}/api/games", json={
+                "ruleset": "airfleet", "side": "british", "opponent": "bot", "bot": "greedy",
+                "scenario": "test-commander"}).json()
+            token = next(iter(game["tokens"].values()))
+            page.goto(f"{base}/game/{game['id']}?token={token}")
+            page.wait_for_selector("body[data-seq]", timeout=TIMEOUT)
+            assert Clicker(page).decision().startswith("Torpedo launch")
+            page.click("#torpedo-slots button[data-slot='HML Belfast:starboard.3']")
+            page.click("polygon.hex[data-hex='2310']", force=True)
+            page.wait_for_selector("text.odds-tag[data-target='Pontbriand']", timeout=TIMEOUT)
+            page.mouse.move(5, 5)
+            shoot(page, "commander-torpedo")
+        finally:
+            context.close()

@@ -5,15 +5,17 @@
 // engine's check of a planned move): nothing here knows the rules.
 import { el, pct } from "/static/common.js";
 import { RULES } from "/static/rules.js";
+import { commanderControls, drawScreens, drawTorpedoes, isCommander, moveExtras } from "/static/commander.js";
 
 export const FACINGS = ["N", "NE", "SE", "S", "SW", "NW"];
 const DEPLOY = /^(.+)@(\d{4}):(\w+)$/;
-const STEP = /^(.+):([FLRE])$/;
+const STEP = /^(.+):([FLREPS])$/;
 
 // ctx: { data, board, pick, controls, button, send, sendMany, concede, drawOffer, showError,
 //        ask, planUrl, ruler }
 export function airControls(ctx) {
   const legal = ctx.data.legal;
+  if (isCommander(legal)) return commanderControls(ctx);
   const deploys = legal.map((a) => a.match(DEPLOY)).filter(Boolean);
   if (deploys.length) return airDeploy(ctx, deploys);
   const steps = legal.map((a) => a.match(STEP)).filter(Boolean);
@@ -148,7 +150,8 @@ function airMove(ctx, steps) {
   document.onkeydown = (e) => {
     if (e.target.closest && e.target.closest("input,select,textarea")) return;
     const key = { ArrowUp: "F", w: "F", f: "F", F: "F", ArrowLeft: "L", a: "L", l: "L", L: "L",
-      ArrowRight: "R", d: "R", r: "R", R: "R", Enter: "E", e: "E", E: "E", Backspace: "U", z: "U", u: "U" }[e.key];
+      ArrowRight: "R", d: "R", r: "R", R: "R", Enter: "E", e: "E", E: "E", Backspace: "U", z: "U", u: "U",
+      p: "P", P: "P", s: "S", S: "S" }[e.key];
     if (!key) return;
     e.preventDefault();
     if (key === "U") undo(ctx, steps);
@@ -276,6 +279,9 @@ function drawMove(ctx, steps) {
   const next = result ? result.next : [];
   const busy = ctx.sending() || !result;
   const choices = plan.end ? facingChoices(ctx, steps) : null;
+  const commander = data.view.torpedoes !== undefined && (next.includes("P") || next.includes("S")
+    || data.legal.some((a) => a.startsWith("hug ") || a.endsWith(":RAM") || a.endsWith(":P") || a.endsWith(":S")));
+  drawTorpedoes(ctx);
   const title = ctx.data.view.moving ? `Move ${pick.ship} (moving)` : `Move ${pick.ship}`;
   const finalEdge = result && result.edge;
   ctx.controls(title,
@@ -294,12 +300,19 @@ function drawMove(ctx, steps) {
     el("div", { class: "buttons", id: "steps" },
       ctx.button("⟲ port (L)", () => addStep(ctx, steps, "L"), { disabled: busy || !next.includes("L"), id: "turn-left", title: RULES.turn }),
       ctx.button("forward (F)", () => addStep(ctx, steps, "F"), { disabled: busy || !next.includes("F"), id: "forward", title: RULES.forward }),
-      ctx.button("starboard (R) ⟳", () => addStep(ctx, steps, "R"), { disabled: busy || !next.includes("R"), id: "turn-right", title: RULES.turn })),
+      ctx.button("starboard (R) ⟳", () => addStep(ctx, steps, "R"), { disabled: busy || !next.includes("R"), id: "turn-right", title: commander ? `${RULES.turn} ${RULES.turnInPlace}` : RULES.turn })),
+    commander ? el("div", { class: "buttons", id: "slips" },
+      ctx.button("⇖ sideslip to port (P)", () => addStep(ctx, steps, "P"), { disabled: busy || !next.includes("P"), id: "slip-port", title: RULES.sideslip }),
+      ctx.button("sideslip to starboard (S) ⇗", () => addStep(ctx, steps, "S"), { disabled: busy || !next.includes("S"), id: "slip-starboard", title: RULES.sideslip }),
+      el("span", { class: "muted small", title: RULES.broach }, "broach turns: forced only")) : null,
+    moveExtras(ctx, pick.ship, plan.steps),
     el("div", { class: "buttons" },
       ctx.button("undo step (⌫)", () => undo(ctx, steps), { class: "secondary", disabled: busy || !plan.steps, id: "undo", title: RULES.undo }),
       ctx.button("clear plan", () => clearPlan(ctx, steps), { class: "secondary", disabled: busy || !plan.steps, id: "clear-plan", title: RULES.clear }),
       ctx.button(plan.steps ? "confirm move (E)" : "end move here (E)", () => confirmMove(ctx),
-        { disabled: busy || !(result && (result.finished || result.next.includes("E"))), id: "end-move", title: RULES.end })),
+        { disabled: busy || !(result && (result.finished || result.next.includes("E"))), id: "end-move", title: RULES.end }),
+      commander && plan.steps && result && !result.finished ? ctx.button("make these steps, keep moving", () => makeSteps(ctx),
+        { class: "secondary", disabled: busy, id: "make-steps", title: RULES.keepMoving }) : null),
     el("p", { class: "muted small" }, "Keys: ↑/F forward, ←/L port, →/R starboard, ⌫/Z undo, Enter/E confirm. ",
       el("a", { href: "/static/rules.html#movement", target: "_blank" }, "movement rules")),
     ctx.drawOffer(), ctx.concede());
@@ -340,6 +353,13 @@ async function confirmMove(ctx) {
   const actions = [...plan.steps].map((s) => `${plan.ship}:${s}`);
   if (!result.finished) actions.push(`${plan.ship}:E`);
   ctx.sendMany(actions);
+}
+
+// The planned steps played, the move left open (to ram or hug from there: Commander rules).
+function makeSteps(ctx) {
+  const plan = ctx.pick.plan;
+  if (ctx.sending() || !plan.steps || !plan.result || plan.result.steps !== plan.steps) return;
+  ctx.sendMany([...plan.steps].map((s) => `${plan.ship}:${s}`));
 }
 
 // --- gunnery ----------------------------------------------------------------------------------
@@ -402,6 +422,8 @@ function shotCell(ctx, action, h) {
   return el("div", { class: "shot" },
     ctx.button(`${target} ${loc} · ${pct(any)}`, () => ctx.send(action), { "data-action": action,
       title: `Fire at ${target}, striking its ${loc} (range ${h.range}): ${pct(any)} to destroy a slot. ${RULES.fire}` }),
+    h.screened ? el("span", { class: "screened-mark", "data-screened": target, title: RULES.screened },
+      `screened: range ${h.range} to ${h.screened.to}`) : null,
     el("details", { class: "odds-detail" }, el("summary", { title: "Odds: each slot's chance to be destroyed, and the keel's to break [damage]." }, "odds"),
       el("div", { class: "odds" }, `range ${h.range}, dice `, dice(h.dice || [])),
       el("table", { class: "slot-odds" }, slots.map(([ref, p]) => el("tr", {}, el("td", {}, ref), el("td", {}, pct(p.probability))))),
@@ -438,4 +460,5 @@ function showGun(ctx, gun, actions, hints) {
     const b = g.getBBox();
     board.tag("over", { x: b.x, y: b.y, w: b.width, h: b.height }, pct(p), "odds-tag", { "data-target": target });
   }
+  drawScreens(ctx, gun, actions, hints);
 }

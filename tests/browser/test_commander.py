@@ -1,0 +1,209 @@
+"""Issue 15.6, the Commander rules in the browser: the lobby offers the rules level, its options
+and the Commander scenarios; a game against the greedy bot, started in the lobby and played by
+clicks, in which a torpedo is aimed on the board (its line, the ship it meets and its odds
+shown) and resolves, a ram is made after its outlook is shown (the check's chance, both sides'
+expected damage) and a crew's repair is rolled from the repair table with its chance.
+
+The position is a test-only scenario (a server started with one more scenario, as
+test_options_form's server has one more option): the Belfast, a torpedo boat, right astern of
+the Raven (its next step forward enters her: a ram), the Hertfordshire with its bow gun
+destroyed in an earlier turn (a repair), the Pontbriand ten hexes east (a torpedo target)."""
+
+from __future__ import annotations
+
+import re
+import sys
+import textwrap
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .clicker import TIMEOUT, Clicker
+from .conftest import Shots, running_server
+
+#: the test position: the Belfast's bow right astern of the Raven, the Hertfordshire's bow gun
+#: destroyed in an earlier turn, the Pontbriand ten hexes east of the Belfast
+POSITION = {"options": {"rules": "commander"}, "ships": [
+    {"card": "HML Hertfordshire", "side": "british", "bow": "0516", "facing": "N",
+     "destroyed": ["bow.3"]},
+    {"card": "HML Belfast", "side": "british", "bow": "1010", "facing": "N"},
+    {"card": "HML Raven", "side": "british", "bow": "1008", "facing": "N"},
+    {"card": "Pontbriand", "side": "french", "bow": "2010", "facing": "S"},
+]}
+
+SCRIPT = textwrap.dedent(f"""
+    import sys
+    import leviathans.rulesets.airfleet as air
+    from leviathans.server import games
+
+    DATA = {POSITION!r}
+    games.AIR_SCENARIOS["test-commander"] = "Test position: a torpedo, a ram, a repair"
+    builtin = air.load_scenario
+    air.load_scenario = lambda name: (air.parse_setup(DATA, "test position")
+                                      if name == "test-commander" else builtin(name))
+    from leviathans.cli import main
+    sys.exit(main(["serve", "--database-url", "memory://", *sys.argv[1:]]))
+""")
+
+
+def ram_check() -> str:
+    """The Belfast's ramming check chance as the page writes it (the engine's exact odds)."""
+    from leviathans.dice import SeededDice
+    from leviathans.rulesets.airfleet import AIRFLEET, parse_setup, ramming
+
+    setup = parse_setup(POSITION, "test position")
+    state = AIRFLEET.new_game(setup, SeededDice(1))
+    i = setup.by_name["HML Belfast"]
+    p = ramming.check_chance(ramming.ramming_crews(setup.ships[i], state.ships[i]))
+    return f"{float(p) * 100:.1f}%"
+
+
+@pytest.fixture(scope="module")
+def test_server() -> Iterator[str]:
+    with running_server([sys.executable, "-c", SCRIPT]) as base:
+        yield base
+
+
+def log(page: Page) -> str:
+    return page.inner_text("#log")
+
+
+def test_the_lobby_offers_the_commander_level_and_scenarios(page: Page, test_server: str,
+                                                            shots: Shots) -> None:
+    page.goto(f"{test_server}/")
+    page.wait_for_selector("#start")
+    page.select_option("#ruleset", "airfleet")
+    labels = page.eval_on_selector_all("#scenario option", "os => os.map(o => o.textContent)")
+    assert any("Commander rules battle" in t and "40×22" in t for t in labels), labels
+    assert any("battleship action" in t and "60×33" in t for t in labels), labels
+    page.click("#options-box summary")
+    rules = page.locator("#option-rules")
+    expect(rules).to_be_visible()
+    assert rules.locator("option:checked").inner_text() == "quick-start"
+    expect(page.locator("#option-ramming")).to_be_visible()
+    expect(page.locator("#option-ram_attacks")).to_be_visible()
+    expect(page.locator("#option-repair_target")).to_be_visible()
+    assert "Commander" in (page.locator("label:has(#option-rules)").get_attribute("title") or "")
+    # a Commander scenario brings its own level to the form (quick-start destruction follows)
+    page.select_option("#scenario", "battleship-action")
+    expect(rules.locator("option:checked")).to_have_text("commander")
+    expect(page.locator("#option-quickstart_destruction")).not_to_be_checked()
+    page.select_option("#scenario", "quickstart")
+    expect(rules.locator("option:checked")).to_have_text("quick-start")
+    expect(page.locator("#option-quickstart_destruction")).to_be_checked()
+    shots(page, "lobby-commander")
+
+
+def test_a_commander_game_against_the_greedy_bot_by_clicks(page: Page, test_server: str,
+                                                           shots: Shots) -> None:
+    page.goto(f"{test_server}/")
+    page.wait_for_selector("#start")
+    page.select_option("#ruleset", "airfleet")
+    page.select_option("#opponent", "bot")
+    page.select_option("#bot", "greedy")
+    page.select_option("#side", "british")
+    page.select_option("#scenario", "test-commander")
+    page.click("#options-box summary")
+    expect(page.locator("#option-rules option:checked")).to_have_text("commander")
+    page.click("#start")
+    page.wait_for_selector("body[data-seq]", timeout=TIMEOUT)
+    clicker = Clicker(page)
+    done = {"launched": False, "rammed": False, "repaired": False}
+    for _ in range(80):
+        h = clicker.decision(90)
+        seq = clicker.seq()
+        if h.startswith("Torpedo launch"):
+            if done["launched"]:
+                clicker.click("#launch-done", "end of launches")
+            else:
+                aim_torpedo(page, clicker, shots)
+                done["launched"] = True
+        elif h.startswith("Torpedo "):  # the launching side's choice: the line is explained
+            expect(page.locator("#torpedo-why")).to_contain_text("you choose")
+            clicker.click("#torpedo-choices button >> nth=0", "strike")
+        elif h.startswith("Ram:"):
+            expect(page.locator("#ram-why")).to_contain_text("you choose")
+            clicker.click("#ram-strikes button >> nth=0", "ram strike")
+        elif h.startswith("Move HML Belfast") and not done["rammed"]:
+            ram(page, clicker, shots)
+            done["rammed"] = True
+        elif h.startswith("Move"):
+            page.wait_for_selector("#controls:not(.busy) #end-move:not([disabled])",
+                                   timeout=TIMEOUT)
+            clicker.click("#end-move", "end move")
+        elif h.startswith("Gunnery"):
+            clicker.click("#done", "done firing")
+        elif h.startswith("Repair"):
+            if not done["repaired"]:
+                repair(page, clicker, shots)
+                done["repaired"] = True
+            else:
+                clicker.click("#repair-table button[data-action$='>none'] >> nth=0", "no repair")
+        elif h.startswith("Game over"):
+            break
+        else:
+            raise AssertionError(f"unexpected decision {h!r}")
+        clicker.wait_seq_after(seq, 60)
+        if done["repaired"] and re.search(r"Torpedo 1 .*(strikes|meets no ship)", log(page)):
+            break
+    assert all(done.values()), done
+    text = log(page)
+    assert re.search(r"Torpedo 1: HML Belfast starboard\.3 launches from \d{4} at 2310", text)
+    assert re.search(r"Torpedo 1 \(HML Belfast starboard\.3\) (strikes|meets no ship)", text)
+    assert re.search(r"HML Belfast rams HML Raven: ramming check \d\+\d = \d+ against 12", text)
+    if "the ram strikes" in text:  # the push shown in the log
+        assert re.search(r"HML Raven .*push", text, re.I)
+    assert re.search(r"HML Hertfordshire \w+\.\d repairs bow\.3: .* against 1[58]: "
+                     r"(not )?repaired", text)
+    raw = re.compile(r"launch \S+:|^repair |:RAM\b|^torpedo \d>", re.M)
+    assert not raw.search(page.inner_text("#controls")), "no raw notation on show"
+
+
+def aim_torpedo(page: Page, clicker: Clicker, shots: Shots) -> None:
+    """Pick the Belfast's starboard torpedo, click the target hex 2310: the line is drawn, the
+    Pontbriand outlined as the ship it meets, the odds said; then launch."""
+    clicker.click("#torpedo-slots button[data-slot='HML Belfast:starboard.3']", "torpedo")
+    expect(page.locator("polygon.hex.hl[data-hex='2310']")).to_have_count(1)
+    clicker.click("polygon.hex[data-hex='2310']", "target hex", force=True)
+    odds = page.locator("#launch-odds")
+    expect(odds).to_contain_text("meets Pontbriand first", timeout=TIMEOUT)
+    expect(odds).to_contain_text(re.compile(r"Pontbriand's \w+: [\d.]+% to destroy a slot"))
+    expect(page.locator(".torpedo-line.aimed line")).to_have_count(1)
+    expect(page.locator("g.ship.target[data-ship='Pontbriand']")).to_have_count(1)
+    expect(page.locator("text.odds-tag[data-target='Pontbriand']")).to_be_visible()
+    assert page.get_attribute("#launch", "title") and "initiative" in str(
+        page.get_attribute("#launch", "title"))
+    page.mouse.move(5, 5)
+    shots(page, "torpedo-aimed")
+    clicker.click("#launch", "launch")
+
+
+def ram(page: Page, clicker: Clicker, shots: Shots) -> None:
+    """The Belfast's ram at the Raven: its check's chance and the damage each side may expect,
+    shown before the ram is confirmed."""
+    outlook = page.locator("#ram-outlook")
+    expect(outlook).to_contain_text(f"Ram HML Raven: the check succeeds {ram_check()}",
+                                    timeout=TIMEOUT)
+    expect(outlook).to_contain_text("pushed: HML Raven 1008→1007")
+    expect(outlook).to_contain_text(re.compile(r"HML Belfast [\d.]+, HML Raven [\d.]+|"
+                                               r"HML Raven [\d.]+, HML Belfast [\d.]+"))
+    expect(page.locator("#slip-port")).to_be_visible()
+    assert "Sideslip" in str(page.get_attribute("#slip-port", "title"))
+    page.mouse.move(5, 5)
+    shots(page, "ram-outlook")
+    clicker.click("#ram", "ram")
+    expect(page.locator("#ask-yes")).to_be_visible()
+    clicker.click("#ask-yes", "confirm the ram")
+
+
+def repair(page: Page, clicker: Clicker, shots: Shots) -> None:
+    """The repair table: each crew's chance for the destroyed bow gun; a click rolls."""
+    rows = page.locator("#repair-table tr.crew")
+    expect(rows.first).to_be_visible(timeout=TIMEOUT)
+    button = page.locator("#repair-table button[data-action$='>bow.3']").first
+    expect(button).to_contain_text(re.compile(r"bow\.3 · [\d.]+%"))
+    page.mouse.move(5, 5)
+    shots(page, "repair")
+    action = button.get_attribute("data-action")
+    clicker.click(f'#repair-table button[data-action="{action}"]', "repair")
