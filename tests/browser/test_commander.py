@@ -19,7 +19,11 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from .clicker import TIMEOUT, Clicker
+from test_screening import HULK, HULK_AT, SHOOTS, SKIFF, SKIFF_AT, moving
+from test_torpedoes import LAUNCHER, entry
+from test_torpedoes import SKIFF as TARGET
+
+from .clicker import TIMEOUT, ApiGame, Clicker
 from .conftest import Shots, running_server
 
 #: the test position: the Belfast's bow right astern of the Raven, the Hertfordshire's bow gun
@@ -32,16 +36,27 @@ POSITION = {"options": {"rules": "commander"}, "ships": [
     {"card": "Pontbriand", "side": "french", "bow": "2010", "facing": "S"},
 ]}
 
+#: hotseat positions (the engine tests' own): a hug that screens a target in gunnery (A7,
+#: test_screening) and a torpedo meeting two ships at one point (A5, test_torpedoes)
+HUG = {"options": {"rules": "commander"}, "start": {"phase": "movement", "initiative": "french"},
+       "ships": [SHOOTS, entry("Skiff", moving(SKIFF, 3), "british", *SKIFF_AT),
+                 entry("Hulk", HULK, "british", *HULK_AT)]}
+TIE = {"options": {"rules": "commander"},
+       "ships": [LAUNCHER, entry("Near", TARGET, "british", "1312", "N"),
+                 entry("Other", TARGET, "british", "1311", "S")]}
+POSITIONS = {"test-commander": POSITION, "test-hug": HUG, "test-tie": TIE}
+
 SCRIPT = textwrap.dedent(f"""
     import sys
     import leviathans.rulesets.airfleet as air
     from leviathans.server import games
 
-    DATA = {POSITION!r}
-    games.AIR_SCENARIOS["test-commander"] = "Test position: a torpedo, a ram, a repair"
+    POSITIONS = {POSITIONS!r}
+    for name in POSITIONS:
+        games.AIR_SCENARIOS[name] = "Test position " + name
     builtin = air.load_scenario
-    air.load_scenario = lambda name: (air.parse_setup(DATA, "test position")
-                                      if name == "test-commander" else builtin(name))
+    air.load_scenario = lambda name: (air.parse_setup(POSITIONS[name], "test position")
+                                      if name in POSITIONS else builtin(name))
     from leviathans.cli import main
     sys.exit(main(["serve", "--database-url", "memory://", *sys.argv[1:]]))
 """)
@@ -207,3 +222,68 @@ def repair(page: Page, clicker: Clicker, shots: Shots) -> None:
     shots(page, "repair")
     action = button.get_attribute("data-action")
     clicker.click(f'#repair-table button[data-action="{action}"]', "repair")
+
+
+def test_a_hug_and_the_lines_it_screens_in_gunnery(page: Page, test_server: str,
+                                                   shots: Shots) -> None:
+    """A7 on the page: the hug offered at the end of the move with its cost; in gunnery the
+    screened target is marked in the gun table with the hex its range is measured to, and the
+    gun pointed at draws the screening ship's hexes, the blocked lines and the clear one."""
+    g = ApiGame(test_server, scenario="test-hug")
+    page.goto(g.url)
+    clicker = Clicker(page)
+    assert clicker.decision().startswith("Move Skiff")
+    hug = page.locator("#move-extras button[data-action='hug Skiff>Hulk:offensive']")
+    expect(hug).to_contain_text("hug Hulk (offensive, 3 MP)")
+    assert "Hugging" in str(hug.get_attribute("title"))
+    seq = clicker.seq()
+    clicker.click("#move-extras button[data-action='hug Skiff>Hulk:offensive']", "hug")
+    clicker.wait_seq_after(seq)
+    assert clicker.decision().startswith("Gunnery")
+    expect(page.locator("#log")).to_contain_text("Skiff hugs Hulk (offensive screening, 3 MP)")
+    mark = page.locator(".screened-mark[data-screened='Skiff']")
+    expect(mark).to_contain_text("screened: range 5 to 1308")
+    assert "Screening" in str(mark.get_attribute("title"))
+    page.hover("#gun-table tr.gun[data-gun='Shooter:starboard.1'] td >> nth=0")
+    screen = page.locator("g.screened[data-screened='Skiff']")
+    expect(screen.locator("polygon.screen-hex")).to_have_count(3)
+    expect(screen.locator("line.open-line")).to_have_count(1)
+    assert screen.locator("line.blocked-line").count() >= 1
+    shots(page, "screened")
+
+
+def test_a_torpedo_tie_is_explained_and_chosen(page: Page, test_server: str,
+                                               shots: Shots) -> None:
+    """A5 on the page: a launch aimed along a hexside meets two ships at one point; when it
+    resolves the launching side is told why it chooses, each choice with its odds."""
+    g = ApiGame(test_server, scenario="test-tie")
+    page.goto(g.url)
+    clicker = Clicker(page)
+    assert clicker.decision().startswith("Torpedo launch: french")
+    clicker.click("#torpedo-slots button[data-slot='Boat:starboard.3']", "torpedo")
+    clicker.click("polygon.hex[data-hex='1611']", "target hex", force=True)
+    expect(page.locator("#launch-odds")).to_contain_text(
+        "meets Near and Other (at one point: your choice) first", timeout=TIMEOUT)
+    seq = clicker.seq()
+    clicker.click("#launch", "launch")
+    clicker.wait_seq_after(seq)
+    for _ in range(5):
+        h = clicker.decision()
+        if h.startswith("Torpedo 1"):
+            break
+        seq = clicker.seq()
+        clicker.click("#launch-done", "end of launches")
+        clicker.wait_seq_after(seq)
+    expect(page.locator("#torpedo-why")).to_contain_text(
+        "Torpedo 1's line meets Near and Other at one point: you choose which it strikes.")
+    choices = page.locator("#torpedo-choices button")
+    expect(choices).to_have_count(2)
+    texts = choices.all_inner_texts()
+    assert any(re.match(r"strike Near in its port · [\d.]+%", t) for t in texts), texts
+    assert any(re.match(r"strike Other in its starboard · [\d.]+%", t) for t in texts), texts
+    expect(page.locator(".torpedo-line.aimed line")).to_have_count(1)
+    shots(page, "torpedo-choice")
+    seq = clicker.seq()
+    clicker.click("#torpedo-choices button[data-action='torpedo 1>Other:starboard']", "strike")
+    clicker.wait_seq_after(seq)
+    expect(page.locator("#log")).to_contain_text("Torpedo 1 (Boat starboard.3) strikes Other")

@@ -16,8 +16,8 @@ from playwright.sync_api import Browser, Page
 
 from .clicker import TIMEOUT, Clicker
 from .conftest import ROOT, running_server
-from .test_commander import SCRIPT as COMMANDER_SERVER
 from .seen import shown_hidden, tofu
+from .test_commander import SCRIPT as COMMANDER_SERVER
 from .test_play import new_game
 
 OUT = Path(os.environ.get("LEVIATHANS_SCREENSHOTS") or ROOT / "artifacts" / "views")
