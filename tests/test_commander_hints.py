@@ -196,3 +196,22 @@ def test_a_hug_has_its_cost_and_gunnery_marks_the_hexes_it_screens() -> None:
     assert all("screened" not in h for t, h in hints.items()
                if t.startswith("Shooter:") and ">Hulk:" in t)
 
+
+
+def test_a_commander_games_rematch_is_the_same_battle_at_the_same_level(
+        client: TestClient) -> None:
+    """The end summary's rematch keeps a Commander game's scenario (its fleets and level)."""
+    for body, want in [({"scenario": "commander-battle"}, {"scenario": "commander-battle"}),
+                       ({"scenario": "quickstart", "options": {"rules": "commander",
+                                                               "ramming": False}},
+                        {"scenario": "quickstart",
+                         "options": {"rules": "commander", "ramming": False}})]:
+        game = new_game(client, ruleset="airfleet", side="french", opponent="bot", **body)
+        gid, token = game["id"], game["tokens"]["french"]
+        assert act(client, gid, token, "concede french").status_code == 200
+        rematch = client.get(f"/api/games/{gid}/summary").json()["rematch"]
+        assert {k: rematch.get(k) for k in want} == want
+        assert "fleets" not in rematch
+        again = new_game(client, **{**rematch, "side": "british"})
+        session = client.app.state.manager.sessions[again["id"]]  # type: ignore[attr-defined]
+        assert session.state.setup.options.rules == "commander"

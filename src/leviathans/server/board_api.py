@@ -116,7 +116,30 @@ def summary(session: Session, record: dict[str, Any]) -> dict[str, Any]:
                   for side in state.setup.sides},
         "rarest": [{"probability": p, "step": step, "what": what}
                    for p, step, what in report.rare],
-        "rematch": {"ruleset": "airfleet", "scenario": "quickstart", "opponent": opponent,
+        "rematch": {"ruleset": "airfleet", "opponent": opponent,
                     "bot": bots[0].bot if bots else "greedy", "initiative": initiative,
-                    "turn_limit": options.turn_limit},
+                    "turn_limit": options.turn_limit, **_same_battle(state)},
     }
+
+
+def _same_battle(state: Any) -> dict[str, Any]:
+    """The scenario of a rematch: the built-in one with the game's fleets and board (else the
+    quick-start battle with the game's fleets), and the rules options the game changed from
+    it (a Commander game stays one)."""
+    from .lobby_api import scenario_facts_of
+
+    setup = state.setup
+    fleets = {side: [s.card.name for s in setup.ships if s.side == side] for side in setup.sides}
+    size = (setup.board.columns, setup.board.rows)
+    facts = scenario_facts_of("airfleet")
+    found = next((name for name, f in facts.items()
+                  if f["fleets"] == fleets and (f["columns"], f["rows"]) == size), None)
+    out: dict[str, Any] = {"scenario": found or "quickstart"}
+    if found is None:
+        out["fleets"] = fleets
+    own = facts[out["scenario"]].get("options", {})
+    changed = {k: v for k, v in setup.options.to_dict().items()
+               if k not in ("turn_limit", "initiative", "fog_cards") and own.get(k) != v}
+    if changed:
+        out["options"] = changed
+    return out
