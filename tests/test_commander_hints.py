@@ -48,6 +48,8 @@ def test_the_lobby_lists_the_commander_scenarios_with_board_size_and_options(
     assert "40×22" in air["scenarios"]["commander-battle"]
     assert "60×33" in air["scenarios"]["battleship-action"]
     facts = air["scenario_facts"]
+    for name, label in air["scenarios"].items():  # each named with its own board's size
+        assert f"({facts[name]['columns']}×{facts[name]['rows']}" in label, label
     assert (facts["battleship-action"]["columns"], facts["battleship-action"]["rows"]) == (60, 33)
     assert facts["commander-battle"]["options"]["rules"] == "commander"
     assert facts["quickstart"]["options"].get("rules", "quick-start") == "quick-start"

@@ -90,8 +90,8 @@ def test_the_lobby_offers_the_commander_level_and_scenarios(page: Page, test_ser
     page.wait_for_selector("#start")
     page.select_option("#ruleset", "airfleet")
     labels = page.eval_on_selector_all("#scenario option", "os => os.map(o => o.textContent)")
-    assert any("Commander rules battle" in t and "40×22" in t for t in labels), labels
-    assert any("battleship action" in t and "60×33" in t for t in labels), labels
+    assert any("Commander battle (40×22, Commander rules)" in t for t in labels), labels
+    assert any("Battleship action (60×33, Commander rules)" in t for t in labels), labels
     page.click("#options-box summary")
     rules = page.locator("#option-rules")
     expect(rules).to_be_visible()

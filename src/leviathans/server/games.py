@@ -88,12 +88,12 @@ def scenarios(ruleset: str) -> dict[str, str]:
 #: The air-fleet scenarios, each named with its rules level and board size (columns x rows):
 #: the quick-start battle, and the Commander rules' built-in scenarios (issue 15.6).
 AIR_SCENARIOS = {
-    "quickstart": "Quick-start battle: Hertfordshire and Raven against Pontbriand and "
-                  "Pelletier (40×22 hexes)",
-    "commander-battle": "Commander rules battle: the quick-start ships with a destroyer and a "
-                        "cruiser a side, torpedoes aboard (40×22 hexes)",
-    "battleship-action": "Commander rules battleship action: Types 3 and 4 of Britain and "
-                         "France (60×33 hexes)",
+    "quickstart": "Quick-start battle (40×22): Hertfordshire and Raven against Pontbriand and "
+                  "Pelletier",
+    "commander-battle": "Commander battle (40×22, Commander rules): the quick-start ships with "
+                        "a torpedo-armed destroyer and cruiser a side",
+    "battleship-action": "Battleship action (60×33, Commander rules): Types 3 and 4 of Britain "
+                         "and France",
 }
 
 
