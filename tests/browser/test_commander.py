@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from test_screening import HULK, HULK_AT, SHOOTS, SKIFF, SKIFF_AT, moving
-from test_torpedoes import LAUNCHER, entry
+from test_torpedoes import LAUNCHER, card, entry, plain
 from test_torpedoes import SKIFF as TARGET
 
 from .clicker import TIMEOUT, ApiGame, Clicker
@@ -44,7 +44,14 @@ HUG = {"options": {"rules": "commander"}, "start": {"phase": "movement", "initia
 TIE = {"options": {"rules": "commander"},
        "ships": [LAUNCHER, entry("Near", TARGET, "british", "1312", "N"),
                  entry("Other", TARGET, "british", "1311", "S")]}
-POSITIONS = {"test-commander": POSITION, "test-hug": HUG, "test-tie": TIE}
+#: a ram whose check cannot fail (five A-H crews: 2 red + 10) into a Type 4 side, where the
+#: ram's player chooses the location struck (A6, test_airfleet_ramming's choice)
+AH_CREW = {"kind": "a-h-crew", "breach": 12, "die": "red"}
+RAMMER = moving(card("Rammer", ship_type=1, si=12, bow=[AH_CREW] * 5 + [plain()]), 3)
+RAM = {"options": {"rules": "commander"}, "start": {"phase": "movement", "initiative": "french"},
+       "ships": [entry("Rammer", RAMMER, "british", "0910", "NE"),
+                 {"card": "Jean Bart", "side": "french", "bow": "1008", "facing": "N"}]}
+POSITIONS = {"test-commander": POSITION, "test-hug": HUG, "test-tie": TIE, "test-ram": RAM}
 
 SCRIPT = textwrap.dedent(f"""
     import sys
@@ -288,3 +295,39 @@ def test_a_torpedo_tie_is_explained_and_chosen(page: Page, test_server: str,
     clicker.click("#torpedo-choices button[data-action='torpedo 1>Other:starboard']", "strike")
     clicker.wait_seq_after(seq)
     expect(page.locator("#log")).to_contain_text("Torpedo 1 (Boat starboard.3) strikes Other")
+
+
+def test_a_ram_whose_strike_location_is_chosen(page: Page, test_server: str,
+                                               shots: Shots) -> None:
+    """A6 on the page: a ram that cannot fail (its outlook says 100%), its push and check in
+    the log, then the ram's player told why it chooses where the rammed Type 4 is struck, each
+    location with the slots expected there."""
+    g = ApiGame(test_server, scenario="test-ram")
+    page.goto(g.url)
+    clicker = Clicker(page)
+    assert clicker.decision().startswith("Move Jean Bart")
+    page.wait_for_selector("#controls:not(.busy) #end-move:not([disabled])", timeout=TIMEOUT)
+    seq = clicker.seq()
+    clicker.click("#end-move", "end move")
+    clicker.wait_seq_after(seq)
+    assert clicker.decision().startswith("Move Rammer")
+    expect(page.locator("#ram-outlook")).to_contain_text("Ram Jean Bart: the check succeeds 100.0%")
+    seq = clicker.seq()
+    clicker.click("#ram", "ram")
+    clicker.click("#ask-yes", "confirm the ram")
+    clicker.wait_seq_after(seq)
+    assert clicker.decision().startswith("Ram: british chooses")
+    expect(page.locator("#ram-why")).to_contain_text(
+        "Jean Bart is struck by Rammer where several of its locations qualify: you choose")
+    choices = page.locator("#ram-strikes button")
+    expect(choices).to_have_count(2)
+    for text in choices.all_inner_texts():
+        assert re.match(r"(fore|aft)-port · \d+\.\d\d slots expected", text), text
+    assert str(choices.first.get_attribute("title")).startswith("Ram damage (A6): ")
+    expect(page.locator("#log")).to_contain_text("Rammer rams Jean Bart: ramming check")
+    expect(page.locator("#log")).to_contain_text("Jean Bart is pushed by Rammer from 1008 to")
+    shots(page, "ram-strike")
+    seq = clicker.seq()
+    clicker.click("#ram-strikes button[data-action='Rammer:RAM>Jean Bart:aft-port']", "strike")
+    clicker.wait_seq_after(seq)
+    expect(page.locator("#log")).to_contain_text("Jean Bart aft-port")

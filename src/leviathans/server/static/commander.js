@@ -177,7 +177,7 @@ function ramStrike(ctx) {
   const choices = data.legal.filter((a) => a.includes(":RAM>"));
   const first = hints[choices[0]] || {};
   ctx.controls(`Ram: ${data.to_move} chooses where it strikes`,
-    el("p", { id: "ram-why" }, `${first.ship || "The ship"} is struck by ${first.by || "the ram"} where several of its locations qualify: you choose which takes the ${first.attacks || ""} attack${first.attacks === 1 ? "" : "s"}.`),
+    el("p", { id: "ram-why" }, `${first.ship || "The ship"} is struck by ${first.by || "the ram"} where several of its locations qualify: you choose which location takes its ${first.attacks || ""} attack${first.attacks === 1 ? "" : "s"} (two red dice and the location's dice each).`),
     el("div", { class: "buttons", id: "ram-strikes" }, choices.map((a) => {
       const h = hints[a] || {};
       const loc = a.split(":").at(-1);
