@@ -84,6 +84,7 @@ def test_a_commander_game_from_the_lobby_plays_the_commander_turn(
     assert payload["view"]["turn"] == 1 and payload["view"]["phase"] in (
         "torpedo_launch", "movement")
     assert payload["view"]["torpedoes"] == [] and payload["view"]["hugs"] == []
+    assert payload["game"]["rules"] == "commander"  # the page's Commander controls follow it
 
 
 def test_each_torpedo_slot_lists_its_targets_and_an_aimed_launch_has_its_odds(

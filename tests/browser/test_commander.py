@@ -51,7 +51,12 @@ RAMMER = moving(card("Rammer", ship_type=1, si=12, bow=[AH_CREW] * 5 + [plain()]
 RAM = {"options": {"rules": "commander"}, "start": {"phase": "movement", "initiative": "french"},
        "ships": [entry("Rammer", RAMMER, "british", "0910", "NE"),
                  {"card": "Jean Bart", "side": "french", "bow": "1008", "facing": "N"}]}
-POSITIONS = {"test-commander": POSITION, "test-hug": HUG, "test-tie": TIE, "test-ram": RAM}
+#: a ship with steering gear to either side, free to sideslip (A8, test_airfleet_manoeuvres)
+SLIP = {"options": {"rules": "commander"}, "start": {"phase": "movement", "initiative": "british"},
+        "ships": [{"card": "Epervier", "side": "french", "bow": "2010", "facing": "N"},
+                  {"card": "HML Raven", "side": "british", "bow": "0510", "facing": "N"}]}
+POSITIONS = {"test-commander": POSITION, "test-hug": HUG, "test-tie": TIE, "test-ram": RAM,
+             "test-slip": SLIP}
 
 SCRIPT = textwrap.dedent(f"""
     import sys
@@ -331,3 +336,37 @@ def test_a_ram_whose_strike_location_is_chosen(page: Page, test_server: str,
     clicker.click("#ram-strikes button[data-action='Rammer:RAM>Jean Bart:aft-port']", "strike")
     clicker.wait_seq_after(seq)
     expect(page.locator("#log")).to_contain_text("Jean Bart aft-port")
+
+
+def test_a_sideslip_planned_made_and_offered_once_a_move(page: Page, test_server: str) -> None:
+    """A8 on the page: the sideslip buttons beside the steps, planned like any step, made
+    without ending the move ("make these steps, keep moving"), then offered no more."""
+    g = ApiGame(test_server, scenario="test-slip")
+    page.goto(g.url)
+    clicker = Clicker(page)
+    for _ in range(3):
+        h = clicker.decision()
+        if h.startswith("Move Epervier"):
+            break
+        page.wait_for_selector("#controls:not(.busy) #end-move:not([disabled])", timeout=TIMEOUT)
+        seq = clicker.seq()
+        clicker.click("#end-move", "end move")
+        clicker.wait_seq_after(seq)
+    slip = page.locator("#slip-port")
+    expect(slip).to_be_enabled(timeout=TIMEOUT)
+    assert str(slip.get_attribute("title")).startswith("Sideslip (A8): ")
+    mp = int(page.inner_text("#mp-left"))
+    clicker.click("#slip-port", "sideslip")
+    expect(page.locator("#mp")).to_contain_text("planned 1 step (P)")
+    expect(page.locator("#mp-left")).to_have_text(str(mp - 1), timeout=TIMEOUT)
+    seq = clicker.seq()
+    clicker.click("#make-steps", "make the steps")
+    clicker.wait_seq_after(seq)
+    assert clicker.decision().startswith("Move Epervier (moving)")
+    expect(page.locator("#mp-left")).to_have_text(str(mp - 1), timeout=TIMEOUT)
+    expect(page.locator("#slip-port")).to_be_disabled()  # once a move
+    expect(page.locator("#slip-starboard")).to_be_disabled()
+    seq = clicker.seq()
+    clicker.click("#end-move", "end move")
+    clicker.wait_seq_after(seq)
+    expect(page.locator("#log")).to_contain_text("Epervier moves 2010 -> 1910 facing N")

@@ -191,6 +191,13 @@ def _setup_for(ruleset: str, scenario: str, turn_limit: int | None,
     return sample_battle(turn_limit)
 
 
+def _rules_level(state: Any) -> str | None:
+    """The air-fleet rules level of a game (``Options.rules``); ``None`` for the rule sets
+    that have none."""
+    level = getattr(getattr(getattr(state, "setup", None), "options", None), "rules", None)
+    return level if isinstance(level, str) else None
+
+
 @dataclass
 class Session:
     """One live game: its rows, its current state, its dice, and who is listening."""
@@ -622,6 +629,9 @@ class GameManager:
             "id": game.id, "ruleset": game.ruleset, "title": game.title,
             "status": game.status, "outcome": game.outcome,
             "created": game.created.isoformat(),
+            # the rules level (air fleet: "quick-start" or "commander"; null elsewhere): the
+            # page offers the Commander controls by it
+            "rules": _rules_level(session.state),
             "seats": [{"side": s.side, "kind": s.kind, "bot": s.bot, "name": s.name,
                        "open": s.listed}
                       for s in session.seats.values()],

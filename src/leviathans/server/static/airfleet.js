@@ -279,8 +279,7 @@ function drawMove(ctx, steps) {
   const next = result ? result.next : [];
   const busy = ctx.sending() || !result;
   const choices = plan.end ? facingChoices(ctx, steps) : null;
-  const commander = data.view.torpedoes !== undefined && (next.includes("P") || next.includes("S")
-    || data.legal.some((a) => a.startsWith("hug ") || a.endsWith(":RAM") || a.endsWith(":P") || a.endsWith(":S")));
+  const commander = data.game.rules === "commander";
   drawTorpedoes(ctx);
   const title = ctx.data.view.moving ? `Move ${pick.ship} (moving)` : `Move ${pick.ship}`;
   const finalEdge = result && result.edge;
