@@ -535,6 +535,9 @@ def build_parser() -> argparse.ArgumentParser:
                    default="airfleet")
     s.add_argument("--bots", metavar="NAMES", help="bots separated by commas (default: all)")
     s.add_argument("--self-play", action="store_true", help="each bot against itself too")
+    s.add_argument("--scenario", metavar="NAME_OR_FILE", help="air fleet: a built-in scenario "
+                   "(commander-battle, battleship-action) or a scenario file instead of the "
+                   "quick-start battle")
     add_run_options(s, games=20, per_pairing=True)
     s.set_defaults(func=_cmd_ladder)
 

@@ -93,7 +93,10 @@ class SearchBot:
             self._forced(actions[0])
             return actions[0]
         deadline = None if self.think is None else time.perf_counter() + self.think
-        if isinstance(state, AirState) and isinstance(actions[0], Step):
+        if (isinstance(state, AirState) and state.phase == Phase.MOVEMENT and state.ram is None
+                and any(isinstance(a, Step) for a in actions)):
+            # (under the Commander rules a move's actions also hold rams and hugs, which the
+            # greedy bot weighs at each step of the plan: see _commander)
             return self._air_move(state, actions, deadline)
         if isinstance(state, AirState) and state.phase == Phase.GUNNERY:
             return _air_fire(state, actions)
@@ -107,15 +110,28 @@ class SearchBot:
         if self._plan is not None and self._plan[1] and self._plan[1][0] == action:
             self._plan[1].pop(0)
 
+    def _commander(self, state: AirState, index: int, step: Action) -> Action:
+        """Under the Commander rules, the greedy bot's ram (A6) or hug (A7) where it would
+        make one instead of ``step`` (the plan is dropped then: the move ends or the ram's
+        check decides where the ship is); else ``step``."""
+        if state.setup.options.rules != "commander" or not isinstance(step, Step):
+            return step
+        extra = self._greedy.commander_extra(state, index, step.step)
+        if extra is None:
+            return step
+        self._plan = None
+        return extra
+
     def _air_move(self, state: AirState, actions: list[Action], deadline: float | None
                   ) -> Action:
-        name = actions[0].ship if isinstance(actions[0], Step) else ""
-        index = state.setup.by_name[name] if state.moving is not None else next(movers(state))
+        first = next(a for a in actions if isinstance(a, Step))
+        index = (state.setup.by_name[first.ship] if state.moving is not None
+                 else next(movers(state)))
         key = (state.turn, index)
         if self._plan is not None and self._plan[0] == key and self._plan[1]:
             step = self._plan[1].pop(0)
             if step in actions:
-                return step
+                return self._commander(state, index, step)
         self._plan = None
         name = state.setup.ships[index].name
         # a think time bounds the work, it never widens it (see the module's docstring)
@@ -138,7 +154,7 @@ class SearchBot:
         if not best_steps:
             return self._greedy.choose(state)
         self._plan = (key, best_steps[1:])
-        return best_steps[0]
+        return self._commander(state, index, best_steps[0])
 
     def _lookahead(self, state: AirState, steps: Sequence[Action], side: str) -> float:
         """Play ``steps``, then the rest of movement by the greedy policy; score the result."""
