@@ -101,7 +101,7 @@ def test_random_commander_games_stay_legal_and_end_by_the_turn_limit(name: str,
 
 @pytest.mark.parametrize("name", ["commander-battle", "battleship-action"])
 def test_random_commander_records_replay_exactly(name: str) -> None:
-    state, rec, kinds = random_game(name, 3, record=True)
+    state, rec, _ = random_game(name, 3, record=True)
     assert rec is not None
     again = GameRecord.from_data(rec.record.to_data())
     final = list(replay(again))[-1].state

@@ -9,10 +9,10 @@ from collections import Counter
 
 import pytest
 from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
-from test_env import walk
 
 from leviathans.env import AirFleetEnv
 from leviathans.scenarios import airfleet_scenario
+from test_env import walk
 
 
 def commander_env() -> AirFleetEnv:
