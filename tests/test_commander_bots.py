@@ -243,3 +243,13 @@ def test_ladder_takes_a_scenario(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ladder", "--ruleset", "starship", "--scenario", "commander-battle",
                  "--games", "1"]) == 2
     assert "--scenario is for the air-fleet game" in capsys.readouterr().err
+
+
+def test_balance_takes_the_commander_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    from leviathans.cli import main
+
+    assert main(["balance", "--rules", "commander", "--ships", "HML Raven,Pontbriand",
+                 "--sizes", "1", "--games", "2", "--turn-limit", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "HML Raven" in captured.out and "2 games in" in captured.out
+    assert "rules = 'commander'" in captured.err
