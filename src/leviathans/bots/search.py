@@ -49,6 +49,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..dice import SeededDice
@@ -60,11 +61,13 @@ from ..rulesets.airfleet.movement import candidates as movers
 from ..rulesets.airfleet.odds import attack_value
 from ..rulesets.airfleet.ships import KEEL_BROKEN
 from ..rulesets.airfleet.state import Phase
+from ..rulesets.airfleet.torpedoes import Torpedo, torpedo_odds
 from ..rulesets.starship.state import StarshipState
 from .greedy import KEEL_VALUE, GreedyBot
+from .greedy_torpedoes import strike_worth
 from .random import RandomBot
 
-__all__ = ["SearchBot", "air_exchange"]
+__all__ = ["SearchBot", "air_exchange", "torpedo_exchange"]
 
 #: A ship lost, in slots (more than any ship's share of slots a bot would trade for it).
 SHIP_VALUE = 24.0
@@ -139,6 +142,7 @@ class SearchBot:
         if len(ranked) < 2:
             return self._greedy.choose(state)
         side = state.setup.ships[index].side
+        start, water, seed = self._commander_lookahead(state)
         best: tuple[float, float] | None = None
         best_steps: list[Action] = []
         for n, (prior, path) in enumerate(ranked):
@@ -148,7 +152,7 @@ class SearchBot:
             steps.append(Step(name, "E"))
             if steps[0] not in actions:
                 continue
-            score = (self._lookahead(state, steps, side), prior)
+            score = (self._lookahead(start, steps, side, water, seed), prior)
             if best is None or score > best:
                 best, best_steps = score, steps
         if not best_steps:
@@ -156,9 +160,29 @@ class SearchBot:
         self._plan = (key, best_steps[1:])
         return self._commander(state, index, best_steps[0])
 
-    def _lookahead(self, state: AirState, steps: Sequence[Action], side: str) -> float:
-        """Play ``steps``, then the rest of movement by the greedy policy; score the result."""
-        dice = SeededDice(self._random.getrandbits(48))
+    def _commander_lookahead(self, state: AirState
+                             ) -> tuple[AirState, tuple[Torpedo, ...], int | None]:
+        """Under the Commander rules, where every candidate's lookahead starts: the state with
+        the torpedoes still in the water taken out (they are scored by their exact odds at the
+        positions reached instead, :func:`torpedo_exchange`: resolved with sampled dice, their
+        hits were noise between candidates), those torpedoes, and one dice seed for every
+        candidate of this decision (a ram in the lookahead is rolled alike for each). Under the
+        quick-start rules: the state itself, and a seed drawn per candidate as always."""
+        pending = state.torpedoes
+        if state.setup.options.rules != "commander":
+            return state, (), None
+        seed = self._random.getrandbits(48)
+        if pending is None or pending.resolved >= len(pending.launched):
+            return state, (), seed
+        water = pending.launched[pending.resolved:]
+        dry = replace(pending, launched=pending.launched[:pending.resolved])
+        return state.evolve(torpedoes=dry), water, seed
+
+    def _lookahead(self, state: AirState, steps: Sequence[Action], side: str,
+                   water: tuple[Torpedo, ...] = (), seed: int | None = None) -> float:
+        """Play ``steps``, then the rest of movement by the greedy policy; score the result
+        (and the torpedoes in the ``water``, by their exact odds)."""
+        dice = SeededDice(self._random.getrandbits(48) if seed is None else seed)
         after: GameState = state
         for step in steps:
             if after.outcome is not None or not after.is_legal(step):
@@ -171,7 +195,11 @@ class SearchBot:
             assert player is not None
             reply: Any = policy[player].choose(after)
             after = after.apply(reply, dice)
-        return air_exchange(after, side)
+        score = air_exchange(after, side)
+        if water and after.outcome is None:
+            assert isinstance(after, AirState)
+            score += torpedo_exchange(after, water, side)
+        return score
 
     # --- any other decision: sampled rollouts to the end of the turn -------------------------
 
@@ -283,6 +311,18 @@ def air_exchange(state: GameState, side: str) -> float:
                 best[opt.slot] = value
         score -= sign * sum(best.values())
     return score
+
+
+def torpedo_exchange(state: AirState, water: Sequence[Torpedo], side: str) -> float:
+    """What the torpedoes in the ``water`` are worth to ``side`` were they to strike with the
+    ships where they stand (A5): each one's best strike for its launching side (expected slots
+    destroyed, a broken keel counting :data:`~.greedy.KEEL_VALUE`; a friend met first counting
+    against it, :func:`~.greedy_torpedoes.strike_worth`), ours for us, the enemy's against us."""
+    total = 0.0
+    for torp in water:
+        worth = strike_worth(state, torp.side, torpedo_odds(state, torp), KEEL_VALUE)
+        total += worth if torp.side == side else -worth
+    return total
 
 
 def evaluate(state: GameState, side: str) -> float:
