@@ -253,3 +253,34 @@ def test_balance_takes_the_commander_rules(capsys: pytest.CaptureFixture[str]) -
     captured = capsys.readouterr()
     assert "HML Raven" in captured.out and "2 games in" in captured.out
     assert "rules = 'commander'" in captured.err
+
+
+def test_search_scores_torpedoes_in_the_water_by_their_exact_odds_a5() -> None:
+    """The search bot's lookahead takes the launched torpedoes out (their sampled hits were
+    noise between candidates) and scores them by their exact odds at the positions reached."""
+    from leviathans.bots.greedy_torpedoes import strike_worth
+    from leviathans.bots.search import torpedo_exchange
+    from leviathans.rulesets.airfleet import parse_setup
+    from leviathans.rulesets.airfleet.torpedoes import torpedo_odds
+
+    setup = parse_setup({"options": {"rules": "commander"}, "ships": [
+        {"card": "Chasseuse", "side": "french", "bow": "1010", "facing": "N"},
+        {"card": "HML Raven", "side": "british", "bow": "1312", "facing": "N"}]})
+    dice = ScriptedDice.by_label({"initiative:british": [1, 1], "initiative:french": [5, 5]})
+    state = AIRFLEET.new_game(setup, dice)
+    state = play(state, ["launch Chasseuse:starboard.3@1611", "launch done"],
+                 dice)
+    assert state.phase.name == "MOVEMENT" and state.torpedoes is not None
+    bot = SearchBot(0)
+    start, water, seed = bot._commander_lookahead(state)
+    assert seed is not None and len(water) == 1
+    assert start.torpedoes is not None and start.torpedoes.next is None  # none left to resolve
+    odds = torpedo_odds(state, water[0])
+    worth = strike_worth(state, "french", odds, KEEL_VALUE)
+    ((_, attack),) = odds.attacks.items()
+    assert worth == float(attack.expected_slots) + KEEL_VALUE * float(attack.keel) > 0
+    assert torpedo_exchange(state, water, "french") == worth
+    assert torpedo_exchange(state, water, "british") == -worth
+    # the lookahead of a candidate plays to gunnery with no torpedo rolled
+    score = bot._lookahead(start, [], "british", water, seed)
+    assert score == bot._lookahead(start, [], "british", water, seed)
