@@ -40,6 +40,12 @@ enemy's fire weighed 0.8 or 1.25 (141, 140); a broken keel worth 6, 17 or 24 slo
 10 (141, 142, 139); firing the gun with the fewest targets first, keeping guns that can choose
 for later (150).
 
+Under the Commander rules (issue 15) it plays the greedy bot's rams and hugs at the steps of
+its plan (:meth:`GreedyBot.commander_extra`); its lookahead's greedy movers ram and hug too;
+the torpedoes in the water count by their exact odds at the positions each candidate reaches
+(:func:`torpedo_exchange`), never rolled there, and one dice seed serves every candidate of a
+decision.
+
 The bot never sees the game's dice: a state holds no dice source, and the bot rolls only its
 own :class:`~leviathans.dice.SeededDice`.
 """
