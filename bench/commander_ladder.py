@@ -44,7 +44,7 @@ def summary(path: Path, a: str, b: str) -> str:
     parts = []
     for who in (a, b, "draw"):
         r = Rate(sum(row["winner"] == who for row in rows), n)
-        low, high = r.interval()
+        low, high = r.interval
         parts.append(f"{who} {r.k}/{n} = {r.rate * 100:.1f}% [{low * 100:.1f}, {high * 100:.1f}]")
     return f"{n} games: " + "; ".join(parts) + " (95% Wilson intervals)"
 
