@@ -6,6 +6,11 @@
 * :func:`torpedo_odds`: for one torpedo aimed at a hex (A5, the Commander rules), the ships
   its line would meet first with the ships where they stand, and the exact odds of its attack
   on each location it may strike.
+* :func:`ram_odds`: for a ship that may ram now (A6), the ramming check's exact chance, the
+  pushes a success makes, and the exact odds of one attack of every strike on each location
+  that qualifies (with the number of attacks).
+* :func:`repair_report`: for one ship (A9), each crew's exact chance to repair each slot
+  destroyed, and its chance in its own location and in another.
 * :func:`luck`: replays a record and compares, side by side, what each side's attacks were
   expected to do with what they did, and lists the rarest results that decided the game.
 """
@@ -20,7 +25,7 @@ from .errors import LeviathansError
 from .protocol import GameState
 from .records import GameRecord, replay
 
-__all__ = ["Luck", "gun_odds", "luck", "torpedo_odds"]
+__all__ = ["Luck", "gun_odds", "luck", "ram_odds", "repair_report", "torpedo_odds"]
 
 
 def _p(p: Fraction) -> dict[str, Any]:
@@ -84,6 +89,112 @@ def torpedo_odds(state: GameState, torpedo: str, aim: str) -> dict[str, Any]:
     return {"torpedo": torpedo, "aim": aim, "meets": list(report.meets),
             "at": None if report.at is None else _p(report.at)["fraction"],
             "attacks": attacks}
+
+
+def _attack(slots: tuple[Fraction, ...], keel: Fraction, critical: Fraction, spec: Any,
+            loc: int) -> dict[str, Any]:
+    """One attack's exact odds on location ``loc`` of ``spec`` (breach.exact_odds' parts), in
+    the form gun_odds prints."""
+    refs = {spec.slot_ref(6 * loc + k): p for k, p in enumerate(slots)
+            if spec.breach[loc][k] is not None}
+    expected = sum(refs.values(), Fraction(0))
+    return {"destroy": {ref: _p(p) for ref, p in refs.items()}, "critical": _p(critical),
+            "keel": _p(keel), "expected_slots": float(expected),
+            "nothing": _p(1 - expected - keel)}
+
+
+def _air_ship(state: GameState, name: str, what: str) -> tuple[Any, int]:
+    from .rulesets.airfleet import GameState as AirState
+
+    if not isinstance(state, AirState):
+        raise LeviathansError(f"{what} odds are for the air-fleet game")
+    if state.setup.options.rules != "commander":
+        raise LeviathansError(f"{what} is a Commander rule: this position is played under the "
+                              f"{state.setup.options.rules} rules (set rules = \"commander\")")
+    index = state.setup.by_name.get(name)
+    if index is None:
+        raise LeviathansError(f"no ship named {name!r}")
+    if not state.ships[index].on_board:
+        raise LeviathansError(f"{name} is not on the board")
+    return state, index
+
+
+def ram_odds(state: GameState, ship: str) -> dict[str, Any]:
+    """Exact odds of a ram ``ship`` would declare now (A6): from where it stands, or where its
+    move has brought it in a record's position. Its next forward step must enter another
+    ship's hex."""
+    from .rulesets.airfleet import ramming
+    from .rulesets.airfleet.movement import start_move
+
+    air, index = _air_ship(state, ship, "ramming")
+    moving = air.moving
+    if moving is not None and moving.ship != index:
+        raise LeviathansError(f"{air.setup.ships[moving.ship].name} is moving: only it may ram "
+                              f"now")
+    prog = moving if moving is not None else start_move(air, index)
+    why = ramming.why_ram_illegal(air, prog)
+    if why is not None:
+        raise LeviathansError(f"{ship} cannot ram now: {why}")
+    out = ramming.outlook(air, prog)
+    assert out is not None
+    specs = air.setup.ships
+    after, _, _ = ramming.chain(air, index, out.target)
+    crews = ramming.ramming_crews(specs[index], air.ships[index])
+    strikes = []
+    for strike in out.strikes:
+        spec = specs[strike.ship]
+        locations = {}
+        for loc in strike.options:
+            slots, keel, critical = ramming.attack_odds(spec, after[strike.ship], loc)
+            locations[spec.locations[loc]] = _attack(slots, keel, critical, spec, loc)
+        strikes.append({"ship": spec.name, "by": specs[strike.other].name,
+                        "attacks": strike.attacks, "locations": locations,
+                        "lost": not strike.options})
+    return {"rammer": ship, "target": specs[out.target].name, "ramming_crews": crews,
+            "check": {"dice": "2red", "needs": ramming.RAM_CHECK - 2 * crews,
+                      **_p(out.check)},
+            "pushes": [{"ship": specs[p.ship].name, "from": p.start.label(),
+                        "to": p.bow.label(), "lost": p.lost} for p in out.pushes],
+            "strikes": strikes}
+
+
+def repair_report(state: GameState, ship: str) -> dict[str, Any]:
+    """Each repairing crew of ``ship`` (A9): its exact chance in its own location and in
+    another, and for every slot destroyed that a repair may mend, the target and the chance.
+    (Which slots are destroyed "in an earlier turn" depends on the turn: every destroyed slot
+    is listed; the engine's own refusal says which cannot be tried yet.)"""
+    from .rulesets.airfleet.repair import (
+        FLAT_TARGETS,
+        captains_manual_modifier,
+        repair_chance,
+        repair_target,
+    )
+
+    air, index = _air_ship(state, ship, "repair")
+    spec = air.setup.ships[index]
+    s = air.ships[index]
+    rule = air.setup.options.repair_target
+    shift = captains_manual_modifier(spec.type, spec.si) if rule == "captains-manual" else 0
+    mendable = s.destroyed & ~spec.never_repaired
+    crews = []
+    for flat, crew_die, times in spec.repairers:
+        if (s.destroyed | s.circled) >> flat & 1:
+            continue  # a crew destroyed (this turn too) repairs nothing
+        own, other = (t + shift for t in FLAT_TARGETS)
+        slots = {}
+        for slot in range(len(spec.slots)):
+            if mendable >> slot & 1:
+                target = repair_target(spec, flat, slot, rule)
+                slots[spec.slot_ref(slot)] = {"needs": target,
+                                              **_p(repair_chance(crew_die, times, target))}
+        crews.append({"crew": spec.slot_ref(flat),
+                      "dice": "+".join(["red", "red", *[crew_die.name] * times]),
+                      "own_location": {"needs": own,
+                                       **_p(repair_chance(crew_die, times, own))},
+                      "other_location": {"needs": other,
+                                         **_p(repair_chance(crew_die, times, other))},
+                      "slots": slots})
+    return {"ship": ship, "repair_target": rule, "crews": crews}
 
 
 @dataclass

@@ -10,6 +10,9 @@ Air-fleet game:
 * gunnery: fires every gun that can, best expected damage first;
 * torpedoes (Commander rules, A5): the launch worth the most as the ships stand
   (:mod:`.greedy_torpedoes`);
+* rams and hugs (Commander rules, A6, A7): a ram when its expected exchange is in its favour
+  (never pushing its own ship onto the half-hex ring), the ram's locations worth the most,
+  and a hug at its move's end when that denies the enemy fire (:mod:`.greedy_commander`);
 * repair (Commander rules, A9): each crew tries the repair most worth its chance.
 """
 
@@ -26,6 +29,7 @@ from ..hexgrid import Facing, Hex, distance, footprint
 from ..protocol import Action, GameState
 from ..rulesets.airfleet import Cease, Deploy, FogChoice, Repair, Step
 from ..rulesets.airfleet import GameState as AirState
+from ..rulesets.airfleet.actions import RamStrike
 from ..rulesets.airfleet.deployment import placements, side_to_deploy
 from ..rulesets.airfleet.geometry import relative_sectors
 from ..rulesets.airfleet.gunnery import AttackOption, current_attacks
@@ -38,6 +42,7 @@ from ..rulesets.airfleet.torpedoes import LAUNCH, RESOLUTION, Strike
 from ..rulesets.starship.state import StarshipState
 from ..rulesets.warfleet.state import GameState as WarState
 from .greedy_airfleet import CAUTION, KEEL_VALUE, best_end, end_scores
+from .greedy_commander import best_hug, best_ram_strike, wants_ram
 from .greedy_fog import place_fog_cards
 from .greedy_starship import StarshipGreedy
 from .greedy_torpedoes import best_launch, best_strike
@@ -194,6 +199,10 @@ class GreedyBot:
         The plan is for the ship of the first legal step (the engine's order), as the whole
         list's first action was: during a move, the moving ship (only its steps are legal);
         that first step is also the fallback, looked for only when needed."""
+        if state.ram is not None:  # A6: our ram's struck locations
+            return best_ram_strike(state, [a for a in state.legal_actions()
+                                           if isinstance(a, RamStrike)],
+                                   KEEL_VALUE, self._random.random)
         moving = state.moving
         first: Step | None = None
         if moving is not None:
@@ -201,10 +210,15 @@ class GreedyBot:
         else:
             first = self._first_step(state)
             name = first.ship
+        commander = state.setup.options.rules == "commander"
         if self._plan is not None:
             key, steps = self._plan
             if key == (id(state.setup), state.turn, name) and steps:
                 step = Step(name, steps[0])  # type: ignore[arg-type]
+                if commander:
+                    extra = self.commander_extra(state, state.setup.by_name[name], steps[0])
+                    if extra is not None:
+                        return extra
                 if state.is_legal(step):
                     steps.pop(0)
                     return step
@@ -213,9 +227,23 @@ class GreedyBot:
         path = self._best_path(state, index)
         self._plan = ((id(state.setup), state.turn, ship), [*path[1:], "E"])
         step = Step(ship, (path[0] if path else "E"))  # type: ignore[arg-type]
+        if commander:
+            extra = self.commander_extra(state, index, step.step)
+            if extra is not None:
+                return extra
         if state.is_legal(step):
             return step
         return first if first is not None else self._first_step(state)
+
+    def commander_extra(self, state: AirState, index: int, planned: str) -> Action | None:
+        """A ram (A6) worth declaring now, else at the move's end a hug (A7) that denies the
+        enemy fire (:mod:`.greedy_commander`); ``None``: the planned step."""
+        ram = wants_ram(state, index, KEEL_VALUE)
+        if ram is not None:
+            return ram
+        if planned == "E":
+            return best_hug(state, index, KEEL_VALUE, self._random.random)
+        return None
 
     @staticmethod
     def _first_step(state: AirState) -> Step:

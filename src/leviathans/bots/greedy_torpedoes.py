@@ -25,14 +25,14 @@ from ..rulesets.airfleet.torpedoes import (
     torpedo_odds,
 )
 
-__all__ = ["best_launch", "best_strike"]
+__all__ = ["best_launch", "best_strike", "strike_worth"]
 
 
 def _worth(odds: AttackOdds, keel_value: float) -> float:
     return float(odds.expected_slots) + keel_value * float(odds.keel)
 
 
-def _value(state: GameState, side: str, odds: TorpedoOdds, keel_value: float) -> float:
+def strike_worth(state: GameState, side: str, odds: TorpedoOdds, keel_value: float) -> float:
     """What a torpedo's best strike is worth to ``side`` (its choice where it has one)."""
     best: float | None = None
     for (ship, _), attack in odds.attacks.items():
@@ -55,7 +55,7 @@ def best_launch(state: GameState, keel_value: float, draw: Callable[[], float]
     scored: list[tuple[float, float, Launch]] = []
     for action in legal_launches(state):
         if isinstance(action, Launch) and action.target in enemy:
-            value = _value(state, side, torpedo_odds(state, action), keel_value)
+            value = strike_worth(state, side, torpedo_odds(state, action), keel_value)
             scored.append((value, draw(), action))
     if not scored:
         return EndLaunches()

@@ -98,8 +98,42 @@ def inspect_data(any_state: AnyState) -> dict[str, Any]:
                                       "status", "mp", "moved", "destroyed",
                                       "destroyed_this_turn")}
         entry["attacks"] = _grouped(state, i) if state.ships[i].on_board else []
+        if state.setup.options.rules == "commander":
+            entry.update(_commander(state, i))
         ships.append(entry)
     return {"turn": view["turn"], "phase": view["phase"], "ships": ships}
+
+
+def _commander(state: GameState, index: int) -> dict[str, Any]:
+    """The Commander rules' odds of one ship (issue 15): each torpedo aimed at each hex of an
+    enemy ship it may target now (A5), the ram it may declare now (A6; ``None``: none), and
+    each crew's repairs (A9), as ``leviathans odds`` prints them."""
+    from ..analysis import ram_odds, repair_report, torpedo_odds
+    from ..errors import LeviathansError
+    from ..rulesets.airfleet.torpedoes import launch_targets, torpedo_slots
+
+    spec, ship = state.setup.ships[index], state.ships[index]
+    if not ship.on_board:
+        return {"torpedoes": [], "ram": None, "repairs": []}
+    enemy = {h: j for j in state.afloat() if state.setup.ships[j].side != spec.side
+             for h in state.hexes(j)}
+    torpedoes = []
+    for tslot in torpedo_slots(spec, state.setup.options.rules):
+        if ship.destroyed >> tslot.flat & 1:
+            continue
+        ref = f"{spec.name}:{spec.slot_ref(tslot.flat)}"
+        for h in launch_targets(state, index, tslot):
+            if h in enemy:
+                report = torpedo_odds(state, ref, h.label())
+                torpedoes.append({"torpedo": spec.slot_ref(tslot.flat),
+                                  "aimed_at": state.setup.ships[enemy[h]].name,
+                                  **{k: v for k, v in report.items() if k != "torpedo"}})
+    try:
+        ram: dict[str, Any] | None = ram_odds(state, spec.name)
+    except LeviathansError:
+        ram = None  # it may not ram now
+    return {"torpedoes": torpedoes, "ram": ram,
+            "repairs": repair_report(state, spec.name)["crews"]}
 
 
 def inspect_text(any_state: AnyState) -> str:
@@ -111,9 +145,8 @@ def inspect_text(any_state: AnyState) -> str:
     data = inspect_data(state)
     lines = [position_text(state)]
     for ship in data["ships"]:
-        if not ship["attacks"]:
-            continue
-        lines.append(f"{ship['name']} can fire:")
+        if ship["attacks"]:
+            lines.append(f"{ship['name']} can fire:")
         for a in ship["attacks"]:
             for loc, odds in a["odds"].items():
                 best = sorted(odds["destroy"].items(), key=lambda kv: -kv[1]["probability"])
@@ -124,4 +157,18 @@ def inspect_text(any_state: AnyState) -> str:
                     f"{'+'.join(a['dice'])}: expected {odds['expected_slots']:.3f} slots "
                     f"[{slots or 'no chance'}], keel {odds['keel']['probability'] * 100:.2f}%"
                     + (" (fired)" if a["fired"] else ""))
+        ram = ship.get("ram")
+        if ram is not None:
+            lines.append(f"{ship['name']} may ram {ram['target']}: check "
+                         f"{ram['check']['fraction']} = {ram['check']['probability'] * 100:.2f}%")
+        for t in ship.get("torpedoes", ()):
+            for r in t["attacks"]:
+                lines.append(f"{ship['name']} torpedo {t['torpedo']} at {t['aim']} meets "
+                             f"{r['target']} {r['location']}: expected "
+                             f"{r['expected_slots']:.3f} slots, keel "
+                             f"{r['keel']['probability'] * 100:.2f}%")
+        for crew in ship.get("repairs", ()):
+            for ref, p in crew["slots"].items():
+                lines.append(f"{ship['name']} {crew['crew']} repairs {ref}: {p['fraction']} = "
+                             f"{p['probability'] * 100:.2f}%")
     return "\n".join(lines)

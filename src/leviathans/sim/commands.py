@@ -190,7 +190,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     t = ladder(args.ruleset, _names(args.bots), args.games, args.seed, args.self_play,
                args.turn_limit, options=_options(args, args.ruleset),
-               **_run_options(args))
+               scenario=args.scenario, **_run_options(args))
     _tournament_outputs(args, [t], time.perf_counter() - start, "ladder")
     return 0
 
