@@ -92,12 +92,12 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
         assert t.bow is not None
         geometry = attack_geometry(spec, tspec, t.bow[0] - s.bow[0], t.bow[1] - s.bow[1],
                                    s.facing, t.facing)
-        for loc, loc_guns in enumerate(spec.guns):
-            reach = geometry[loc]
+        for arc, arc_guns in enumerate(spec.arc_guns):  # A3: locations', then turrets'
+            reach = geometry[arc]
             if reach is None:
                 continue
             rng, locs = reach
-            for g in loc_guns:
+            for g in arc_guns:
                 if not guns >> g & 1:
                     continue
                 band = slots[g].band(rng)
