@@ -12,7 +12,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import DiceSource
-from .actions import AirAction, Cease, Deploy, Draw, Fire, FogChoice, Step, parse_action
+from .actions import (
+    AirAction,
+    Bracket,
+    Cease,
+    Deploy,
+    Draw,
+    Fire,
+    FogChoice,
+    Step,
+    parse_action,
+)
 from .options import Options
 from .setup import SIDES, GameSetup, parse_setup, quickstart_battle
 from .state import GameState, Phase
@@ -21,6 +31,7 @@ __all__ = [
     "AIRFLEET",
     "AirAction",
     "AirFleet",
+    "Bracket",
     "Cease",
     "Deploy",
     "Draw",
