@@ -47,10 +47,11 @@ typecheck: .venv/.synced
 unit: .venv/.synced system-deps
 	$(RUN) pytest
 
-# The main views of the browser game (lobby, deployment, a move's ghosts, the gun table, a card,
-# the end summary, a phone), photographed by Debian's chromium into docs/screenshots/.
+# The main views of the browser game (lobby with fleets chosen, open games, deployment, a move's
+# ghosts, the gun table, a card, the end summary, a replay at a gunnery step, a phone),
+# photographed by Debian's chromium into docs/screenshots/.
 screenshots: .venv/.synced system-deps
-	LEVIATHANS_SCREENSHOTS=docs/screenshots $(RUN) pytest tests/browser/test_screenshots.py -q
+	LEVIATHANS_SCREENSHOTS=docs/screenshots $(RUN) pytest tests/browser/test_screenshots.py tests/browser/test_views_lobby.py -q
 
 bench: .venv/.synced
 	$(RUN) python bench/bench.py

@@ -56,6 +56,12 @@ def test_ram_and_reserve_engines_equal_the_engine() -> None:
                                       turn_limit=30), 7, range(8))
 
 
+def test_four_hexes_before_a_turn_equal_the_engine() -> None:
+    """Cards that must enter 4 hexes before turning (HML Wales, R3) have twice the move
+    search's codes: the loop played none of them (it crashed building its tables)."""
+    _stats_both_ways(airfleet_matchup(["HML Wales"], ["HML Raven"], turn_limit=30), 2, range(4))
+
+
 @pytest.mark.parametrize("options", [{"fire_order": "winner-first"},
                                      {"quickstart_destruction": False, "turn_limit": 12},
                                      {"turn_limit": 2}])

@@ -34,7 +34,8 @@ def test_strict_types_and_one_line_errors(data: dict[str, object], words: str) -
 
 def test_records_write_what_they_always_wrote() -> None:
     # options added later are left out while they have their default
-    assert Options().to_dict() == {"turn_limit": None, "fire_order": "loser-first"}
+    assert Options().to_dict() == {"turn_limit": None, "fire_order": "loser-first",
+                                   "quickstart_destruction": True}
     assert Options.from_dict(Options().to_dict()) == Options()
     for opts in (Options(rules="commander"), Options(initiative="fog-of-war", fog_cards=
                                                      "deployed"),

@@ -72,7 +72,7 @@ def test_meta_lists_rule_sets_bots_and_opponents(client: RecordingClient) -> Non
     assert meta["rulesets"]["airfleet"]["players"] == ["british", "french"]
     assert meta["rulesets"]["starship"]["players"] == ["red", "blue"]
     assert set(meta["bots"]) == {"random", "greedy", "search"}
-    assert meta["opponents"] == ["bot", "hotseat", "friend"]
+    assert meta["opponents"] == ["bot", "hotseat", "friend", "open"]
 
 
 @pytest.mark.parametrize(("ruleset", "opponent"), [
@@ -316,16 +316,25 @@ def test_starship_assignments_stay_secret_until_the_reveal(client: RecordingClie
         spectator = look(client, gid, lite=False)
         assert spectator["view"]["pools"]["red"]["assigned"] is None
         assert spectator["view"]["pools"]["blue"]["assigned"] is None
-        # Nothing else tells either: not the record, not the replay, not the cards.
+        # Nothing else tells either: not the record, not the replay (blue's and a spectator's
+        # replays of the live game hold the steps they saw), not the cards.
         assert client.get(f"/api/games/{gid}/record").status_code == 403
-        assert client.get(f"/api/games/{gid}/replay", params={"step": 1}).status_code == 403
+        replays = []
+        for tokens, seen in (([blue], blue_now), ([], spectator)):
+            outline = client.get(f"/api/games/{gid}/replay/outline",
+                                 params=[("token", t) for t in tokens]).json()
+            assert outline["live"] and outline["steps"] == seen["seq"]
+            last = client.get(f"/api/games/{gid}/replay",
+                              params=[("step", seen["seq"]), *(("token", t) for t in tokens)])
+            assert last.json()["view"] == seen["view"] and "action" not in last.json()
+            replays += [json.dumps(outline), last.text]
         cards = {name: client.get(f"/api/games/{gid}/card/{name}").text for name in cards_before}
         assert cards == cards_before
 
         pushed += _until(client, blue_ws, lambda m: m["seq"] == blue_now["seq"])
         watched += _until(client, spectator_ws, lambda m: m["seq"] == blue_now["seq"])
         for text in [json.dumps(m) for m in pushed + watched] + [
-                json.dumps(blue_now), json.dumps(spectator), *cards.values()]:
+                json.dumps(blue_now), json.dumps(spectator), *cards.values(), *replays]:
             for choice in secret:
                 target = choice.partition(">")[2]
                 assert target not in text and choice not in text
@@ -455,8 +464,8 @@ def test_the_record_is_refused_during_play_and_replays_after(client: RecordingCl
 def test_replay_steps_of_a_finished_game(client: RecordingClient) -> None:
     game = new_game(client, ruleset="starship", opponent="hotseat", turn_limit=1)
     gid, tokens = game["id"], game["tokens"]
-    refused = client.get(f"/api/games/{gid}/replay", params={"step": 0})
-    assert refused.status_code == 403 and refused.json()["error"]
+    live = client.get(f"/api/games/{gid}/replay", params={"step": 0})  # the history so far
+    assert live.status_code == 200 and live.json()["live"] and live.json()["steps"] == 0
     end = play(client, gid, tokens, random.Random(2))
     last = end["seq"]
     turns = set()

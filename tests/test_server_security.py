@@ -617,9 +617,17 @@ def test_fog_placement_is_never_sent_to_the_other_seat_or_spectators(client: Tes
             fog = payload["view"]["fog"]["sides"]["british"]
             assert fog["chosen"] is True
             assert fog["placement"] is None and fog["revealed"] == []
-        # Not the record, not the replay while the game is on.
+        # Not the record; not the replay of the game so far (issue 13.6: the french seat's and
+        # a spectator's hold the steps they were told of, and nothing of the cards).
         assert client.get(f"/api/games/{gid}/record").status_code == 403
-        assert client.get(f"/api/games/{gid}/replay", params={"step": 1}).status_code == 403
+        for tokens in ([french], []):
+            held = [("token", t) for t in tokens]
+            outline = client.get(f"/api/games/{gid}/replay/outline", params=held)
+            last = outline.json()["steps"]
+            assert last == look(client, gid, tokens)["seq"]
+            seen += [outline.text] + [
+                client.get(f"/api/games/{gid}/replay", params=[("step", n), *held]).text
+                for n in range(max(0, last - 2), last + 1)]
         for text in seen:
             assert "fog british" not in text
             assert '"placement": [{"type": 4' not in text

@@ -343,6 +343,73 @@ def test_a_bot_seats_secret_seed_round_trips(store: Storage, seed: int | None) -
     assert "bot_seed" not in shown and (seed in (0, None) or str(seed) not in shown)
 
 
+def _open_game(store: Storage, created: datetime = T0) -> tuple[GameRow, list[SeatRow]]:
+    gid = new_game_id()
+    game = GameRow(gid, "airfleet", {}, 5, f"open {gid}", created)
+    seats = [SeatRow(gid, "british", new_seat_token(), "human", None, "you"),
+             SeatRow(gid, "french", new_seat_token(), "human", None, "open", listed=True)]
+    store.create_game(game, seats, ActionRow(gid, 0, None, (), created))
+    return game, seats
+
+
+def test_an_open_seat_is_listed_until_taken_once(store: Storage) -> None:
+    """Issue 13.8: an open game's seat is listed for anyone; the first to take it gets it, the
+    second gets nothing; a taken seat, a friend's seat and a finished game are not listed."""
+    new_game(store)  # no listed seat
+    older, _ = _open_game(store, at(1))
+    game, seats = _open_game(store, at(2))
+    listed = store.open_seats()
+    assert [(g.id, s.side, s.listed) for g, s in listed] == [
+        (game.id, "french", True), (older.id, "french", True)]
+    assert listed[0][1] == seats[1] and listed[0][0] == store.get_game(game.id)
+    assert store.open_seats(limit=1) == listed[:1]
+    taken = store.take_seat(game.id)
+    assert taken == replace(seats[1], listed=False)
+    assert store.take_seat(game.id) is None  # taking it twice: refused
+    assert store.seats(game.id)[1].listed is False
+    assert store.seat_by_token(seats[1].token) == taken
+    assert [g.id for g, _ in store.open_seats()] == [older.id]
+    store.append_action(ActionRow(older.id, 1, "concede british", (), at(3)),
+                        {"winner": "french", "reason": "conceded"})
+    assert store.open_seats() == []
+    assert store.take_seat(older.id) is None  # over: nobody joins
+    assert store.take_seat("no-such-game") is None
+
+
+def test_two_visitors_taking_one_seat_at_once(backend: Backend) -> None:
+    """Of visitors joining at once, exactly one gets the seat (one UPDATE decides)."""
+    store = backend.open()
+    try:
+        game, _ = _open_game(store)
+        got: list[SeatRow | None] = []
+        barrier = threading.Barrier(4)
+
+        def join() -> None:
+            handle = backend.open()
+            barrier.wait()
+            got.append(handle.take_seat(game.id))
+            if handle is not store:
+                handle.close()
+
+        threads = [threading.Thread(target=join) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sum(s is not None for s in got) == 1
+    finally:
+        store.close()
+
+
+def test_only_a_human_seat_is_listed(store: Storage) -> None:
+    gid = new_game_id()
+    with pytest.raises(StorageError, match="only a human seat is listed"):
+        store.create_game(GameRow(gid, "airfleet", {}, 5, "x", T0),
+                          [SeatRow(gid, "french", new_seat_token(), "bot", "greedy", "greedy",
+                                   listed=True)], ActionRow(gid, 0, None, (), T0))
+    assert store.get_game(gid) is None
+
+
 def test_bad_rows_are_refused_and_nothing_is_half_saved(store: Storage) -> None:
     game, seats = new_game(store)
 
@@ -560,7 +627,8 @@ def test_upgrading_from_0002_keeps_bot_seats_without_a_seed(sql_url: str) -> Non
     finally:
         engine.dispose()
     with SqlStorage(sql_url) as store:
-        assert _revision(sql_url) == ("0003",)
+        assert _revision(sql_url) == (ScriptDirectory.from_config(alembic_config())
+                                      .get_current_head(),)
         assert store.seat_by_token(token) == SeatRow("old", "french", token, "bot", "greedy",
                                                      "greedy", None)
         game, seats = new_game(store)

@@ -3,6 +3,9 @@
 * :func:`gun_odds`: for one gun of a scenario at one target, the exact chance of destroying
   each slot, of critical damage and of breaking the keel, and the expected slots destroyed,
   for every location the shot may strike.
+* :func:`torpedo_odds`: for one torpedo aimed at a hex (A5, the Commander rules), the ships
+  its line would meet first with the ships where they stand, and the exact odds of its attack
+  on each location it may strike.
 * :func:`luck`: replays a record and compares, side by side, what each side's attacks were
   expected to do with what they did, and lists the rarest results that decided the game.
 """
@@ -17,7 +20,7 @@ from .errors import LeviathansError
 from .protocol import GameState
 from .records import GameRecord, replay
 
-__all__ = ["Luck", "gun_odds", "luck"]
+__all__ = ["Luck", "gun_odds", "luck", "torpedo_odds"]
 
 
 def _p(p: Fraction) -> dict[str, Any]:
@@ -55,6 +58,32 @@ def gun_odds(state: GameState, gun: str, target: str) -> list[dict[str, Any]]:
             "expected_slots": float(odds.expected_slots), "nothing": _p(nothing),
         })
     return out
+
+
+def torpedo_odds(state: GameState, torpedo: str, aim: str) -> dict[str, Any]:
+    """Exact odds of ``torpedo`` (``Ship:location.N``) launched now at hex ``aim`` and
+    resolved with the ships where they stand (air-fleet game, Commander rules, A5)."""
+    from .hexgrid import Hex
+    from .rulesets.airfleet import GameState as AirState
+    from .rulesets.airfleet.torpedoes import Launch
+    from .rulesets.airfleet.torpedoes import torpedo_odds as odds_of
+
+    if not isinstance(state, AirState):
+        raise LeviathansError("torpedo odds are for the air-fleet game")
+    ship, _, slot = torpedo.rpartition(":")
+    report = odds_of(state, Launch(ship, slot, Hex.from_label(aim)))
+    attacks = []
+    for (target, location), odds in report.attacks.items():
+        attacks.append({
+            "target": target, "location": location,
+            "destroy": {ref: _p(p) for ref, p in odds.slots.items()},
+            "critical": _p(odds.critical), "keel": _p(odds.keel),
+            "expected_slots": float(odds.expected_slots),
+            "nothing": _p(1 - odds.expected_slots - odds.keel),
+        })
+    return {"torpedo": torpedo, "aim": aim, "meets": list(report.meets),
+            "at": None if report.at is None else _p(report.at)["fraction"],
+            "attacks": attacks}
 
 
 @dataclass

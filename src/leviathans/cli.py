@@ -33,6 +33,8 @@ def _cmd_ships(args: argparse.Namespace) -> int:
 
 
 def _cmd_odds(args: argparse.Namespace) -> int:
+    if args.scenario is not None and args.torpedo:
+        return _torpedo_odds(args)
     if args.scenario is not None:
         return _gun_odds(args)
     from .dice import DiceExpr
@@ -54,6 +56,29 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         mod = f" {args.modifier:+d}" if args.modifier else ""
         print(f"P({expr}{mod} >= {target}) = {p.numerator}/{p.denominator} "
               f"= {float(p) * 100:.2f}%")
+    return 0
+
+
+def _torpedo_odds(args: argparse.Namespace) -> int:
+    from .analysis import torpedo_odds
+
+    if not args.aim:
+        raise LeviathansError("with --torpedo, give --aim HEX (the target hex, e.g. 1611)")
+    report = torpedo_odds(_load_position(args.scenario, None), args.torpedo, args.aim)
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return 0
+    met = " and ".join(report["meets"]) or "no ship: the torpedo would be lost"
+    print(f"{report['torpedo']} aimed at {report['aim']} meets first {met}"
+          + (f" ({report['at']} of the way)" if report["at"] else ""))
+    for r in report["attacks"]:
+        print(f"  {r['target']} {r['location']}:")
+        for ref, p in sorted(r["destroy"].items(), key=lambda kv: -kv[1]["probability"]):
+            print(f"    destroy {ref:12} {p['fraction']:>12} = {p['probability'] * 100:6.2f}%")
+        for what in ("critical", "keel", "nothing"):
+            p = r[what]
+            print(f"    {what:20} {p['fraction']:>12} = {p['probability'] * 100:6.2f}%")
+        print(f"    expected slots destroyed {r['expected_slots']:.4f}")
     return 0
 
 
@@ -403,6 +428,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "--gun and --target")
     s.add_argument("--gun", metavar="SHIP:SLOT", help='e.g. "HML Raven:bow.3"')
     s.add_argument("--target", dest="target_ship", metavar="SHIP")
+    s.add_argument("--torpedo", metavar="SHIP:SLOT", help="a torpedo (Commander rules, A5): "
+                   "the ships its line meets first and its attack's odds; with --aim")
+    s.add_argument("--aim", metavar="HEX", help="the target hex of --torpedo, e.g. 1611")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_cmd_odds)
 

@@ -126,12 +126,7 @@ class RulesOptions(BaseModel):
         for name, field in type(self).model_fields.items():
             value = getattr(self, name)
             extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
-            if extra.get("defaults_by"):
-                # written only where it differs from what the options it depends on give, so
-                # that changing those (the rules level) changes it too
-                if value == self._effective_default(name):
-                    continue
-            elif not extra.get("record_default", True) and value == field.default:
+            if not extra.get("record_default", True) and value == field.default:
                 continue
             out[name] = value
         return out
@@ -148,8 +143,18 @@ class RulesOptions(BaseModel):
         return field.default
 
     def changed(self, **changes: Any) -> Any:
-        """These options with some changed (checked like any others)."""
-        return type(self).from_dict({**self.to_dict(), **changes})
+        """These options with some changed (checked like any others). An option that only
+        had the default another gives it (``defaults_by``) follows that one's change."""
+        data = self.to_dict()
+        for name in type(self).model_fields:
+            if name not in changes and name in data and self._follows(name) \
+                    and data[name] == self._effective_default(name):
+                del data[name]
+        return type(self).from_dict({**data, **changes})
+
+    def _follows(self, name: str) -> bool:
+        extra = type(self).model_fields[name].json_schema_extra
+        return isinstance(extra, dict) and bool(extra.get("defaults_by"))
 
     @classmethod
     def declared(cls) -> list[OptionInfo]:

@@ -313,8 +313,10 @@ def test_moves_planned_on_the_board(page: Page, server: str, shots: Shots) -> No
                            timeout=TIMEOUT)
     for step in edge["steps"]:
         page.click({"F": "#forward", "L": "#turn-left", "R": "#turn-right"}[step])
-        page.wait_for_function("() => !document.querySelector('#end-move').disabled || "
-                               "document.querySelector('#forward').disabled", timeout=TIMEOUT)
+        # the page checks each planned step with the engine before the next is offered (a
+        # step over another ship leaves "end move" disabled: wait for the check, not for it)
+        page.wait_for_function("() => { const m = document.querySelector('#mp-left');"
+                               " return m && m.textContent !== '…'; }", timeout=TIMEOUT)
     expect(page.locator("#edge-warning")).to_contain_text("half-hex ring")
     seq = page.evaluate("() => document.body.dataset.seq")
     page.click("#end-move")

@@ -7,6 +7,7 @@ import re
 import time
 
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import Shots
 
@@ -83,7 +84,12 @@ def move_flat_out(page: Page, steps: int = 99) -> None:
     settled(page)
     end = page.locator("#end-move")
     if end.count() and not end.is_disabled():
-        end.click()
+        try:
+            end.click(timeout=5_000)
+        except PlaywrightTimeoutError:
+            # the panel moved on meanwhile (the move was over: a newer state came); the
+            # caller looks at the page again
+            return
         ask = page.locator("#ask-yes")
         page.wait_for_timeout(150)
         if ask.count() and ask.is_visible():

@@ -102,14 +102,18 @@ def test_an_unknown_game_says_so_and_leads_back(page: Page, server: str, shots: 
         page.click("#to-lobby")
         page.wait_for_selector("#start")
         assert page.url == f"{server}/"
-    # A game that exists but is not over has no replay yet: the page says why.
+    # A game in play is replayed as far as it has gone (issue 13.6); a token that holds no
+    # seat in it cannot be shown, and the page says why.
     live = httpx.post(f"{server}/api/games", json={"ruleset": "airfleet",
                                                     "opponent": "hotseat"}).json()["id"]
     page.goto(f"{server}/replay/{live}")
+    expect(page.locator("#live")).to_contain_text("in play")
+    expect(page.locator("#step")).to_have_text("step 0 of 0")
+    page.goto(f"{server}/replay/{live}?token=not-a-seat-of-this-game")
     expect(page.locator("#problem h2")).to_have_text("This game cannot be shown")
-    expect(page.locator("#problem")).to_contain_text("replayed once it is over")
+    expect(page.locator("#problem")).to_contain_text("holds no seat")
     expect(page.locator("#to-lobby")).to_be_visible()
-    shots(page, "replay-not-over")
+    shots(page, "replay-no-seat")
 
 
 def test_fog_of_war_banner_shows_the_initiative_once_revealed(page: Page, server: str,

@@ -7,7 +7,10 @@ Air-fleet game:
 * movement: looks at every legal end of the ship's move and takes the one where its guns
   reach the best expected damage against the enemy as they stand now, less part of what the
   enemy's guns could do to it there, closing in when nothing is in reach;
-* gunnery: fires every gun that can, best expected damage first.
+* gunnery: fires every gun that can, best expected damage first;
+* torpedoes (Commander rules, A5): the launch worth the most as the ships stand
+  (:mod:`.greedy_torpedoes`);
+* repair (Commander rules, A9): each crew tries the repair most worth its chance.
 """
 
 from __future__ import annotations
@@ -21,19 +24,23 @@ import numpy as np
 from ..board import Board
 from ..hexgrid import Facing, Hex, distance, footprint
 from ..protocol import Action, GameState
-from ..rulesets.airfleet import Cease, Deploy, FogChoice, Step
+from ..rulesets.airfleet import Cease, Deploy, FogChoice, Repair, Step
 from ..rulesets.airfleet import GameState as AirState
 from ..rulesets.airfleet.deployment import placements, side_to_deploy
 from ..rulesets.airfleet.geometry import relative_sectors
 from ..rulesets.airfleet.gunnery import AttackOption, current_attacks
 from ..rulesets.airfleet.movement import candidates
 from ..rulesets.airfleet.odds import attack_value as _attack_value
+from ..rulesets.airfleet.repair import repair_odds
+from ..rulesets.airfleet.slot_kinds import Effect, active_effect
 from ..rulesets.airfleet.state import Phase
+from ..rulesets.airfleet.torpedoes import LAUNCH, RESOLUTION, Strike
 from ..rulesets.starship.state import StarshipState
 from ..rulesets.warfleet.state import GameState as WarState
 from .greedy_airfleet import CAUTION, KEEL_VALUE, best_end, end_scores
 from .greedy_fog import place_fog_cards
 from .greedy_starship import StarshipGreedy
+from .greedy_torpedoes import best_launch, best_strike
 from .greedy_warfleet import WarFleetGreedy
 
 __all__ = ["CAUTION", "KEEL_VALUE", "GreedyBot", "attack_value"]
@@ -41,6 +48,18 @@ __all__ = ["CAUTION", "KEEL_VALUE", "GreedyBot", "attack_value"]
 
 def attack_value(state: AirState, opt: AttackOption) -> float:
     return _attack_value(state, opt, KEEL_VALUE)
+
+
+#: A9: the slots whose repair the greedy bot values twice as much as others'
+_WORTH_TWICE = frozenset({Effect.GUN, Effect.TORPEDO, Effect.ENGINE, Effect.RESERVE_ENGINE})
+
+
+def _repair_worth(state: AirState, action: Repair) -> int:
+    if action.slot is None:
+        return 0
+    spec = state.spec(action.ship)
+    kind = spec.slots[spec.slot_index(action.slot)].kind
+    return 2 if active_effect(kind, state.setup.options.rules) in _WORTH_TWICE else 1
 
 
 @lru_cache(maxsize=64)
@@ -109,6 +128,13 @@ class GreedyBot:
             return self._fire(state)
         if state.phase == Phase.DEPLOYMENT:
             return self._deploy(state)
+        if state.phase == Phase.REPAIR:
+            return self._repair(state)
+        if state.phase == LAUNCH:
+            return best_launch(state, KEEL_VALUE, self._random.random)
+        if state.phase == RESOLUTION:
+            return best_strike(state, [a for a in state.legal_actions() if isinstance(a, Strike)],
+                               KEEL_VALUE, self._random.random)
         return self._fog(state, [a for a in state.legal_actions() if isinstance(a, FogChoice)])
 
     # --- deployment --------------------------------------------------------------------------
@@ -214,6 +240,17 @@ class GreedyBot:
         draw = self._random.random
         draws = [draw() for _ in range(len(ends))]
         return search.path(int(ends[best_end(scores, draws)]))
+
+    # --- repair (A9) ----------------------------------------------------------------------------
+
+    def _repair(self, state: AirState) -> Action:
+        """The repair most worth trying: its exact chance, a gun, torpedo or engine counting
+        twice as much as any other slot; ties broken by a draw per repair, in the engine's
+        order. A crew always tries something while there is something to repair."""
+        draw = self._random.random
+        scored = [(repair_odds(state, a) * _repair_worth(state, a), draw(), a)
+                  for a in state.legal_actions() if isinstance(a, Repair)]
+        return max(scored, key=lambda t: (t[0], t[1]))[2]
 
     # --- gunnery -----------------------------------------------------------------------------
 

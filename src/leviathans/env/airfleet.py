@@ -44,9 +44,21 @@ from numpy.typing import NDArray
 from ..errors import ScenarioError
 from ..hexgrid import Facing, Hex
 from ..rulesets.airfleet import AIRFLEET, GameSetup, GameState, Options, quickstart_battle
-from ..rulesets.airfleet.actions import STEPS, Deploy, Fire, FogChoice, Step
+from ..rulesets.airfleet.actions import (
+    SLIPS,
+    STEPS,
+    Deploy,
+    Fire,
+    FogChoice,
+    Ram,
+    RamStrike,
+    Step,
+)
 from ..rulesets.airfleet.deployment import placements
 from ..rulesets.airfleet.fog import DICE_ORDER, fog_dice, hand
+from ..rulesets.airfleet.repair import Repair
+from ..rulesets.airfleet.screening import Hug
+from ..rulesets.airfleet.torpedoes import EndLaunches, Launch, Strike, torpedo_slots
 from .base import ActionTable, LeviathansEnv, ObservationEncoder, blocks, fraction, one_hot
 
 __all__ = ["AirFleetActions", "AirFleetEnv", "AirFleetObservation"]
@@ -110,6 +122,45 @@ class AirFleetActions(ActionTable[GameState]):
                 for d, dice in enumerate(_PERMS):
                     self.add(("fog", o, d), f"fog order#{o} {''.join(map(str, order))} "
                                             f"dice#{d} {''.join(map(str, dice))}")
+        if setup.options.rules != "quick-start":
+            # the Commander rules' sideslips (A8), rams and the locations they strike (A6),
+            # after every quick-start index (which stay as they are)
+            for spec in setup.ships:
+                for step in SLIPS:
+                    self._text(Step(spec.name, step).text())
+                self._text(Ram(spec.name).text())
+            for rammer in setup.ships:
+                for target in setup.ships:
+                    if target is not rammer:  # the first rammer is struck in its bow
+                        for location in target.locations:
+                            self._text(RamStrike(rammer.name, target.name, location).text())
+            # torpedo launches at every hex of the board (A5), the end of a side's launches,
+            # the choice where a torpedo strikes on a tie (by its number this turn), hugs (A7)
+            cells = sorted(setup.board.cells(), key=lambda h: h.offset())
+            launches = 0
+            for spec in setup.ships:
+                for torp in torpedo_slots(spec, setup.options.rules):
+                    launches += 1
+                    for cell in cells:
+                        self._text(Launch(spec.name, spec.slot_ref(torp.flat), cell).text())
+            self._text(EndLaunches().text())
+            for number in range(1, launches + 1):
+                for target in setup.ships:
+                    for location in target.locations:
+                        self._text(Strike(number, target.name, location).text())
+            for spec in setup.ships:
+                for other in setup.ships:
+                    if other is not spec:
+                        for kind in ("offensive", "defensive"):
+                            self._text(Hug(spec.name, other.name, kind).text())
+            # repairs (A9): each crew that repairs, each slot a repair may mend, or none
+            for spec in setup.ships:
+                for crew, _, _ in spec.repairers:
+                    for slot in range(len(spec.slots)):
+                        if not spec.never_repaired >> slot & 1:
+                            self._text(Repair(spec.name, spec.slot_ref(crew),
+                                              spec.slot_ref(slot)).text())
+                    self._text(Repair(spec.name, spec.slot_ref(crew), None).text())
 
     def _text(self, text: str) -> None:
         self.add(text, text)

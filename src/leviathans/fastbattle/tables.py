@@ -268,7 +268,10 @@ def build_tables(setup: GameSetup) -> Tables:
     found = [_children(t, ebt) for t, ebt in children_list]
     nodes = max(len(kids) for kids, _, _ in found)
     kids = np.full((len(found), nodes, 3), -1, I64)
-    rank, bits = z(len(found), 8), z(len(found))
+    # a node's code has (2 * before_turn + 1).bit_length() bits: 8 codes up to an enter-before-
+    # turn of 3, 16 for the cards that must enter 4 hexes (HML Wales, Cornwall, ...)
+    rank = z(len(found), max(len(ranks) for _, ranks, _ in found))
+    bits = z(len(found))
     for k, (kid_rows, ranks, b) in enumerate(found):
         for node, row in enumerate(kid_rows):
             kids[k, node, :len(row)] = row

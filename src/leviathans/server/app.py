@@ -28,7 +28,7 @@ from ..bots import BOTS
 from ..errors import LeviathansError
 from ..records import GameRecord, replay
 from ..rulesets import get_ruleset
-from . import board_api
+from . import board_api, lobby_api, replays
 from .games import (
     OPPONENTS,
     PLAYABLE,
@@ -52,6 +52,17 @@ _STORAGE_FAILED = "the game could not be saved or loaded just now: try again"
 
 
 Tokens = Annotated[list[str] | None, Query(max_length=100)]
+CardName = Annotated[str, Field(max_length=80)]
+
+
+class Deployment(BaseModel):
+    """Where the sides deploy: the side on the west (left) edge, and the zones' depth in hexes
+    from each short edge (None: the scenario's own zones, swapped if need be)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    west: str = Field(max_length=64)
+    depth: int | None = Field(default=None, ge=1, le=99)
 
 
 class NewGame(BaseModel):
@@ -70,6 +81,11 @@ class NewGame(BaseModel):
     initiative: str | None = Field(default=None, max_length=40)
     #: rules options by name, as ``/api/meta`` declares them (each checked by its declaration)
     options: dict[str, int | bool | str | None] | None = Field(default=None, max_length=40)
+    #: air fleet and War Fleet: the cards of each side's fleet (``/api/catalog/RULESET``),
+    #: instead of the scenario's
+    fleets: dict[str, Annotated[list[CardName], Field(max_length=40)]] | None = Field(
+        default=None, max_length=8)
+    deployment: Deployment | None = None
 
 
 class ActionIn(BaseModel):
@@ -191,6 +207,8 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
 
     app.add_middleware(_BodyLimit)
     board_api.install(app, manager)  # the game page's plan and summary (issue 13)
+    lobby_api.install(app, manager)  # the catalog, scenario facts, open games (issue 13.8)
+    replays.install(app, manager, renderers)  # replays of any game, live ones too (13.6)
 
     # --- pages ------------------------------------------------------------------------------
 
@@ -213,6 +231,7 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
         return {
             "rulesets": {name: {"players": list(get_ruleset(name).players),
                                 "scenarios": scenarios(name),
+                                "scenario_facts": lobby_api.scenario_facts_of(name),
                                 "initiatives": initiatives(name),
                                 "options": options_of(name)}
                          for name in PLAYABLE},
@@ -228,7 +247,9 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
         side = body.side or ruleset.players[0]
         session, tokens = await manager.create(body.ruleset, side, body.opponent, body.bot,
                                                body.scenario, body.turn_limit, body.title,
-                                               body.initiative, body.options)
+                                               body.initiative, body.options, body.fleets,
+                                               body.deployment.model_dump()
+                                               if body.deployment else None)
         invite = None
         if body.opponent == "friend":
             other = next(s for s in session.seats.values() if s.side != side)
@@ -291,28 +312,6 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
         data = await asyncio.to_thread(manager.record, session)
         return JSONResponse(data, headers={
             "Content-Disposition": f'attachment; filename="leviathans-{game_id}.json"'})
-
-    @app.get("/api/games/{game_id}/replay")
-    async def replay_step(game_id: str, step: Annotated[int, Query(ge=0)]) -> dict[str, Any]:
-        """One step of a finished game (or of an uploaded record) for the replay page."""
-        if game_id in manager.uploads:
-            record, states = manager.uploads[game_id]
-            title = f"Uploaded record ({record.ruleset})"
-            summary: dict[str, Any] = {"id": game_id, "ruleset": record.ruleset, "title": title,
-                       "status": "finished", "outcome": record.result, "seats": []}
-            ruleset = record.ruleset
-        else:
-            session = await manager.get(game_id)
-            if session.state.outcome is None:
-                raise ApiError(403, "a game is replayed once it is over")
-            states, summary, ruleset = session.history, manager.summary(session), \
-                session.ruleset.name
-        if step >= len(states):
-            raise ApiError(422, f"the game has steps 0 to {len(states) - 1}")
-        state = states[step]
-        return {"game": summary, "step": step, "steps": len(states) - 1,
-                "view": state.view(None), "events": [e.to_dict() for e in state.events],
-                "svg": renderers[ruleset](state)}
 
     @app.get("/api/games/{game_id}/svg")
     async def svg(game_id: str, token: Tokens = None,

@@ -26,6 +26,7 @@ from ..protocol import Concede, Draw, GameState, Ruleset
 from ..records import FORMAT, VERSION, GameRecord
 from ..rulesets import get_ruleset
 from .bot_turns import decide
+from .setups import custom_setup, fleets_title
 from .storage import ActionRow, Conflict, GameRow, SeatRow, Storage
 from .visibility import SPECTATOR, StepLog, ViewCache, Viewer, actor_of, seers
 
@@ -33,8 +34,9 @@ __all__ = ["ApiError", "GameManager", "Session"]
 
 log = logging.getLogger("leviathans.server")
 
-#: Opponents a new game may have.
-OPPONENTS = ("bot", "hotseat", "friend")
+#: Opponents a new game may have: a friend holds a private invite link; an open game lists
+#: its second seat publicly, and the first visitor to join takes it.
+OPPONENTS = ("bot", "hotseat", "friend", "open")
 
 
 class ApiError(Exception):
@@ -130,6 +132,11 @@ def _with_options(ruleset: str, setup: Any, options: Mapping[str, Any] | None) -
                                                   "options"))
     except LeviathansError as exc:
         raise ApiError(422, str(exc)) from None
+
+
+def scenario_setup(ruleset: str, scenario: str) -> Any:
+    """A built-in scenario's setup as the lobby offers it (no option changed)."""
+    return _setup_for(ruleset, scenario, None)
 
 
 def _setup_for(ruleset: str, scenario: str, turn_limit: int | None,
@@ -246,9 +253,13 @@ class GameManager:
     async def create(self, ruleset_name: str, side: str, opponent: str, bot: str = "greedy",
                      scenario: str | None = None, turn_limit: int | None = None,
                      title: str = "", initiative: str | None = None,
-                     options: Mapping[str, Any] | None = None
+                     options: Mapping[str, Any] | None = None,
+                     fleets: Mapping[str, list[str]] | None = None,
+                     deployment: Mapping[str, Any] | None = None
                      ) -> tuple[Session, dict[str, str]]:
-        """A new game; returns the session and the tokens of the seats the creator holds."""
+        """A new game; returns the session and the tokens of the seats the creator holds.
+        ``fleets`` (cards by side) and ``deployment`` (zones) change the scenario's
+        (:mod:`.setups`)."""
         try:
             ruleset = get_ruleset(ruleset_name)
         except LeviathansError as exc:
@@ -277,6 +288,10 @@ class GameManager:
         setup = _with_options(ruleset_name,
                               _setup_for(ruleset_name, scenario, turn_limit, initiative),
                               options)
+        try:
+            setup = custom_setup(ruleset_name, setup, fleets, deployment)
+        except LeviathansError as exc:
+            raise ApiError(422, str(exc)) from None
         seed = secrets.randbits(63)
         game_id = secrets.token_urlsafe(9)
         other = next(p for p in ruleset.players if p != side)
@@ -287,12 +302,14 @@ class GameManager:
             seats.append(SeatRow(game_id, other, secrets.token_urlsafe(24), "bot", bot, bot,
                                  bot_seed=secrets.randbits(63)))
         else:
+            # An open game's seat is listed; its token is given to the first who joins only.
             seats.append(SeatRow(game_id, other, secrets.token_urlsafe(24), "human", None,
-                                 "hotseat" if opponent == "hotseat" else "friend"))
+                                 opponent, listed=opponent == "open"))
         dice = RecordingDice(SeededDice(seed))
         state = ruleset.new_game(setup, dice)
         row = GameRow(game_id, ruleset_name, ruleset.setup_data(setup), seed,
-                      title or scenarios(ruleset_name)[scenario], _now())
+                      title or (fleets_title(fleets) if fleets
+                                else scenarios(ruleset_name)[scenario]), _now())
         opening = ActionRow(game_id, 0, None, tuple(dice.rolls), _now())
         await asyncio.to_thread(self.storage.create_game, row, seats, opening)
         dice.rolls.clear()
@@ -346,6 +363,17 @@ class GameManager:
         dice.rolls.clear()
         session.state = state
         return session
+
+    async def join(self, game_id: str) -> tuple[Session, SeatRow]:
+        """Take an open game's listed seat: its token for the first visitor, 409 after."""
+        session = await self.get(game_id)
+        seat = await asyncio.to_thread(self.storage.take_seat, game_id)
+        if seat is None:
+            raise ApiError(409, "this game has no open seat: someone has taken it, or the game "
+                                "is over")
+        session.seats[seat.side] = seat
+        session.notify()  # the seat is no longer open: the summary says so
+        return session, seat
 
     def keep_upload(self, record: GameRecord, states: list[GameState]) -> str:
         while len(self.uploads) >= 20:
@@ -573,7 +601,8 @@ class GameManager:
             "id": game.id, "ruleset": game.ruleset, "title": game.title,
             "status": game.status, "outcome": game.outcome,
             "created": game.created.isoformat(),
-            "seats": [{"side": s.side, "kind": s.kind, "bot": s.bot, "name": s.name}
+            "seats": [{"side": s.side, "kind": s.kind, "bot": s.bot, "name": s.name,
+                       "open": s.listed}
                       for s in session.seats.values()],
         }
 

@@ -154,7 +154,7 @@ def move_plan(state: Any, ship: str, steps: str) -> dict[str, Any]:
     from ..errors import LeviathansError
     from ..hexgrid import footprint
     from ..rulesets.airfleet import GameState as AirState
-    from ..rulesets.airfleet import Step, movement
+    from ..rulesets.airfleet import Step, manoeuvres, movement
 
     if not isinstance(state, AirState) or state.phase.name != "MOVEMENT":
         raise LeviathansError("a move is planned in the air-fleet movement phase")
@@ -182,8 +182,9 @@ def move_plan(state: Any, ship: str, steps: str) -> dict[str, Any]:
     refused = None
     finished = False
     for step in steps:
-        if step not in "FLR":
-            refused = {"step": step, "why": f"{step!r} is not a step (F, L or R)"}
+        if step not in "FLRPS":
+            refused = {"step": step, "why": f"{step!r} is not a step (F, L or R; P or S, the "
+                                            f"Commander rules' sideslips)"}
             break
         why = movement.why_illegal(state, Step(ship, step))  # type: ignore[arg-type]
         if why is not None:
@@ -198,10 +199,11 @@ def move_plan(state: Any, ship: str, steps: str) -> dict[str, Any]:
     prog = state.moving if state.moving is not None else (
         None if finished else movement.start_move(state, index))
     mp_left = prog.mp if prog is not None else 0
-    ebt = spec.enter_before_turn
+    # the hexes before the soonest turn (A8: steering gear may make one side sooner)
+    ebt = min(manoeuvres.helm(state, index).before)
     before = max(ebt - prog.since, 1 if prog.turned else 0) if prog is not None else 0
     nxt = [] if finished else [
-        s for s in ("F", "L", "R", "E")
+        s for s in ("F", "L", "R", "E", "P", "S")
         if movement.why_illegal(state, Step(ship, s)) is None]
     ends = []
     if not finished:

@@ -4,8 +4,9 @@ A saved game holds what a game record (:mod:`leviathans.records`) holds, split s
 move is one small insert rather than rewriting the whole record:
 
 * a :class:`GameRow`: rule set, setup, the dice seed, title, status and outcome;
-* its :class:`SeatRow` s: which side each player token controls (human or bot), and a bot
-  seat's secret seed for its own random choices;
+* its :class:`SeatRow` s: which side each player token controls (human or bot), a bot
+  seat's secret seed for its own random choices, and whether the seat is listed for anyone to
+  take (an "open game": the first visitor who joins gets its token, nobody else ever does);
 * its :class:`ActionRow` s, one per step of the record: ``seq`` 0 holds the opening rolls (no
   action), then one row per action with every roll it caused.
 
@@ -135,7 +136,8 @@ class GameRow:
 class SeatRow:
     """One player's seat in a game; ``token`` is the seat's password, unique across all games.
     ``bot_seed`` (bot seats) seeds the bot's own random choices: secret, never sent, left out
-    of repr; None in games saved before it existed (revision 0003)."""
+    of repr; None in games saved before it existed (revision 0003). ``listed``: an open game's
+    seat that nobody has taken yet (:meth:`Storage.take_seat`; revision 0004)."""
 
     game_id: str
     side: str
@@ -144,6 +146,7 @@ class SeatRow:
     bot: str | None = None
     name: str = ""
     bot_seed: int | None = field(default=None, repr=False)
+    listed: bool = False
 
 
 @dataclass(frozen=True)
@@ -182,6 +185,15 @@ class Storage(Protocol):
 
     def actions(self, game_id: str) -> list[ActionRow]:
         """The game's steps in ``seq`` order, the opening rolls first."""
+        ...
+
+    def open_seats(self, limit: int = 50) -> list[tuple[GameRow, SeatRow]]:
+        """Listed seats nobody has taken, of games in play, the newest game first."""
+        ...
+
+    def take_seat(self, game_id: str) -> SeatRow | None:
+        """Take the game's listed seat, atomically: the seat (no longer listed) for the first
+        caller, ``None`` for everyone after (or if the game has none, or is over)."""
         ...
 
     def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None) -> None:
@@ -312,6 +324,8 @@ def _check_seats(game: GameRow, seats: Sequence[SeatRow]) -> list[SeatRow]:
             _text(seat.bot, f"{what}: bot", _WIDTHS["bot"], empty=False)
         elif seat.bot is not None or seat.bot_seed is not None:
             raise StorageError(f"{what}: a human seat has no bot")
+        if seat.listed and seat.kind != "human":
+            raise StorageError(f"{what}: only a human seat is listed for anyone to take")
         if seat.bot_seed is not None and (
                 isinstance(seat.bot_seed, bool) or not isinstance(seat.bot_seed, int)
                 or not _SEED_MIN <= seat.bot_seed <= _SEED_MAX):
@@ -459,6 +473,27 @@ class MemoryStorage:
             found = self._games.get(game_id)
             return [] if found is None else list(found.actions)
 
+    def open_seats(self, limit: int = 50) -> list[tuple[GameRow, SeatRow]]:
+        with self._lock:
+            self._open()
+            pairs = [(m.game(), seat, n) for m in self._games.values()
+                     if m.row.status == "active"
+                     for n, seat in enumerate(m.seats) if seat.listed]
+        return _newest_first(pairs)[:max(limit, 0)]
+
+    def take_seat(self, game_id: str) -> SeatRow | None:
+        with self._lock:
+            self._open()
+            mem = self._games.get(game_id)
+            if mem is None or mem.row.status != "active":
+                return None
+            for n, seat in enumerate(mem.seats):
+                if seat.listed:
+                    taken = mem.seats[n] = replace(seat, listed=False)
+                    self._tokens[seat.token] = taken
+                    return taken
+            return None
+
     def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None) -> None:
         row = _check_action(row)
         outcome_json = _check_outcome(row, outcome)
@@ -552,6 +587,8 @@ seats_table = sa.Table(
     sa.Column("bot", sa.String(_WIDTHS["bot"]), nullable=True),
     sa.Column("name", sa.Text, nullable=False),
     sa.Column("bot_seed", sa.BigInteger, nullable=True),
+    sa.Column("listed", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Index("ix_seats_listed", "listed"),
 )
 
 actions_table = sa.Table(
@@ -575,7 +612,8 @@ def _game_from(r: sa.Row[Any]) -> GameRow:
 
 def _seat_from(r: sa.Row[Any]) -> SeatRow:
     return SeatRow(game_id=r.game_id, side=r.side, token=r.token, kind=r.kind, bot=r.bot,
-                   name=r.name, bot_seed=None if r.bot_seed is None else int(r.bot_seed))
+                   name=r.name, bot_seed=None if r.bot_seed is None else int(r.bot_seed),
+                   listed=bool(r.listed))
 
 
 def _action_from(r: sa.Row[Any]) -> ActionRow:
@@ -839,7 +877,8 @@ class SqlStorage:
                 if seat_list:
                     conn.execute(seats_table.insert(), [
                         {"game_id": s.game_id, "side": s.side, "position": n, "token": s.token,
-                         "kind": s.kind, "bot": s.bot, "name": s.name, "bot_seed": s.bot_seed}
+                         "kind": s.kind, "bot": s.bot, "name": s.name, "bot_seed": s.bot_seed,
+                         "listed": s.listed}
                         for n, s in enumerate(seat_list)])
                 conn.execute(actions_table.insert().values(
                     game_id=opening.game_id, seq=0, action=None,
@@ -874,7 +913,7 @@ class SqlStorage:
                 query = (sa.select(games_table, seats_table.c.side, seats_table.c.position,
                                    seats_table.c.token, seats_table.c.kind, seats_table.c.bot,
                                    seats_table.c.name, seats_table.c.game_id,
-                                   seats_table.c.bot_seed)
+                                   seats_table.c.bot_seed, seats_table.c.listed)
                          .join(seats_table, seats_table.c.game_id == games_table.c.id)
                          .where(seats_table.c.token.in_(chunk)))
                 pairs.extend((_game_from(r), _seat_from(r), r.position)
@@ -898,6 +937,31 @@ class SqlStorage:
                                 .where(actions_table.c.game_id == game_id)
                                 .order_by(actions_table.c.seq)).all()
         return [_action_from(r) for r in rows]
+
+    def open_seats(self, limit: int = 50) -> list[tuple[GameRow, SeatRow]]:
+        if limit <= 0:
+            return []
+        with self._connect("reading the open games") as conn:
+            query = (sa.select(games_table, *seats_table.c)
+                     .join(seats_table, seats_table.c.game_id == games_table.c.id)
+                     .where(seats_table.c.listed, games_table.c.status == "active")
+                     .order_by(games_table.c.created.desc(), games_table.c.id,
+                               seats_table.c.position)
+                     .limit(limit))
+            return [(_game_from(r), _seat_from(r)) for r in conn.execute(query)]
+
+    def take_seat(self, game_id: str) -> SeatRow | None:
+        with self._connect(f"taking a seat of game {game_id!r}", write=True) as conn:
+            # One UPDATE decides: of two visitors joining at once, one changes the row, the
+            # other changes nothing (the seat is no longer listed) and is refused.
+            active = sa.select(games_table.c.id).where(games_table.c.id == game_id,
+                                                       games_table.c.status == "active")
+            row = conn.execute(seats_table.update()
+                               .where(seats_table.c.game_id == game_id, seats_table.c.listed,
+                                      seats_table.c.game_id.in_(active))
+                               .values(listed=False)
+                               .returning(*seats_table.c)).first()
+        return None if row is None else _seat_from(row)
 
     def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None) -> None:
         row = _check_action(row)

@@ -72,6 +72,8 @@ class _Shown:
     last step (real number) it saw, built up to step ``upto``."""
 
     entries: list[dict[str, Any]] = field(default_factory=list)
+    #: the real number of each step shown
+    reals: list[int] = field(default_factory=list)
     last: int = 0
     upto: int = 0
 
@@ -100,6 +102,7 @@ class StepLog:
         for real in range(shown.upto, len(self.events)):
             if real == 0 or self.seers[real] & viewer:
                 shown.entries.append({"seq": len(shown.entries), "events": self.events[real]})
+                shown.reals.append(real)
                 shown.last = real
         shown.upto = len(self.events)
         return shown
@@ -111,6 +114,11 @@ class StepLog:
     def entries(self, viewer: Viewer) -> list[dict[str, Any]]:
         """The log as the viewer is shown it (a copy of the list; the entries are shared)."""
         return list(self._for(viewer).entries)
+
+    def real_steps(self, viewer: Viewer) -> list[int]:
+        """The real number of each step the viewer is shown: its step n is real step
+        ``real_steps(viewer)[n]`` (a copy of the list)."""
+        return list(self._for(viewer).reals)
 
     def last_seen(self, viewer: Viewer) -> int:
         """The real number of the last step the viewer saw."""

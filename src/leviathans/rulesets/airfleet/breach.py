@@ -68,6 +68,8 @@ class Shooter:
     crew: Die | None
     #: R6: -1 per trim tank of the firing ship destroyed in an earlier turn
     modifier: int
+    #: what the weapon dice are, as rolled and labelled ("ram" for A6's two red dice)
+    role: str = "weapon"
     #: A4 saturation: the slot dice the attack rolls (one, and one more per square mark)
     slot_dice: int = 1
 
@@ -105,6 +107,7 @@ class Struck:
     gone: int
     #: what breaking the keel adds to two red dice
     keel_modifier: int
+    #: the structural integrity, armoured hull included (A10)
     si: int
 
     @property
@@ -128,7 +131,7 @@ def shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr) -
     k = P.first_intact(crews, len(crews), ship.destroyed)
     return Shooter(weapon_dice, None if k < 0 else spec.crew[location][k][1],
                    P.trim_modifier(spec.trim_mask, ship.destroyed),
-                   spec.slot_dice[slot] if spec.slot_dice else 1)
+                   slot_dice=spec.slot_dice[slot] if spec.slot_dice else 1)
 
 
 def volley(spec: ShipSpec, ship: ShipState, guns: tuple[int, ...],
@@ -158,7 +161,8 @@ def struck(spec: ShipSpec, ship: ShipState, location: int) -> Struck:
         P.armour_bonus(spec.armour_rows[location], ship.destroyed >> first),
         (gone >> first) & 0b111111,
         P.keel_modifier(gone, spec.loc_mask[location]),
-        spec.si,
+        # A10: armoured hull slots add to it while intact (as armour, R6)
+        spec.structure(ship.destroyed),
     )
 
 
@@ -300,7 +304,7 @@ def _roll_total(shot: Shooter, target: Struck, dice: DiceSource
     rolled: list[tuple[str, str, int]] = []
     total = 0
     crew = (shot.crew,) if shot.crew is not None else ()
-    for role, ds in (("weapon", shot.weapon.dice()), ("crew", crew),
+    for role, ds in ((shot.role, shot.weapon.dice()), ("crew", crew),
                      ("location", target.dice.dice())):
         for d in ds:
             face = dice.roll(d, role)

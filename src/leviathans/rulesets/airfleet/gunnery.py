@@ -22,7 +22,10 @@ from typing import TYPE_CHECKING
 from ...dice import DiceExpr, DiceSource, Die
 from ...protocol import Event
 from ...turns import BasePhase
-from . import breach
+from . import (
+    breach,
+    screening,  # A7's blocked lines (imported as a module: it imports movement)
+)
 from . import primitives as P
 from .actions import AirAction, Bracket, Cease, Fire
 from .events import AttackResult, NothingBears
@@ -93,6 +96,8 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
         assert t.bow is not None
         geometry = attack_geometry(spec, tspec, t.bow[0] - s.bow[0], t.bow[1] - s.bow[1],
                                    s.facing, t.facing)
+        if state.hugs:  # A7: lines of fire a third ship blocks, applied outside the cache
+            geometry = screening.screened_geometry(state, index, j, geometry)
         for arc, arc_guns in enumerate(spec.arc_guns):  # A3: locations', then turrets'
             reach = geometry[arc]
             if reach is None:
@@ -113,7 +118,7 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
 #: What :func:`attack_options` reads of each ship's changing state (where it is, whether it is
 #: afloat, its slots destroyed in earlier turns): the firing side's options are kept with these
 #: and computed again when any of them changes. A rule that makes an attack depend on more
-#: (a screening hug, a charge spent) adds what it reads here.
+#: (a charge spent) adds what it reads here; the screening hugs (A7) are in the key too.
 ATTACK_READS = ("bow", "facing", "status", "destroyed")
 _ATTACK_READ = attrgetter(*ATTACK_READS)
 
@@ -123,7 +128,7 @@ def current_attacks(state: GameState) -> tuple[AttackOption, ...]:
     (through a side's fire: attacks change only what guns fired and what is circled)."""
     if not state.firing:
         return ()
-    key = (state.firing[0], tuple(map(_ATTACK_READ, state.ships)))
+    key = (state.firing[0], tuple(map(_ATTACK_READ, state.ships)), state.hugs)
     kept = state.attacks
     if kept is None or kept[0] != key:
         kept = state.attacks = (key, attack_options(state, state.firing[0]))
@@ -333,7 +338,7 @@ def _describe(spec: ShipSpec, location: int, struck: breach.Struck,
         a, b, mod = result.keel
         verdict = "breaks" if result.keel_broken else "holds"
         out.append(f"re-roll {roll}: {ref} already destroyed: breaking the keel: "
-                   f"{a}+{b}{mod:+d} = {a + b + mod} against SI {spec.si}: the keel {verdict}")
+                   f"{a}+{b}{mod:+d} = {a + b + mod} against SI {struck.si}: the keel {verdict}")
     return tuple(out)
 
 

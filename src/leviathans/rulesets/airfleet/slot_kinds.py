@@ -19,8 +19,8 @@ from enum import StrEnum
 
 from ...cards.schema import MARKS, SLOT_KINDS
 
-__all__ = ["LEVELS", "MARK_RULES", "SLOT_EFFECTS", "Effect", "MarkRule", "SlotEffect",
-           "active_effect", "effect_of", "mark_active"]
+__all__ = ["CREW_KINDS", "LEVELS", "MARK_RULES", "NEVER_REPAIRED", "SLOT_EFFECTS", "Effect",
+           "MarkRule", "SlotEffect", "active_effect", "effect_of", "mark_active"]
 
 #: The rules levels of the air-fleet game, lowest first (A1): a level has every effect of the
 #: levels before it.
@@ -117,6 +117,13 @@ SLOT_EFFECTS: Mapping[str, SlotEffect] = {
 if set(SLOT_EFFECTS) != set(SLOT_KINDS):  # pragma: no cover - caught at import by every test
     raise RuntimeError("every slot kind needs an entry in SLOT_EFFECTS: "
                        f"{sorted(set(SLOT_KINDS) ^ set(SLOT_EFFECTS))}")
+
+
+#: Every crew kind a card may print (A9: a crew slot is never repaired, whatever its kind).
+CREW_KINDS = frozenset({"crew", "precision-crew", "repair-crew", "bracketing-crew",
+                        "screening-crew", "saturation-crew", "a-h-crew"})
+#: A9: the kinds no repair can mend: misses, armour, and every crew kind.
+NEVER_REPAIRED = frozenset({"miss", "armour"}) | CREW_KINDS
 
 
 def effect_of(kind: str) -> SlotEffect:

@@ -8,6 +8,7 @@ import { RULES } from "/static/rules.js";
 import { diceOn, diceToggle, showRoll, skipRoll } from "/static/dice.js";
 import { warControls, warSummary } from "/static/warfleet.js";
 import { fogControls, fogInitiative, fogSummary, fogUnit } from "/static/fog.js";
+import { turnCue } from "/static/turncue.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const params = new URLSearchParams(location.search);
@@ -118,6 +119,7 @@ function render() {
   if (data.game.ruleset === "airfleet") landRolls();
   renderLog();
   if (!document.getElementById("cards").hidden) renderCards();
+  turnCue(data);  // the tab's title (and a tone) when the turn comes to this seat
 }
 
 function initiativeText(view) {

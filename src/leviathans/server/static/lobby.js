@@ -1,7 +1,13 @@
-// The lobby: start a game, resume yours, replay finished ones or an uploaded record.
+// The lobby: start a game (fleets from the catalog, deployment zones, the odds when known),
+// join an open game, resume yours, replay finished ones or an uploaded record.
 import { api, heldTokens, holdTokens, el, outcomeText } from "/static/common.js";
+import { FleetPicker } from "/static/fleets.js";
+import { DeployPicker } from "/static/deploy.js";
+import { chanceText } from "/static/chance.js";
 
 let meta = null;
+const fleets = new FleetPicker(() => showChance());
+const deploy = new DeployPicker(() => showChance());
 
 function fillSelect(select, values, labels = {}) {
   select.replaceChildren(...values.map((v) => el("option", { value: v }, labels[v] || v)));
@@ -10,17 +16,77 @@ function fillSelect(select, values, labels = {}) {
 function refreshForm() {
   const ruleset = document.getElementById("ruleset").value;
   const info = meta.rulesets[ruleset];
-  fillSelect(document.getElementById("side"), info.players);
-  fillSelect(document.getElementById("scenario"), Object.keys(info.scenarios), info.scenarios);
+  const side = document.getElementById("side");
+  const scenario = document.getElementById("scenario");
+  const [was, wasScenario] = [side.value, scenario.value];
+  fillSelect(side, info.players);
+  if (info.players.includes(was)) side.value = was;
+  fillSelect(scenario, Object.keys(info.scenarios), info.scenarios);
+  if (wasScenario in info.scenarios) scenario.value = wasScenario;
   const initiatives = info.initiatives || {};
   const initiative = document.getElementById("initiative");
   const chosen = initiative.value;
   fillSelect(initiative, Object.keys(initiatives), initiatives);
   if (chosen in initiatives) initiative.value = chosen;
   document.getElementById("initiative-label").hidden = !Object.keys(initiatives).length;
+  refreshOpponent();
+  buildOptions(info.options || []);
+  refreshScenario();
+}
+
+// The bot picker shows against a bot only (the fleets chosen stay as they are).
+function refreshOpponent() {
   const bot = document.getElementById("opponent").value === "bot";
   document.getElementById("bot-label").hidden = !bot;
-  buildOptions(info.options || []);
+}
+
+// The fleets and zones of the chosen scenario (air fleet and War Fleet), to change at will.
+function refreshScenario() {
+  const ruleset = document.getElementById("ruleset").value;
+  const info = meta.rulesets[ruleset];
+  const facts = (info.scenario_facts || {})[document.getElementById("scenario").value] || {};
+  const custom = Boolean(facts.fleets);
+  document.getElementById("fleets-box").hidden = !custom;
+  document.getElementById("deploy-box").hidden = !custom;
+  if (custom) {
+    deploy.show(facts, info.players);
+    fleets.show(ruleset, info.players, facts.fleets).then(showChance)
+      .catch((e) => { document.getElementById("lobby-error").textContent = e.message; });
+  }
+  showChance();
+}
+
+function currentFacts() {
+  const info = meta.rulesets[document.getElementById("ruleset").value];
+  return (info.scenario_facts || {})[document.getElementById("scenario").value] || {};
+}
+
+// The fleets to send: none if they are the scenario's own.
+function chosenFleets() {
+  const facts = currentFacts();
+  if (!facts.fleets || fleets.ruleset !== document.getElementById("ruleset").value) return null;
+  const same = Object.keys(facts.fleets).every((s) =>
+    JSON.stringify(facts.fleets[s]) === JSON.stringify(fleets.fleets[s] || []));
+  return same ? null : fleets.fleets;
+}
+
+// What the chosen side may expect, when the simulator has played this very match-up.
+function showChance() {
+  const box = document.getElementById("chance");
+  if (!meta) return;
+  const form = document.getElementById("new-game");
+  const initiative = document.getElementById("initiative");
+  const info = meta.rulesets[form.ruleset.value];
+  const facts = currentFacts();
+  box.replaceChildren(...chanceText({
+    side: form.side.value, facts, fleets: chosenFleets(), picked: fleets.fleets,
+    byName: fleets.byName, deployment: deploy.facts === facts ? deploy.choice() : null,
+    initiativeChanged: !document.getElementById("initiative-label").hidden
+      && initiative.value !== Object.keys(info.initiatives || {})[0],
+    optionsChanged: Object.keys(chosenOptions()).length > 0,
+    totals: facts.fleets && fleets.ruleset === form.ruleset.value
+      ? Object.fromEntries(info.players.map((s) => [s, fleets.totalText(s)])) : null,
+  }));
 }
 
 // The rules options form, built from the options' declarations (/api/meta): a new option
@@ -117,6 +183,12 @@ async function start(event) {
   if (limit) body.turn_limit = Number(limit);
   const options = chosenOptions();
   if (Object.keys(options).length) body.options = options;
+  if (!document.getElementById("fleets-box").hidden) {
+    const chosen = chosenFleets();
+    if (chosen) body.fleets = chosen;
+    const zones = deploy.choice();
+    if (zones) body.deployment = zones;
+  }
   const error = document.getElementById("lobby-error");
   error.textContent = "";
   try {
@@ -131,7 +203,8 @@ async function start(event) {
       box.hidden = false;
       box.replaceChildren(
         el("p", {}, `Send this link to your friend (they play ${game.invite.side}):`),
-        el("a", { href: link, id: "invite-link" }, link),
+        el("div", { class: "invite-row" }, el("a", { href: link, id: "invite-link" }, link),
+          copyButton(link)),
         el("p", {}, el("a", { href: url, id: "go" }, "Go to the game")));
       await listGames();  // the new game is one of "Your games" now (the page stays open)
       return;
@@ -155,13 +228,68 @@ async function listGames() {
   }
   if (!byGame.size) return;
   table.replaceChildren(...[...byGame.values()].map((g) => {
-    const url = `/game/${g.id}?` + g.tokens.map((t) => `token=${encodeURIComponent(t)}`).join("&");
+    const query = g.tokens.map((t) => `token=${encodeURIComponent(t)}`).join("&");
     return el("tr", {},
-      el("td", {}, el("a", { href: url }, g.title)),
+      el("td", {}, el("a", { href: `/game/${g.id}?${query}` }, g.title)),
       el("td", {}, g.ruleset),
       el("td", {}, g.status === "finished" ? outcomeText(g.outcome) : "in play"),
+      // the steps so far (or all of them), as this seat saw them
+      el("td", {}, el("a", { href: `/replay/${g.id}?${query}`, class: "replay-link",
+                             title: "step through the game so far" }, "replay")),
       el("td", { class: "muted" }, new Date(g.updated).toLocaleString()));
   }));
+}
+
+// A button that copies `text` to the clipboard, and says so.
+function copyButton(text) {
+  const button = el("button", { type: "button", class: "secondary", id: "copy-invite",
+                                title: "copy the invite link" }, "Copy link");
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch (e) {  // no clipboard API (a page not served over https or localhost): select it
+      const range = document.createRange();
+      range.selectNodeContents(document.getElementById("invite-link"));
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+      document.execCommand("copy");
+    }
+    button.textContent = "Copied";
+    setTimeout(() => { button.textContent = "Copy link"; }, 2000);
+  });
+  return button;
+}
+
+// Games waiting for a second player: join one to take its free seat (once: the server
+// gives the seat to the first who asks).
+async function listOpen() {
+  const data = await api("/api/open");
+  const table = document.querySelector("#open-games tbody");
+  const mine = heldTokens();
+  const games = data.games.filter((g) => !mine[g.id]);  // not your own
+  if (!games.length) {
+    table.replaceChildren(el("tr", {}, el("td", { class: "muted" }, "none waiting")));
+    return;
+  }
+  const names = { airfleet: "air fleet", warfleet: "War Fleet", starship: "starship" };
+  table.replaceChildren(...games.map((g) => el("tr", { "data-game": g.id },
+    el("td", {}, el("div", { class: "open-title" }, g.title),
+      el("div", { class: "muted small" }, `${names[g.ruleset] || g.ruleset}, since `,
+        new Date(g.created).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }))),
+    el("td", { class: "join-cell" }, el("button", { type: "button", class: "join", "data-join": g.id,
+                                onclick: () => join(g.id) }, `Join as ${g.side}`)))));
+}
+
+async function join(id) {
+  const error = document.getElementById("lobby-error");
+  try {
+    const seat = await api(`/api/games/${encodeURIComponent(id)}/join`, { method: "POST" });
+    holdTokens(id, [seat.token]);
+    location.href = seat.url;
+  } catch (e) {
+    error.textContent = e.message;
+    await listOpen();
+  }
 }
 
 async function listFinished() {
@@ -194,11 +322,17 @@ async function main() {
   fillSelect(document.getElementById("bot"), meta.bots);
   document.getElementById("bot").value = meta.bots.includes("greedy") ? "greedy" : meta.bots[0];
   document.getElementById("ruleset").addEventListener("change", refreshForm);
-  document.getElementById("opponent").addEventListener("change", refreshForm);
+  document.getElementById("opponent").addEventListener("change", refreshOpponent);
+  document.getElementById("scenario").addEventListener("change", refreshScenario);
+  for (const id of ["side", "initiative", "options"]) {
+    document.getElementById(id).addEventListener("change", showChance);
+  }
+  document.getElementById("fleet-reset").addEventListener("click", refreshScenario);
   document.getElementById("new-game").addEventListener("submit", start);
   document.getElementById("record-file").addEventListener("change", upload);
   refreshForm();
-  await Promise.all([listGames(), listFinished()]);
+  await Promise.all([listGames(), listOpen(), listFinished()]);
+  setInterval(() => listOpen().catch(() => {}), 10000);  // new open games show up
 }
 
 main().catch((e) => { document.getElementById("lobby-error").textContent = e.message; });
