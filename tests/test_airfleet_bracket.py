@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 
 from conftest import game, play, ship
 from leviathans.dice import DiceExpr, DiceSource, Die, ScriptedDice, die
-from leviathans.errors import IllegalActionError
+from leviathans.errors import IllegalActionError, LeviathansError
 from leviathans.rulesets.airfleet import Bracket, Fire, GameState, Phase, breach, parse_action
 from leviathans.rulesets.airfleet import primitives as P
 from leviathans.rulesets.airfleet.bracket import BracketOption, bracket_options, find_bracket
@@ -569,7 +569,7 @@ def shooters(draw: st.DrawFn) -> breach.Shooter | breach.Volley:
     if draw(st.booleans()):
         return breach.Shooter(DiceExpr.of([draw(st.sampled_from(["green", "blue"]))]),
                               draw(st.one_of(st.none(), st.just(die("green")))), modifier,
-                              slot_dice)
+                              slot_dice=slot_dice)
     n = draw(st.integers(2, 3))
     weapons = tuple(DiceExpr.of([draw(st.sampled_from(["green", "blue"]))]) for _ in range(n))
     crews = tuple(die("green") for _ in range(draw(st.integers(0, 2))))
@@ -649,3 +649,143 @@ def test_one_slot_die_odds_are_the_quick_start_formula() -> None:
     reach, outcomes = breach.total_reach(shot, target)
     chained = breach._saturated_odds(reach, outcomes, shot.modifier, 1, target)
     assert chained == breach.exact_odds(shot, target)
+
+
+# --- the greedy bot, the odds command, inspect, the compiled loop -------------------------------
+
+
+def test_greedy_brackets_when_it_beats_the_guns_one_by_one() -> None:
+    """A4: against breach numbers of 15 no 2in gun alone can do anything (green 4 + blue crew
+    6 + green location 4 = 14), a bracket can (4 + 4 + 6 + 4): the greedy bot brackets, with
+    the group worth the most. Against breach numbers of 3 every gun alone destroys a slot
+    (its value near 1 each), more than any one bracket attack: it fires one gun."""
+    from leviathans.bots.greedy import GreedyBot
+    from leviathans.bots.greedy_airfleet import KEEL_VALUE
+    from leviathans.rulesets.airfleet.odds import bracket_value
+
+    state = scenario([plain(15)] * 6, si=40)
+    choice = GreedyBot(seed=1).choose(state)
+    assert isinstance(choice, Bracket)
+    values = {o.action: bracket_value(state, o, KEEL_VALUE) for o in bracket_options(state)}
+    assert values[choice] == max(values.values()) > 0
+    easy = scenario([plain(3)] * 6, si=40)
+    assert isinstance(GreedyBot(seed=1).choose(easy), Fire)
+
+
+def test_greedy_plays_the_same_without_bracket_guns() -> None:
+    """Quick-start rules: no gun has the mark in play, no draw of the bot's generator is
+    added: the same choices with the same seed as before bracketing existed (the golden
+    transcripts check whole games)."""
+    from leviathans.bots.greedy import GreedyBot
+
+    state = scenario(PLAIN_PORT, rules="quick-start")
+    assert not list(bracket_options(state))
+    assert isinstance(GreedyBot(seed=3).choose(state), Fire)
+
+
+def test_gun_odds_and_inspect_show_brackets_and_saturation() -> None:
+    from leviathans.analysis import gun_odds
+    from leviathans.render.text import inspect_data, inspect_text
+
+    state = scenario(SAT_PORT)
+    (report,) = gun_odds(state, "Striker:" + "+".join(f"starboard.{k}" for k in (1, 2, 3)),
+                         "Anvil")
+    odds = bracket_odds(state, bracket_of(state, THREE))
+    assert report["location"] == "port" and report["ranges"] == [4, 4, 4]
+    assert report["weapons"] == [["green"]] * 3 and report["slot_dice"] == 1
+    assert report["destroy"] == {ref: {"fraction": f"{p.numerator}/{p.denominator}",
+                                       "probability": float(p)} for ref, p in odds.slots.items()}
+    (sat,) = gun_odds(state, "Striker:starboard.6", "Anvil")
+    (opt,) = [o for o in _fires(state) if o.action.slot == "starboard.6"]
+    assert sat["slot_dice"] == 2 and sat["nothing"] is None
+    exact = attack_odds(state, opt)
+    assert sat["critical"]["fraction"] == f"{exact.critical.numerator}/{exact.critical.denominator}"
+    assert sat["expected_slots"] == float(exact.expected_slots)
+    with pytest.raises(LeviathansError, match="may bracket"):
+        gun_odds(state, "Striker:starboard.1+starboard.6", "Anvil")
+    data = inspect_data(state)
+    striker = next(s for s in data["ships"] if s["name"] == "Striker")
+    by_action = {b["action"]: b for b in striker["brackets"]}
+    assert set(by_action) == {a.text() for a in state.legal_actions() if isinstance(a, Bracket)}
+    assert by_action[THREE]["odds"]["expected_slots"] == float(odds.expected_slots)
+    assert next(a for a in striker["attacks"]
+                if a["weapon"] == "starboard.6")["slot_dice"] == 2
+    assert f"bracket {THREE}, ranges 4, 4, 4" in inspect_text(state)
+    quick = inspect_data(scenario(SAT_PORT, rules="quick-start"))
+    assert all("brackets" not in s and all("slot_dice" not in a for a in s["attacks"])
+               for s in quick["ships"])
+
+
+def test_the_odds_command_prints_a_bracket(capsys: pytest.CaptureFixture[str],
+                                           tmp_path: Any) -> None:
+    """``leviathans odds --gun SHIP:A+B`` on a Commander position: the Béarn's port 138mm
+    bracket guns (the catalog card) at the Tiger."""
+    import json
+
+    from leviathans.cli import main
+
+    path = tmp_path / "bracket.toml"
+    path.write_text('[options]\nrules = "commander"\n[start]\nphase = "gunnery"\n'
+                    'initiative = "british"\n'
+                    '[[ships]]\ncard = "Béarn"\nside = "french"\nbow = "1010"\nfacing = "N"\n'
+                    '[[ships]]\ncard = "HML Tiger"\nside = "british"\nbow = "0710"\n'
+                    'facing = "N"\n')
+    assert main(["odds", "--scenario", str(path), "--gun", "Béarn:port.1+port.2",
+                 "--target", "HML Tiger", "--json"]) == 0
+    reports = json.loads(capsys.readouterr().out)
+    assert reports and all(r["ranges"] == [r["range"]] * 2 and len(r["weapons"]) == 2
+                           for r in reports)
+    assert main(["odds", "--scenario", str(path), "--gun", "Béarn:port.1+port.2",
+                 "--target", "HML Tiger"]) == 0
+    out = capsys.readouterr().out
+    assert "Béarn:port.1+port.2 -> HML Tiger" in out and "the two highest count" in out
+
+
+def test_the_compiled_loop_refuses_bracketing_and_saturation(monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """The compiled battle loop covers neither (A4): refused by the rules level, and by name
+    should the level ever be covered."""
+    from leviathans.fastbattle import profile
+
+    state = scenario(PLAIN_PORT)
+    greedy = {"french": "greedy", "british": "greedy"}
+    assert profile.refusal(state.setup, greedy) == (
+        "the option rules = 'commander' is not covered")
+    monkeypatch.setitem(profile.OPTION_VALUES, "rules",  # type: ignore[index]
+                        frozenset({"quick-start", "commander"}))
+    assert profile.refusal(state.setup, greedy) == (
+        "Striker has turrets in play (A3): not covered")
+    no_turrets = {k: [{**s, "marks": [m for m in s.get("marks", []) if m != "turret"]}
+                      for s in v["slots"]] for k, v in STRIKER["locations"].items()}
+    plain_striker = card("Striker", **no_turrets)
+    state = game([ship("Striker", "french", "0510", "N", card_data=plain_striker),
+                  ship("Anvil", "british", "0910", "N", card_data=card("Anvil", port=PLAIN_PORT))],
+                 phase="gunnery", initiative="british", options=COMMANDER)
+    assert profile.refusal(state.setup, greedy) == (
+        "Striker has bracket guns in play (A4): not covered")
+
+
+def test_random_commander_play_brackets_and_its_records_replay() -> None:
+    """Random play on the Commander melee (the Jean Bart's and the Gotland's bracket guns)
+    declares bracket attacks among the legal actions; the game's record (the bracket's text
+    form) replays exactly, with seeded and with scripted dice."""
+    from leviathans.records import GameRecord, replay
+    from test_airfleet_commander_play import random_game
+
+    for seed in range(60):
+        state, rec, seen = random_game(seed, record=True)
+        if seen["Bracket"]:
+            break
+    else:  # pragma: no cover - the sweep above finds one
+        raise AssertionError("no random game declared a bracket attack")
+    assert rec is not None
+    data = rec.record.to_data()
+    texts = [step["action"] for step in data["steps"] if step["action"]]
+    brackets = [t for t in texts if isinstance(parse_action(t), Bracket)]
+    assert brackets
+    events = list(state.events)
+    final = list(replay(GameRecord.from_data(data)))[-1].state
+    assert final.view(None) == state.view(None)
+    assert [e.to_dict() for e in final.events] == [e.to_dict() for e in events]
+    scripted = GameRecord.from_data({**data, "dice": {"source": "scripted"}})
+    assert list(replay(scripted))[-1].state.view(None) == state.view(None)
