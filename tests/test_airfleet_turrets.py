@@ -280,3 +280,28 @@ def test_a_type4_side_hit_strikes_fore_or_aft_as_the_attacker_chooses() -> None:
         after = state.apply(o.action, dice)
         (result,) = [e for e in after.events if isinstance(e, AttackResult)]
         assert result.location == o.action.location
+
+
+def test_a_turrets_extended_arc_is_screened_like_any_other() -> None:
+    """A3 with A7: the Shooter's starboard gun made a turret (its firing arc is then a turret
+    arc, not its location's): with the Skiff hugging the Hulk, the line to the Skiff's nearest
+    hex (1309) enters the Hulk, so the range is to 1308 (5 hexes, the long band), the
+    location still R4's port; without the hug 4 hexes, as for the plain gun."""
+    from conftest import play
+    from leviathans.dice import ScriptedDice as Scripted
+    from test_screening import HULK, HULK_AT, SHOOTER, SKIFF, SKIFF_AT, movement, moving, reach
+    from test_torpedoes import entry
+
+    slots = SHOOTER["locations"]["starboard"]["slots"]
+    turret = {**SHOOTER, "locations": {**SHOOTER["locations"], "starboard": {
+        **SHOOTER["locations"]["starboard"],
+        "slots": [{**slots[0], "marks": ["turret"]}, *slots[1:]]}}}
+    state = movement(entry("Shooter", turret, "french", "1010", "N"),
+                     entry("Skiff", moving(SKIFF, 3), "british", *SKIFF_AT),
+                     entry("Hulk", HULK, "british", *HULK_AT))
+    spec = state.spec("Shooter")
+    assert spec.slot_arc[spec.slot_index("starboard.1")] >= len(spec.locations)
+    plain_ = play(state, ["Skiff:E"], Scripted())
+    assert reach(plain_, "Shooter", "Skiff") == {(4, "blue", "port")}
+    hugged = play(state, ["hug Skiff>Hulk:offensive"], Scripted())
+    assert reach(hugged, "Shooter", "Skiff") == {(5, "green", "port")}
