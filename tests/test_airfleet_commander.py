@@ -16,6 +16,7 @@ from leviathans.hexgrid import Hex, distance
 from leviathans.records import GameRecord, Recorder, replay
 from leviathans.rulesets.airfleet import (
     AIRFLEET,
+    Fire,
     Options,
     Phase,
     load_scenario,
@@ -62,7 +63,8 @@ def test_gunnery_damage_takes_effect_at_the_end_of_gunnery() -> None:
     assert state.phase == Phase.GUNNERY
     pontbriand = state.ship("Pontbriand")
     assert (pontbriand.circled, pontbriand.destroyed) == (1 << 6, 0)
-    state = play(state, ["done"], dice)  # the French cannot reach the Hertfordshire's hexes
+    # the French hold fire (A3: the Pontbriand's bow and stern turrets reach the Hertfordshire)
+    state = play(state, ["done", "done"], dice)
     ended = [e for e in state.events if type(e).__name__ == "TurnEnded"]
     assert ended and state.turn == 2
     assert state.ship("Pontbriand").destroyed == 1 << 6
@@ -103,7 +105,7 @@ def test_a_type_4_turns_about_its_forward_centre_hex() -> None:
 def test_a_type_4_side_hit_strikes_fore_or_aft_as_the_attacker_chooses() -> None:
     state = battleships(phase="gunnery", initiative="french")
     targets = {(a.slot, a.location) for a in state.legal_actions()
-               if getattr(a, "target", None) == "Paris"}
+               if isinstance(a, Fire) and a.target == "Paris"}
     assert ("starboard.3", "fore-port") in targets and ("starboard.3", "aft-port") in targets
     # the Paris's port batteries measure their range from the forward-centre hex (fore) and
     # the aft-centre hex (aft): with the Raven abeam aft, 6 and 5

@@ -19,7 +19,6 @@ from leviathans.rulesets.airfleet import Fire, movement, ramming
 from leviathans.rulesets.airfleet.actions import Ram, RamStrike, Step, parse_action
 from leviathans.rulesets.airfleet.events import (
     MoveEnded,
-    NothingBears,
     RamAttack,
     RamCheck,
     ShipLost,
@@ -152,13 +151,16 @@ def test_a_successful_ram_pushes_the_rammed_ship_and_its_damage_takes_effect_at_
     assert pelletier.moved  # pushed into a new hex: go dice (R6)
     (ended,) = of(state, MoveEnded)  # the rammer's move ends
     assert (ended.ship, ended.bow, ended.mp_spent) == ("HML Raven", "1009", 1)
-    # The Pelletier stays. In gunnery, the Raven alongside lies in its starboard arc alone,
-    # where the 75mm was its only gun: destroyed at once, it cannot fire, and nothing bears.
+    # The Pelletier stays. In gunnery, the Raven alongside lies in its starboard arc, where
+    # the 75mm was its only side gun: destroyed at once, it cannot fire; only the bow and
+    # stern turrets reach the Raven there (A3), and they hold fire.
     state = play(state, ["Pelletier:E"], dice)
     assert any(isinstance(a, Fire) and a.ship == "HML Raven" for a in state.legal_actions())
     dice = ScriptedDice.by_label({"initiative:british": [6, 6], "initiative:french": [1, 1]})
     state = play(state, ["done"], dice)  # the British (initiative losers) fire first
-    assert [e.side for e in of(state, NothingBears)] == ["french"]
+    fires = {a.slot for a in state.legal_actions() if isinstance(a, Fire)}
+    assert fires == {"bow.2", "bow.5", "stern.2"}  # turrets (A3); starboard.2 is gone
+    state = play(state, ["done"], dice)
     assert state.turn == 2
 
 

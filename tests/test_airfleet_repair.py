@@ -146,10 +146,11 @@ def test_a_slot_lost_in_gunnery_is_repairable_from_the_next_turn() -> None:
                                   "initiative": [5, 5, 1, 1] * 2,  # two turns' initiative
                                   "repair": [10, 10], "repair:crew": [6]})
     state = game(ships, dice, phase="gunnery", initiative="french", options=COMMANDER)
-    state = play(state, ["HML Hertfordshire:bow.3>Pontbriand:port", "done"], dice)
+    # both sides end their fire (A3: the Pontbriand's bow and stern turrets bear too)
+    state = play(state, ["HML Hertfordshire:bow.3>Pontbriand:port", "done", "done"], dice)
     assert state.turn == 2 and state.phase == Phase.MOVEMENT  # nothing to repair in turn 1
     assert state.destroyed_before[state.setup.by_name["Pontbriand"]] == 1 << 6
-    state = play(state, ["Pontbriand:E", "HML Hertfordshire:E", "done"], dice)
+    state = play(state, ["Pontbriand:E", "HML Hertfordshire:E", "done", "done"], dice)
     assert state.phase == Phase.REPAIR and state.to_move == "french"
     state = play(state, ["repair Pontbriand:port.3>port.1"], dice)
     assert repaired(state) == [("port.3", "port.1", 26, 15, True)]

@@ -1,8 +1,9 @@
 """Odds of whole attacks and the luck of finished games, from the engine's exact odds.
 
-* :func:`gun_odds`: for one gun of a scenario at one target, the exact chance of destroying
-  each slot, of critical damage and of breaking the keel, and the expected slots destroyed,
-  for every location the shot may strike.
+* :func:`gun_odds`: for one gun (or a bracket group, A4) of a scenario at one target, the
+  exact chance of destroying each slot, of critical damage and of breaking the keel, and the
+  expected slots destroyed, for every location the shot may strike (every slot die counted
+  with saturation, A4).
 * :func:`torpedo_odds`: for one torpedo aimed at a hex (A5, the Commander rules), the ships
   its line would meet first with the ships where they stand, and the exact odds of its attack
   on each location it may strike.
@@ -34,10 +35,13 @@ def _p(p: Fraction) -> dict[str, Any]:
 
 def gun_odds(state: GameState, gun: str, target: str) -> list[dict[str, Any]]:
     """Exact odds of ``gun`` (``Ship:location.N``) firing at ``target`` now, per location it
-    may strike (air-fleet game)."""
+    may strike (air-fleet game). Under the Commander rules ``gun`` may name a bracket group
+    (``Ship:bow.1+bow.2``, A4): the odds of the guns combined; an attack with saturation
+    counts every slot die (``slot_dice``)."""
     from .rulesets.airfleet import GameState as AirState
+    from .rulesets.airfleet.bracket import bracket_options
     from .rulesets.airfleet.gunnery import ship_attack_options
-    from .rulesets.airfleet.odds import attack_odds
+    from .rulesets.airfleet.odds import AttackOdds, attack_odds, bracket_odds
 
     if not isinstance(state, AirState):
         raise LeviathansError("gun odds are for the air-fleet game")
@@ -47,21 +51,45 @@ def gun_odds(state: GameState, gun: str, target: str) -> list[dict[str, Any]]:
     if target not in state.setup.by_name:
         raise LeviathansError(f"no ship named {target!r}")
     index = state.setup.by_name[ship]
-    options = [o for o in ship_attack_options(state, index)
-               if o.action.slot == slot and o.action.target == target]
-    if not options:
-        raise LeviathansError(f"{target} is not in the arc and range of {gun}")
+    spec = state.setup.ships[index]
+    options = ship_attack_options(state, index)
+    found: list[tuple[str, tuple[int, ...], list[Any], AttackOdds, int]] = []
+    if "+" in slot:  # A4: a bracket group
+        refs = tuple(ref.strip() for ref in slot.split("+"))
+        for group in bracket_options(state, options):
+            if group.action.slots == refs and group.action.target == target:
+                volley = bracket_odds(state, group)
+                found.append((group.action.location, group.ranges,
+                              [d.colours for d in group.weapon_dice], volley,
+                              min(spec.slot_dice[g] for g in group.guns)))
+        if not found:
+            raise LeviathansError(f"{target} is not a target {gun} may bracket now (A4: two or "
+                                  f"more bracket guns of one name, in card order, each in arc "
+                                  f"and range)")
+    else:
+        for opt in options:
+            if opt.action.slot == slot and opt.action.target == target:
+                found.append((opt.action.location, (opt.range,), [opt.weapon_dice.colours],
+                              attack_odds(state, opt), spec.slot_dice[opt.slot]))
+        if not found:
+            raise LeviathansError(f"{target} is not in the arc and range of {gun}")
     out = []
-    for opt in options:
-        odds = attack_odds(state, opt)
-        nothing = 1 - odds.expected_slots - odds.keel
-        out.append({
-            "gun": gun, "target": target, "location": opt.action.location,
-            "range": opt.range, "dice": opt.weapon_dice.colours,
+    for location, ranges, dice, odds, slot_dice in found:
+        # one slot die: destroying one slot, breaking the keel and nothing exclude each other
+        # (several dice, A4: they do not, and "nothing" is left out)
+        nothing = _p(1 - odds.expected_slots - odds.keel) if slot_dice == 1 else None
+        entry: dict[str, Any] = {
+            "gun": gun, "target": target, "location": location,
+            "range": ranges[0], "dice": [c for colours in dice for c in colours],
+            "slot_dice": slot_dice,
             "destroy": {ref: _p(p) for ref, p in odds.slots.items()},
             "critical": _p(odds.critical), "keel": _p(odds.keel),
-            "expected_slots": float(odds.expected_slots), "nothing": _p(nothing),
-        })
+            "expected_slots": float(odds.expected_slots), "nothing": nothing,
+        }
+        if len(dice) > 1:  # A4: each gun's range and dice; the two highest results count
+            entry["ranges"] = list(ranges)
+            entry["weapons"] = dice
+        out.append(entry)
     return out
 
 

@@ -154,13 +154,19 @@ def _gun_odds(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=1))
         return 0
     for r in report:
-        print(f"{r['gun']} -> {r['target']} {r['location']} at range {r['range']} "
-              f"({'+'.join(r['dice'])}):")
+        if "ranges" in r:  # A4: a bracket group
+            where = (f"at ranges {', '.join(map(str, r['ranges']))} "
+                     f"({' | '.join('+'.join(w) for w in r['weapons'])}; the two highest count)")
+        else:
+            where = f"at range {r['range']} ({'+'.join(r['dice'])})"
+        more = f", {r['slot_dice']} slot dice" if r["slot_dice"] > 1 else ""
+        print(f"{r['gun']} -> {r['target']} {r['location']} {where}{more}:")
         for ref, p in sorted(r["destroy"].items(), key=lambda kv: -kv[1]["probability"]):
             print(f"  destroy {ref:12} {p['fraction']:>12} = {p['probability'] * 100:6.2f}%")
         for what in ("critical", "keel", "nothing"):
             p = r[what]
-            print(f"  {what:20} {p['fraction']:>12} = {p['probability'] * 100:6.2f}%")
+            if p is not None:
+                print(f"  {what:20} {p['fraction']:>12} = {p['probability'] * 100:6.2f}%")
         print(f"  expected slots destroyed {r['expected_slots']:.4f}")
     return 0
 
@@ -487,7 +493,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--modifier", type=int, default=0, help="added to the roll")
     s.add_argument("--scenario", metavar="FILE", help="a position (scenario or record) for "
                    "--gun and --target")
-    s.add_argument("--gun", metavar="SHIP:SLOT", help='e.g. "HML Raven:bow.3"')
+    s.add_argument("--gun", metavar="SHIP:SLOT", help='e.g. "HML Raven:bow.3", or a bracket '
+                   'group (Commander rules, A4): "HML Raven:bow.2+bow.3"')
     s.add_argument("--target", dest="target_ship", metavar="SHIP")
     s.add_argument("--torpedo", metavar="SHIP:SLOT", help="a torpedo (Commander rules, A5): "
                    "the ships its line meets first and its attack's odds; with --aim")

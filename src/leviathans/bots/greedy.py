@@ -7,7 +7,8 @@ Air-fleet game:
 * movement: looks at every legal end of the ship's move and takes the one where its guns
   reach the best expected damage against the enemy as they stand now, less part of what the
   enemy's guns could do to it there, closing in when nothing is in reach;
-* gunnery: fires every gun that can, best expected damage first;
+* gunnery: fires every gun that can, best expected damage first; under the Commander rules
+  a bracket group first (A4) when its expected value beats its guns' best attacks one by one;
 * torpedoes (Commander rules, A5): the launch worth the most as the ships stand
   (:mod:`.greedy_torpedoes`);
 * rams and hugs (Commander rules, A6, A7): a ram when its expected exchange is in its favour
@@ -30,11 +31,13 @@ from ..protocol import Action, GameState
 from ..rulesets.airfleet import Cease, Deploy, FogChoice, Repair, Step
 from ..rulesets.airfleet import GameState as AirState
 from ..rulesets.airfleet.actions import RamStrike
+from ..rulesets.airfleet.bracket import bracket_options
 from ..rulesets.airfleet.deployment import placements, side_to_deploy
 from ..rulesets.airfleet.geometry import relative_sectors
 from ..rulesets.airfleet.gunnery import AttackOption, current_attacks
 from ..rulesets.airfleet.movement import candidates
 from ..rulesets.airfleet.odds import attack_value as _attack_value
+from ..rulesets.airfleet.odds import bracket_value
 from ..rulesets.airfleet.repair import repair_odds
 from ..rulesets.airfleet.slot_kinds import Effect, active_effect
 from ..rulesets.airfleet.state import Phase
@@ -53,6 +56,28 @@ __all__ = ["CAUTION", "KEEL_VALUE", "GreedyBot", "attack_value"]
 
 def attack_value(state: AirState, opt: AttackOption) -> float:
     return _attack_value(state, opt, KEEL_VALUE)
+
+
+def _best_bracket(state: AirState, options: list[AttackOption],
+                  scored: list[tuple[float, float, Any]], draw: Any) -> Action | None:
+    """A4: the bracket attack that beats its guns fired one by one by the most (its value
+    against the sum of each gun's best single attack, at any target), or ``None`` when no
+    bracket does (always under the quick-start rules: no gun has the mark there). Draws of
+    the generator are taken only when a bracket is open, so games without one are unchanged."""
+    groups = list(bracket_options(state, options))
+    if not groups:
+        return None
+    best_alone: dict[tuple[int, int], float] = {}
+    for opt, (value, _, _) in zip(options, scored, strict=True):
+        key = (opt.ship, opt.slot)
+        best_alone[key] = max(value, best_alone.get(key, value))
+    found = []
+    for group in groups:
+        alone = sum(best_alone[(group.ship, g)] for g in group.guns)
+        gain = bracket_value(state, group, KEEL_VALUE) - alone
+        if gain > 0:
+            found.append((gain, draw(), group.action))
+    return max(found, key=lambda t: (t[0], t[1]))[2] if found else None
 
 
 #: A9: the slots whose repair the greedy bot values twice as much as others'
@@ -292,4 +317,7 @@ class GreedyBot:
             return Cease()
         draw = self._random.random
         scored = [(attack_value(state, opt), draw(), opt.action) for opt in options]
+        bracket = _best_bracket(state, options, scored, draw)
+        if bracket is not None:
+            return bracket
         return max(scored, key=lambda t: (t[0], t[1]))[2]

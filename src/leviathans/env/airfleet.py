@@ -35,7 +35,7 @@ hex grid onto itself, so both sides see their own deployment zone on the left.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from itertools import permutations
+from itertools import combinations, permutations
 from typing import Any, ClassVar
 
 import numpy as np
@@ -47,6 +47,7 @@ from ..rulesets.airfleet import AIRFLEET, GameSetup, GameState, Options, quickst
 from ..rulesets.airfleet.actions import (
     SLIPS,
     STEPS,
+    Bracket,
     Deploy,
     Fire,
     FogChoice,
@@ -58,6 +59,7 @@ from ..rulesets.airfleet.deployment import placements
 from ..rulesets.airfleet.fog import DICE_ORDER, fog_dice, hand
 from ..rulesets.airfleet.repair import Repair
 from ..rulesets.airfleet.screening import Hug
+from ..rulesets.airfleet.ships import ShipSpec
 from ..rulesets.airfleet.torpedoes import EndLaunches, Launch, Strike, torpedo_slots
 from .base import ActionTable, LeviathansEnv, ObservationEncoder, blocks, fraction, one_hot
 
@@ -90,6 +92,15 @@ def fog_places(setup: GameSetup) -> int:
 def _padded(perm: tuple[int, ...]) -> tuple[int, ...]:
     """A permutation of ``k`` places as one of four that keeps places ``k..3`` fixed."""
     return perm + tuple(range(len(perm), _FOG_PLACES))
+
+
+def _bracket_families(spec: ShipSpec) -> list[tuple[int, ...]]:
+    """A4: a ship's bracket guns in play, by name (each in card order, two or more)."""
+    names: dict[str, list[int]] = {}
+    for g in range(len(spec.slots)):
+        if spec.bracket_mask >> g & 1:
+            names.setdefault(spec.slots[g].name or "", []).append(g)
+    return [tuple(guns) for guns in names.values() if len(guns) >= 2]
 
 
 class AirFleetActions(ActionTable[GameState]):
@@ -161,6 +172,18 @@ class AirFleetActions(ActionTable[GameState]):
                             self._text(Repair(spec.name, spec.slot_ref(crew),
                                               spec.slot_ref(slot)).text())
                     self._text(Repair(spec.name, spec.slot_ref(crew), None).text())
+            # bracket groups (A4): every two or more bracket guns of one name on a ship (card
+            # order), at every location of every enemy ship
+            for spec in setup.ships:
+                for family in _bracket_families(spec):
+                    for size in range(2, len(family) + 1):
+                        for members in combinations(family, size):
+                            refs = tuple(spec.refs[g] for g in members)
+                            for target in setup.ships:
+                                if target.side != spec.side:
+                                    for location in target.locations:
+                                        self._text(Bracket(spec.name, refs, target.name,
+                                                           location).text())
 
     def _text(self, text: str) -> None:
         self.add(text, text)

@@ -58,6 +58,14 @@ def refusal(setup: Any, bots: Mapping[str, str]) -> str | None:
     for ship in setup.ships:
         if len(ship.locations) > 6:
             return f"{ship.name} has more than 6 locations"
+        # the weapon marks in play (Commander rules; the level is refused above as well, this
+        # names the rule should the level ever be covered without them)
+        if len(ship.firing_arcs) > len(ship.locations):
+            return f"{ship.name} has turrets in play (A3): not covered"
+        if ship.bracket_mask:
+            return f"{ship.name} has bracket guns in play (A4): not covered"
+        if any(n > 1 for n in ship.slot_dice):
+            return f"{ship.name} has saturation in play (A4): not covered"
         for flat, slot in enumerate(ship.slots):
             effect = active_effect(slot.kind, level)
             if effect not in COVERED_EFFECTS:

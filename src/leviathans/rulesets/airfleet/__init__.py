@@ -15,7 +15,7 @@ from typing import Any
 
 from ...dice import DiceSource
 from ...errors import ScenarioError
-from .actions import AirAction, Cease, Deploy, Draw, Fire, FogChoice, Step, parse_action
+from .actions import AirAction, Bracket, Cease, Deploy, Draw, Fire, FogChoice, Step, parse_action
 from .options import Options
 from .repair import Repair
 from .setup import SIDES, GameSetup, parse_setup, quickstart_battle
@@ -25,6 +25,7 @@ __all__ = [
     "AIRFLEET",
     "AirAction",
     "AirFleet",
+    "Bracket",
     "Cease",
     "Deploy",
     "Draw",

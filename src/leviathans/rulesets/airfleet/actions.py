@@ -13,6 +13,9 @@
 ``Raven:RAM>Pontbriand:port``      in Raven's ram, the Pontbriand is struck in its port
                                    location (where several qualify, the ram's player chooses)
 ``Raven:bow.3>Pontbriand:port``    fire Raven's bow slot 3 at the Pontbriand, striking its port
+``Pont:port.1+port.2>Raven:stern``  Commander rules (A4): bracket fire, the bracket guns listed
+                                   (two or more of one name, in card order) combined into one
+                                   attack on the Raven's stern
 ``done``                           the side to move makes no more attacks this turn
 ``concede french``                 the French side gives up (allowed at any time)
 ``draw offer british``             the British side offers a draw (at any time), which the
@@ -46,8 +49,8 @@ from ...fog import FogChoice, parse_choice
 from ...hexgrid import Facing, Hex
 from ...protocol import Concede, Draw
 
-__all__ = ["AirAction", "Cease", "Deploy", "Draw", "Fire", "FogChoice", "Ram", "RamStrike",
-           "Step", "parse_action", "register_notation"]
+__all__ = ["AirAction", "Bracket", "Cease", "Deploy", "Draw", "Fire", "FogChoice", "Ram",
+           "RamStrike", "Step", "parse_action", "read_bracket", "register_notation"]
 
 StepKind = Literal["F", "L", "R", "E", "P", "S"]
 STEPS: tuple[StepKind, ...] = ("F", "L", "R", "E")
@@ -111,13 +114,26 @@ class Fire:
 
 
 @dataclass(frozen=True, slots=True)
+class Bracket:
+    """A4: bracket fire, guns of one name on one ship combined into one attack."""
+
+    ship: str
+    slots: tuple[str, ...]
+    target: str
+    location: str
+
+    def text(self) -> str:
+        return f"{self.ship}:{'+'.join(self.slots)}>{self.target}:{self.location}"
+
+
+@dataclass(frozen=True, slots=True)
 class Cease:
     def text(self) -> str:
         return "done"
 
 
 
-AirAction = Deploy | Step | Ram | RamStrike | Fire | Cease | FogChoice | Concede | Draw
+AirAction = Deploy | Step | Ram | RamStrike | Fire | Bracket | Cease | FogChoice | Concede | Draw
 
 #: Readers of the actions optional rules add, each returning ``None`` for text that is not
 #: its action (a rule's actions start with their own word, e.g. ``launch``): tried before the
@@ -130,6 +146,22 @@ def register_notation(reader: Callable[[str], Any]) -> Callable[[str], Any]:
     if reader not in _NOTATIONS:
         _NOTATIONS.append(reader)
     return reader
+
+
+@register_notation
+def read_bracket(text: str) -> Bracket | None:
+    """``Ship:bow.2+bow.3>Target:location`` (A4); ``None`` for any other text."""
+    left, arrow, right = text.partition(">")
+    ship, _, slots = left.rpartition(":")
+    target, _, location = right.rpartition(":")
+    if not arrow or "+" not in slots or not (ship.strip() and target.strip()
+                                            and location.strip()):
+        return None
+    refs = tuple(ref.strip() for ref in slots.split("+"))
+    if not all(refs):
+        raise IllegalActionError(f"cannot read action {text!r}: a bracket lists its guns as "
+                                 f"location.N+location.N")
+    return Bracket(ship.strip(), refs, target.strip(), location.strip())
 
 
 def parse_action(text: str) -> AirAction:

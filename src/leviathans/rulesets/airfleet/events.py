@@ -114,13 +114,24 @@ class AttackResult(_Event):
     keel: tuple[int, int, int] | None = None  # (red, red, modifier)
     keel_broken: bool = False
     destroyed: tuple[str, ...] = field(default=())
+    #: A4 saturation: the attack's further slot dice, in order (``results`` tells of each)
+    more_slots: tuple[int, ...] = ()
+    #: A4 bracketing: ``slot`` names every gun combined (``bow.2+bow.3``); each gun's range,
+    #: and the positions in ``dice`` of the results that do not count (weapon results below
+    #: the two highest, crew results below the highest)
+    ranges: tuple[int, ...] = ()
+    dropped: tuple[int, ...] = ()
 
     def text(self) -> str:
-        dice = " ".join(f"{role} {d}={face}" for role, d, face in self.dice)
+        dice = " ".join(f"{role} {d}={face}" + (" (not counted)" if i in self.dropped else "")
+                        for i, (role, d, face) in enumerate(self.dice))
         mod = f" {self.modifier:+d}" if self.modifier else ""
+        ranges = (f"ranges {', '.join(map(str, self.ranges))}" if self.ranges
+                  else f"range {self.range}")
+        slots = (f"slot dice {', '.join(map(str, (self.slot_roll, *self.more_slots)))}"
+                 if self.more_slots else f"slot die {self.slot_roll}")
         return (f"{self.ship} {self.slot} ({self.weapon}) -> {self.target} {self.location} at "
-                f"range {self.range}: {dice}{mod} = {self.total}, slot die {self.slot_roll}: "
-                f"{'; '.join(self.results)}")
+                f"{ranges}: {dice}{mod} = {self.total}, {slots}: {'; '.join(self.results)}")
 
 
 @dataclass(frozen=True, slots=True)

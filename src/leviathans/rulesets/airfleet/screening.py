@@ -35,7 +35,7 @@ from ...hexlines import enters_any
 from ...protocol import Event
 from .actions import register_notation
 from .events import Hugged
-from .geometry import AttackGeometry, in_arc, relative_sectors
+from .geometry import AttackGeometry, in_arc, in_firing_arc
 from .movement import candidates, finish_move, free_end, start_move
 from .ships import AFLOAT, REMOVED, ShipSpec
 from .slot_kinds import Effect, active_effect
@@ -302,15 +302,16 @@ def screened_geometry(state: GameState, firer: int, target: int, geometry: Attac
     facing = state.ships[firer].facing
     target_hexes = state.hexes(target)
     out: list[tuple[int, tuple[int, ...]] | None] = []
-    for loc, reach in enumerate(geometry):  # one entry per location (its arc, its weapon hex)
+    # one entry per firing arc (A3: the locations' arcs, then the turrets', each from its
+    # weapon hex): a turret's extended arc is screened like any other
+    for arc, reach in enumerate(geometry):
         if reach is None:
             out.append(None)
             continue
-        origin = hexes[spec.weapon_hex[loc]]
-        arc = spec.arc[loc]
+        origin = hexes[spec.firing_arcs[arc][0]]
 
-        def holds(t: Hex, origin: Hex = origin, arc: int = arc) -> bool:
-            return bool(relative_sectors(origin, t, facing) & arc)
+        def holds(t: Hex, arc: int = arc) -> bool:
+            return in_firing_arc(spec, hexes, facing, arc, t)
 
         rng = screened_range(origin, target_hexes, holds, blocked)
         out.append(None if rng is None else (rng, reach[1]))

@@ -43,7 +43,7 @@ from ...turns import Phase as PhaseId
 from . import breach
 from .actions import register_notation
 from .events import ShipLost, TorpedoLaunched, TorpedoLost, TorpedoStruck
-from .geometry import damage_locations, relative_sectors
+from .geometry import damage_locations, slot_in_arc
 from .ships import AFLOAT, REMOVED, ShipSpec
 from .slot_kinds import Effect, active_effect
 from .state import GameState
@@ -127,44 +127,12 @@ def _slot(state: GameState, ship: int, flat: int) -> TorpedoSlot | None:
 
 # --- where a torpedo may be aimed ---------------------------------------------------------------
 
-_BOW_STERN_TURRET = 0b110110  # A3: a bow or stern turret adds both side arcs (sectors 1-2, 4-5)
-_AHEAD_ASTERN = 0b001001  # A3: a side turret adds half of the bow and stern sectors
-
-
-def _starboard_offset(origin: tuple[int, int], target: tuple[int, int], facing: int) -> int:
-    """How far ``target`` lies to starboard (>0) or port (<0) of the centre line through
-    ``origin`` along ``facing`` (0: on it), in hex columns once the facing is turned north."""
-    q, r = target[0] - origin[0], target[1] - origin[1]
-    s = -q - r
-    for _ in range(facing):
-        q, r, s = -s, -q, -r  # one step counter-clockwise (as hexgrid's sectors)
-    return q
-
-
 def in_launch_arc(spec: ShipSpec, hexes: tuple[Hex, ...], facing: int, tslot: TorpedoSlot,
                   target: tuple[int, int]) -> bool:
-    """Is ``target`` in the firing arc of the torpedo's location (R4), widened as A3 says
-    when the torpedo is marked T: a bow or stern turret into both side arcs; a side turret
-    into the half of the bow and stern sectors on its own side of the centre line (hexes on
-    the line count for both sides). Every sector is drawn from the weapon hex; the ship's own
-    hexes are in no arc."""
-    if target in hexes:
-        return False
-    loc = tslot.location
-    origin = hexes[spec.weapon_hex[loc]]
-    sectors = relative_sectors(origin, target, facing)
-    arc = spec.arc[loc]
-    if sectors & arc:
-        return True
-    if not tslot.turret:
-        return False
-    name = spec.locations[loc]
-    if name in ("bow", "stern"):
-        return bool(sectors & _BOW_STERN_TURRET)
-    if not sectors & _AHEAD_ASTERN:
-        return False
-    side = _starboard_offset(origin, target, facing)
-    return side >= 0 if name.endswith("starboard") else side <= 0
+    """Is ``target`` in the arc the torpedo launches into: its location's (R4), or with the
+    turret mark in play its turret arc (A3, the one arc function guns read too:
+    :func:`.geometry.slot_in_arc`)? The ship's own hexes are in no arc."""
+    return slot_in_arc(spec, hexes, facing, tslot.flat, target)
 
 
 def launch_targets(state: GameState, ship: int, tslot: TorpedoSlot) -> tuple[Hex, ...]:
