@@ -452,16 +452,16 @@ def bracket_of(state: GameState, text: str) -> BracketOption:
 
 def test_bracket_odds_equal_the_engine_enumerated() -> None:
     """Three green guns (the two best of three), the starboard blue crew, the Anvil's green
-    location die; critical damage on port.2 and port.5 (no miss slot: finite)."""
+    location die; critical damage on port.5, destroyed this turn (no miss slot: finite; one
+    slot gone keeps the keel rolls, a hundred paths each, few)."""
     port = [armour(6, 1), plain(7), plain(9), plain(10), plain(11), plain(12)]
-    state = scenario(port, si=12, target={"destroyed": ["port.2"],
-                                          "destroyed_this_turn": ["port.5"]})
+    state = scenario(port, si=9, target={"destroyed_this_turn": ["port.5"]})
     opt = bracket_of(state, THREE)
     odds = bracket_odds(state, opt)
     got = enumerate_paths(engine_run(state, opt.action, 1))
     assert got.truncated == 0 and got.paths > 4 ** 3 * 6 * 4 * 6
     check(odds, 1, got)
-    assert odds.keel > 0 and odds.critical == Fraction(2, 6)
+    assert odds.keel > 0 and odds.critical == Fraction(1, 6)
 
 
 def test_bracket_odds_over_two_locations_equal_the_engine_enumerated() -> None:
@@ -472,20 +472,20 @@ def test_bracket_odds_over_two_locations_equal_the_engine_enumerated() -> None:
 
 
 def test_saturation_odds_equal_the_engine_enumerated() -> None:
-    """Two slot dice: the second finds the first's slot destroyed (critical), armour as it
-    stood, a keel roll counting the first die's slot. A miss slot: re-rolls cut after 3."""
-    state = scenario(SAT_PORT, si=13, target={"destroyed": ["port.4"]})
-    (opt,) = [o for o in _fires(state) if o.action.slot == "starboard.6"]
-    odds = attack_odds(state, opt)
-    got = enumerate_paths(engine_run(state, opt.action, 1), reroll_cap=3)
-    assert 0 < got.truncated < Fraction(1, 100)
-    check(odds, 1, got)
+    """Two slot dice through the engine: the second finds the first's slot destroyed
+    (critical), armour as it stood, a keel roll counting the first die's slot. No miss slot
+    here (a miss re-rolls without end, and every keel roll multiplies the paths by a hundred:
+    locations with misses are enumerated at the breach level below, with the real rolls)."""
     no_miss = [armour(10, 1), plain(6), plain(7), plain(8), plain(9), plain(4)]
-    state = scenario(no_miss, si=13, target={"destroyed": ["port.4"]})
+    # nothing destroyed before (a keel roll only after a critical re-roll finds the first
+    # die's slot) and the starboard's blue crew lost earlier (its green crew): fewer paths
+    state = scenario(no_miss, si=13, striker={"destroyed": ["starboard.5"]})
     (opt,) = [o for o in _fires(state) if o.action.slot == "starboard.6"]
     got = enumerate_paths(engine_run(state, opt.action, 1))
-    check(attack_odds(state, opt), 1, got)
-    assert attack_odds(state, opt).keel > 0
+    assert got.truncated == 0
+    odds = attack_odds(state, opt)
+    check(odds, 1, got)
+    assert odds.keel > 0 and odds.critical > 0
 
 
 def _fires(state: GameState) -> list[Any]:
@@ -755,8 +755,8 @@ def test_the_compiled_loop_refuses_bracketing_and_saturation(monkeypatch: pytest
                         frozenset({"quick-start", "commander"}))
     assert profile.refusal(state.setup, greedy) == (
         "Striker has turrets in play (A3): not covered")
-    no_turrets = {k: [{**s, "marks": [m for m in s.get("marks", []) if m != "turret"]}
-                      for s in v["slots"]] for k, v in STRIKER["locations"].items()}
+    no_turrets = {k: [{**s, "marks": [m for m in s["marks"] if m != "turret"]} if "marks" in s
+                      else s for s in v["slots"]] for k, v in STRIKER["locations"].items()}
     plain_striker = card("Striker", **no_turrets)
     state = game([ship("Striker", "french", "0510", "N", card_data=plain_striker),
                   ship("Anvil", "british", "0910", "N", card_data=card("Anvil", port=PLAIN_PORT))],
