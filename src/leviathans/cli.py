@@ -18,13 +18,16 @@ __all__ = ["main"]
 
 
 def _cmd_ships(args: argparse.Namespace) -> int:
-    from .cards import builtin_cards, find_card, load_card
+    from .cards import builtin_cards, find_card, load_card, variant_cards
     from .render.cards import card_table, cards_table, print_rich
 
     if args.name is None:
-        print_rich(cards_table(list(builtin_cards().values())))
+        cards = variant_cards() if args.nations else builtin_cards()
+        print_rich(cards_table(list(cards.values())))
         return 0
-    card = load_card(args.name) if args.name.endswith(".toml") else find_card(args.name)
+    # the printer shows the 8 Nations variant cards too (N1)
+    card = (load_card(args.name) if args.name.endswith(".toml")
+            else find_card(args.name, variants=True))
     if args.json:
         print(json.dumps(card.to_data(), indent=1, ensure_ascii=False))
     else:
@@ -470,6 +473,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("ships", help="list the ship cards, or print one")
     s.add_argument("name", nargs="?", help="a card name (or a card .toml file)")
     s.add_argument("--json", action="store_true", help="print the card's data as JSON")
+    s.add_argument("--nations", action="store_true",
+                   help="list the 8 Nations variant cards instead (N1)")
     s.set_defaults(func=_cmd_ships)
 
     s = sub.add_parser("warfleet", help="War Fleet tools: convert ship cards to fleet stats")

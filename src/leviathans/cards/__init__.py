@@ -7,6 +7,7 @@ from .loader import (
     load_card,
     parse_card,
     quick_start_cards,
+    variant_cards,
 )
 from .schema import LOCATIONS_BY_TYPE, SLOT_KINDS, Card, Location, Slot
 
@@ -22,4 +23,5 @@ __all__ = [
     "load_card",
     "parse_card",
     "quick_start_cards",
+    "variant_cards",
 ]

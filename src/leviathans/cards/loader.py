@@ -27,6 +27,7 @@ __all__ = [
     "parse_card",
     "quick_start_cards",
     "validation_message",
+    "variant_cards",
 ]
 
 
@@ -105,22 +106,50 @@ def builtin_cards() -> Mapping[str, Card]:
     return out
 
 
+@cache
+def variant_cards() -> Mapping[str, Card]:
+    """The 8 Nations variant cards (N1, ``cards/data/nations``), by name: each made from a
+    published card (its ``base``), played only with the option ``nations``."""
+    out: dict[str, Card] = {}
+    folder = resources.files("leviathans").joinpath("cards/data/nations")
+    if folder.is_dir():
+        _read_folder(folder, "cards/data/nations", out)
+    published = builtin_cards()
+    for name, card in out.items():
+        if card.variant is None:
+            raise CardError(f"cards/data/nations: {name!r}: variant: a variant card needs "
+                            f"variant = \"8 Nations\"")
+        if name in published:
+            raise CardError(f"cards/data/nations: {name!r} is also a published card's name")
+        if card.base not in published:
+            raise CardError(f"cards/data/nations: {name!r}: base: no published card named "
+                            f"{card.base!r}")
+    return out
+
+
 def quick_start_cards() -> Mapping[str, Card]:
     """The four quick-start cards (R7), by name."""
     cards = _own_cards()
     return {name: cards[name] for name in QUICK_START_CARDS}
 
 
-def find_card(name: str, extra: Mapping[str, Card] | None = None) -> Card:
+def find_card(name: str, extra: Mapping[str, Card] | None = None, *,
+              variants: bool = False) -> Card:
     """A card by name: exact, then case-insensitive, then a unique case-insensitive suffix
-    (``Raven`` finds ``HML Raven``)."""
+    (``Raven`` finds ``HML Raven``). ``variants``: the 8 Nations variant cards too (N1);
+    without it naming one is an error that says how to play it."""
     if not extra and name in _own_cards():
         return _own_cards()[name]  # without reading the whole catalog
     cards = dict(builtin_cards())
+    if variants:
+        cards.update(variant_cards())
     if extra:
         cards.update(extra)
     if name in cards:
         return cards[name]
+    if not variants and name in variant_cards():
+        raise CardError(f"ship card {name!r} is an 8 Nations variant card: play it with the "
+                        f"option nations = true")
     key = name.strip().lower()
     exact = [c for n, c in cards.items() if n.lower() == key]
     if exact:

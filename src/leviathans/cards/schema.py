@@ -27,9 +27,13 @@ from ..dice import DiceExpr, Die, die
 from ..errors import DiceError, shown
 
 __all__ = [
+    "FIXED_DICE",
+    "GUN_KINDS",
     "LOCATIONS_BY_TYPE",
     "MARKS",
+    "NATION_KINDS",
     "SLOT_KINDS",
+    "VARIANTS",
     "Band",
     "Card",
     "Location",
@@ -116,7 +120,56 @@ SLOT_KINDS: Mapping[str, tuple[frozenset[str], frozenset[str]]] = {
     "slip-shaft": (frozenset(), frozenset()),
     "fort-shaft": (frozenset(), frozenset()),
     "chaff": (frozenset(), frozenset()),
+    # The 8 Nations special slots (N1-N9): found on the variant cards only. A slot's die is on
+    # the card where the text gives it one (Magazine, Gunner Crew); the text's fixed dice and
+    # ranges are in :data:`FIXED_DICE`.
+    "officer": (frozenset(), frozenset()),
+    "magazine": (frozenset({"die"}), frozenset()),
+    "resolute-gun": (frozenset({"name", "short"}), frozenset({"long", "marks"})),
+    "aerodynamique-engine": (frozenset({"mp"}), frozenset()),
+    "initiative-crew": (frozenset(), frozenset()),
+    "compartment-armour": (frozenset(), frozenset()),
+    "flak": (frozenset(), frozenset()),
+    "lungo-torpedo": (frozenset(), frozenset({"marks"})),
+    "grasso-torpedo": (frozenset(), frozenset({"marks"})),
+    "doppio-torpedo": (frozenset(), frozenset({"marks"})),
+    "stabilizer": (frozenset(), frozenset()),
+    "bomba-mines": (frozenset(), frozenset()),
+    "gunner-crew": (frozenset({"die"}), frozenset()),
+    "long-gun": (frozenset({"name", "short"}), frozenset({"long", "marks"})),
+    "bomber-levs": (frozenset(), frozenset()),
+    # N8: one range band only: the short band, used at every range up to it
+    "blast-gun": (frozenset({"name", "short"}), frozenset({"marks"})),
+    "arc-torpedo": (frozenset(), frozenset({"marks"})),
+    "effas-ray": (frozenset(), frozenset()),
+    "tesla-coil": (frozenset(), frozenset()),
 }
+
+#: The 8 Nations special slot kinds no published card prints (N1): found on variant cards.
+NATION_KINDS = frozenset({
+    "officer", "magazine", "resolute-gun", "aerodynamique-engine", "initiative-crew",
+    "compartment-armour", "flak", "lungo-torpedo", "grasso-torpedo", "doppio-torpedo",
+    "stabilizer", "bomba-mines", "gunner-crew", "long-gun", "bomber-levs", "blast-gun",
+    "arc-torpedo", "effas-ray", "tesla-coil"})
+
+#: The gun kinds: a name and range bands (the 8 Nations' Resolute, Long and Blast guns are guns
+#: with a rule of their own, N2, N7, N8).
+GUN_KINDS = frozenset({"gun", "resolute-gun", "long-gun", "blast-gun"})
+
+#: Dice and ranges the 8 Nations text fixes for a special slot kind (the card prints none):
+#: kind -> (range in hexes or ``None``, dice). Doppio fires two such launches (N5).
+FIXED_DICE: Mapping[str, tuple[int | None, str]] = {
+    "lungo-torpedo": (24, "2red"),
+    "grasso-torpedo": (12, "4red"),
+    "doppio-torpedo": (18, "2red"),
+    "flak": (None, "red"),
+    "bomba-mines": (None, "4red"),
+    "bomber-levs": (12, "2red"),
+    "effas-ray": (None, "2red"),
+}
+
+#: The card variants a card may be (N1).
+VARIANTS = ("8 Nations",)
 
 #: Plain-language names, for printing cards.
 KIND_TITLES: Mapping[str, str] = {
@@ -146,11 +199,30 @@ KIND_TITLES: Mapping[str, str] = {
     "slip-shaft": "Slip shaft",
     "fort-shaft": "Fort shaft",
     "chaff": "Chaff",
+    "officer": "Officer",
+    "magazine": "Magazine",
+    "resolute-gun": "Resolute gun",
+    "aerodynamique-engine": "Aerodynamique engine",
+    "initiative-crew": "Initiative crew",
+    "compartment-armour": "Compartment armour",
+    "flak": "Flak",
+    "lungo-torpedo": "Lungo torpedo",
+    "grasso-torpedo": "Grasso torpedo",
+    "doppio-torpedo": "Doppio torpedo",
+    "stabilizer": "Stabilizer",
+    "bomba-mines": "Bomba mines",
+    "gunner-crew": "Gunner crew",
+    "long-gun": "Long gun",
+    "bomber-levs": "Bomber levs",
+    "blast-gun": "Blast gun",
+    "arc-torpedo": "Arc torpedo",
+    "effas-ray": "EFFAS ray",
+    "tesla-coil": "Tesla coil trim tank (8 Nations)",
 }
 
 #: The engine kinds whose MP make up the starting MP (the catalog's ram engines count; the
 #: secondary engines do not: SML Hund 2 + 4 + 4 = 10 beside its secondary engine of 3).
-_STARTING_ENGINES = frozenset({"engine", "ram-engine"})
+_STARTING_ENGINES = frozenset({"engine", "ram-engine", "aerodynamique-engine"})
 
 _FIELDS = ("name", "short", "long", "marks", "range", "dice", "alt_dice", "he", "die", "alt_die",
            "bonus", "si_bonus", "mp")
@@ -245,17 +317,29 @@ class Slot(_Model):
     def describe(self) -> str:
         """The slot as printed: ``3in 4/8 hex blue | green [bracket, turret]``."""
         title = KIND_TITLES[self.kind]
-        if self.kind == "gun" and self.short is not None:
+        if self.kind in GUN_KINDS and self.short is not None:
+            extra = "" if self.kind == "gun" else f" ({title.lower()})"
             ranges = f"{self.short.range}" + (f"/{self.long.range}" if self.long else "")
             dice = f"{self.short.dice}" + (f" | {self.long.dice}" if self.long else "")
             marks = f" [{', '.join(self.marks)}]" if self.marks else ""
-            return f"{self.name} {ranges} hex {dice}{marks}"
+            return f"{self.name}{extra} {ranges} hex {dice}{marks}"
         if self.kind == "torpedo":
             he = "HE torpedo" if self.he else "Torpedo"
             marks = f" [{', '.join(self.marks)}]" if self.marks else ""
             printed = "".join(f" {p}" for p in (
                 None if self.range is None else f"{self.range} hex", self.dice) if p is not None)
             return f"{he}{printed}{marks}"
+        if self.kind in FIXED_DICE:
+            rng, fixed = FIXED_DICE[self.kind]
+            marks = f" [{', '.join(self.marks)}]" if self.marks else ""
+            where = "" if rng is None else f" {rng} hex"
+            twice = " x2" if self.kind == "doppio-torpedo" else ""
+            return f"{title}{where} {fixed}{twice}{marks}"
+        if self.kind == "arc-torpedo":
+            marks = f" [{', '.join(self.marks)}]" if self.marks else ""
+            return f"{title} 18 hex{marks}"
+        if self.kind == "compartment-armour":
+            return f"{title} +3"
         if self.kind == "shot-cannon":
             return f"{title} {self.range} hex {self.dice} | {self.alt_dice}"
         if self.kind == "armour":
@@ -302,6 +386,9 @@ class Card(_Model):
     enter_before_turn: int = Field(strict=True, ge=0, le=10)
     anti_air: OneDie | None = None
     products: tuple[str, ...] = ()
+    #: N1: a variant card ("8 Nations") made from the published card named ``base``
+    variant: Literal["8 Nations"] | None = None
+    base: str | None = Field(default=None, min_length=1)
     locations: dict[str, Location]
 
     @field_validator("name")
@@ -315,6 +402,9 @@ class Card(_Model):
 
     @model_validator(mode="after")
     def _check(self) -> Card:
+        if (self.variant is None) != (self.base is None):
+            raise ValueError("a variant card names both its variant and its base card "
+                             "(variant = \"8 Nations\", base = \"PUBLISHED CARD\")")
         want = LOCATIONS_BY_TYPE[self.type]
         have = tuple(self.locations)
         if set(have) != set(want):

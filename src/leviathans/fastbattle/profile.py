@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..cards.schema import NATION_KINDS
 from ..rulesets.airfleet.options import Options
 from ..rulesets.airfleet.setup import GameSetup
-from ..rulesets.airfleet.slot_kinds import Effect, active_effect
+from ..rulesets.airfleet.slot_kinds import Effect, active_effect, effect_of
 
 __all__ = ["COVERED_EFFECTS", "OPTION_VALUES", "REFUSED_EFFECTS", "refusal"]
 
@@ -31,6 +32,8 @@ OPTION_VALUES: Mapping[str, frozenset[Any] | None] = {
     "initiative": frozenset({"quick-start"}),
     # the fog-of-war cards play no part with the quick-start initiative
     "fog_cards": None,
+    # N1: the 8 Nations variant cards and their special slots are not covered
+    "nations": frozenset({False}),
 }
 
 #: The slot effects the loop implements (an inert slot is only a breach number).
@@ -56,6 +59,12 @@ def refusal(setup: Any, bots: Mapping[str, str]) -> str | None:
             return f"the option {name} = {value!r} is not covered"
     level = options.rules
     for ship in setup.ships:
+        # the 8 Nations slots act from the "nations" level only: refused wherever they appear
+        for flat, slot in enumerate(ship.slots):
+            entry = effect_of(slot.kind)
+            if slot.kind in NATION_KINDS:
+                return (f"{ship.name} {ship.slot_ref(flat)} ({slot.kind}: {entry.effect}, "
+                        f"{entry.ruling}) is an 8 Nations slot: not covered")
         if len(ship.locations) > 6:
             return f"{ship.name} has more than 6 locations"
         # the weapon marks in play (Commander rules; the level is refused above as well, this

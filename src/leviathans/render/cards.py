@@ -68,6 +68,8 @@ class Phrases:
 def card_header(card: Card) -> list[Phrases]:
     """The card's name, class and stats, as header lines."""
     first = [Text(card.name, style="bold"), Text(f"{card.class_}, {card.nation}, Type {card.type}")]
+    if card.variant is not None:
+        first.append(Text(f"{card.variant} variant of {card.base} (N1)"))
     stats = [f"Structural integrity {card.structural_integrity}",
              f"Starting MP {card.starting_mp}",
              f"Enter {card.enter_before_turn} hex(es) before turning"]
@@ -94,9 +96,12 @@ def in_play(kind: str) -> Text:
         return Text("")
     if entry.effect is Effect.INERT:
         return Text(f"inert ({entry.ruling}: no rule published)", style="dim")
+    fixed = ""
+    if not entry.repairable:
+        fixed = "; not repairable"
     if entry.level == "quick-start":
         return Text(f"{entry.note} ({entry.ruling})")
-    return Text(f"{entry.level} rules: {entry.note} ({entry.ruling})", style="dim")
+    return Text(f"{entry.level} rules: {entry.note} ({entry.ruling}){fixed}", style="dim")
 
 
 def card_table(card: Card) -> Group:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards.schema import KIND_TITLES, Card, Location, Slot
+from ..cards.schema import FIXED_DICE, GUN_KINDS, KIND_TITLES, NATION_KINDS, Card, Location, Slot
 from ..dice import DiceExpr
 from ..rulesets.airfleet.ships import KEEL_BROKEN, REMOVED, ShipSpec, ShipState
 from ..rulesets.starship.builder import Element
@@ -66,6 +66,8 @@ svg { font-family: sans-serif; }
 .content .weapon-name { font-weight: bold; }
 .content .range { font-size: 10px; font-weight: bold; fill: #4a463e; }
 .kind-miss .content { fill: #8a8478; font-style: italic; }
+.nation-icon rect { fill: #6b2d5c; }
+.nation-icon text { fill: #fff; font-size: 9px; font-weight: bold; text-anchor: middle; }
 .mark circle, .mark rect, .mark polygon { fill: #ffffff; stroke: #2b2b2b; stroke-width: 1; }
 .mark text { font-size: 7.5px; font-weight: bold; fill: #2b2b2b; text-anchor: middle; }
 .slot.struck .content, .slot.struck .breach, .slot.struck .effective,
@@ -202,6 +204,31 @@ def _mark(kind: str, x: float, y: float) -> str:
               el("title", None, kind), shape)
 
 
+#: The icon of each 8 Nations special slot (N1): a badge with a glyph before its content
+#: (the Resolute guns' double dagger is the text's own mark, N2).
+NATION_ICONS: dict[str, str] = {
+    "officer": "\u2605", "magazine": "Mg", "resolute-gun": "\u2020\u2020",
+    "aerodynamique-engine": "Ae", "initiative-crew": "In", "compartment-armour": "CA",
+    "flak": "Fk", "lungo-torpedo": "L", "grasso-torpedo": "G", "doppio-torpedo": "D",
+    "stabilizer": "St", "bomba-mines": "Mi", "gunner-crew": "Gn", "long-gun": "LG",
+    "bomber-levs": "Bo", "blast-gun": "Bl", "arc-torpedo": "Ar", "effas-ray": "Ef",
+    "tesla-coil": "Te",
+}
+if set(NATION_ICONS) != NATION_KINDS:  # pragma: no cover - caught at import by every test
+    raise RuntimeError("every 8 Nations slot kind needs an icon: "
+                       f"{sorted(set(NATION_ICONS) ^ NATION_KINDS)}")
+
+
+def _nation_icon(kind: str, x: float, y: float) -> tuple[str, float]:
+    glyph = NATION_ICONS[kind]
+    width = max(14.0, _width(glyph, 9, True) + 6)
+    badge = el("g", {"class": "nation-icon", "data-icon": kind},
+               el("title", None, KIND_TITLES[kind]),
+               el("rect", {"x": x, "y": y - 7, "width": width, "height": 14, "rx": 7}),
+               el("text", {"x": x + width / 2, "y": y + 3.2}, text(glyph)))
+    return badge, width + 4
+
+
 class _Line:
     """A content line laid out left to right: text pieces and dice icons."""
 
@@ -232,7 +259,11 @@ class _Line:
 
 def _content(slot: Slot, x: float, y: float) -> str:
     line = _Line(x, y)
-    if slot.kind == "gun" and slot.short is not None:
+    if slot.kind in NATION_KINDS:
+        badge, width = _nation_icon(slot.kind, line.x, y)
+        line.parts.append(badge)
+        line.x += width
+    if slot.kind in GUN_KINDS and slot.short is not None:
         line.word(slot.name or "Gun", "weapon-name", bold=True)
         for band in (slot.short, slot.long):
             if band is not None:
@@ -248,6 +279,19 @@ def _content(slot: Slot, x: float, y: float) -> str:
         if slot.alt_dice is not None:
             line.word("|", "range")
             line.dice(slot.alt_dice)
+        line.marks(slot.marks)
+    elif slot.kind in FIXED_DICE:  # the 8 Nations text's own range and dice (N5-N9)
+        rng, dice = FIXED_DICE[slot.kind]
+        line.word(KIND_TITLES[slot.kind], "weapon-name", bold=True)
+        if rng is not None:
+            line.word(f"{rng}", "range", 10, bold=True)
+        line.dice(DiceExpr.parse(dice))
+        if slot.kind == "doppio-torpedo":
+            line.word("x2", "range")
+        line.marks(slot.marks)
+    elif slot.kind == "arc-torpedo":
+        line.word(KIND_TITLES[slot.kind], "weapon-name", bold=True)
+        line.word("18", "range", 10, bold=True)
         line.marks(slot.marks)
     elif slot.die is not None:
         line.word(KIND_TITLES[slot.kind])

@@ -58,3 +58,6 @@ class Options(RulesOptions):
     fog_cards: Annotated[FogCards, Field(**option(
         help="Fog of war: four ship-type cards a side, or as many as the side deploying the "
              "most ship types deploys.", record_default=False, lobby=False))] = 4
+    nations: Annotated[bool, Field(**option(
+        help="The 8 Nations: the nations' variant cards (N1) may be chosen; off, only the "
+             "published cards.", record_default=False))] = False

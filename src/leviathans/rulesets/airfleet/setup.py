@@ -128,7 +128,7 @@ class GameSetup:
         }
 
 
-def _card_for(entry: Mapping[str, Any], where: str) -> Card:
+def _card_for(entry: Mapping[str, Any], where: str, nations: bool = False) -> Card:
     data = entry.get("card_data")
     if "card" in entry and not isinstance(entry["card"], str):  # a record gives both
         raise ScenarioError(f"{where}.card: expected a card name such as \"HML Raven\", got "
@@ -136,12 +136,16 @@ def _card_for(entry: Mapping[str, Any], where: str) -> Card:
     if data is not None:
         if not isinstance(data, Mapping):
             raise ScenarioError(f"{where}.card_data: expected a table, got {shown(data)}")
-        return parse_card(data, f"{where}.card_data")
+        card = parse_card(data, f"{where}.card_data")
+        if card.variant is not None and not nations:
+            raise ScenarioError(f"{where}.card_data: {card.name!r} is an 8 Nations variant "
+                                f"card: play it with the option nations = true")
+        return card
     name = entry.get("card")
     if not isinstance(name, str):
         raise ScenarioError(f"{where}: needs card = \"NAME\" (see `leviathans ships`)")
     try:
-        return find_card(name)
+        return find_card(name, variants=nations)  # N1: variant cards with `nations` only
     except LeviathansError as exc:
         raise ScenarioError(f"{where}.card: {exc}") from None
 
@@ -202,7 +206,7 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario") -> GameSetup:
         extra = set(entry) - _SHIP_KEYS
         if extra:
             raise ScenarioError(f"{at}: unknown key(s) {', '.join(sorted(extra))}")
-        card = _card_for(entry, at)
+        card = _card_for(entry, at, options.nations)
         name = entry.get("name", card.name)
         if not isinstance(name, str) or not _NAME.match(name):
             raise ScenarioError(f"{at}.name: {shown(name)} is not a ship name (no : @ > or "

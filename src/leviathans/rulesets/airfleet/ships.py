@@ -202,7 +202,8 @@ _WEAPONS = (Effect.GUN, Effect.TORPEDO)
 #: A9: crews that repair, and how many times their die is rolled (a Repair Crew twice, N6)
 _REPAIRS = {Effect.CREW: 1, Effect.RAMMING_CREW: 1, Effect.REPAIR_CREW: 2}
 #: A11: what keeps a side in the game from the commander level, besides its guns
-_ARMS = (Effect.TORPEDO, Effect.RAM)
+_ARMS = (Effect.TORPEDO, Effect.RAM, Effect.RESOLUTE_GUN, Effect.LONG_GUN, Effect.BLAST_GUN,
+         Effect.LUNGO, Effect.GRASSO, Effect.DOPPIO, Effect.ARC_TORPEDO)
 
 
 def _side(location: str) -> int:

@@ -19,8 +19,9 @@ from enum import StrEnum
 
 from ...cards.schema import MARKS, SLOT_KINDS
 
-__all__ = ["CREW_KINDS", "LEVELS", "MARK_RULES", "NEVER_REPAIRED", "SLOT_EFFECTS", "Effect",
-           "MarkRule", "SlotEffect", "active_effect", "effect_of", "mark_active"]
+__all__ = ["CREW_KINDS", "LEVELS", "MARK_RULES", "NATION_SLOTS", "NEVER_REPAIRED",
+           "SLOT_EFFECTS", "Effect", "MarkRule", "SlotEffect", "active_effect", "effect_of",
+           "mark_active"]
 
 #: The rules levels of the air-fleet game, lowest first (A1): a level has every effect of the
 #: levels before it.
@@ -63,6 +64,44 @@ class Effect(StrEnum):
     RAM = "ram"
     #: no effect in play: its rule is not among our texts
     INERT = "inert"
+    # The 8 Nations special slots (N2-N9), declared at the "nations" level; the engine does not
+    # play them yet (a ship with one in play is refused by the compiled loop).
+    #: +2 to its location's crew in gunnery and repair; counts as crew (N2)
+    OFFICER = "officer"
+    #: its die joins its location's gun attacks; its loss sets off a saturation attack (N2)
+    MAGAZINE = "magazine"
+    #: a gun with +1 per destroyed slot of its location (N2)
+    RESOLUTE_GUN = "resolute-gun"
+    #: engine MP that Flank Speed may not double (N3)
+    AERO_ENGINE = "aerodynamique-engine"
+    #: +1 to its ship's initiative (N3)
+    INITIATIVE_CREW = "initiative-crew"
+    #: +3 to its location's breach numbers, even on a critical re-roll (N4)
+    COMPARTMENT_ARMOUR = "compartment-armour"
+    #: cancels a torpedo-phase attack on its location on 1 red + best crew die >= 8 (N4)
+    FLAK = "flak"
+    #: the Italian torpedoes (N5)
+    LUNGO = "lungo-torpedo"
+    GRASSO = "grasso-torpedo"
+    DOPPIO = "doppio-torpedo"
+    #: a trim tank adding range to a ship that did not move (N6)
+    STABILIZER = "stabilizer"
+    #: lays mines in the launch phase (N6)
+    BOMBA_MINES = "bomba-mines"
+    #: a crew rolling its die twice, summed, in gunnery (N7)
+    GUNNER_CREW = "gunner-crew"
+    #: a gun that never fires at short range (N7)
+    LONG_GUN = "long-gun"
+    #: bombs any enemy ship within 12 hexes, no location dice (N7)
+    BOMBER = "bomber-levs"
+    #: a gun with one range band (N8)
+    BLAST_GUN = "blast-gun"
+    #: a torpedo that disables trim tanks for the turn (N9)
+    ARC_TORPEDO = "arc-torpedo"
+    #: turns an enemy ship with Tesla charges (N9)
+    EFFAS_RAY = "effas-ray"
+    #: a trim tank that stores a Tesla charge (N9)
+    TESLA_COIL = "tesla-coil"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +113,13 @@ class SlotEffect:
     ruling: str
     #: one line for card printers and docs
     note: str
+    #: may a repair mend it (A9; "not repairable" in the 8 Nations text)
+    repairable: bool = True
 
 
-def _e(effect: Effect, level: str, ruling: str, note: str) -> SlotEffect:
-    return SlotEffect(effect, level, ruling, note)
+def _e(effect: Effect, level: str, ruling: str, note: str, *,
+       repairable: bool = True) -> SlotEffect:
+    return SlotEffect(effect, level, ruling, note, repairable)
 
 
 _QS, _CMD, _NAT = LEVELS
@@ -112,6 +154,42 @@ SLOT_EFFECTS: Mapping[str, SlotEffect] = {
     "slip-shaft": _e(Effect.SIDESLIP, _CMD, "A8", "sideslips to its side"),
     "fort-shaft": _e(Effect.INERT, _QS, "A10", "no rule published: inert"),
     "chaff": _e(Effect.INERT, _QS, "A10", "no rule published: inert"),
+    # --- the 8 Nations special slots (N1-N9) ---
+    "officer": _e(Effect.OFFICER, _NAT, "N2", "+2 to its location's crew in gunnery and repair",
+                  repairable=False),
+    "magazine": _e(Effect.MAGAZINE, _NAT, "N2",
+                   "its die joins its location's gun attacks; explodes when destroyed",
+                   repairable=False),
+    "resolute-gun": _e(Effect.RESOLUTE_GUN, _NAT, "N2",
+                       "a gun: +1 per destroyed slot of its location"),
+    "aerodynamique-engine": _e(Effect.AERO_ENGINE, _NAT, "N3",
+                               "movement points; never the target of Flank Speed"),
+    "initiative-crew": _e(Effect.INITIATIVE_CREW, _NAT, "N3", "+1 to its ship's initiative",
+                          repairable=False),
+    "compartment-armour": _e(Effect.COMPARTMENT_ARMOUR, _NAT, "N4",
+                             "+3 to its location's breach numbers, even on a critical re-roll",
+                             repairable=False),
+    "flak": _e(Effect.FLAK, _NAT, "N4",
+               "1 red + best crew die >= 8 cancels a torpedo-phase attack on its location"),
+    "lungo-torpedo": _e(Effect.LUNGO, _NAT, "N5", "a torpedo: 24 hexes, 2 red"),
+    "grasso-torpedo": _e(Effect.GRASSO, _NAT, "N5", "a torpedo: 12 hexes, 4 red"),
+    "doppio-torpedo": _e(Effect.DOPPIO, _NAT, "N5",
+                         "two torpedoes aimed apart: 18 hexes, 2 red each"),
+    "stabilizer": _e(Effect.STABILIZER, _NAT, "N6",
+                     "a trim tank; +1 to every gun range of a ship that did not move"),
+    "bomba-mines": _e(Effect.BOMBA_MINES, _NAT, "N6", "lays a mine: 4 red, saturation"),
+    "gunner-crew": _e(Effect.GUNNER_CREW, _NAT, "N7",
+                      "its die rolled twice and summed in gunnery; never repairs",
+                      repairable=False),
+    "long-gun": _e(Effect.LONG_GUN, _NAT, "N7", "a gun that never fires at short range"),
+    "bomber-levs": _e(Effect.BOMBER, _NAT, "N7",
+                      "bombs an enemy within 12 hexes: 2 red, no location dice"),
+    "blast-gun": _e(Effect.BLAST_GUN, _NAT, "N8", "a gun with one range band"),
+    "arc-torpedo": _e(Effect.ARC_TORPEDO, _NAT, "N9",
+                      "a torpedo disabling the trim tanks it strikes for the turn"),
+    "effas-ray": _e(Effect.EFFAS_RAY, _NAT, "N9",
+                    "2 red >= 12 per Tesla charge: torque turning the target"),
+    "tesla-coil": _e(Effect.TESLA_COIL, _NAT, "N9", "a trim tank that stores a Tesla charge"),
 }
 
 if set(SLOT_EFFECTS) != set(SLOT_KINDS):  # pragma: no cover - caught at import by every test
@@ -122,8 +200,23 @@ if set(SLOT_EFFECTS) != set(SLOT_KINDS):  # pragma: no cover - caught at import 
 #: Every crew kind a card may print (A9: a crew slot is never repaired, whatever its kind).
 CREW_KINDS = frozenset({"crew", "precision-crew", "repair-crew", "bracketing-crew",
                         "screening-crew", "saturation-crew", "a-h-crew"})
-#: A9: the kinds no repair can mend: misses, armour, and every crew kind.
-NEVER_REPAIRED = frozenset({"miss", "armour"}) | CREW_KINDS
+#: A9: the kinds no repair can mend: misses, armour, every crew kind, and the 8 Nations slots
+#: the text calls not repairable.
+NEVER_REPAIRED = (frozenset({"miss", "armour"}) | CREW_KINDS
+                  | frozenset(k for k, e in SLOT_EFFECTS.items() if not e.repairable))
+
+#: N1: each nation's special slots, as slot kinds (the catalog's own kinds where the published
+#: cards print them: repair, screening and A-H crews, steering gear, ram).
+NATION_SLOTS: Mapping[str, tuple[str, ...]] = {
+    "british": ("officer", "magazine", "resolute-gun"),
+    "french": ("aerodynamique-engine", "steering-gear", "initiative-crew"),
+    "german": ("screening-crew", "compartment-armour", "flak"),
+    "italian": ("lungo-torpedo", "grasso-torpedo", "doppio-torpedo"),
+    "russian": ("repair-crew", "stabilizer", "bomba-mines"),
+    "japanese": ("gunner-crew", "long-gun", "bomber-levs"),
+    "austro-hungarian": ("a-h-crew", "blast-gun", "ram"),
+    "american": ("arc-torpedo", "effas-ray", "tesla-coil"),
+}
 
 
 def effect_of(kind: str) -> SlotEffect:
