@@ -206,7 +206,9 @@ def test_the_cli_prints_a_variant_card() -> None:
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_the_svg_card_shows_each_special_slot_with_its_icon_and_dice(name: str) -> None:
     card = VARIANTS[name]
-    root = ET.fromstring(airfleet_card_svg(card))
+    svg = airfleet_card_svg(card)
+    assert f"8 Nations variant of {card.base}" in svg
+    root = ET.fromstring(svg)
     ns = {"s": "http://www.w3.org/2000/svg"}
     found = 0
     for g in root.iter("{http://www.w3.org/2000/svg}g"):

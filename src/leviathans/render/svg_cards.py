@@ -455,6 +455,8 @@ def airfleet_card_svg(spec_or_card: ShipSpec | Card, ship_state: ShipState | Non
     subtitle = f"{card.class_} · {card.nation.capitalize()}"
     if name != card.name:
         subtitle = f"{card.name} · " + subtitle
+    if card.variant is not None:  # N1: which published card it was made from
+        subtitle += f" · {card.variant} variant of {card.base}"
     parts = [el("rect", {"class": "card", "x": 0.75, "y": 0.75, "width": width - 1.5,
                          "height": height - 1.5, "rx": 9}),
              _band(name, subtitle, colour, width), stats]
