@@ -132,8 +132,13 @@ def test_the_nation_slot_kinds_are_declared() -> None:
         entry = SLOT_EFFECTS[kind]
         assert entry.level == "nations", kind
         assert entry.repairable == (kind not in NOT_REPAIRABLE), kind
-        assert active_effect(kind, "commander") is Effect.INERT
+        assert active_effect(kind, "commander") is (entry.below or Effect.INERT)
         assert active_effect(kind, "nations") is entry.effect
+    # an Aerodynamique Engine is an engine, Stabilizers and Tesla Coils trim tanks (N3, N6, N9)
+    assert active_effect("aerodynamique-engine", "quick-start") is Effect.ENGINE
+    assert active_effect("stabilizer", "commander") is Effect.TRIM_TANK
+    assert active_effect("tesla-coil", "commander") is Effect.TRIM_TANK
+    assert active_effect("officer", "commander") is Effect.INERT
     # the text's fixed dice and ranges
     assert FIXED_DICE["lungo-torpedo"] == (24, "2red")
     assert FIXED_DICE["grasso-torpedo"] == (12, "4red")
@@ -246,6 +251,14 @@ def test_with_the_option_a_variant_card_plays() -> None:
                  SeededDice(3), options={"rules": "commander", "nations": True})
     assert state.setup.ships[0].name == "HML Anfield (8 Nations)"
     assert state.legal_actions()
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_a_variant_ship_has_its_starting_mp_in_play(name: str) -> None:
+    """An Aerodynamique Engine counts in the Starting MP and moves the ship (N3)."""
+    state = game([ship(name, "british", "1018", "N"), ship("Pelletier", "french", "3804", "N")],
+                 SeededDice(3), options={"rules": "commander", "nations": True})
+    assert state.mp_available(0) == VARIANTS[name].starting_mp
 
 
 def test_the_option_is_declared_off_by_default_and_in_the_lobby() -> None:

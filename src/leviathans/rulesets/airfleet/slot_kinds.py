@@ -115,11 +115,15 @@ class SlotEffect:
     note: str
     #: may a repair mend it (A9; "not repairable" in the 8 Nations text)
     repairable: bool = True
+    #: what it does below its level, where the text makes it a plain slot besides its rule (an
+    #: Aerodynamique Engine is an engine; Stabilizers and Tesla Coils are trim tanks); ``None``:
+    #: inert below its level
+    below: Effect | None = None
 
 
 def _e(effect: Effect, level: str, ruling: str, note: str, *,
-       repairable: bool = True) -> SlotEffect:
-    return SlotEffect(effect, level, ruling, note, repairable)
+       repairable: bool = True, below: Effect | None = None) -> SlotEffect:
+    return SlotEffect(effect, level, ruling, note, repairable, below)
 
 
 _QS, _CMD, _NAT = LEVELS
@@ -163,7 +167,8 @@ SLOT_EFFECTS: Mapping[str, SlotEffect] = {
     "resolute-gun": _e(Effect.RESOLUTE_GUN, _NAT, "N2",
                        "a gun: +1 per destroyed slot of its location"),
     "aerodynamique-engine": _e(Effect.AERO_ENGINE, _NAT, "N3",
-                               "movement points; never the target of Flank Speed"),
+                               "movement points; never the target of Flank Speed",
+                               below=Effect.ENGINE),
     "initiative-crew": _e(Effect.INITIATIVE_CREW, _NAT, "N3", "+1 to its ship's initiative",
                           repairable=False),
     "compartment-armour": _e(Effect.COMPARTMENT_ARMOUR, _NAT, "N4",
@@ -176,7 +181,8 @@ SLOT_EFFECTS: Mapping[str, SlotEffect] = {
     "doppio-torpedo": _e(Effect.DOPPIO, _NAT, "N5",
                          "two torpedoes aimed apart: 18 hexes, 2 red each"),
     "stabilizer": _e(Effect.STABILIZER, _NAT, "N6",
-                     "a trim tank; +1 to every gun range of a ship that did not move"),
+                     "a trim tank; +1 to every gun range of a ship that did not move",
+                     below=Effect.TRIM_TANK),
     "bomba-mines": _e(Effect.BOMBA_MINES, _NAT, "N6", "lays a mine: 4 red, saturation"),
     "gunner-crew": _e(Effect.GUNNER_CREW, _NAT, "N7",
                       "its die rolled twice and summed in gunnery; never repairs",
@@ -189,7 +195,8 @@ SLOT_EFFECTS: Mapping[str, SlotEffect] = {
                       "a torpedo disabling the trim tanks it strikes for the turn"),
     "effas-ray": _e(Effect.EFFAS_RAY, _NAT, "N9",
                     "2 red >= 12 per Tesla charge: torque turning the target"),
-    "tesla-coil": _e(Effect.TESLA_COIL, _NAT, "N9", "a trim tank that stores a Tesla charge"),
+    "tesla-coil": _e(Effect.TESLA_COIL, _NAT, "N9", "a trim tank that stores a Tesla charge",
+                     below=Effect.TRIM_TANK),
 }
 
 if set(SLOT_EFFECTS) != set(SLOT_KINDS):  # pragma: no cover - caught at import by every test
@@ -225,11 +232,11 @@ def effect_of(kind: str) -> SlotEffect:
 
 
 def active_effect(kind: str, level: str = _QS) -> Effect:
-    """What a slot of ``kind`` does at rules ``level``: its effect, or ``INERT`` below the
-    level that gives it one."""
+    """What a slot of ``kind`` does at rules ``level``: its effect, or below the level that
+    gives it one, its plain effect (``below``: an 8 Nations engine or trim tank) or ``INERT``."""
     entry = SLOT_EFFECTS[kind]
     if LEVELS.index(level) < LEVELS.index(entry.level):
-        return Effect.INERT
+        return entry.below or Effect.INERT
     return entry.effect
 
 
