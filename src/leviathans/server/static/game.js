@@ -6,6 +6,7 @@ import { airControls } from "/static/airfleet.js";
 import { airSummary } from "/static/summary.js";
 import { RULES } from "/static/rules.js";
 import { diceOn, diceToggle, showRoll, skipRoll } from "/static/dice.js";
+import { eventNode } from "/static/events.js";
 import { warControls, warSummary } from "/static/warfleet.js";
 import { fogControls, fogInitiative, fogSummary, fogUnit } from "/static/fog.js";
 import { turnCue } from "/static/turncue.js";
@@ -485,50 +486,12 @@ function starAttack(attacks) {
 
 // --- log and cards -------------------------------------------------------------------------
 
-function eventNode(ev) {
-  const kind = ev.event || "";
-  const node = el("div", { class: `ev ${kind === "TurnStarted" || kind === "turn" ? "turn" : ""}` });
-  if (kind === "AttackRolled") {
-    node.classList.add("roll", ev.hit ? "hit" : "miss");
-    node.append(el("span", {}, `${ev.ship} ${ev.saturation ? "saturation" : ev.guns.join("+")} (${ev.weapon}) → ${ev.target} ${ev.location} (range ${ev.range}) `),
-      el("span", { class: "dice" }, ev.dice.map((d, i) => el("span", { class: `die ${d}`, title: `${d} die` }, ev.faces[i]))),
-      el("span", {}, ` = ${ev.total} vs ${ev.resilience}${ev.dialed.length ? ` (dialed up: ${ev.dialed.join(", ")})` : ""}: `),
-      el("strong", {}, ev.hit ? "hit" : "miss"));
-    return node;
-  }
-  if (kind === "AttackResult") {
-    node.append(el("span", {}, `${ev.ship} ${ev.slot} → ${ev.target} ${ev.location} (range ${ev.range}) `),
-      el("span", { class: "dice" }, ev.dice.map(([role, die, face]) => el("span", { class: `die ${die}`, title: `${role} ${die}` }, face)),
-        el("span", { class: "die d6", title: "slot die" }, ev.slot_roll)),
-      el("span", {}, ` = ${ev.total}: ${ev.results.join("; ")}`));
-    return node;
-  }
-  node.textContent = ev.text || kindText(ev);
-  return node;
-}
-
-function kindText(ev) {
-  const copy = { ...ev }; delete copy.event;
-  return `${ev.event}: ${JSON.stringify(copy)}`;
-}
-
-const TEXTS = {
-  TurnStarted: (e) => `== Turn ${e.turn} ==`,
-  InitiativeRolled: (e) => `Initiative → ${e.winner}`,
-  Deployed: (e) => `${e.ship} deploys at ${e.bow} facing ${e.facing}`,
-  MoveEnded: (e) => e.mp_spent ? `${e.ship} moves ${e.start} → ${e.bow} facing ${e.facing} (${e.mp_spent} of ${e.mp} MP)` : `${e.ship} stays at ${e.bow} facing ${e.facing}`,
-  ShipLost: (e) => `${e.ship} is destroyed: ${e.reason}`,
-  TurnEnded: (e) => `End of turn ${e.turn}`,
-  GameEnded: (e) => `Game over: ${e.winner ? `${e.winner} wins` : "draw"}: ${e.reason}`,
-};
-
 function renderLog() {
   const box = document.getElementById("log");
   const nodes = [];
   for (const step of data.log) {
     for (const ev of step.events) {
       if (ev.event === "move-start") continue;
-      if (!ev.text && TEXTS[ev.event]) ev.text = TEXTS[ev.event](ev);
       nodes.push(eventNode(ev));
     }
   }
