@@ -1,7 +1,10 @@
 // The board's SVG in a container: it opens framed on what matters (the ships in play), zooms
 // with the wheel, the buttons or a pinch, pans by dragging, names the hex under the pointer
 // and shows every hex's label once zoomed in close. The SVG itself comes from the server (the
-// engine's drawing); pages draw their previews in its overlay layers.
+// engine's drawing); pages draw their previews in its overlay layers. A drawing whose root says
+// data-labels="float" (War Fleet) has its names and tags laid out again at each zoom, at a
+// size that stays readable on screen (floatlabels.js).
+import { layoutLabels } from "/static/floatlabels.js";
 
 const NS = "http://www.w3.org/2000/svg";
 // Hex labels are drawn 5.6 units tall: printed once they would be at least 8 pixels.
@@ -57,6 +60,7 @@ export class Board {
       if (name === "under" && ships) ships.before(g); else svg.append(g);
     }
     this.hovered = null;
+    this.laidAt = null;
     this.apply();
   }
 
@@ -99,6 +103,20 @@ export class Board {
     const scale = (this.container.clientWidth || 1) / v.w;
     this.container.classList.toggle("close", scale >= LABELS_AT);
     this.container.dataset.scale = scale.toFixed(3);
+    if (svg.dataset.labels === "float" && this.laidAt !== scale) this.relabel();
+  }
+
+  // Pixels on screen per unit of the drawing.
+  scale() {
+    const v = this.shaped(this.current());
+    return (this.container.clientWidth || 1) / v.w;
+  }
+
+  // Lay the floating labels out for the current zoom (after tags were added, or a zoom).
+  relabel() {
+    if (!this.svg || this.svg.dataset.labels !== "float" || !this.container.clientWidth) return;
+    this.laidAt = this.scale();
+    layoutLabels(this.svg, this.laidAt, this.full);
   }
 
   zoom(factor, cx = null, cy = null) {
@@ -293,6 +311,8 @@ export class Board {
   tag(layer, anchor, label, cls, attrs = {}) {
     const node = this.draw(layer, "text", { class: cls, ...attrs }, label);
     if (!node) return null;
+    // what it tags, for a drawing that lays its labels out again at each zoom
+    node.dataset.anchor = [anchor.x, anchor.y, anchor.w, anchor.h].join(" ");
     const taken = this.textBoxes(node, "text:not(.hex-label)");
     node.setAttribute("x", 0); node.setAttribute("y", 0);
     const own = node.getBBox();

@@ -115,7 +115,8 @@ function render() {
   board.show(data.svg);
   board.onCard = showCard;
   document.getElementById("controls").classList.remove("busy");
-  if (data.game.ruleset === "airfleet") { frameAir(); wreckTags(); }
+  if (data.game.ruleset === "airfleet") { frameBoard(); wreckTags(); }
+  else if (data.game.ruleset === "warfleet") frameBoard();
   renderControls();
   if (data.game.ruleset === "airfleet") landRolls();
   renderLog();
@@ -250,14 +251,16 @@ function tokenQuery() { return tokens.map((t) => `token=${encodeURIComponent(t)}
 
 // The board opens on what matters: the ships in play (and, while deploying, the hexes where
 // the ship may go), a few hexes around them; the user's own zoom and pan are kept until "fit".
-function frameAir() {
+// The air-fleet and War Fleet maps share their hex geometry.
+function frameBoard() {
   const svg = board.svg;
-  const shipHexes = (g) => g.dataset.hexes.split(" ");
+  // an air-fleet ship covers several hexes (bow first), a War Fleet counter one
+  const shipHexes = (g) => (g.dataset.hexes || g.dataset.hex || "").split(" ").filter(Boolean);
   let hexes = [...svg.querySelectorAll("g.ship")].flatMap(shipHexes);
   // at the end, where the lost ships went down too
   if (data.view.outcome) hexes = hexes.concat([...svg.querySelectorAll("g.wreck")].flatMap(shipHexes));
   const side = data.perspective || data.to_move;
-  if (data.view.phase === "deployment") {
+  if (data.view.phase === "deployment" || data.view.phase === "placement") {
     const zone = data.legal.map((a) => a.match(/@(\d{4}):/)).filter(Boolean).map((m) => m[1]);
     const own = zone.length ? zone : [...svg.querySelectorAll(`polygon.hex.zone-${side}`)].map((p) => p.dataset.hex);
     // a small screen shows the zone being deployed in, a large one the enemy's ships too
