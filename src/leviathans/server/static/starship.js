@@ -405,6 +405,12 @@ async function confirmMove(ctx) {
   ctx.sendMany(actions);
 }
 
+// A step as the panel says it: 2″ forward, a pivot of +45° (clockwise) or −30°.
+function stepText(step) {
+  const v = Number(step.slice(1));
+  return step.startsWith("F") ? `${v}″` : `${v > 0 ? "+" : "−"}${Math.abs(v)}°`;
+}
+
 // An element drawn as a ghost: its base and heading, at a table position.
 function ghost(ctx, layer, x, y, heading, cls, draggable = false) {
   const { board } = ctx;
@@ -448,8 +454,7 @@ function drawPlan(ctx) {
   const forward = next.filter((n) => n.step.startsWith("F"));
   const pivots = next.filter((n) => n.step.startsWith("T"));
   const stepButton = (n) => {
-    const label = n.step.startsWith("F") ? `${n.step.slice(1)}″` : `${Number(n.step.slice(1)) > 0 ? "+" : ""}${n.step.slice(1)}°`;
-    const b = ctx.button(label, () => addStep(ctx, n.step), { class: "secondary", "data-step": n.step, disabled: busy, title: STAR.step });
+    const b = ctx.button(stepText(n.step), () => addStep(ctx, n.step), { class: "secondary", "data-step": n.step, disabled: busy, title: STAR.step });
     b.addEventListener("mouseenter", () => { board.clear("hover"); ghost(ctx, board.layer("hover"), n.x, n.y, n.heading, "ghost-peek"); });
     b.addEventListener("mouseleave", () => board.clear("hover"));
     return b;
@@ -465,7 +470,7 @@ function drawPlan(ctx) {
     explain(el, "move"),
     el("p", { id: "ep", "data-steps": plan.steps.join(",") }, el("span", { class: "big" }, "EP left ", el("strong", { id: "ep-left" }, r ? String(r.ep_left) : "…"), ` of ${total}`),
       r && r.pivot_after && r.ep_left ? el("span", { class: "muted", id: "pivot-after" }, ` · a pivot after ${r.pivot_after}″ more straight ahead`) : null,
-      spent ? el("span", { class: "muted" }, ` · planned ${spent} ${spent === 1 ? "step" : "steps"}: ${plan.steps.join(", ")}`) : null),
+      spent ? el("span", { class: "muted" }, ` · planned ${spent} ${spent === 1 ? "step" : "steps"}: ${plan.steps.map(stepText).join(", ")}`) : null),
     r && r.off ? el("p", { class: "warn", id: "off-warning" }, `This move takes ${name} off the table: ${STAR.off}`) : null,
     el("p", { class: "muted small", id: "move-help" }, !r ? "Checking the move…"
       : "Drag the ghost (or click a spot) to where the move should end, or plan it step by step with the buttons."),
