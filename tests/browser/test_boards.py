@@ -83,6 +83,14 @@ def test_war_fleet_stacks_readable_at_every_zoom(page: Page, server: str, shots:
     page.mouse.up()
     after = view_box(page)
     assert after[0] < before[0] and after[2] == before[2]
+    # the replay of the game so far draws the board the same way: names apart, hex labels
+    # only zoomed in close
+    page.goto(g.url.replace("/game/", "/replay/"))
+    page.wait_for_selector("g.ship", timeout=TIMEOUT)
+    expect(page.locator("g.labels")).to_be_hidden()
+    boxes = page.evaluate(_TEXT_BOXES)
+    assert sorted(b["text"] for b in boxes if b["cls"] == "ship-name") == afloat
+    assert not overlapping(boxes), overlapping(boxes)
 
 
 def centre(page: Page, selector: str) -> tuple[float, float]:
@@ -174,6 +182,8 @@ def test_a_starship_move_dragged_to_an_end_and_confirmed(page: Page, server: str
     moved = next(e for e in g.state()["view"]["elements"] if e["name"] == name)
     assert (moved["x"], moved["y"]) == pytest.approx((end["x"], end["y"]), abs=1e-2)
     expect(page.locator("#log")).to_contain_text(f"{name} ends its move at")
+    # the log's lines are drawn by events.js (one copy with the replay's): each names its event
+    expect(page.locator("#log .ev[data-event='move']").last).to_contain_text(name)
     shots(page, "confirmed")
 
 
