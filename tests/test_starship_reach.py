@@ -123,6 +123,10 @@ def test_a_step_off_the_table_is_an_end_that_loses_the_element() -> None:
     assert off and all(e.pose.y < 0 for e in off)
     after = _play(state, off[0].steps)
     assert after.elements[i].pose is None  # destroyed at once (S2)
+    # the planned move says so: it is over there, the element lost (the page asks first)
+    plan = star_plan(state, "Runner", list(off[0].steps))
+    assert plan["off"] and plan["finished"] and not plan["can_end"] and plan["ep_left"] == 0
+    assert plan["trail"][-1]["y"] == pytest.approx(off[0].pose.y, abs=1e-3)
 
 
 def test_a_plan_is_checked_step_by_step_without_being_played() -> None:

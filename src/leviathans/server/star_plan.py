@@ -128,7 +128,7 @@ def star_plan(state: Any, element: str, steps: list[str], *, reach: bool = False
         state = apply_move(state, action, [])
         done.append(step)
         if state.elements[i].pose is None:  # off the table: destroyed at once (S2)
-            trail.append(_pose(action_pose(trail[-1], action)))
+            trail.append(_pose(_off_pose(trail[-1], action)))
             finished = off = True
             break
         trail.append(_pose(state.elements[i].pose))
@@ -164,7 +164,7 @@ def star_plan(state: Any, element: str, steps: list[str], *, reach: bool = False
     return out
 
 
-def action_pose(last: dict[str, float], action: Any) -> Any:
+def _off_pose(last: dict[str, float], action: Any) -> Any:
     """Where a forward step took the element from ``last`` (it left the table, so the state
     no longer holds its pose)."""
     from ..rulesets.starship.geometry import Pose

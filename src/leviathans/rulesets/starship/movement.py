@@ -30,8 +30,9 @@ from .geometry import EPSILON, Pose, bearing, centre_distance, gap, overlaps
 from .state import IN_PLAY, OUT, Move, StarshipState
 
 __all__ = [
-    "activatable", "apply_move", "coherency", "move_actions", "push_actions", "squadron_reach",
-    "why_not_move", "why_not_push",
+    "activatable", "apply_move", "coherency", "end_ok_at", "forward_ok_at", "move_actions",
+    "push_actions", "squadron_reach", "turn_allowed", "turn_ok_at", "why_not_move",
+    "why_not_push",
 ]
 
 TURNS = (-45.0, -30.0, -15.0, 15.0, 30.0, 45.0)
