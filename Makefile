@@ -48,8 +48,9 @@ unit: .venv/.synced system-deps
 	$(RUN) pytest
 
 # The main views of the browser game (lobby with fleets chosen, open games, deployment, a move's
-# ghosts, the gun table, a card, the end summary, a replay at a gunnery step, a phone),
-# photographed by Debian's chromium into docs/screenshots/.
+# ghosts, the gun table, a card, the end summary, a replay at a gunnery step, a phone; a
+# starship move dragged, the War Fleet fleet action stacked), photographed by Debian's chromium
+# into docs/screenshots/.
 screenshots: .venv/.synced system-deps
 	LEVIATHANS_SCREENSHOTS=docs/screenshots $(RUN) pytest tests/browser/test_screenshots.py tests/browser/test_views_lobby.py -q
 

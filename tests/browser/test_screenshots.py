@@ -1,5 +1,7 @@
 """The main views of the air-fleet game, photographed: the lobby, deployment, a move with its
-ghosts, the gun table, a card under the pointer, the end summary and a phone. `make
+ghosts, the gun table, a card under the pointer, the end summary and a phone; and the starship
+table (a move planned by dragging the ghost, its decisions explained) and the War Fleet fleet
+action (both fleets stacked, a gun's odds tagged on its targets). `make
 screenshots` runs this with LEVIATHANS_SCREENSHOTS=docs/screenshots (the README shows two of
 them); otherwise they go to artifacts/views/. Each view is checked as the other tests' are (no
 missing glyph, nothing marked hidden on show)."""
@@ -14,7 +16,9 @@ from playwright.sync_api import Browser, Page
 from .clicker import TIMEOUT, Clicker
 from .conftest import ROOT
 from .seen import shown_hidden, tofu
+from .stargame import StarGame
 from .test_play import new_game
+from .wargame import WarGame
 
 OUT = Path(os.environ.get("LEVIATHANS_SCREENSHOTS") or ROOT / "artifacts" / "views")
 
@@ -103,5 +107,43 @@ def phone(browser: Browser, server: str) -> None:
         page.wait_for_selector("polygon.ghost", timeout=TIMEOUT)
         page.wait_for_timeout(300)
         shoot(page, "phone")
+    finally:
+        context.close()
+
+
+def test_the_starship_and_war_fleet_views(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 860})
+    page = context.new_page()
+    try:
+        star = StarGame(server)
+        star.to_movement()
+        page.goto(star.url)
+        page.wait_for_selector(".star-ghost.planned[data-drag]", timeout=TIMEOUT)
+        page.wait_for_selector(".reach-dot", timeout=TIMEOUT)
+        # the ghost dragged to the spot of the reach farthest off to the side
+        ghost = page.locator(".star-ghost.planned").bounding_box()
+        spots = page.eval_on_selector_all(".reach-dot", "ds => ds.map(d => {"
+                                          " const r = d.getBoundingClientRect();"
+                                          " return [r.x + r.width / 2, r.y + r.height / 2]; })")
+        assert ghost and spots
+        x0, y0 = ghost["x"] + ghost["width"] / 2, ghost["y"] + ghost["height"] / 2
+        x1, y1 = max(spots, key=lambda p: abs(p[0] - x0))
+        page.mouse.move(x0, y0)
+        page.mouse.down()
+        page.mouse.move(x1, y1, steps=8)
+        page.mouse.up()
+        page.wait_for_selector("polyline.plan-path", timeout=TIMEOUT)
+        page.mouse.move(5, 5)
+        shoot(page, "starship-move")
+
+        war = WarGame(server)
+        war.place()
+        war.meet({"british": "4011", "french": "4211"})
+        page.goto(war.url)
+        page.wait_for_selector("text.odds-tag", timeout=TIMEOUT)
+        page.wait_for_timeout(500)
+        page.wait_for_selector("text.odds-tag", timeout=TIMEOUT)
+        page.mouse.move(5, 5)
+        shoot(page, "warfleet-stacks")
     finally:
         context.close()

@@ -149,7 +149,10 @@ def _renderers() -> dict[str, Callable[..., str]]:
     from ..render.svg_starship import table_svg
     from ..render.svg_warfleet import board_svg as war_board_svg
 
-    return {"airfleet": board_svg, "starship": table_svg, "warfleet": war_board_svg}
+    def war_board(state: Any) -> str:  # hex labels drawn: the page shows them zoomed in close
+        return war_board_svg(state, labels=True)
+
+    return {"airfleet": board_svg, "starship": table_svg, "warfleet": war_board}
 
 
 def _page(name: str) -> HTMLResponse:
@@ -484,7 +487,8 @@ def _draw_with_weapon(session: Session, weapon: str | None,
             bands = war_arcs(state, name, mount)  # type: ignore[arg-type]
         except LeviathansError as exc:
             raise ApiError(422, str(exc)) from None
-        return war_board_svg(state, arcs=bands, weapon=(name, mount))  # type: ignore[arg-type]
+        return war_board_svg(state, arcs=bands, weapon=(name, mount),  # type: ignore[arg-type]
+                             labels=True)
     if session.ruleset.name == "starship":
         from ..render.svg_starship import table_svg
 

@@ -218,21 +218,39 @@ def move_plan(state: Any, ship: str, steps: str) -> dict[str, Any]:
 def _star(state: Any, legal: list[str]) -> dict[str, Any]:
     """Attacks: exact odds. Re-rolls of a waiting roll: its exact expected result now and
     with that die rolled again, and for whom it is good. Movement steps: where the element
-    would stand after the step (the engine's own geometry), for the board's preview."""
+    would stand after the step (the engine's own geometry), for the board's preview. A CMD
+    die given to a system: the system's name, activation and what it does (the game's data).
+    A squadron launched or pushed aside: where it would stand, for a spot on the board."""
     from ..rulesets.starship.actions import (
         Arrive,
+        Assign,
         Attack,
         Forward,
+        Launch,
         Place,
+        Push,
         Reroll,
         Turn,
         parse_action,
     )
+    from ..rulesets.starship.contact import contact_pose
     from ..rulesets.starship.odds import attack_odds, reroll_odds
 
     out: dict[str, Any] = {}
     for text in legal:
         action = parse_action(text)
+        if isinstance(action, Assign) and ":" in action.target:
+            system = state.setup.data.systems[action.target.partition(":")[2]]
+            out[text] = {"system": system.name, "activation": system.activation,
+                         "summary": system.summary}
+            continue
+        if isinstance(action, Launch | Push):
+            squadron = state.index(action.squadron)
+            anchor = state.index(action.carrier) if isinstance(action, Launch) \
+                else state.pushes[0][1]
+            spot = contact_pose(state, anchor, squadron, action.bearing)
+            out[text] = {"x": spot.x, "y": spot.y, "heading": spot.heading}
+            continue
         if isinstance(action, Reroll):
             effect = reroll_odds(state, action.die)
             out[text] = {"measure": effect.measure, "for": effect.side,

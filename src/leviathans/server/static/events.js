@@ -1,5 +1,5 @@
-// One game event as a log line, its dice drawn as coloured chips (the replay's log; the game
-// page draws its log the same way).
+// One game event as a log line, its dice drawn as coloured chips: the one copy, used by the
+// game page's log and the replay's.
 import { el } from "/static/common.js";
 
 const TEXTS = {

@@ -144,30 +144,24 @@ function warCombat(ctx, declares) {
     statsPanel(ctx, pick.ship), ctx.concede());
 }
 
-// The best hit chance of the chosen guns at each target, next to its counter on the board.
+// The best hit chance of the chosen guns at each target, next to its counter on the board
+// (a tag laid out with the names: never over another text, a leader line to a stacked counter).
 function oddsTags(board, targets, hints) {
   const svg = board.svg;
   if (!svg) return;
-  svg.querySelectorAll(".odds-tag").forEach((n) => n.remove());
+  board.clear("tags");
   const best = new Map();
   for (const t of targets) {
     const h = hints[t.action];
     if (h && h.hit && (!best.has(t.target) || h.hit.probability > best.get(t.target))) best.set(t.target, h.hit.probability);
   }
-  const ns = "http://www.w3.org/2000/svg";
   for (const [name, p] of best) {
     const body = svg.querySelector(`g.ship[data-ship="${CSS.escape(name)}"] circle.body`);
     if (!body) continue;
-    const r = Number(body.getAttribute("r"));
-    const label = document.createElementNS(ns, "text");
-    label.setAttribute("class", "odds-tag");
-    label.setAttribute("x", Number(body.getAttribute("cx")) + r * 1.2);
-    label.setAttribute("y", Number(body.getAttribute("cy")) - r * 1.2);
-    label.setAttribute("pointer-events", "none");
-    label.dataset.target = name;
-    label.textContent = pct(p);
-    svg.append(label);
+    const b = body.getBBox();
+    board.tag("tags", { x: b.x, y: b.y, w: b.width, h: b.height }, pct(p), "odds-tag", { "data-target": name });
   }
+  board.relabel();
 }
 
 // --- stats and summary --------------------------------------------------------------------------
