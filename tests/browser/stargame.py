@@ -5,31 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+from .hotseat import HotseatGame
 
 
-class StarGame:
+class StarGame(HotseatGame):
     def __init__(self, server: str) -> None:
-        self.http = httpx.Client(base_url=server, timeout=30)
-        g = self.http.post("/api/games", json={"ruleset": "starship",
-                                               "opponent": "hotseat"}).json()
-        self.id: str = g["id"]
-        self.tokens: dict[str, str] = g["tokens"]
-        self.url = f"{server}/game/{self.id}?" + "&".join(f"token={t}" for t in
-                                                          self.tokens.values())
-
-    def state(self) -> dict[str, Any]:
-        params = [("token", t) for t in self.tokens.values()] + [("lite", "1")]
-        data: dict[str, Any] = self.http.get(f"/api/games/{self.id}", params=params).json()
-        return data
-
-    def act(self, action: str, s: dict[str, Any] | None = None) -> dict[str, Any]:
-        s = s or self.state()
-        r = self.http.post(f"/api/games/{self.id}/actions",
-                           json={"token": self.tokens[s["to_move"]], "action": action,
-                                 "expect": s["seq"] + 1})
-        assert r.status_code == 200, (action, r.text)
-        return self.state()
+        super().__init__(server, ruleset="starship")
 
     def to_movement(self) -> dict[str, Any]:
         """Through the command phase (no mulligan, no die given) and the hangars."""

@@ -5,34 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
 from leviathans.hexgrid import Facing, Hex, distance
 
+from .hotseat import HotseatGame
 
-class WarGame:
+
+class WarGame(HotseatGame):
     def __init__(self, server: str, scenario: str = "fleet-action", turn_limit: int = 60) -> None:
-        self.http = httpx.Client(base_url=server, timeout=30)
-        g = self.http.post("/api/games", json={"ruleset": "warfleet", "opponent": "hotseat",
-                                               "scenario": scenario,
-                                               "turn_limit": turn_limit}).json()
-        self.id: str = g["id"]
-        self.tokens: dict[str, str] = g["tokens"]
-        self.url = f"{server}/game/{self.id}?" + "&".join(f"token={t}" for t in
-                                                          self.tokens.values())
-
-    def state(self) -> dict[str, Any]:
-        params = [("token", t) for t in self.tokens.values()] + [("lite", "1")]
-        data: dict[str, Any] = self.http.get(f"/api/games/{self.id}", params=params).json()
-        return data
-
-    def act(self, action: str, s: dict[str, Any] | None = None) -> dict[str, Any]:
-        s = s or self.state()
-        r = self.http.post(f"/api/games/{self.id}/actions",
-                           json={"token": self.tokens[s["to_move"]], "action": action,
-                                 "expect": s["seq"] + 1})
-        assert r.status_code == 200, (action, r.text)
-        return self.state()
+        super().__init__(server, ruleset="warfleet", scenario=scenario, turn_limit=turn_limit)
 
     def place(self) -> dict[str, Any]:
         """Every ship placed in its zone, near the middle row, facing the enemy."""
