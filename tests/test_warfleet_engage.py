@@ -313,3 +313,69 @@ def test_cards_of_a_design_cannot_engage() -> None:
     assert "no ship card" in (state.why_illegal(Engage(Hex.from_label("0505"))) or "")
     with pytest.raises(Exception, match="no ship card"):
         card_of(state.setup.ships[0])
+
+
+# --- the command line -----------------------------------------------------------------------
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    from leviathans.cli import main
+
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _war_record(tmp_path: Any) -> tuple[str, int]:
+    """A fleet-scale record whose last step has a British and a French ship within 4 hexes."""
+    from leviathans.records import Recorder
+
+    data = {"name": "Engagement test", "sides": ["british", "french"],
+            "map": {"sheet_columns": 20, "sheet_rows": 14}, "ships": PAIR}
+    rec = Recorder(WARFLEET, WARFLEET.load_setup(data), seed=1)
+    path = tmp_path / "war.json"
+    rec.record.save(path)
+    return str(path), 0
+
+
+def test_cli_engage_writes_a_scenario_battle_accepts_and_fold_reads_its_record(
+        capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    war, step = _war_record(tmp_path)
+    out_toml = tmp_path / "battle.toml"
+    code, out, _ = run(capsys, "warfleet", "engage", war, "--at", str(step), "--hex", "1006",
+                       "--out", str(out_toml))
+    assert code == 0, out
+    assert "HML Raven, Pelletier" in out and "40 x 22" in out
+    text = out_toml.read_text()
+    assert 'bow = "2005"' in text and 'bow = "2017"' in text  # 6 hexes a War Fleet hex
+    battle = tmp_path / "battle.json"
+    code, out, _ = run(capsys, "battle", "--ruleset", "airfleet", "--scenario", str(out_toml),
+                       "--seed", "3", "--record", str(battle), "--quiet")
+    assert code == 0 and ("turn limit (6)" in out or "gone" in out)
+    code, out, _ = run(capsys, "warfleet", "fold", str(battle), "--hex", "1006")
+    assert code == 0
+    record = GameRecord.load(battle)
+    final = None
+    from leviathans.records import replay
+
+    for st in replay(record):
+        final = st.state
+    assert isinstance(final, AirState)
+    for k, spec in enumerate(final.setup.ships):
+        line = next(x for x in out.splitlines() if x.startswith(spec.name))
+        if final.ships[k].status != 0:
+            assert line.endswith(": lost")
+        else:
+            assert "returns to" in line and "locations destroyed" in line
+
+
+def test_cli_engage_and_fold_errors(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    war, _ = _war_record(tmp_path)
+    code, _, err = run(capsys, "warfleet", "engage", war, "--hex", "0310", "--out",
+                       str(tmp_path / "x.toml"))
+    assert code == 2 and "no ships of two sides" in err and "Traceback" not in err
+    code, _, err = run(capsys, "warfleet", "engage", war, "--hex", "zz", "--out",
+                       str(tmp_path / "x.toml"))
+    assert code == 2 and "--hex" in err
+    code, _, err = run(capsys, "warfleet", "fold", war)
+    assert code == 2 and "air-fleet battle's record" in err

@@ -16,6 +16,7 @@ final facing, with every card slot destroyed so far.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -32,7 +33,10 @@ from .engage import card_of, location_slots
 from .setup import slot_refs
 from .state import Engagement, GameState
 
-__all__ = ["BOARD_MIN", "SCALE", "TURNS", "engagement_setup", "fold_action", "fold_summary"]
+__all__ = [
+    "BOARD_MIN", "SCALE", "TURNS", "engagement_setup", "fold_action", "fold_report",
+    "returning_hex", "scenario_toml",
+]
 
 #: Detailed hexes per War Fleet hex.
 SCALE = 6
@@ -148,11 +152,18 @@ def _round_hex(q: Fraction, r: Fraction) -> Hex:
     return Hex(int(rq), int(rr))
 
 
+def returning_hex(board: Board, bow: Hex, at: Hex) -> Hex:
+    """W3: the War Fleet hex a ship whose bow ended at ``bow`` returns to (the engagement
+    named at ``at``): the nearest to the bow's offset from the board's centre divided by 6."""
+    c = _centre(board.columns, board.rows)
+    back = _round_hex(Fraction(bow.q - c.q, SCALE), Fraction(bow.r - c.r, SCALE))
+    return Hex(at.q + back.q, at.r + back.r)
+
+
 def fold_action(state: GameState, engagement: Engagement, air: AirState) -> Fold:
     """The War Fleet result of the air-fleet battle ``air`` (at its end, or wherever it was
     stopped) fought for ``engagement``."""
     board = air.setup.board
-    c = _centre(board.columns, board.rows)
     out = []
     for i in engagement.ships:
         spec = state.setup.ships[i]
@@ -164,31 +175,60 @@ def fold_action(state: GameState, engagement: Engagement, air: AirState) -> Fold
         if s.status != AIR_AFLOAT or s.bow is None:
             out.append(FoldShip(spec.name, None))
             continue
-        back = _round_hex(Fraction(s.bow.q - c.q, SCALE), Fraction(s.bow.r - c.r, SCALE))
-        where = Hex(engagement.hex.q + back.q, engagement.hex.r + back.r)
+        where = returning_hex(board, s.bow, engagement.hex)
         refs = tuple(slot_refs(spec, s.destroyed | s.circled))
         out.append(FoldShip(spec.name, where, s.facing, refs))
     return Fold(engagement.number, tuple(out))
 
 
-def fold_summary(before: GameState, after: GameState, number: int) -> str:
-    """What changes at fleet scale when engagement ``number`` is folded back: ships lost,
-    locations destroyed, new War Fleet stats."""
-    from .convert import ship_text
-    from .setup import REMOVED
+def fold_report(first: AirState, last: AirState, at: Hex | None = None) -> str:
+    """What a detailed battle changes at fleet scale (``leviathans warfleet fold``): each ship
+    lost, or its locations newly destroyed and its War Fleet stats converted from its damaged
+    card; with ``at`` (the engagement's War Fleet hex) the hex and facing it returns to."""
+    from .convert import convert, ship_text
+    from .engage import full_locations
 
-    lines = [f"Engagement {number} folded back:"]
-    engagement = next(e for e in before.engagements if e.number == number)
-    for i in engagement.ships:
-        spec, s = after.setup.ships[i], after.ships[i]
-        if s.status == REMOVED:
-            lines.append(f"{spec.name}: lost")
+    lines = []
+    for k, spec in enumerate(last.setup.ships):
+        s = last.ships[k]
+        if s.status != AIR_AFLOAT or s.bow is None:
+            lines.append(f"{spec.name} ({spec.side}): lost")
             continue
-        old = before.ships[i].destroyed
-        new_locs = [spec.locations[li] for li in range(len(spec.locations))
-                    if s.destroyed >> li & 1 and not old >> li & 1]
-        hex_label = s.hex.label() if s.hex is not None else "off the map"
-        lost = f"; locations destroyed: {', '.join(new_locs)}" if new_locs else ""
-        lines.append(f"{spec.name}: back at {hex_label} facing {s.facing.name}{lost}")
-        lines += ["  " + line for line in ship_text(spec.stats).splitlines()]
+        start = first.ships[k].destroyed | first.ships[k].circled
+        end = s.destroyed | s.circled
+        new = full_locations(spec.card, end) & ~full_locations(spec.card, start)
+        names = spec.card.location_names
+        head = f"{spec.name} ({spec.side}): "
+        if at is not None:
+            head += (f"returns to {returning_hex(last.setup.board, s.bow, at).label()} "
+                     f"facing {s.facing.name}; ")
+        lost = [names[li] for li in range(len(names)) if new >> li & 1]
+        head += f"locations destroyed: {', '.join(lost) if lost else 'none'}; "
+        head += f"card slots destroyed: {bin(end).count('1')} ({bin(end & ~start).count('1')} "
+        head += "in this battle)"
+        lines.append(head)
+        lines += ["  " + line for line in ship_text(convert(spec.card, destroyed=end)
+                                                    ).splitlines()]
     return "\n".join(lines)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+def scenario_toml(data: Mapping[str, Any], comment: str = "") -> str:
+    """An engagement's scenario (:func:`engagement_setup`) as a TOML file's text."""
+    out = [f"# {line}" for line in comment.splitlines()]
+    for table in ("board", "options"):
+        values = {k: v for k, v in data.get(table, {}).items() if v is not None}
+        if values:
+            out += ["", f"[{table}]", *(f"{k} = {_toml_value(v)}" for k, v in values.items())]
+    for entry in data["ships"]:
+        out += ["", "[[ships]]", *(f"{k} = {_toml_value(v)}" for k, v in entry.items())]
+    return "\n".join(out).lstrip("\n") + "\n"
