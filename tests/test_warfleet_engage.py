@@ -379,3 +379,26 @@ def test_cli_engage_and_fold_errors(capsys: pytest.CaptureFixture[str], tmp_path
     assert code == 2 and "--hex" in err
     code, _, err = run(capsys, "warfleet", "fold", war)
     assert code == 2 and "air-fleet battle's record" in err
+
+
+# --- the simulator --------------------------------------------------------------------------
+
+
+def test_simulate_detailed_engagements(capsys: pytest.CaptureFixture[str],
+                                       tmp_path: Any) -> None:
+    out_json = tmp_path / "d.json"
+    code, out, _ = run(capsys, "simulate", "--ruleset", "warfleet", "--engagements",
+                       "detailed", "--games", "1", "--seed", "2", "--out", str(out_json))
+    assert code == 0, out
+    data = json.loads(out_json.read_text())
+    assert data["games"] == 1 and data["engagements_per_game"] >= 1
+    assert sum(row["games"] for row in data["wins"].values()) == 1
+    assert "engagements and" in out and "1 games in" in out
+
+
+def test_simulate_detailed_engagements_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "simulate", "--engagements", "detailed", "--games", "1")
+    assert code == 2 and "--ruleset warfleet" in err
+    code, _, err = run(capsys, "simulate", "--ruleset", "warfleet", "--engagements",
+                       "detailed", "--detail-bots", "random,greedy", "--games", "1")
+    assert code == 2 and "greedy, search" in err

@@ -575,6 +575,12 @@ def build_parser() -> argparse.ArgumentParser:
                        "greedy)")
     s.add_argument("--bots", metavar="NAMES", help="War Fleet: one bot per side in the "
                    "scenario's order, separated by commas")
+    s.add_argument("--engagements", choices=("fleet-scale", "detailed"), default=None,
+                   help="War Fleet: fight at fleet scale (default), or name an engagement "
+                   "wherever ships close and fight it in detail on the air-fleet board (W3)")
+    s.add_argument("--detail-bots", metavar="NAMES", default=None, help="War Fleet with "
+                   "--engagements detailed: the bot fighting each side's engagements (greedy "
+                   "or search), in the scenario's order (default greedy)")
     s.add_argument("--engine", action="store_true", help="air fleet, greedy against greedy: "
                    "play every battle step by step through the engine instead of the compiled "
                    "battle loop (the same results, many times slower)")
