@@ -402,3 +402,18 @@ def test_simulate_detailed_engagements_errors(capsys: pytest.CaptureFixture[str]
     code, _, err = run(capsys, "simulate", "--ruleset", "warfleet", "--engagements",
                        "detailed", "--detail-bots", "random,greedy", "--games", "1")
     assert code == 2 and "greedy, search" in err
+
+
+def test_a_ship_coming_back_past_the_maps_edge_stands_on_its_edge() -> None:
+    ships = [ship("HML Raven", "british", "1002", "N"), ship("Pelletier", "french", "1003", "S")]
+    state, air = _battle(ships, "1002")
+    k = air.setup.by_name["HML Raven"]
+    bow = air.ships[k].bow
+    assert bow is not None
+    air = _damage(air, "HML Raven", bow=Hex(bow.q, bow.r - 12))  # two map hexes further north
+    fold = fold_action(state, state.engagements[0], air)
+    back = fold.ships[0]
+    assert back.hex is not None and state.setup.board.contains(back.hex)
+    assert back.hex.offset()[1] == 1
+    after = state.apply(fold, SeededDice(1))
+    assert after.ships[0].status == 0

@@ -160,6 +160,15 @@ def returning_hex(board: Board, bow: Hex, at: Hex) -> Hex:
     return Hex(at.q + back.q, at.r + back.r)
 
 
+def _on_map(board: Board, h: Hex) -> Hex:
+    """The map's hex nearest ``h`` (a ship still on the detailed board is not lost off the
+    War Fleet map: it comes back at the map's edge)."""
+    if board.contains(h):
+        return h
+    column, row = h.offset()
+    return Hex.from_offset(min(max(column, 1), board.columns), min(max(row, 1), board.rows))
+
+
 def fold_action(state: GameState, engagement: Engagement, air: AirState) -> Fold:
     """The War Fleet result of the air-fleet battle ``air`` (at its end, or wherever it was
     stopped) fought for ``engagement``."""
@@ -175,7 +184,7 @@ def fold_action(state: GameState, engagement: Engagement, air: AirState) -> Fold
         if s.status != AIR_AFLOAT or s.bow is None:
             out.append(FoldShip(spec.name, None))
             continue
-        where = returning_hex(board, s.bow, engagement.hex)
+        where = _on_map(state.setup.board, returning_hex(board, s.bow, engagement.hex))
         refs = tuple(slot_refs(spec, s.destroyed | s.circled))
         out.append(FoldShip(spec.name, where, s.facing, refs))
     return Fold(engagement.number, tuple(out))
