@@ -24,8 +24,8 @@ from .storage import ActionRow, GameRow, SeatRow
 if TYPE_CHECKING:
     from .games import GameManager, Session
 
-__all__ = ["child_id", "engagement_list", "is_waiting", "parent_of", "start_children",
-           "try_fold"]
+__all__ = ["child_id", "engagement_list", "fold_finished", "is_waiting", "parent_of",
+           "start_children", "try_fold"]
 
 
 def child_id(parent: str, number: int) -> str:
@@ -54,12 +54,12 @@ def is_waiting(session: Session) -> bool:
 
 
 async def start_children(manager: GameManager, session: Session) -> None:
-    """Create the air-fleet game of every engagement waiting to be fought (caller holds the
-    War Fleet game's lock)."""
+    """Create the air-fleet game of every engagement named and not yet folded back, as soon as
+    it is named (its ships are set aside until then: the rest of the fleet turn goes on
+    meanwhile); at the fold phase, fold back those already over. The caller holds the War
+    Fleet game's lock."""
     from ..rulesets.warfleet.detailed import engagement_setup
 
-    if not is_waiting(session):
-        return
     for engagement in _pending(session):
         game_id = child_id(session.game.id, engagement.number)
         if await asyncio.to_thread(manager.storage.get_game, game_id) is not None:
@@ -89,24 +89,33 @@ async def start_children(manager: GameManager, session: Session) -> None:
         child = await manager.get(game_id)
         manager.schedule_bots(child)
         session.notify()  # its seats now have their tokens for it
+    await fold_finished(manager, session)
+
+
+async def fold_finished(manager: GameManager, session: Session) -> None:
+    """At the fold phase, fold back the first engagement whose game is over (folding applies
+    an action, which comes back here for the next). The caller holds the lock."""
+    from ..rulesets.warfleet.detailed import fold_action
+
+    if not is_waiting(session):
+        return
+    for engagement in _pending(session):
+        child = await manager.get(child_id(session.game.id, engagement.number))
+        if child.state.outcome is not None:
+            await manager.apply_internal(session, fold_action(
+                session.state, engagement, child.state))  # type: ignore[arg-type]
+            return
 
 
 async def try_fold(manager: GameManager, child: Session) -> None:
-    """Fold a finished engagement back into its War Fleet game (once)."""
-    from ..rulesets.warfleet.detailed import fold_action
-
+    """Fold a finished engagement back into its War Fleet game (once), if that game is at its
+    fold phase (else it is folded when the game gets there)."""
     link = parent_of(child.game.id)
     if link is None or child.state.outcome is None:
         return
-    parent_id, number = link
-    parent = await manager.get(parent_id)
+    parent = await manager.get(link[0])
     async with parent.lock:
-        engagement = next((e for e in _pending(parent) if e.number == number), None)
-        if engagement is None or not is_waiting(parent):
-            return
-        await manager.apply_internal(parent, fold_action(
-            parent.state, engagement, child.state))  # type: ignore[arg-type]
-        await start_children(manager, parent)
+        await fold_finished(manager, parent)  # once the fleet turn is at its fold phase
     manager.schedule_bots(parent)
 
 

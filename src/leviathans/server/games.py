@@ -493,9 +493,9 @@ class GameManager:
     async def _engagements(self, session: Session) -> None:
         """W3: a War Fleet game waiting for its engagements gets their air-fleet games; a
         finished engagement is folded back into its War Fleet game (engagements.py)."""
-        from .engagements import is_waiting, parent_of, start_children, try_fold
+        from .engagements import parent_of, start_children, try_fold
 
-        if is_waiting(session):
+        if session.ruleset.name == "warfleet":
             await start_children(self, session)
         elif session.state.outcome is not None and parent_of(session.game.id) is not None:
             asyncio.get_running_loop().create_task(try_fold(self, session))
