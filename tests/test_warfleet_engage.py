@@ -417,3 +417,18 @@ def test_a_ship_coming_back_past_the_maps_edge_stands_on_its_edge() -> None:
     assert back.hex.offset()[1] == 1
     after = state.apply(fold, SeededDice(1))
     assert after.ships[0].status == 0
+
+
+def test_cli_replay_verifies_a_campaigns_engagements(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Any,
+                                                     campaign_record: GameRecord) -> None:
+    path = tmp_path / "campaign.json"
+    campaign_record.save(path)
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0
+    assert f"{len(campaign_record.engagements)} engagements replayed and verified" in out
+    data = json.loads(path.read_text())
+    data["engagements"][0]["steps"][1]["rolls"] = [["initiative:british", "red", 99]]
+    path.write_text(json.dumps(data))
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 2 and "engagement 1" in err

@@ -227,6 +227,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     for step in replay(record, args.file):
         last = step
     assert last is not None
+    if record.engagements:  # a War Fleet campaign (W3): every engagement's record too
+        from .rulesets.warfleet.campaign import verify
+
+        verify(record, args.file)
+        print(f"{args.file}: {len(record.engagements)} engagements replayed and verified")
     print(f"{args.file}: {len(record.steps) - 1} actions replayed and verified "
           f"({'scripted dice' if record.scripted else f'seed {record.seed}'})")
     print(position_text(last.state))
