@@ -432,3 +432,12 @@ def test_cli_replay_verifies_a_campaigns_engagements(capsys: pytest.CaptureFixtu
     path.write_text(json.dumps(data))
     code, _, err = run(capsys, "replay", str(path))
     assert code == 2 and "engagement 1" in err
+
+
+def test_the_greedy_bot_names_the_engagement_joining_the_most_ships() -> None:
+    from leviathans.bots import make_bot
+
+    state = WARFLEET.new_game(load_scenario("encounter"), SeededDice(1))
+    action = make_bot("greedy", 1).choose(state)
+    assert isinstance(action, Engage) and action.hex is not None
+    assert len(state.apply(action, SeededDice(1)).engagements[0].ships) == 4

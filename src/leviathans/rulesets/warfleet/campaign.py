@@ -19,27 +19,13 @@ from ...records import GameRecord, Recorder, replay
 from ..airfleet import AIRFLEET
 from ..airfleet.state import GameState as AirState
 from . import WARFLEET
-from .actions import Engage, Fold, WarAction
+from .actions import Fold, WarAction
 from .detailed import engagement_setup, fold_action
-from .engage import joining, legal_engagements
+from .engage import choose_engagement
 from .setup import WarSetup
 from .state import Engagement, GameState, Phase
 
 __all__ = ["Campaign", "choose_engagement", "fight", "play_campaign", "verify"]
-
-
-def choose_engagement(state: GameState) -> Engage:
-    """The simulator's choice: engage wherever ships of two sides are close, at the hex that
-    joins the most ships (the first such hex in label order); else no engagement."""
-    best: Engage = Engage(None)
-    most = 0
-    for action in legal_engagements(state):
-        if action.hex is None:
-            break
-        n = len(joining(state, action.hex))
-        if n > most:
-            best, most = action, n
-    return best
 
 
 def fight(state: GameState, engagement: Engagement, bots: Mapping[str, Bot], seed: int,

@@ -23,8 +23,9 @@ from .setup import AFLOAT, ENGAGED, LEFT_MAP, REMOVED, ShipSpec, WarSetup, compi
 from .state import Engagement, GameState
 
 __all__ = [
-    "JOIN_RADIUS", "apply_engage", "apply_fold", "card_of", "damaged_stats", "engage_problem",
-    "fold_problem", "full_locations", "joining", "legal_engagements", "miss_mask",
+    "JOIN_RADIUS", "apply_engage", "apply_fold", "can_engage", "card_of", "choose_engagement",
+    "damaged_stats", "engage_problem", "fold_problem", "full_locations", "joining",
+    "legal_engagements", "location_slots", "miss_mask",
 ]
 
 #: W3: every ship within this many hexes of the named hex joins the engagement.
@@ -103,6 +104,20 @@ def legal_engagements(state: GameState) -> Iterator[Engage]:
         if len(_sides(state, joining(state, h))) >= 2:
             yield Engage(h)
     yield Engage(None)
+
+
+def choose_engagement(state: GameState) -> Engage:
+    """The simulator's choice: engage wherever ships of two sides are close, at the hex that
+    joins the most ships (the first such hex in label order); else no engagement."""
+    best: Engage = Engage(None)
+    most = 0
+    for action in legal_engagements(state):
+        if action.hex is None:
+            break
+        n = len(joining(state, action.hex))
+        if n > most:
+            best, most = action, n
+    return best
 
 
 def can_engage(state: GameState) -> bool:
