@@ -227,6 +227,11 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
     async def replay_page(game_id: str) -> HTMLResponse:
         return _page("replay.html")
 
+    @app.get("/campaign/{game_id}", response_class=HTMLResponse)
+    async def campaign_page(game_id: str) -> HTMLResponse:
+        """A War Fleet game's engagements (W3), each with its replay."""
+        return _page("campaign.html")
+
     # --- lobby API ----------------------------------------------------------------------------
 
     @app.get("/api/meta")

@@ -82,7 +82,8 @@ def scenarios(ruleset: str) -> dict[str, str]:
                               "and Pelletier"}
     if ruleset == "warfleet":
         return {"skirmish": "War Fleet skirmish: four ships a side on one sheet",
-                "fleet-action": "War Fleet fleet action: twelve ships a side on two sheets"}
+                "fleet-action": "War Fleet fleet action: twelve ships a side on two sheets",
+                "encounter": "War Fleet encounter: engagements fought in detail (W3)"}
     return {"samples": "Sample fleets: a carrier group against a raiding squadron"}
 
 
@@ -200,6 +201,8 @@ class Session:
     offered: tuple[GameState, list[str], dict[str, Any]] | None = field(default=None, repr=False)
     drawn: tuple[GameState, Callable[..., str], str] | None = field(default=None, repr=False)
     views: ViewCache = field(default_factory=ViewCache, repr=False)
+    #: War Fleet: each engagement's seat tokens by side, once looked up (engagements.py)
+    child_tokens: dict[int, dict[str, str]] = field(default_factory=dict, repr=False)
 
     @property
     def shared_screen(self) -> bool:
@@ -424,6 +427,9 @@ class GameManager:
                 action = state.parse_action(text)
             except LeviathansError as exc:
                 raise ApiError(422, str(exc)) from None
+            if type(action).__name__ == "Fold":
+                raise ApiError(403, "an engagement is folded back by the server when its "
+                                    "battle ends")
             if isinstance(action, Concede):
                 if action.player != side:
                     raise ApiError(403, f"you may concede only for {side}")
@@ -477,6 +483,22 @@ class GameManager:
             session.game = GameRow(**{**session.game.__dict__, "status": "finished",
                                       "outcome": outcome})
         session.notify()
+        await self._engagements(session)
+
+    async def apply_internal(self, session: Session, action: Any) -> None:
+        """Apply an action no seat sends (a War Fleet engagement folded back); the caller
+        holds the session's lock."""
+        await self._apply(session, action)
+
+    async def _engagements(self, session: Session) -> None:
+        """W3: a War Fleet game waiting for its engagements gets their air-fleet games; a
+        finished engagement is folded back into its War Fleet game (engagements.py)."""
+        from .engagements import parent_of, start_children, try_fold
+
+        if session.ruleset.name == "warfleet":
+            await start_children(self, session)
+        elif session.state.outcome is not None and parent_of(session.game.id) is not None:
+            asyncio.get_running_loop().create_task(try_fold(self, session))
 
     async def _resync(self, session: Session) -> None:
         """Rebuild a session from storage after a failed apply or write, in place (caller holds
@@ -499,7 +521,14 @@ class GameManager:
 
     def schedule_bots(self, session: Session) -> None:
         """Let bots play their turns in the background (other games go on meanwhile)."""
+        from .engagements import is_waiting, parent_of, try_fold
+
         if session.state.outcome is not None:
+            if parent_of(session.game.id) is not None:  # folded back, if not done yet
+                with contextlib.suppress(RuntimeError):
+                    asyncio.get_running_loop().create_task(try_fold(self, session))
+            return
+        if is_waiting(session):  # the engagements' own games decide
             return
         side = session.state.to_move
         if side is None or session.seats[side].kind != "bot":
@@ -513,7 +542,9 @@ class GameManager:
         session.bot_task = loop.create_task(self._run_bots(session))
 
     async def _run_bots(self, session: Session) -> None:
-        while session.state.outcome is None:
+        from .engagements import is_waiting
+
+        while session.state.outcome is None and not is_waiting(session):
             side = session.state.to_move
             if side is None or session.seats[side].kind != "bot":
                 return
@@ -568,6 +599,10 @@ class GameManager:
             "view": state.view(perspective),
             "legal": legal,
         }
+        if session.ruleset.name == "warfleet":
+            from .engagements import engagement_list
+
+            out["engagements"] = engagement_list(self, session, sides)
         if with_log:
             out["log"] = session.steps.entries(viewer)
         seen = session.steps.last_seen(viewer)
@@ -610,13 +645,29 @@ class GameManager:
         """The finished game as a record with its rolls written out (never the seed)."""
         if session.state.outcome is None:
             raise ApiError(403, "the record is available when the game is over")
-        rows = self.storage.actions(session.game.id)
+        data = self._record_data(session.game, list(session.seats.values()),
+                                 session.state.outcome.to_dict())
+        engaged = getattr(session.state, "engaged", 0)
+        if engaged:  # W3: every engagement's own record, so the campaign replays
+            from .engagements import child_id
+
+            data["engagements"] = []
+            for number in range(1, engaged + 1):
+                row = self.storage.get_game(child_id(session.game.id, number))
+                if row is not None and row.outcome is not None:
+                    data["engagements"].append(self._record_data(
+                        row, self.storage.seats(row.id), row.outcome))
+        return data
+
+    def _record_data(self, game: GameRow, seats: list[SeatRow], outcome: dict[str, Any]
+                     ) -> dict[str, Any]:
+        rows = self.storage.actions(game.id)
         return {
-            "format": FORMAT, "version": VERSION, "ruleset": session.game.ruleset,
-            "setup": session.game.setup, "dice": {"source": "scripted"},
-            "players": {s.side: (s.bot or s.name) for s in session.seats.values()},
+            "format": FORMAT, "version": VERSION, "ruleset": game.ruleset,
+            "setup": game.setup, "dice": {"source": "scripted"},
+            "players": {s.side: (s.bot or s.name) for s in seats},
             "steps": [{"action": r.action, "rolls": [list(x) for x in r.rolls]} for r in rows],
-            "result": session.state.outcome.to_dict(),
+            "result": outcome,
         }
 
 

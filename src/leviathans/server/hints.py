@@ -36,8 +36,24 @@ def attack_hints(state: GameState, legal: list[str]) -> dict[str, Any]:
     if isinstance(state, StarshipState):
         return _star(state, legal)
     if isinstance(state, WarState):
+        if "engage none" in legal:
+            return engage_hints(state, legal)
         return war_hints(state, legal)
     return {}
+
+
+def engage_hints(state: Any, legal: list[str]) -> dict[str, Any]:
+    """W3: for each hex an engagement may be named at (``engage CCRR``), the ships joining."""
+    from ..hexgrid import Hex
+    from ..rulesets.warfleet.engage import joining
+
+    out: dict[str, Any] = {}
+    for text in legal:
+        label = text.removeprefix("engage ")
+        if text.startswith("engage ") and label != "none":
+            out[text] = {"joins": [state.setup.ships[i].name
+                                   for i in joining(state, Hex.from_label(label))]}
+    return out
 
 
 def war_hints(state: Any, legal: list[str]) -> dict[str, Any]:

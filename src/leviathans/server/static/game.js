@@ -24,7 +24,8 @@ let ws = null;
 let retry = 500;
 const pick = {};       // what the player has selected in the controls
 let weaponShown = null;
-let warStats = null;   // War Fleet: every ship's stats (fixed for the game), fetched once
+let warStats = null;   // War Fleet: every ship's stats, fetched again each turn (W3: an engagement
+let warStatsTurn = null;  // folded back converts its damaged cards again)
 let pending = 0;       // actions sent and not yet answered (a confirmed move is several)
 let firstError = null; // the first refusal among them
 let awaited = 0;       // the step the last answer reached: the page waits for that state
@@ -117,7 +118,14 @@ function render() {
   board.onCard = showCard;
   document.getElementById("controls").classList.remove("busy");
   if (data.game.ruleset === "airfleet") { frameBoard(); wreckTags(); }
-  else if (data.game.ruleset === "warfleet") frameBoard();
+  else if (data.game.ruleset === "warfleet") {
+    frameBoard();
+    if (warStatsTurn !== view.turn) {
+      warStatsTurn = view.turn;
+      api(`/api/games/${encodeURIComponent(gameId)}/stats`).then((s) => { warStats = s.ships; renderControls(); })
+        .catch(() => { warStatsTurn = null; });
+    }
+  }
   else frameTable(data.view.elements.filter((e) => e.x !== null), 4);
   renderControls();
   if (data.game.ruleset === "airfleet") landRolls();
@@ -178,6 +186,17 @@ function drawOffer() {
 
 function renderControls() {
   showControls();
+  if (data.game.ruleset === "warfleet") {
+    const list = engagementList(data);
+    if (list) document.getElementById("controls").insertBefore(list, document.getElementById("error"));
+  }
+  const parent = gameId.match(/^(.+)\.e(\d+)$/);  // a War Fleet engagement's own game (W3)
+  if (parent) {
+    document.getElementById("controls").insertBefore(el("p", { class: "fleet-map" },
+      `War Fleet engagement ${parent[2]}: `, el("a", { href: `/game/${encodeURIComponent(parent[1])}`, id: "fleet-map-link" },
+        data.view.outcome ? "back to the fleet map (the result is folded back)" : "the fleet map")),
+    document.getElementById("error"));
+  }
   const fog = data.view.fog && fogSummary(data.view.fog, fogUnit(data.game.ruleset));
   if (fog) {
     const box = document.getElementById("controls");
@@ -218,6 +237,38 @@ function showControls() {
     else warControls({ data, board, pick, controls, button, send, concede, allLegal, showWeapon, stats: warStats });
   }
   else starControls(starContext());
+}
+
+// W3: the engagements of a War Fleet game, each an air-fleet game of its own: a link to play it
+// (this browser's seats), to watch it, and to its replay.
+function engagementList(d) {
+  const list = d.engagements || [];
+  if (!list.length) return null;
+  return el("div", { id: "engagements", class: "engagements" }, el("h4", {}, "Engagements (fought in detail)"),
+    el("ul", {}, list.map((e) => {
+      const mine = Object.values(e.tokens || {});
+      const query = mine.map((t) => `token=${encodeURIComponent(t)}`).join("&");
+      return el("li", { "data-engagement": e.number },
+        `Engagement ${e.number}: ${e.fighting ? "being fought" : "folded back"} · `,
+        el("a", { href: `/game/${encodeURIComponent(e.game)}${query ? `?${query}` : ""}`, class: "engagement-link",
+          "data-engagement": e.number }, e.fighting ? (mine.length ? "fight it" : "watch it") : "see it"),
+        " · ", el("a", { href: `/replay/${encodeURIComponent(e.game)}`, class: "engagement-replay" }, "replay"));
+    })),
+    damageList(d),
+    el("p", {}, el("a", { href: `/campaign/${encodeURIComponent(gameId)}`, id: "campaign-link" }, "the campaign: every engagement")));
+}
+
+// The damage the ships carry back from their engagements: card slots (and the locations that
+// lost every slot, destroyed at fleet scale), or lost.
+function damageList(d) {
+  const hurt = d.view.ships.filter((s) => (s.card_damage || []).length);
+  if (!hurt.length) return null;
+  return el("div", { id: "fleet-damage" }, el("strong", {}, "Damage carried from the engagements:"),
+    el("ul", {}, hurt.map((s) => {
+      const lost = Object.entries(s.locations).filter(([, l]) => l.destroyed).map(([n]) => n);
+      return el("li", { "data-ship": s.name }, `${s.name} (${s.status}): ${s.card_damage.length} card slots destroyed`
+        + (lost.length ? `; locations destroyed: ${lost.join(", ")}` : ""));
+    })));
 }
 
 function fogContext() {
