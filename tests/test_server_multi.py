@@ -18,6 +18,8 @@ import json
 import os
 import random
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -32,7 +34,7 @@ from websockets.asyncio.client import connect
 
 from leviathans.server.storage import SqlStorage
 from pg import PostgresServer, postgres_server  # noqa: F401
-from server_helpers import LiveServer, act, finished, look, new_game, wait_for
+from server_helpers import LiveServer, act, finished, free_port, look, new_game, wait_for
 
 LEASE = 1.5  # seconds a bot turn's claim lasts unless renewed (short, for the test's sake)
 
@@ -295,3 +297,76 @@ def test_a_process_killed_mid_game_and_mid_bot_turn_loses_nothing(
     finally:
         store.close()
         a.kill()  # (the last test of the module: nothing needs a again)
+
+
+# --- serve --workers N ---------------------------------------------------------------------------
+
+
+def _listening_pids(port: int) -> set[int]:
+    """The processes holding a socket that listens on 127.0.0.1:``port`` (from /proc)."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, state = fields[1], fields[3]
+        if state == "0A" and int(local.split(":")[1], 16) == port:
+            inodes.add(f"socket:[{fields[9]}]")
+    pids = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if any(os.readlink(fd) in inodes for fd in (entry / "fd").iterdir()):
+                pids.add(int(entry.name))
+        except OSError:
+            continue  # gone, or not ours
+    return pids
+
+
+def _wait_listeners(port: int, count: int, timeout: float = 90) -> set[int]:
+    deadline = time.monotonic() + timeout
+    while len(pids := _listening_pids(port)) != count:
+        assert time.monotonic() < deadline, f"{len(pids)} processes listen, not {count}"
+        time.sleep(0.1)
+    return pids
+
+
+def test_serve_workers_share_one_port_and_a_dead_worker_is_replaced(
+        database: str, tmp_path: Path) -> None:
+    """`serve --workers 2`: two processes listen on one port (SO_REUSEPORT); a worker killed
+    leaves the other serving every new connection, and the supervisor starts another."""
+    port = free_port()
+    log = tmp_path / "workers.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "leviathans", "serve", "--workers", "2", "--port", str(port),
+             "--database-url", database, "--log-level", "warning"],
+            stdout=out, stderr=subprocess.STDOUT)
+    try:
+        workers = _wait_listeners(port, 2)
+        assert proc.pid not in workers  # the supervisor holds the port, it does not listen
+        url = f"http://127.0.0.1:{port}"
+        with httpx.Client(base_url=url, timeout=30) as client:
+            game = new_game(client, ruleset="airfleet", opponent="hotseat")
+        tokens = list(game["tokens"].values())
+        dead = min(workers)
+        os.kill(dead, signal.SIGKILL)
+        while dead in _listening_pids(port):
+            time.sleep(0.01)
+        for _ in range(20):  # a new connection each time: all to the worker left
+            with httpx.Client(base_url=url, timeout=30) as client:
+                assert look(client, game["id"], tokens)["seq"] == 0
+        again = _wait_listeners(port, 2)
+        assert dead not in again and len(again & workers) == 1
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(60) == 0, log.read_text()[-2000:]
+    assert not _listening_pids(port)
+
+
+def test_serve_workers_refuse_sqlite(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from leviathans.cli import main
+
+    assert main(["serve", "--workers", "2", "--database-url",
+                 f"sqlite:///{tmp_path / 'games.db'}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--workers 2 needs PostgreSQL" in err and len(err.splitlines()) == 1, err

@@ -27,8 +27,10 @@ __all__ = ["WORKER_URL_ENV", "reuse_port_socket", "run_workers"]
 
 #: The environment variable that gives a worker its database URL.
 WORKER_URL_ENV = "LEVIATHANS_WORKER_DATABASE_URL"
-#: A worker that stops within this many seconds of starting failed to start: give up.
+#: A worker that stops within this many seconds of starting failed to start; after
+#: :data:`_TRIES` such failures in a row the supervisor gives up (a port or database problem).
 _STARTUP = 10.0
+_TRIES = 3
 
 
 def reuse_port_socket(host: str, port: int) -> socket.socket:
@@ -77,6 +79,7 @@ def run_workers(count: int, url: str, host: str, port: int, log_level: str,
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     workers: list[tuple[subprocess.Popen[bytes], float]] = []
+    failed = 0  # workers in a row that stopped as they started
     try:
         for _ in range(count):
             workers.append((subprocess.Popen(cmd, env=env), time.monotonic()))
@@ -85,9 +88,11 @@ def run_workers(count: int, url: str, host: str, port: int, log_level: str,
             for n, (proc, started) in enumerate(workers):
                 if proc.poll() is None or stopping:
                     continue
-                if time.monotonic() - started < _STARTUP:
-                    print(f"leviathans: worker {proc.pid} stopped as it started (exit "
-                          f"{proc.returncode}): giving up", file=sys.stderr, flush=True)
+                failed = failed + 1 if time.monotonic() - started < _STARTUP else 0
+                if failed >= _TRIES:
+                    print(f"leviathans: {failed} workers in a row stopped as they started "
+                          f"(the last with exit {proc.returncode}): giving up",
+                          file=sys.stderr, flush=True)
                     return 1
                 print(f"leviathans: worker {proc.pid} died (exit {proc.returncode}): "
                       f"starting another", file=sys.stderr, flush=True)
