@@ -33,7 +33,7 @@ import sqlalchemy as sa
 from websockets.asyncio.client import connect
 
 from leviathans.server.storage import SqlStorage
-from pg import PostgresServer, postgres_server  # noqa: F401
+from pg import PostgresServer, postgres_server, postgres_url  # noqa: F401
 from server_helpers import LiveServer, act, finished, free_port, look, new_game, wait_for
 
 LEASE = 1.5  # seconds a bot turn's claim lasts unless renewed (short, for the test's sake)
@@ -370,3 +370,45 @@ def test_serve_workers_refuse_sqlite(tmp_path: Path, capsys: pytest.CaptureFixtu
                  f"sqlite:///{tmp_path / 'games.db'}"]) == 2
     err = capsys.readouterr().err.strip()
     assert "--workers 2 needs PostgreSQL" in err and len(err.splitlines()) == 1, err
+
+
+# --- in one process: two managers on one database, as two processes ------------------------------
+
+
+def test_a_step_stored_while_another_process_loads_the_game_reaches_it(
+        postgres_url: str) -> None:  # noqa: F811
+    """A step stored by one process after another has read the game's actions, but before
+    that one holds the session (so its announcement finds no session to wake), is still
+    loaded: the new session looks once more once it is held."""
+    from leviathans.server.games import GameManager
+
+    async def run() -> tuple[int, int]:
+        loop = asyncio.get_running_loop()
+        a, b = GameManager(SqlStorage(postgres_url)), GameManager(SqlStorage(postgres_url))
+        await a.start()
+        await b.start()
+        try:
+            session, held = await a.create("airfleet", "british", "hotseat")
+            gid = session.game.id
+            side = session.state.to_move
+            action = next(iter(session.state.legal_actions())).text()
+            await asyncio.sleep(0.3)  # both listening
+            load = b._load
+
+            def load_then_another_plays(game_id: str) -> Any:
+                loaded = load(game_id)
+                asyncio.run_coroutine_threadsafe(a.act(gid, held[side], action),
+                                                 loop).result(10)
+                time.sleep(0.5)  # its announcement comes and goes meanwhile
+                return loaded
+
+            b._load = load_then_another_plays  # type: ignore[method-assign]
+            seen = await b.get(gid)
+            await asyncio.sleep(0.5)
+            return seen.seq, b.sessions[gid].seq
+        finally:
+            for manager in (a, b):
+                await manager.stop()
+                manager.storage.close()
+
+    assert asyncio.run(run()) == (1, 1)

@@ -357,6 +357,10 @@ class GameManager:
             if session is None:
                 session = await asyncio.to_thread(self._load, game_id)
                 self._remember(session)
+                if self.shared:
+                    # A step stored after the load read the actions was announced before
+                    # the session was here to hear it: look once more, now that it is.
+                    await self.catch_up(session)
                 self.schedule_bots(session)
         return session
 
