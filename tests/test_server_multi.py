@@ -14,6 +14,7 @@ The processes take a second or two to start (their imports): the module shares t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -89,7 +90,7 @@ async def _player(url: str, token: str, rng: random.Random, acked: list[int]) ->
                 waiting = True
 
 
-async def _spectator(url: str, done: asyncio.Event) -> list[dict[str, Any]]:
+async def _spectator(url: str) -> list[dict[str, Any]]:
     """Every state pushed to a spectator (full payloads, with the log), until the game ends."""
     seen = []
     async with connect(url, max_size=2**24) as ws:
@@ -111,8 +112,7 @@ def test_players_on_two_processes_play_a_whole_game_watched_from_a_third_connect
     acked: dict[str, list[int]] = {"first": [], "second": []}
 
     async def run() -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
-        done = asyncio.Event()
-        watcher = asyncio.create_task(_spectator(_ws(b, gid, lite=False), done))
+        watcher = asyncio.create_task(_spectator(_ws(b, gid, lite=False)))
         await asyncio.sleep(0.3)  # the spectator is there from the first step
         end_a, end_b = await asyncio.gather(
             _player(_ws(a, gid, first), first, random.Random(1), acked["first"]),
@@ -412,3 +412,67 @@ def test_a_step_stored_while_another_process_loads_the_game_reaches_it(
                 manager.storage.close()
 
     assert asyncio.run(run()) == (1, 1)
+
+
+def test_an_action_checked_against_a_copy_another_process_moved_past_is_taken(
+        postgres_url: str) -> None:  # noqa: F811
+    """Process b has not heard of a's steps (it is not listening here): an action b receives
+    is checked against its stale copy. Refused there (the step number the client expects is
+    ahead), it is checked again once b has loaded a's steps, and applied. Stored too late (the
+    step taken by a, with dice rolled for it on b's copy), it is refused, and b's dice are put
+    back before a's step is loaded: they then stand exactly where a fresh load's do."""
+    from leviathans.dice import RecordingDice, SeededDice
+    from leviathans.protocol import Concede, Draw
+    from leviathans.server.games import ApiError, GameManager
+
+    rng = random.Random(5)
+
+    def choices(state: Any) -> list[str]:
+        return [x.text() for x in state.legal_actions() if not isinstance(x, Concede | Draw)]
+
+    def rolls_dice(state: Any, text: str) -> bool:
+        scratch = RecordingDice(SeededDice(0))
+        state.apply(state.parse_action(text), scratch)
+        return bool(scratch.rolls)
+
+    async def run() -> None:
+        a, b = GameManager(SqlStorage(postgres_url)), GameManager(SqlStorage(postgres_url))
+        fresh = GameManager(SqlStorage(postgres_url))
+        try:
+            session, held = await a.create("airfleet", "british", "hotseat")
+            gid = session.game.id
+            await b.get(gid)
+            # Stale, refused by b's copy: the client's step number is ahead of it.
+            for _ in range(3):
+                mine = a.sessions[gid]
+                await a.act(gid, held[mine.state.to_move], rng.choice(choices(mine.state)))
+                assert b.sessions[gid].seq == mine.seq - 1
+                _, seq = await b.act(gid, held[mine.state.to_move],
+                                     rng.choice(choices(mine.state)), mine.seq + 1)
+                assert seq == mine.seq + 1 == b.sessions[gid].seq
+                await a.get(gid)
+            # Stale, taken by b's copy and refused by the store: a step that rolls dice.
+            for _ in range(300):
+                mine = a.sessions[gid]
+                rolling = [t for t in choices(mine.state) if rolls_dice(mine.state, t)]
+                if rolling:
+                    break
+                await a.act(gid, held[mine.state.to_move], rng.choice(choices(mine.state)))
+                await b.get(gid)
+            assert rolling, "no step rolled dice"
+            step, token = mine.seq, held[mine.state.to_move]
+            await a.act(gid, token, rolling[0])
+            assert b.sessions[gid].seq == step
+            with contextlib.suppress(ApiError):  # applied again if legal again, else refused
+                await b.act(gid, token, rolling[0])
+            loaded = await fresh.get(gid)
+            mine = b.sessions[gid]
+            assert loaded.seq == mine.seq > step
+            assert loaded.dice.inner.generator.getstate() == \
+                mine.dice.inner.generator.getstate()  # type: ignore[attr-defined]
+            assert loaded.state.view(None) == mine.state.view(None)
+        finally:
+            for manager in (a, b, fresh):
+                manager.storage.close()
+
+    asyncio.run(run())

@@ -4,6 +4,11 @@ persistence of every action before it is acknowledged, bots, and the per-seat pa
 A game's record in storage is its source of truth: a session is rebuilt from it by replaying
 the stored actions with the game's (secret) seed, so a restarted server resumes every game
 exactly where its last acknowledged action left it.
+
+On PostgreSQL several processes serve the same games (issue 19): each keeps the sessions it
+was asked for as a cache, brought up to date from the database before each look and action
+and whenever another process announces a step (LISTEN/NOTIFY); the database orders each
+game's steps; a bot's step is decided by the one process that holds its claim (a lease).
 """
 
 from __future__ import annotations
@@ -440,32 +445,50 @@ class GameManager:
             raise ApiError(422, "an action is a short text, e.g. 'Raven:F' or 'done'")
         plain_text(text, "the action")
         async with session.lock:
-            if self.shared:  # whatever another process stored comes first
-                await self._catch_up_locked(session)
-            state = session.state
-            if state.outcome is not None:
-                raise ApiError(409, "the game is over")
-            seq = session.steps.seq(viewer)
-            if expect is not None and expect != seq + 1:
-                raise ApiError(409, f"the game is at step {seq}: step {expect} is not next")
+            before = session.seq
             try:
-                action = state.parse_action(text)
-            except LeviathansError as exc:
-                raise ApiError(422, str(exc)) from None
-            if isinstance(action, Concede):
-                if action.player != side:
-                    raise ApiError(403, f"you may concede only for {side}")
-            elif isinstance(action, Draw):  # offered and answered at any time, like conceding
-                if action.player != side:
-                    raise ApiError(403, f"you may offer or answer a draw only for {side}")
-            elif state.to_move != side:
-                raise ApiError(409, f"it is {state.to_move}'s turn, not {side}'s")
-            await self._apply(session, action)
+                action = self._checked(session, side, viewer, text, expect)
+                await self._apply(session, action)
+            except ApiError:
+                # Several processes: the action was checked against this process's copy, which
+                # another process may have moved past (its announcement still on its way).
+                # A refusal stands only once checked against everything stored: catch up, and
+                # if anything was new, check (and apply) once more. Accepting needs no such
+                # look: the store refuses a step that is not exactly the next.
+                if not self.shared or not (await self._catch_up_locked(session)
+                                           or session.seq != before):
+                    raise
+                action = self._checked(session, side, viewer, text, expect)
+                await self._apply(session, action)
             if isinstance(action, Draw) and action.answer == "offer":
                 await self._bot_answers_draw(session, side)
             seq = session.steps.seq(viewer)
         self.schedule_bots(session)
         return session, seq
+
+    @staticmethod
+    def _checked(session: Session, side: str, viewer: Viewer, text: str,
+                 expect: int | None) -> Any:
+        """The action ``text`` of ``side``, if the game's state allows it (else ApiError)."""
+        state = session.state
+        if state.outcome is not None:
+            raise ApiError(409, "the game is over")
+        seq = session.steps.seq(viewer)
+        if expect is not None and expect != seq + 1:
+            raise ApiError(409, f"the game is at step {seq}: step {expect} is not next")
+        try:
+            action = state.parse_action(text)
+        except LeviathansError as exc:
+            raise ApiError(422, str(exc)) from None
+        if isinstance(action, Concede):
+            if action.player != side:
+                raise ApiError(403, f"you may concede only for {side}")
+        elif isinstance(action, Draw):  # offered and answered at any time, like conceding
+            if action.player != side:
+                raise ApiError(403, f"you may offer or answer a draw only for {side}")
+        elif state.to_move != side:
+            raise ApiError(409, f"it is {state.to_move}'s turn, not {side}'s")
+        return action
 
     async def _bot_answers_draw(self, session: Session, offered_by: str) -> None:
         """A bot seat answers a draw offer at once (caller holds the lock): see draws.py."""
@@ -483,6 +506,8 @@ class GameManager:
             why = getattr(session.state, "why_illegal", None)
             detail = why(action) if callable(why) else None
             raise ApiError(422, f"illegal action {action.text()!r}: {detail or 'not legal now'}")
+        generator = getattr(session.dice.inner, "generator", None)
+        dice_at = generator.getstate() if self.shared and generator is not None else None
         try:
             new = session.state.apply(action, session.dice)
             rolls = tuple(Roll(*r) for r in session.dice.rolls)
@@ -491,8 +516,15 @@ class GameManager:
             outcome = new.outcome.to_dict() if new.outcome is not None else None
             await asyncio.to_thread(self.storage.append_action, row, outcome)
         except Conflict:
-            # Another server process got there first: our copy is stale.
-            await self._resync(session)
+            # Another server process got there first: our copy is stale. With the dice put
+            # back where they were (the state itself is unchanged: states are immutable), the
+            # steps stored meanwhile are loaded on; else the game is reloaded whole.
+            if generator is not None and dice_at is not None:
+                generator.setstate(dice_at)
+                session.dice.rolls.clear()
+                await self._catch_up_locked(session)
+            else:
+                await self._resync(session)
             raise ApiError(409, "the game moved on meanwhile; reload") from None
         except Exception:
             await self._resync(session)  # the dice ran ahead of what is stored
@@ -656,8 +688,12 @@ class GameManager:
         """Renew the claim of step ``seq`` while its decision lasts (a slow bot keeps it)."""
         while True:
             await asyncio.sleep(self.bot_lease / 3)
-            await asyncio.to_thread(self.storage.claim_bot_turn, session.game.id, seq,
-                                    self.holder, self.bot_lease)
+            try:
+                await asyncio.to_thread(self.storage.claim_bot_turn, session.game.id, seq,
+                                        self.holder, self.bot_lease)
+            except Exception as exc:  # the step stored twice is refused anyway
+                log.warning("cannot renew the bot's claim in game %s: %s", session.game.id,
+                            exc)
 
     # --- bots --------------------------------------------------------------------------------
 
@@ -687,7 +723,11 @@ class GameManager:
                 # Exactly one process decides each bot step: the one holding its claim. The
                 # others wait for its step, or for its lease to run out (it died): then one
                 # of them takes the turn over.
-                left = await self._claim(session)
+                try:
+                    left = await self._claim(session)
+                except Exception:  # the next look at the game tries again
+                    log.exception("cannot claim the bot's turn in game %s", session.game.id)
+                    return
                 if left:
                     await self._wait_for_change(session, state, left + 0.05)
                     await self.catch_up(session)

@@ -29,6 +29,12 @@ Playing a move is the one write that races (two requests for the same game at on
 one transaction: the loser of a race gets :class:`Conflict`, never a gap or a duplicate. Once it
 returns, the action is on disk (SQLite commits to the WAL, which survives the process being
 killed; PostgreSQL commits with its default synchronous commit).
+
+Several server processes may share one PostgreSQL database (issue 19): each stored action (and
+each seat taken) is announced on the channel :data:`CHANNEL` at commit, for the others to load
+(:meth:`Storage.actions_after`); a bot's turn is claimed with a lease
+(:meth:`Storage.claim_bot_turn`, table ``bot_claims``, revision 0005) so that one process
+decides it. On SQLite and in memory the server is one process, and nothing is announced.
 """
 
 from __future__ import annotations
