@@ -55,6 +55,10 @@ class ApiError(Exception):
         self.message = message
 
 
+class _MovedOn(ApiError):
+    """409: another server process stored the step first."""
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -449,7 +453,7 @@ class GameManager:
             try:
                 action = self._checked(session, side, viewer, text, expect)
                 await self._apply(session, action)
-            except ApiError:
+            except ApiError as first:
                 # Several processes: the action was checked against this process's copy, which
                 # another process may have moved past (its announcement still on its way).
                 # A refusal stands only once checked against everything stored: catch up, and
@@ -458,8 +462,13 @@ class GameManager:
                 if not self.shared or not (await self._catch_up_locked(session)
                                            or session.seq != before):
                     raise
-                action = self._checked(session, side, viewer, text, expect)
-                await self._apply(session, action)
+                try:
+                    action = self._checked(session, side, viewer, text, expect)
+                    await self._apply(session, action)
+                except ApiError:
+                    if isinstance(first, _MovedOn):  # a race lost at the store says so
+                        raise first from None
+                    raise
             if isinstance(action, Draw) and action.answer == "offer":
                 await self._bot_answers_draw(session, side)
             seq = session.steps.seq(viewer)
@@ -525,7 +534,7 @@ class GameManager:
                 await self._catch_up_locked(session)
             else:
                 await self._resync(session)
-            raise ApiError(409, "the game moved on meanwhile; reload") from None
+            raise _MovedOn(409, "the game moved on meanwhile; reload") from None
         except Exception:
             await self._resync(session)  # the dice ran ahead of what is stored
             raise
