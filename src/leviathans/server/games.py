@@ -258,10 +258,11 @@ class GameManager:
     def __init__(self, storage: Storage, *, max_sessions: int = 500,
                  bot_lease: float = 15.0) -> None:
         self.storage = storage
-        #: PostgreSQL: other processes may serve the same games (issue 19). Every look and
-        #: every action first loads what they stored meanwhile; their changes are announced on
-        #: a channel this process listens to (:meth:`start`), which pushes them to its sockets;
-        #: a bot's turn is claimed in the database before it is decided.
+        #: PostgreSQL: other processes may serve the same games (issue 19). Every look first
+        #: loads what they stored meanwhile, and so does an action this process's copy
+        #: refuses (the store refuses one that is not the next step); their changes are
+        #: announced on a channel this process listens to (:meth:`start`), which pushes them
+        #: to its sockets; a bot's turn is claimed in the database before it is decided.
         self.shared = storage.listen_dsn() is not None
         #: this process, as the holder of a bot turn's claim
         self.holder = f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"
