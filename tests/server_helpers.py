@@ -174,9 +174,10 @@ class LiveServer:
     """``python -m leviathans serve`` on a free port and a database URL; :meth:`kill` ends it
     with SIGKILL (no clean shutdown), :meth:`start` starts it again on the same database."""
 
-    def __init__(self, database_url: str, log: Path) -> None:
+    def __init__(self, database_url: str, log: Path, args: Iterable[str] = ()) -> None:
         self.database_url = database_url
         self.log_path = log
+        self.args = list(args)  # more options of `serve`
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -191,7 +192,8 @@ class LiveServer:
             with self.log_path.open("ab") as log:
                 self.proc = subprocess.Popen(
                     [sys.executable, "-m", "leviathans", "serve", "--port", str(self.port),
-                     "--database-url", self.database_url, "--log-level", "warning"],
+                     "--database-url", self.database_url, "--log-level", "warning",
+                     *self.args],
                     stdout=log, stderr=subprocess.STDOUT,
                     env={**os.environ, "PYTHONUNBUFFERED": "1"})
             if self._wait_ready(timeout):

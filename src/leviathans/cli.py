@@ -286,14 +286,40 @@ def _load_position(file: str, at: int | None) -> Any:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    import os
+
     import uvicorn
 
     from .server.app import create_app
-    from .server.storage import default_database_url
+    from .server.storage import default_database_url, open_storage
+    from .server.workers import WORKER_URL_ENV, run_workers, serve_worker
 
+    if args.bot_lease <= 0:
+        raise LeviathansError(f"--bot-lease must be a positive number of seconds, not "
+                              f"{args.bot_lease}")
+    if args.worker:  # one of the processes of --workers N (server/workers.py)
+        app = create_app(os.environ[WORKER_URL_ENV], bot_lease=args.bot_lease)
+        serve_worker(app, args.host, args.port, args.log_level)
+        return 0
     url = args.database_url or default_database_url()
-    app = create_app(url)
+    if args.workers < 1:
+        raise LeviathansError(f"--workers must be 1 or more, not {args.workers}")
     shown = url if "@" not in url else url.split("@")[-1]
+    if args.workers > 1:
+        store = open_storage(url)  # checks the URL and upgrades the schema, once
+        try:
+            if store.listen_dsn() is None:
+                raise LeviathansError(
+                    f"--workers {args.workers} needs PostgreSQL (--database-url "
+                    f"postgresql+psycopg://USER@HOST:PORT/DB): the games of {shown} can be "
+                    f"served by one process only")
+        finally:
+            store.close()
+        print(f"Leviathans: open http://{args.host}:{args.port}/ in your browser "
+              f"({args.workers} processes; games saved in {shown}; Ctrl-C stops)", flush=True)
+        return run_workers(args.workers, url, args.host, args.port, args.log_level,
+                           args.bot_lease)
+    app = create_app(url, bot_lease=args.bot_lease)
     print(f"Leviathans: open http://{args.host}:{args.port}/ in your browser "
           f"(games saved in {shown}; Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
@@ -548,6 +574,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "postgresql+psycopg://USER@HOST:PORT/DB")
     s.add_argument("--log-level", default="warning",
                    choices=("critical", "error", "warning", "info", "debug"))
+    s.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="N server processes on this port (SO_REUSEPORT; PostgreSQL only: "
+                        "any process serves any game)")
+    s.add_argument("--bot-lease", type=float, default=15.0, metavar="SECONDS",
+                   help="PostgreSQL: how long a process's claim on a bot's turn lasts "
+                        "unless renewed; another process takes the turn over after it "
+                        "(default: %(default)s)")
+    s.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     s.set_defaults(func=_cmd_serve)
 
     s = sub.add_parser("render", help="draw a position as SVG (air-fleet board, War Fleet map "

@@ -160,16 +160,19 @@ def _page(name: str) -> HTMLResponse:
     return HTMLResponse(text, headers={"Cache-Control": "no-store"})
 
 
-def create_app(storage: Storage | str | None = None) -> FastAPI:
+def create_app(storage: Storage | str | None = None, *, bot_lease: float = 15.0) -> FastAPI:
     """The web application; ``storage`` is a Storage, a database URL, or None for the
-    default SQLite file."""
+    default SQLite file. On PostgreSQL several processes may serve the same games (issue 19):
+    ``bot_lease`` is how long a bot turn's claim lasts before another process may take it."""
     store = storage if not isinstance(storage, str | None) else open_storage(storage)
-    manager = GameManager(store)
+    manager = GameManager(store, bot_lease=bot_lease)
     renderers = _renderers()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await manager.start()  # PostgreSQL: listen for the other processes' changes
         yield
+        await manager.stop()
         for session in list(manager.sessions.values()):
             if session.bot_task is not None:
                 session.bot_task.cancel()
