@@ -1,6 +1,6 @@
 """The main views of the air-fleet game, photographed: the lobby, deployment, a move with its
-ghosts, the gun table, a card under the pointer, the end summary, a phone and a Commander rules
-torpedo launch. `make
+ghosts, the gun table, a card under the pointer, the end summary, a phone, a Commander rules
+torpedo launch and a Commander gun table with its bracket rows (A4). `make
 screenshots` runs this with LEVIATHANS_SCREENSHOTS=docs/screenshots (the README shows two of
 them); otherwise they go to artifacts/views/. Each view is checked as the other tests' are (no
 missing glyph, nothing marked hidden on show)."""
@@ -130,5 +130,15 @@ def test_the_commander_view(browser: Browser) -> None:
             page.wait_for_selector("text.odds-tag[data-target='Pontbriand']", timeout=TIMEOUT)
             page.mouse.move(5, 5)
             shoot(page, "commander-torpedo")
+            # A4: the gun table's bracket rows (test_commander's bracket position, hotseat)
+            game = httpx.post(f"{base}/api/games", json={
+                "ruleset": "airfleet", "opponent": "hotseat", "scenario": "test-bracket"}).json()
+            tokens = "&".join(f"token={t}" for t in game["tokens"].values())
+            page.goto(f"{base}/game/{game['id']}?{tokens}")
+            page.wait_for_selector("body[data-seq]", timeout=TIMEOUT)
+            assert Clicker(page).decision().startswith("Gunnery")
+            page.hover("#gun-table tr.gun.bracket >> nth=0")
+            page.wait_for_selector("text.odds-tag[data-target='Anvil']", timeout=TIMEOUT)
+            shoot(page, "commander-bracket")
         finally:
             context.close()

@@ -11,7 +11,6 @@ with ``$``.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from ..protocol import GameState
@@ -78,7 +77,7 @@ def war_hints(state: Any, legal: list[str]) -> dict[str, Any]:
 
 def _air(state: Any, legal: set[str]) -> dict[str, Any]:
     from ..rulesets.airfleet.gunnery import current_attacks
-    from ..rulesets.airfleet.odds import attack_odds
+    from ..rulesets.airfleet.odds import attack_odds, destroy_any
 
     out: dict[str, Any] = {}
     if state.phase.name == "DEPLOYMENT":
@@ -88,14 +87,17 @@ def _air(state: Any, legal: set[str]) -> dict[str, Any]:
         if text not in legal:
             continue
         odds = attack_odds(state, opt)
-        # one breach roll destroys one slot at most: the chances of each are exclusive, and
-        # their sum is the chance of destroying one
+        # one slot die destroys one slot at most (the chances are exclusive, their sum is the
+        # chance of destroying one); with saturation's several dice (A4) the sum is the slots
+        # expected, and the chance of at least one is the engine's destroy_any
         out[text] = {
             "range": opt.range, "dice": opt.weapon_dice.colours,
             "destroy": {ref: _frac(p) for ref, p in odds.slots.items()},
-            "any": _frac(sum(odds.slots.values(), Fraction(0))),
+            "any": _frac(destroy_any(state, opt)),
             "critical": _frac(odds.critical), "keel": _frac(odds.keel),
             "expected": float(odds.expected_slots),
+            # A4 saturation: the slot dice this attack rolls (one, more with square marks)
+            "slot_dice": _slot_dice(state, opt),
         }
         if state.hugs:  # A7: the target hexes a hug screens from this gun
             spec = state.setup.ships[opt.ship]
@@ -107,6 +109,11 @@ def _air(state: Any, legal: set[str]) -> dict[str, Any]:
         out[GUNS] = _guns(state, state.firing[0])
     out.update(commander_hints(state, legal))
     return out
+
+
+def _slot_dice(state: Any, opt: Any) -> int:
+    spec = state.setup.ships[opt.ship]
+    return spec.slot_dice[opt.slot] if spec.slot_dice else 1
 
 
 def _deployments(state: Any, legal: set[str]) -> dict[str, Any]:
