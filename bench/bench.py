@@ -2,7 +2,8 @@
 
 On one core (the process is pinned to one CPU where the OS allows it):
 * engine steps per second: random-bot quick-start battles, each step = list the legal
-  actions of the decision, pick one, apply it (checked);
+  actions of the decision, pick one, apply it (checked); and beside it the same for the
+  Commander rules (issue 15): random-bot battles of the ``commander-battle`` scenario;
 * full random-bot battles per second, and greedy-bot battles per second;
 * the starship game's random-bot battles (engine steps and battles per second);
 * War Fleet: greedy-bot battles of the 12-against-12 fleet action (battles and steps per
@@ -27,7 +28,8 @@ from collections.abc import Callable
 from typing import Any
 
 SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
-#: measures to run, separated by commas (default all): chess, airfleet, greedy, starship,
+#: measures to run, separated by commas (default all): chess, airfleet (with the Commander
+#: line), greedy, starship,
 #: warfleet, bots, simulate (the air-fleet ratio needs chess)
 ONLY = {m.strip() for m in os.environ.get("BENCH_ONLY", "").split(",") if m.strip()}
 
@@ -64,6 +66,30 @@ def airfleet_random(seed: int) -> int:
     rng = random.Random(seed)
     dice = SeededDice(seed)
     state = AIRFLEET.new_game(quickstart_battle(Options(turn_limit=30)), dice)
+    steps = 0
+    while state.outcome is None:
+        actions = list(state.legal_actions())
+        state = state.apply(actions[int(rng.random() * len(actions))], dice)
+        steps += 1
+    return steps
+
+
+_COMMANDER: list[Any] = []
+
+
+def commander_random(seed: int) -> int:
+    """One random-bot battle of the Commander rules' ``commander-battle`` scenario (turn limit
+    30, as the quick-start line); returns the engine steps, counted as there."""
+    from leviathans.dice import SeededDice
+    from leviathans.rulesets.airfleet import AIRFLEET
+    from leviathans.scenarios import airfleet_scenario
+
+    if not _COMMANDER:
+        setup = airfleet_scenario("commander-battle")
+        _COMMANDER.append(setup.with_options(setup.options.changed(turn_limit=30)))
+    rng = random.Random(seed)
+    dice = SeededDice(seed)
+    state = AIRFLEET.new_game(_COMMANDER[0], dice)
     steps = 0
     while state.outcome is None:
         actions = list(state.legal_actions())
@@ -251,6 +277,12 @@ def main() -> int:
         print(f"  air fleet random-bot battles: {step_rate:10,.0f} engine steps/s "
               f"({step_rate / chess_rate:.2f}x python-chess), {calls / t:8.1f} battles/s "
               f"({steps / calls:.0f} steps per battle)")
+        commander_random(0)  # the scenario's setup is built once, untimed
+        calls, steps, t = timed(commander_random, SECONDS)
+        rate = steps / t
+        print(f"  air fleet Commander rules, random-bot commander-battle: {rate:10,.0f} engine "
+              f"steps/s ({rate / step_rate:.2f}x the quick-start figure above), "
+              f"{calls / t:8.1f} battles/s ({steps / calls:.0f} steps per battle)")
 
     if wanted("greedy"):
         calls, turns, t = timed(airfleet_greedy, SECONDS)

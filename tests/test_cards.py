@@ -628,6 +628,8 @@ SAMPLE_REQUIRED: dict[str, Any] = {
     "mp": 3,
 }
 SAMPLE_OPTIONAL: dict[str, Any] = {
+    "range": 5,
+    "dice": "3red",
     "long": {"range": 8, "dice": "green"},
     "marks": ["bracket", "turret"],
     "he": True,

@@ -1,8 +1,17 @@
 """Odds of whole attacks and the luck of finished games, from the engine's exact odds.
 
-* :func:`gun_odds`: for one gun of a scenario at one target, the exact chance of destroying
-  each slot, of critical damage and of breaking the keel, and the expected slots destroyed,
-  for every location the shot may strike.
+* :func:`gun_odds`: for one gun (or a bracket group, A4) of a scenario at one target, the
+  exact chance of destroying each slot, of critical damage and of breaking the keel, and the
+  expected slots destroyed, for every location the shot may strike (every slot die counted
+  with saturation, A4).
+* :func:`torpedo_odds`: for one torpedo aimed at a hex (A5, the Commander rules), the ships
+  its line would meet first with the ships where they stand, and the exact odds of its attack
+  on each location it may strike.
+* :func:`ram_odds`: for a ship that may ram now (A6), the ramming check's exact chance, the
+  pushes a success makes, and the exact odds of one attack of every strike on each location
+  that qualifies (with the number of attacks).
+* :func:`repair_report`: for one ship (A9), each crew's exact chance to repair each slot
+  destroyed, and its chance in its own location and in another.
 * :func:`luck`: replays a record and compares, side by side, what each side's attacks were
   expected to do with what they did, and lists the rarest results that decided the game.
 """
@@ -17,7 +26,7 @@ from .errors import LeviathansError
 from .protocol import GameState
 from .records import GameRecord, replay
 
-__all__ = ["Luck", "gun_odds", "luck"]
+__all__ = ["Luck", "gun_odds", "luck", "ram_odds", "repair_report", "torpedo_odds"]
 
 
 def _p(p: Fraction) -> dict[str, Any]:
@@ -26,10 +35,13 @@ def _p(p: Fraction) -> dict[str, Any]:
 
 def gun_odds(state: GameState, gun: str, target: str) -> list[dict[str, Any]]:
     """Exact odds of ``gun`` (``Ship:location.N``) firing at ``target`` now, per location it
-    may strike (air-fleet game)."""
+    may strike (air-fleet game). Under the Commander rules ``gun`` may name a bracket group
+    (``Ship:bow.1+bow.2``, A4): the odds of the guns combined; an attack with saturation
+    counts every slot die (``slot_dice``)."""
     from .rulesets.airfleet import GameState as AirState
+    from .rulesets.airfleet.bracket import bracket_options
     from .rulesets.airfleet.gunnery import ship_attack_options
-    from .rulesets.airfleet.odds import attack_odds
+    from .rulesets.airfleet.odds import AttackOdds, attack_odds, bracket_odds
 
     if not isinstance(state, AirState):
         raise LeviathansError("gun odds are for the air-fleet game")
@@ -39,22 +51,178 @@ def gun_odds(state: GameState, gun: str, target: str) -> list[dict[str, Any]]:
     if target not in state.setup.by_name:
         raise LeviathansError(f"no ship named {target!r}")
     index = state.setup.by_name[ship]
-    options = [o for o in ship_attack_options(state, index)
-               if o.action.slot == slot and o.action.target == target]
-    if not options:
-        raise LeviathansError(f"{target} is not in the arc and range of {gun}")
+    spec = state.setup.ships[index]
+    options = ship_attack_options(state, index)
+    found: list[tuple[str, tuple[int, ...], list[Any], AttackOdds, int]] = []
+    if "+" in slot:  # A4: a bracket group
+        refs = tuple(ref.strip() for ref in slot.split("+"))
+        for group in bracket_options(state, options):
+            if group.action.slots == refs and group.action.target == target:
+                volley = bracket_odds(state, group)
+                found.append((group.action.location, group.ranges,
+                              [d.colours for d in group.weapon_dice], volley,
+                              min(spec.slot_dice[g] for g in group.guns)))
+        if not found:
+            raise LeviathansError(f"{target} is not a target {gun} may bracket now (A4: two or "
+                                  f"more bracket guns of one name, in card order, each in arc "
+                                  f"and range)")
+    else:
+        for opt in options:
+            if opt.action.slot == slot and opt.action.target == target:
+                found.append((opt.action.location, (opt.range,), [opt.weapon_dice.colours],
+                              attack_odds(state, opt), spec.slot_dice[opt.slot]))
+        if not found:
+            raise LeviathansError(f"{target} is not in the arc and range of {gun}")
     out = []
-    for opt in options:
-        odds = attack_odds(state, opt)
-        nothing = 1 - odds.expected_slots - odds.keel
-        out.append({
-            "gun": gun, "target": target, "location": opt.action.location,
-            "range": opt.range, "dice": opt.weapon_dice.colours,
+    for location, ranges, dice, odds, slot_dice in found:
+        # one slot die: destroying one slot, breaking the keel and nothing exclude each other
+        # (several dice, A4: they do not, and "nothing" is left out)
+        nothing = _p(1 - odds.expected_slots - odds.keel) if slot_dice == 1 else None
+        entry: dict[str, Any] = {
+            "gun": gun, "target": target, "location": location,
+            "range": ranges[0], "dice": [c for colours in dice for c in colours],
+            "slot_dice": slot_dice,
             "destroy": {ref: _p(p) for ref, p in odds.slots.items()},
             "critical": _p(odds.critical), "keel": _p(odds.keel),
-            "expected_slots": float(odds.expected_slots), "nothing": _p(nothing),
-        })
+            "expected_slots": float(odds.expected_slots), "nothing": nothing,
+        }
+        if len(dice) > 1:  # A4: each gun's range and dice; the two highest results count
+            entry["ranges"] = list(ranges)
+            entry["weapons"] = dice
+        out.append(entry)
     return out
+
+
+def torpedo_odds(state: GameState, torpedo: str, aim: str) -> dict[str, Any]:
+    """Exact odds of ``torpedo`` (``Ship:location.N``) launched now at hex ``aim`` and
+    resolved with the ships where they stand (air-fleet game, Commander rules, A5)."""
+    from .hexgrid import Hex
+    from .rulesets.airfleet import GameState as AirState
+    from .rulesets.airfleet.torpedoes import Launch
+    from .rulesets.airfleet.torpedoes import torpedo_odds as odds_of
+
+    if not isinstance(state, AirState):
+        raise LeviathansError("torpedo odds are for the air-fleet game")
+    ship, _, slot = torpedo.rpartition(":")
+    report = odds_of(state, Launch(ship, slot, Hex.from_label(aim)))
+    attacks = []
+    for (target, location), odds in report.attacks.items():
+        attacks.append({
+            "target": target, "location": location,
+            "destroy": {ref: _p(p) for ref, p in odds.slots.items()},
+            "critical": _p(odds.critical), "keel": _p(odds.keel),
+            "expected_slots": float(odds.expected_slots),
+            "nothing": _p(1 - odds.expected_slots - odds.keel),
+        })
+    return {"torpedo": torpedo, "aim": aim, "meets": list(report.meets),
+            "at": None if report.at is None else _p(report.at)["fraction"],
+            "attacks": attacks}
+
+
+def _attack(slots: tuple[Fraction, ...], keel: Fraction, critical: Fraction, spec: Any,
+            loc: int) -> dict[str, Any]:
+    """One attack's exact odds on location ``loc`` of ``spec`` (breach.exact_odds' parts), in
+    the form gun_odds prints."""
+    refs = {spec.slot_ref(6 * loc + k): p for k, p in enumerate(slots)
+            if spec.breach[loc][k] is not None}
+    expected = sum(refs.values(), Fraction(0))
+    return {"destroy": {ref: _p(p) for ref, p in refs.items()}, "critical": _p(critical),
+            "keel": _p(keel), "expected_slots": float(expected),
+            "nothing": _p(1 - expected - keel)}
+
+
+def _air_ship(state: GameState, name: str, what: str) -> tuple[Any, int]:
+    from .rulesets.airfleet import GameState as AirState
+
+    if not isinstance(state, AirState):
+        raise LeviathansError(f"{what} odds are for the air-fleet game")
+    if state.setup.options.rules != "commander":
+        raise LeviathansError(f"{what} is a Commander rule: this position is played under the "
+                              f"{state.setup.options.rules} rules (set rules = \"commander\")")
+    index = state.setup.by_name.get(name)
+    if index is None:
+        raise LeviathansError(f"no ship named {name!r}")
+    if not state.ships[index].on_board:
+        raise LeviathansError(f"{name} is not on the board")
+    return state, index
+
+
+def ram_odds(state: GameState, ship: str) -> dict[str, Any]:
+    """Exact odds of a ram ``ship`` would declare now (A6): from where it stands, or where its
+    move has brought it in a record's position. Its next forward step must enter another
+    ship's hex."""
+    from .rulesets.airfleet import ramming
+    from .rulesets.airfleet.movement import start_move
+
+    air, index = _air_ship(state, ship, "ramming")
+    moving = air.moving
+    if moving is not None and moving.ship != index:
+        raise LeviathansError(f"{air.setup.ships[moving.ship].name} is moving: only it may ram "
+                              f"now")
+    prog = moving if moving is not None else start_move(air, index)
+    why = ramming.why_ram_illegal(air, prog)
+    if why is not None:
+        raise LeviathansError(f"{ship} cannot ram now: {why}")
+    out = ramming.outlook(air, prog)
+    assert out is not None
+    specs = air.setup.ships
+    after, _, _ = ramming.chain(air, index, out.target)
+    crews = ramming.ramming_crews(specs[index], air.ships[index])
+    strikes = []
+    for strike in out.strikes:
+        spec = specs[strike.ship]
+        locations = {}
+        for loc in strike.options:
+            slots, keel, critical = ramming.attack_odds(spec, after[strike.ship], loc)
+            locations[spec.locations[loc]] = _attack(slots, keel, critical, spec, loc)
+        strikes.append({"ship": spec.name, "by": specs[strike.other].name,
+                        "attacks": strike.attacks, "locations": locations,
+                        "lost": not strike.options})
+    return {"rammer": ship, "target": specs[out.target].name, "ramming_crews": crews,
+            "check": {"dice": "2red", "needs": ramming.RAM_CHECK - 2 * crews,
+                      **_p(out.check)},
+            "pushes": [{"ship": specs[p.ship].name, "from": p.start.label(),
+                        "to": p.bow.label(), "lost": p.lost} for p in out.pushes],
+            "strikes": strikes}
+
+
+def repair_report(state: GameState, ship: str) -> dict[str, Any]:
+    """Each repairing crew of ``ship`` (A9): its exact chance in its own location and in
+    another, and for every slot destroyed that a repair may mend, the target and the chance.
+    (Which slots are destroyed "in an earlier turn" depends on the turn: every destroyed slot
+    is listed; the engine's own refusal says which cannot be tried yet.)"""
+    from .rulesets.airfleet.repair import (
+        FLAT_TARGETS,
+        captains_manual_modifier,
+        repair_chance,
+        repair_target,
+    )
+
+    air, index = _air_ship(state, ship, "repair")
+    spec = air.setup.ships[index]
+    s = air.ships[index]
+    rule = air.setup.options.repair_target
+    shift = captains_manual_modifier(spec.type, spec.si) if rule == "captains-manual" else 0
+    mendable = s.destroyed & ~spec.never_repaired
+    crews = []
+    for flat, crew_die, times in spec.repairers:
+        if (s.destroyed | s.circled) >> flat & 1:
+            continue  # a crew destroyed (this turn too) repairs nothing
+        own, other = (t + shift for t in FLAT_TARGETS)
+        slots = {}
+        for slot in range(len(spec.slots)):
+            if mendable >> slot & 1:
+                target = repair_target(spec, flat, slot, rule)
+                slots[spec.slot_ref(slot)] = {"needs": target,
+                                              **_p(repair_chance(crew_die, times, target))}
+        crews.append({"crew": spec.slot_ref(flat),
+                      "dice": "+".join(["red", "red", *[crew_die.name] * times]),
+                      "own_location": {"needs": own,
+                                       **_p(repair_chance(crew_die, times, own))},
+                      "other_location": {"needs": other,
+                                         **_p(repair_chance(crew_die, times, other))},
+                      "slots": slots})
+    return {"ship": ship, "repair_target": rule, "crews": crews}
 
 
 @dataclass

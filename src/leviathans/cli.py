@@ -34,6 +34,15 @@ def _cmd_ships(args: argparse.Namespace) -> int:
 
 
 def _cmd_odds(args: argparse.Namespace) -> int:
+    if args.scenario is None and (args.ram or args.repair or args.torpedo or args.gun):
+        raise LeviathansError("--gun, --torpedo, --ram and --repair need --scenario FILE (a "
+                              "scenario or a record)")
+    if args.scenario is not None and args.ram:
+        return _ram_odds(args)
+    if args.scenario is not None and args.repair:
+        return _repair_odds(args)
+    if args.scenario is not None and args.torpedo:
+        return _torpedo_odds(args)
     if args.scenario is not None:
         return _gun_odds(args)
     from .dice import DiceExpr
@@ -58,24 +67,107 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     return 0
 
 
+def _torpedo_odds(args: argparse.Namespace) -> int:
+    from .analysis import torpedo_odds
+
+    if not args.aim:
+        raise LeviathansError("with --torpedo, give --aim HEX (the target hex, e.g. 1611)")
+    report = torpedo_odds(_load_position(args.scenario, args.at), args.torpedo, args.aim)
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return 0
+    met = " and ".join(report["meets"]) or "no ship: the torpedo would be lost"
+    print(f"{report['torpedo']} aimed at {report['aim']} meets first {met}"
+          + (f" ({report['at']} of the way)" if report["at"] else ""))
+    for r in report["attacks"]:
+        print(f"  {r['target']} {r['location']}:")
+        for ref, p in sorted(r["destroy"].items(), key=lambda kv: -kv[1]["probability"]):
+            print(f"    destroy {ref:12} {p['fraction']:>12} = {p['probability'] * 100:6.2f}%")
+        for what in ("critical", "keel", "nothing"):
+            p = r[what]
+            print(f"    {what:20} {p['fraction']:>12} = {p['probability'] * 100:6.2f}%")
+        print(f"    expected slots destroyed {r['expected_slots']:.4f}")
+    return 0
+
+
+def _print_attack(r: dict[str, Any], indent: str) -> None:
+    for ref, p in sorted(r["destroy"].items(), key=lambda kv: -kv[1]["probability"]):
+        print(f"{indent}destroy {ref:12} {p['fraction']:>12} = {p['probability'] * 100:6.2f}%")
+    for what in ("critical", "keel", "nothing"):
+        p = r[what]
+        print(f"{indent}{what:20} {p['fraction']:>12} = {p['probability'] * 100:6.2f}%")
+    print(f"{indent}expected slots destroyed {r['expected_slots']:.4f}")
+
+
+def _ram_odds(args: argparse.Namespace) -> int:
+    from .analysis import ram_odds
+
+    report = ram_odds(_load_position(args.scenario, args.at), args.ram)
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return 0
+    check = report["check"]
+    print(f"{report['rammer']} rams {report['target']}: check 2red"
+          f"{' +' + str(2 * report['ramming_crews']) if report['ramming_crews'] else ''} >= 12 "
+          f"{check['fraction']:>12} = {check['probability'] * 100:6.2f}%")
+    for push in report["pushes"]:
+        print(f"  pushed: {push['ship']} {push['from']} -> {push['to']}"
+              + (" (onto the half-hex ring: destroyed)" if push["lost"] else ""))
+    for strike in report["strikes"]:
+        if strike["lost"]:
+            continue
+        for loc, r in strike["locations"].items():
+            print(f"  {strike['ship']} {loc} ({strike['attacks']} attack"
+                  f"{'s' if strike['attacks'] > 1 else ''} for the ram with {strike['by']}), "
+                  f"each:")
+            _print_attack(r, "    ")
+    return 0
+
+
+def _repair_odds(args: argparse.Namespace) -> int:
+    from .analysis import repair_report
+
+    report = repair_report(_load_position(args.scenario, args.at), args.repair)
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return 0
+    if not report["crews"]:
+        print(f"{report['ship']} has no crew left that repairs")
+    for crew in report["crews"]:
+        own, other = crew["own_location"], crew["other_location"]
+        print(f"{report['ship']} {crew['crew']} ({crew['dice']}): own location >= {own['needs']} "
+              f"{own['fraction']} = {own['probability'] * 100:.2f}%, another >= "
+              f"{other['needs']} {other['fraction']} = {other['probability'] * 100:.2f}%")
+        for ref, p in crew["slots"].items():
+            print(f"  repair {ref:12} >= {p['needs']:2} {p['fraction']:>12} = "
+                  f"{p['probability'] * 100:6.2f}%")
+    return 0
+
+
 def _gun_odds(args: argparse.Namespace) -> int:
     from .analysis import gun_odds
 
     if not args.gun or not args.target_ship:
         raise LeviathansError("with --scenario, give --gun SHIP:SLOT and --target SHIP")
-    state = _load_position(args.scenario, None)
+    state = _load_position(args.scenario, args.at)
     report = gun_odds(state, args.gun, args.target_ship)
     if args.json:
         print(json.dumps(report, indent=1))
         return 0
     for r in report:
-        print(f"{r['gun']} -> {r['target']} {r['location']} at range {r['range']} "
-              f"({'+'.join(r['dice'])}):")
+        if "ranges" in r:  # A4: a bracket group
+            where = (f"at ranges {', '.join(map(str, r['ranges']))} "
+                     f"({' | '.join('+'.join(w) for w in r['weapons'])}; the two highest count)")
+        else:
+            where = f"at range {r['range']} ({'+'.join(r['dice'])})"
+        more = f", {r['slot_dice']} slot dice" if r["slot_dice"] > 1 else ""
+        print(f"{r['gun']} -> {r['target']} {r['location']} {where}{more}:")
         for ref, p in sorted(r["destroy"].items(), key=lambda kv: -kv[1]["probability"]):
             print(f"  destroy {ref:12} {p['fraction']:>12} = {p['probability'] * 100:6.2f}%")
         for what in ("critical", "keel", "nothing"):
             p = r[what]
-            print(f"  {what:20} {p['fraction']:>12} = {p['probability'] * 100:6.2f}%")
+            if p is not None:
+                print(f"  {what:20} {p['fraction']:>12} = {p['probability'] * 100:6.2f}%")
         print(f"  expected slots destroyed {r['expected_slots']:.4f}")
     return 0
 
@@ -511,8 +603,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--modifier", type=int, default=0, help="added to the roll")
     s.add_argument("--scenario", metavar="FILE", help="a position (scenario or record) for "
                    "--gun and --target")
-    s.add_argument("--gun", metavar="SHIP:SLOT", help='e.g. "HML Raven:bow.3"')
+    s.add_argument("--gun", metavar="SHIP:SLOT", help='e.g. "HML Raven:bow.3", or a bracket '
+                   'group (Commander rules, A4): "HML Raven:bow.2+bow.3"')
     s.add_argument("--target", dest="target_ship", metavar="SHIP")
+    s.add_argument("--torpedo", metavar="SHIP:SLOT", help="a torpedo (Commander rules, A5): "
+                   "the ships its line meets first and its attack's odds; with --aim")
+    s.add_argument("--aim", metavar="HEX", help="the target hex of --torpedo, e.g. 1611")
+    s.add_argument("--ram", metavar="SHIP", help="a ram SHIP may declare now (Commander rules, "
+                   "A6): the check's chance, the pushes, each attack's odds")
+    s.add_argument("--repair", metavar="SHIP", help="SHIP's repairs (Commander rules, A9): "
+                   "each crew's chance, in its own location, in another, per slot destroyed")
+    s.add_argument("--at", type=int, metavar="STEP", help="a record's position after STEP")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_cmd_odds)
 
@@ -632,6 +733,9 @@ def build_parser() -> argparse.ArgumentParser:
                    default="airfleet")
     s.add_argument("--bots", metavar="NAMES", help="bots separated by commas (default: all)")
     s.add_argument("--self-play", action="store_true", help="each bot against itself too")
+    s.add_argument("--scenario", metavar="NAME_OR_FILE", help="air fleet: a built-in scenario "
+                   "(commander-battle, battleship-action) or a scenario file instead of the "
+                   "quick-start battle")
     add_run_options(s, games=20, per_pairing=True)
     s.set_defaults(func=_cmd_ladder)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from .errors import ScenarioError, one_line, shown
 
@@ -23,20 +23,26 @@ __all__ = ["OptionInfo", "RulesOptions", "command_line_options", "option", "opti
            "options_table"]
 
 
-def option(*, help: str, record_default: bool = True, lobby: bool = True) -> dict[str, Any]:
+def option(*, help: str, record_default: bool = True, lobby: bool = True,
+           defaults_by: Mapping[str, Mapping[Any, Any]] | None = None) -> dict[str, Any]:
     """What an option declares besides its type and default: ``help``, one line for people;
     ``record_default=False``: left out of records while it has its default (options added
     after records were made, so old records stay as they were); ``lobby``: offered among the
     browser's new-game form's rules options (``False`` for those the form has a control of its
-    own for: the turn limit, the initiative)."""
-    return {"description": help,
-            "json_schema_extra": {"record_default": record_default, "lobby": lobby}}
+    own for: the turn limit, the initiative); ``defaults_by``: a default that depends on
+    another option, ``{"rules": {"commander": False}}``: when the option is not given and
+    ``rules`` is ``"commander"``, it is ``False``."""
+    extra: dict[str, Any] = {"record_default": record_default, "lobby": lobby}
+    if defaults_by:
+        extra["defaults_by"] = {k: dict(v) for k, v in defaults_by.items()}
+    return {"description": help, "json_schema_extra": extra}
 
 
 class OptionInfo(dict[str, Any]):
     """One option as the command line, the server and the lobby see it: ``name``, ``type``
     (``int``, ``bool``, ``choice`` or ``text``), ``default``, ``choices`` (for a choice),
-    ``optional`` (may be ``None``: no value), ``minimum``, ``help``, ``lobby``."""
+    ``optional`` (may be ``None``: no value), ``minimum``, ``help``, ``lobby``,
+    ``defaults_by`` (defaults that depend on another option's value)."""
 
 
 class RulesOptions(BaseModel):
@@ -46,6 +52,24 @@ class RulesOptions(BaseModel):
 
     #: the rule set's name, in messages
     ruleset: ClassVar[str] = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _defaults_by(cls, data: Any) -> Any:
+        """Options not given whose default depends on another option (``defaults_by``)."""
+        if not isinstance(data, Mapping):
+            return data
+        filled = dict(data)
+        for name, field in cls.model_fields.items():
+            extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+            rules = extra.get("defaults_by")
+            if name in data or not isinstance(rules, dict):
+                continue
+            for other, by_value in rules.items():
+                value = data.get(other, cls.model_fields[other].default)
+                if isinstance(by_value, dict) and value in by_value:
+                    filled[name] = by_value[value]
+        return filled
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "options") -> Any:
@@ -107,9 +131,30 @@ class RulesOptions(BaseModel):
             out[name] = value
         return out
 
+    def _effective_default(self, name: str) -> Any:
+        field = type(self).model_fields[name]
+        extra: dict[str, Any] = (field.json_schema_extra
+                                 if isinstance(field.json_schema_extra, dict) else {})
+        by: dict[str, dict[Any, Any]] = extra.get("defaults_by") or {}
+        for other, by_value in by.items():
+            value = getattr(self, other)
+            if value in by_value:
+                return by_value[value]
+        return field.default
+
     def changed(self, **changes: Any) -> Any:
-        """These options with some changed (checked like any others)."""
-        return type(self).from_dict({**self.to_dict(), **changes})
+        """These options with some changed (checked like any others). An option that only
+        had the default another gives it (``defaults_by``) follows that one's change."""
+        data = self.to_dict()
+        for name in type(self).model_fields:
+            if name not in changes and name in data and self._follows(name) \
+                    and data[name] == self._effective_default(name):
+                del data[name]
+        return type(self).from_dict({**data, **changes})
+
+    def _follows(self, name: str) -> bool:
+        extra = type(self).model_fields[name].json_schema_extra
+        return isinstance(extra, dict) and bool(extra.get("defaults_by"))
 
     @classmethod
     def declared(cls) -> list[OptionInfo]:
@@ -137,7 +182,8 @@ class RulesOptions(BaseModel):
             out.append(OptionInfo(
                 name=name, type=kind, default=field.default, choices=choices,
                 optional=optional, minimum=minimum, help=field.description or "",
-                lobby=bool(extra.get("lobby", True))))
+                lobby=bool(extra.get("lobby", True)),
+                defaults_by=extra.get("defaults_by") or {}))
         return out
 
     @classmethod
@@ -206,5 +252,8 @@ def options_table(ruleset: str) -> list[list[str]]:
             values += " | none"
         default = "none" if o["default"] is None else str(o["default"]).lower() \
             if isinstance(o["default"], bool) else str(o["default"])
+        for other, by_value in o["defaults_by"].items():
+            default += "".join(f"; {str(v).lower() if isinstance(v, bool) else v} with "
+                               f"{other}={k}" for k, v in by_value.items())
         rows.append([o["name"], values, default, o["help"]])
     return rows

@@ -10,7 +10,7 @@ from .errors import LeviathansError, ScenarioError, shown
 from .files import read_toml
 from .rulesets import get_ruleset
 
-__all__ = ["load_scenario", "read_scenario_data", "warfleet_scenario"]
+__all__ = ["airfleet_scenario", "load_scenario", "read_scenario_data", "warfleet_scenario"]
 
 
 def read_scenario_data(path: str | Path) -> dict[str, Any]:
@@ -35,6 +35,20 @@ def load_scenario(path: str | Path, ruleset: str = "airfleet") -> Any:
     """Read and validate a scenario file; errors name the file and the place."""
     data = read_scenario_data(path)
     return get_ruleset(ruleset).load_setup(data, str(path))
+
+
+def airfleet_scenario(name: str | Path) -> Any:
+    """An air-fleet setup: a built-in scenario by name (``commander-battle``,
+    ``battleship-action``) or a scenario file."""
+    from .rulesets.airfleet import load_scenario as builtin
+    from .rulesets.airfleet import scenario_names
+
+    if str(name) in scenario_names():
+        return builtin(str(name))
+    if not Path(name).is_file():
+        raise ScenarioError(f"{name}: no such file (or a built-in air-fleet scenario: "
+                            f"{', '.join(scenario_names())})")
+    return load_scenario(name)
 
 
 def warfleet_scenario(name: str, where: str) -> Any:

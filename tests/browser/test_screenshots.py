@@ -1,7 +1,8 @@
 """The main views of the air-fleet game, photographed: the lobby, deployment, a move with its
-ghosts, the gun table, a card under the pointer, the end summary and a phone; and the starship
+ghosts, the gun table, a card under the pointer, the end summary and a phone; the starship
 table (a move planned by dragging the ghost, its decisions explained) and the War Fleet fleet
-action (both fleets stacked, a gun's odds tagged on its targets). `make
+action (both fleets stacked, a gun's odds tagged on its targets); a Commander rules torpedo
+launch and a Commander gun table with its bracket rows (A4). `make
 screenshots` runs this with LEVIATHANS_SCREENSHOTS=docs/screenshots (the README shows two of
 them); otherwise they go to artifacts/views/. Each view is checked as the other tests' are (no
 missing glyph, nothing marked hidden on show)."""
@@ -9,14 +10,17 @@ missing glyph, nothing marked hidden on show)."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
+import httpx
 from playwright.sync_api import Browser, Page
 
 from .clicker import TIMEOUT, Clicker
-from .conftest import ROOT
+from .conftest import ROOT, running_server
 from .seen import shown_hidden, tofu
 from .stargame import StarGame
+from .test_commander import SCRIPT as COMMANDER_SERVER
 from .test_play import new_game
 from .wargame import WarGame
 
@@ -147,3 +151,36 @@ def test_the_starship_and_war_fleet_views(browser: Browser, server: str) -> None
         shoot(page, "warfleet-stacks")
     finally:
         context.close()
+
+
+def test_the_commander_view(browser: Browser) -> None:
+    """A Commander rules game (issue 15.6): a torpedo aimed on the board, its line, the ship it
+    meets and the odds (the test position of test_commander.py, against the greedy bot)."""
+    with running_server([sys.executable, "-c", COMMANDER_SERVER]) as base:
+        context = browser.new_context(viewport={"width": 1400, "height": 860})
+        page = context.new_page()
+        try:
+            game = httpx.post(f"{base}/api/games", json={
+                "ruleset": "airfleet", "side": "british", "opponent": "bot", "bot": "greedy",
+                "scenario": "test-commander"}).json()
+            token = next(iter(game["tokens"].values()))
+            page.goto(f"{base}/game/{game['id']}?token={token}")
+            page.wait_for_selector("body[data-seq]", timeout=TIMEOUT)
+            assert Clicker(page).decision().startswith("Torpedo launch")
+            page.click("#torpedo-slots button[data-slot='HML Belfast:starboard.3']")
+            page.click("polygon.hex[data-hex='2310']", force=True)
+            page.wait_for_selector("text.odds-tag[data-target='Pontbriand']", timeout=TIMEOUT)
+            page.mouse.move(5, 5)
+            shoot(page, "commander-torpedo")
+            # A4: the gun table's bracket rows (test_commander's bracket position, hotseat)
+            game = httpx.post(f"{base}/api/games", json={
+                "ruleset": "airfleet", "opponent": "hotseat", "scenario": "test-bracket"}).json()
+            tokens = "&".join(f"token={t}" for t in game["tokens"].values())
+            page.goto(f"{base}/game/{game['id']}?{tokens}")
+            page.wait_for_selector("body[data-seq]", timeout=TIMEOUT)
+            assert Clicker(page).decision().startswith("Gunnery")
+            page.hover("#gun-table tr.gun.bracket >> nth=0")
+            page.wait_for_selector("text.odds-tag[data-target='Anvil']", timeout=TIMEOUT)
+            shoot(page, "commander-bracket")
+        finally:
+            context.close()

@@ -7,7 +7,14 @@ Air-fleet game:
 * movement: looks at every legal end of the ship's move and takes the one where its guns
   reach the best expected damage against the enemy as they stand now, less part of what the
   enemy's guns could do to it there, closing in when nothing is in reach;
-* gunnery: fires every gun that can, best expected damage first.
+* gunnery: fires every gun that can, best expected damage first; under the Commander rules
+  a bracket group first (A4) when its expected value beats its guns' best attacks one by one;
+* torpedoes (Commander rules, A5): the launch worth the most as the ships stand
+  (:mod:`.greedy_torpedoes`);
+* rams and hugs (Commander rules, A6, A7): a ram when its expected exchange is in its favour
+  (never pushing its own ship onto the half-hex ring), the ram's locations worth the most,
+  and a hug at its move's end when that denies the enemy fire (:mod:`.greedy_commander`);
+* repair (Commander rules, A9): each crew tries the repair most worth its chance.
 """
 
 from __future__ import annotations
@@ -21,19 +28,27 @@ import numpy as np
 from ..board import Board
 from ..hexgrid import Facing, Hex, distance, footprint
 from ..protocol import Action, GameState
-from ..rulesets.airfleet import Cease, Deploy, FogChoice, Step
+from ..rulesets.airfleet import Cease, Deploy, FogChoice, Repair, Step
 from ..rulesets.airfleet import GameState as AirState
+from ..rulesets.airfleet.actions import RamStrike
+from ..rulesets.airfleet.bracket import bracket_options
 from ..rulesets.airfleet.deployment import placements, side_to_deploy
 from ..rulesets.airfleet.geometry import relative_sectors
 from ..rulesets.airfleet.gunnery import AttackOption, current_attacks
 from ..rulesets.airfleet.movement import candidates
 from ..rulesets.airfleet.odds import attack_value as _attack_value
+from ..rulesets.airfleet.odds import bracket_value
+from ..rulesets.airfleet.repair import repair_odds
+from ..rulesets.airfleet.slot_kinds import Effect, active_effect
 from ..rulesets.airfleet.state import Phase
+from ..rulesets.airfleet.torpedoes import LAUNCH, RESOLUTION, Strike
 from ..rulesets.starship.state import StarshipState
 from ..rulesets.warfleet.state import GameState as WarState
 from .greedy_airfleet import CAUTION, KEEL_VALUE, best_end, end_scores
+from .greedy_commander import best_hug, best_ram_strike, wants_ram
 from .greedy_fog import place_fog_cards
 from .greedy_starship import StarshipGreedy
+from .greedy_torpedoes import best_launch, best_strike
 from .greedy_warfleet import WarFleetGreedy
 
 __all__ = ["CAUTION", "KEEL_VALUE", "GreedyBot", "attack_value"]
@@ -41,6 +56,40 @@ __all__ = ["CAUTION", "KEEL_VALUE", "GreedyBot", "attack_value"]
 
 def attack_value(state: AirState, opt: AttackOption) -> float:
     return _attack_value(state, opt, KEEL_VALUE)
+
+
+def _best_bracket(state: AirState, options: list[AttackOption],
+                  scored: list[tuple[float, float, Any]], draw: Any) -> Action | None:
+    """A4: the bracket attack that beats its guns fired one by one by the most (its value
+    against the sum of each gun's best single attack, at any target), or ``None`` when no
+    bracket does (always under the quick-start rules: no gun has the mark there). Draws of
+    the generator are taken only when a bracket is open, so games without one are unchanged."""
+    groups = list(bracket_options(state, options))
+    if not groups:
+        return None
+    best_alone: dict[tuple[int, int], float] = {}
+    for opt, (value, _, _) in zip(options, scored, strict=True):
+        key = (opt.ship, opt.slot)
+        best_alone[key] = max(value, best_alone.get(key, value))
+    found = []
+    for group in groups:
+        alone = sum(best_alone[(group.ship, g)] for g in group.guns)
+        gain = bracket_value(state, group, KEEL_VALUE) - alone
+        if gain > 0:
+            found.append((gain, draw(), group.action))
+    return max(found, key=lambda t: (t[0], t[1]))[2] if found else None
+
+
+#: A9: the slots whose repair the greedy bot values twice as much as others'
+_WORTH_TWICE = frozenset({Effect.GUN, Effect.TORPEDO, Effect.ENGINE, Effect.RESERVE_ENGINE})
+
+
+def _repair_worth(state: AirState, action: Repair) -> int:
+    if action.slot is None:
+        return 0
+    spec = state.spec(action.ship)
+    kind = spec.slots[spec.slot_index(action.slot)].kind
+    return 2 if active_effect(kind, state.setup.options.rules) in _WORTH_TWICE else 1
 
 
 @lru_cache(maxsize=64)
@@ -109,6 +158,13 @@ class GreedyBot:
             return self._fire(state)
         if state.phase == Phase.DEPLOYMENT:
             return self._deploy(state)
+        if state.phase == Phase.REPAIR:
+            return self._repair(state)
+        if state.phase == LAUNCH:
+            return best_launch(state, KEEL_VALUE, self._random.random)
+        if state.phase == RESOLUTION:
+            return best_strike(state, [a for a in state.legal_actions() if isinstance(a, Strike)],
+                               KEEL_VALUE, self._random.random)
         return self._fog(state, [a for a in state.legal_actions() if isinstance(a, FogChoice)])
 
     # --- deployment --------------------------------------------------------------------------
@@ -168,6 +224,10 @@ class GreedyBot:
         The plan is for the ship of the first legal step (the engine's order), as the whole
         list's first action was: during a move, the moving ship (only its steps are legal);
         that first step is also the fallback, looked for only when needed."""
+        if state.ram is not None:  # A6: our ram's struck locations
+            return best_ram_strike(state, [a for a in state.legal_actions()
+                                           if isinstance(a, RamStrike)],
+                                   KEEL_VALUE, self._random.random)
         moving = state.moving
         first: Step | None = None
         if moving is not None:
@@ -175,10 +235,15 @@ class GreedyBot:
         else:
             first = self._first_step(state)
             name = first.ship
+        commander = state.setup.options.rules == "commander"
         if self._plan is not None:
             key, steps = self._plan
             if key == (id(state.setup), state.turn, name) and steps:
                 step = Step(name, steps[0])  # type: ignore[arg-type]
+                if commander:
+                    extra = self.commander_extra(state, state.setup.by_name[name], steps[0])
+                    if extra is not None:
+                        return extra
                 if state.is_legal(step):
                     steps.pop(0)
                     return step
@@ -187,9 +252,23 @@ class GreedyBot:
         path = self._best_path(state, index)
         self._plan = ((id(state.setup), state.turn, ship), [*path[1:], "E"])
         step = Step(ship, (path[0] if path else "E"))  # type: ignore[arg-type]
+        if commander:
+            extra = self.commander_extra(state, index, step.step)
+            if extra is not None:
+                return extra
         if state.is_legal(step):
             return step
         return first if first is not None else self._first_step(state)
+
+    def commander_extra(self, state: AirState, index: int, planned: str) -> Action | None:
+        """A ram (A6) worth declaring now, else at the move's end a hug (A7) that denies the
+        enemy fire (:mod:`.greedy_commander`); ``None``: the planned step."""
+        ram = wants_ram(state, index, KEEL_VALUE)
+        if ram is not None:
+            return ram
+        if planned == "E":
+            return best_hug(state, index, KEEL_VALUE, self._random.random)
+        return None
 
     @staticmethod
     def _first_step(state: AirState) -> Step:
@@ -215,6 +294,17 @@ class GreedyBot:
         draws = [draw() for _ in range(len(ends))]
         return search.path(int(ends[best_end(scores, draws)]))
 
+    # --- repair (A9) ----------------------------------------------------------------------------
+
+    def _repair(self, state: AirState) -> Action:
+        """The repair most worth trying: its exact chance, a gun, torpedo or engine counting
+        twice as much as any other slot; ties broken by a draw per repair, in the engine's
+        order. A crew always tries something while there is something to repair."""
+        draw = self._random.random
+        scored = [(repair_odds(state, a) * _repair_worth(state, a), draw(), a)
+                  for a in state.legal_actions() if isinstance(a, Repair)]
+        return max(scored, key=lambda t: (t[0], t[1]))[2]
+
     # --- gunnery -----------------------------------------------------------------------------
 
     def _fire(self, state: AirState) -> Action:
@@ -227,4 +317,7 @@ class GreedyBot:
             return Cease()
         draw = self._random.random
         scored = [(attack_value(state, opt), draw(), opt.action) for opt in options]
+        bracket = _best_bracket(state, options, scored, draw)
+        if bracket is not None:
+            return bracket
         return max(scored, key=lambda t: (t[0], t[1]))[2]

@@ -169,12 +169,13 @@ class _Geometry:
     """Attack geometry of ship shape A against ship shape B, for every bow offset on a board
     and both facings.
 
-    Per location of A, a code ``range * masks + mask``: the range to B (capped at ``reach``)
-    and the set of B's locations a shot may strike (``masks`` = 2 ** B's number of
-    locations); 0 when no hex of B is in the arc. The codes of all A's locations make the
-    placement's *signature*; few signatures occur (a few hundred per pair of shapes where
-    there are hundreds of thousands of placements), so each is numbered, and what a gun can
-    do is worked out per signature, not per placement.
+    Per firing arc of A (its locations' arcs, then its turrets', A3), a code
+    ``range * masks + mask``: the range to B (capped at ``reach``) and the set of B's locations
+    a shot may strike (``masks`` = 2 ** B's number of locations); 0 when no hex of B is in the
+    arc. The codes of all A's firing arcs make the placement's *signature*; few signatures
+    occur (a few hundred per pair of shapes where there are hundreds of thousands of
+    placements), so each is numbered, and what a gun can do is worked out per signature, not
+    per placement.
 
     Row ``offset * 36 + 6 * facing_a + facing_b`` (offsets numbered by :class:`_Layout`)
     holds a placement's signature number. Beyond ``reach`` (bows farther apart) no gun of
@@ -190,10 +191,10 @@ class _Geometry:
         self.masks = 1 << len(target.locations)
         self.signature = np.zeros(len(layout.distance) * 36, dtype=np.intp)
         self.filled = np.repeat(layout.distance > reach, 36)
-        empty = (0,) * len(spec.locations)
+        empty = (0,) * len(spec.firing_arcs)
         self._numbers: dict[tuple[int, ...], int] = {empty: 0}
         #: the codes of each signature, by number (rows past ``count`` are spare)
-        self.codes = np.zeros((64, len(spec.locations)), dtype=np.intp)
+        self.codes = np.zeros((64, len(spec.firing_arcs)), dtype=np.intp)
         self.count = 1
 
     def signatures(self, rows: Ints) -> Ints:
@@ -264,7 +265,9 @@ class _Guns:
         self.geometry = geometry
         live = [g for loc in spec.guns for g in loc if not ship.destroyed >> g & 1]
         self.count = len(live)
-        self.locations = np.array([g // 6 for g in live], dtype=np.intp)
+        # each gun's column of the geometry codes: its firing arc (A3: its location's, or
+        # its turret's)
+        self.locations = np.array([spec.slot_arc[g] for g in live], dtype=np.intp)
         self.values, self.stride = _values_by_code(spec, ship, live, target, tship,
                                                    geometry.reach)
         self.per_gun = [np.zeros((0, self.count)), np.zeros((0, self.count))]

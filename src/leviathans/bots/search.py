@@ -40,6 +40,12 @@ enemy's fire weighed 0.8 or 1.25 (141, 140); a broken keel worth 6, 17 or 24 slo
 10 (141, 142, 139); firing the gun with the fewest targets first, keeping guns that can choose
 for later (150).
 
+Under the Commander rules (issue 15) it plays the greedy bot's rams and hugs at the steps of
+its plan (:meth:`GreedyBot.commander_extra`); its lookahead's greedy movers ram and hug too;
+the torpedoes in the water count by their exact odds at the positions each candidate reaches
+(:func:`torpedo_exchange`), never rolled there, and one dice seed serves every candidate of a
+decision.
+
 The bot never sees the game's dice: a state holds no dice source, and the bot rolls only its
 own :class:`~leviathans.dice.SeededDice`.
 """
@@ -49,6 +55,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..dice import SeededDice
@@ -60,11 +67,13 @@ from ..rulesets.airfleet.movement import candidates as movers
 from ..rulesets.airfleet.odds import attack_value
 from ..rulesets.airfleet.ships import KEEL_BROKEN
 from ..rulesets.airfleet.state import Phase
+from ..rulesets.airfleet.torpedoes import Torpedo, torpedo_odds
 from ..rulesets.starship.state import StarshipState
 from .greedy import KEEL_VALUE, GreedyBot
+from .greedy_torpedoes import strike_worth
 from .random import RandomBot
 
-__all__ = ["SearchBot", "air_exchange"]
+__all__ = ["SearchBot", "air_exchange", "torpedo_exchange"]
 
 #: A ship lost, in slots (more than any ship's share of slots a bot would trade for it).
 SHIP_VALUE = 24.0
@@ -93,7 +102,10 @@ class SearchBot:
             self._forced(actions[0])
             return actions[0]
         deadline = None if self.think is None else time.perf_counter() + self.think
-        if isinstance(state, AirState) and isinstance(actions[0], Step):
+        if (isinstance(state, AirState) and state.phase == Phase.MOVEMENT and state.ram is None
+                and any(isinstance(a, Step) for a in actions)):
+            # (under the Commander rules a move's actions also hold rams and hugs, which the
+            # greedy bot weighs at each step of the plan: see _commander)
             return self._air_move(state, actions, deadline)
         if isinstance(state, AirState) and state.phase == Phase.GUNNERY:
             return _air_fire(state, actions)
@@ -107,15 +119,28 @@ class SearchBot:
         if self._plan is not None and self._plan[1] and self._plan[1][0] == action:
             self._plan[1].pop(0)
 
+    def _commander(self, state: AirState, index: int, step: Action) -> Action:
+        """Under the Commander rules, the greedy bot's ram (A6) or hug (A7) where it would
+        make one instead of ``step`` (the plan is dropped then: the move ends or the ram's
+        check decides where the ship is); else ``step``."""
+        if state.setup.options.rules != "commander" or not isinstance(step, Step):
+            return step
+        extra = self._greedy.commander_extra(state, index, step.step)
+        if extra is None:
+            return step
+        self._plan = None
+        return extra
+
     def _air_move(self, state: AirState, actions: list[Action], deadline: float | None
                   ) -> Action:
-        name = actions[0].ship if isinstance(actions[0], Step) else ""
-        index = state.setup.by_name[name] if state.moving is not None else next(movers(state))
+        first = next(a for a in actions if isinstance(a, Step))
+        index = (state.setup.by_name[first.ship] if state.moving is not None
+                 else next(movers(state)))
         key = (state.turn, index)
         if self._plan is not None and self._plan[0] == key and self._plan[1]:
             step = self._plan[1].pop(0)
             if step in actions:
-                return step
+                return self._commander(state, index, step)
         self._plan = None
         name = state.setup.ships[index].name
         # a think time bounds the work, it never widens it (see the module's docstring)
@@ -123,6 +148,7 @@ class SearchBot:
         if len(ranked) < 2:
             return self._greedy.choose(state)
         side = state.setup.ships[index].side
+        start, water, seed = self._commander_lookahead(state)
         best: tuple[float, float] | None = None
         best_steps: list[Action] = []
         for n, (prior, path) in enumerate(ranked):
@@ -132,17 +158,37 @@ class SearchBot:
             steps.append(Step(name, "E"))
             if steps[0] not in actions:
                 continue
-            score = (self._lookahead(state, steps, side), prior)
+            score = (self._lookahead(start, steps, side, water, seed), prior)
             if best is None or score > best:
                 best, best_steps = score, steps
         if not best_steps:
             return self._greedy.choose(state)
         self._plan = (key, best_steps[1:])
-        return best_steps[0]
+        return self._commander(state, index, best_steps[0])
 
-    def _lookahead(self, state: AirState, steps: Sequence[Action], side: str) -> float:
-        """Play ``steps``, then the rest of movement by the greedy policy; score the result."""
-        dice = SeededDice(self._random.getrandbits(48))
+    def _commander_lookahead(self, state: AirState
+                             ) -> tuple[AirState, tuple[Torpedo, ...], int | None]:
+        """Under the Commander rules, where every candidate's lookahead starts: the state with
+        the torpedoes still in the water taken out (they are scored by their exact odds at the
+        positions reached instead, :func:`torpedo_exchange`: resolved with sampled dice, their
+        hits were noise between candidates), those torpedoes, and one dice seed for every
+        candidate of this decision (a ram in the lookahead is rolled alike for each). Under the
+        quick-start rules: the state itself, and a seed drawn per candidate as always."""
+        pending = state.torpedoes
+        if state.setup.options.rules != "commander":
+            return state, (), None
+        seed = self._random.getrandbits(48)
+        if pending is None or pending.resolved >= len(pending.launched):
+            return state, (), seed
+        water = pending.launched[pending.resolved:]
+        dry = replace(pending, launched=pending.launched[:pending.resolved])
+        return state.evolve(torpedoes=dry), water, seed
+
+    def _lookahead(self, state: AirState, steps: Sequence[Action], side: str,
+                   water: tuple[Torpedo, ...] = (), seed: int | None = None) -> float:
+        """Play ``steps``, then the rest of movement by the greedy policy; score the result
+        (and the torpedoes in the ``water``, by their exact odds)."""
+        dice = SeededDice(self._random.getrandbits(48) if seed is None else seed)
         after: GameState = state
         for step in steps:
             if after.outcome is not None or not after.is_legal(step):
@@ -155,7 +201,11 @@ class SearchBot:
             assert player is not None
             reply: Any = policy[player].choose(after)
             after = after.apply(reply, dice)
-        return air_exchange(after, side)
+        score = air_exchange(after, side)
+        if water and after.outcome is None:
+            assert isinstance(after, AirState)
+            score += torpedo_exchange(after, water, side)
+        return score
 
     # --- any other decision: sampled rollouts to the end of the turn -------------------------
 
@@ -267,6 +317,18 @@ def air_exchange(state: GameState, side: str) -> float:
                 best[opt.slot] = value
         score -= sign * sum(best.values())
     return score
+
+
+def torpedo_exchange(state: AirState, water: Sequence[Torpedo], side: str) -> float:
+    """What the torpedoes in the ``water`` are worth to ``side`` were they to strike with the
+    ships where they stand (A5): each one's best strike for its launching side (expected slots
+    destroyed, a broken keel counting :data:`~.greedy.KEEL_VALUE`; a friend met first counting
+    against it, :func:`~.greedy_torpedoes.strike_worth`), ours for us, the enemy's against us."""
+    total = 0.0
+    for torp in water:
+        worth = strike_worth(state, torp.side, torpedo_odds(state, torp), KEEL_VALUE)
+        total += worth if torp.side == side else -worth
+    return total
 
 
 def evaluate(state: GameState, side: str) -> float:

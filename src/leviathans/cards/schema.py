@@ -91,7 +91,8 @@ Mark = Literal["turret", "bracket", "saturation", "artillery"]
 SLOT_KINDS: Mapping[str, tuple[frozenset[str], frozenset[str]]] = {
     "miss": (frozenset(), frozenset()),
     "gun": (frozenset({"name", "short"}), frozenset({"long", "marks"})),
-    "torpedo": (frozenset({"range", "dice"}), frozenset({"he", "marks", "name"})),
+    # A5: a torpedo that prints no range or dice plays at 18 hexes with three red dice
+    "torpedo": (frozenset(), frozenset({"range", "dice", "he", "marks", "name"})),
     "shot-cannon": (frozenset({"range", "dice"}), frozenset({"alt_dice"})),
     "mine-layer": (frozenset(), frozenset()),
     "crew": (frozenset({"die"}), frozenset()),
@@ -252,7 +253,9 @@ class Slot(_Model):
         if self.kind == "torpedo":
             he = "HE torpedo" if self.he else "Torpedo"
             marks = f" [{', '.join(self.marks)}]" if self.marks else ""
-            return f"{he} {self.range} hex {self.dice}{marks}"
+            printed = "".join(f" {p}" for p in (
+                None if self.range is None else f"{self.range} hex", self.dice) if p is not None)
+            return f"{he}{printed}{marks}"
         if self.kind == "shot-cannon":
             return f"{title} {self.range} hex {self.dice} | {self.alt_dice}"
         if self.kind == "armour":

@@ -35,7 +35,7 @@ hex grid onto itself, so both sides see their own deployment zone on the left.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from itertools import permutations
+from itertools import combinations, permutations
 from typing import Any, ClassVar
 
 import numpy as np
@@ -44,9 +44,23 @@ from numpy.typing import NDArray
 from ..errors import ScenarioError
 from ..hexgrid import Facing, Hex
 from ..rulesets.airfleet import AIRFLEET, GameSetup, GameState, Options, quickstart_battle
-from ..rulesets.airfleet.actions import STEPS, Deploy, Fire, FogChoice, Step
+from ..rulesets.airfleet.actions import (
+    SLIPS,
+    STEPS,
+    Bracket,
+    Deploy,
+    Fire,
+    FogChoice,
+    Ram,
+    RamStrike,
+    Step,
+)
 from ..rulesets.airfleet.deployment import placements
 from ..rulesets.airfleet.fog import DICE_ORDER, fog_dice, hand
+from ..rulesets.airfleet.repair import Repair
+from ..rulesets.airfleet.screening import Hug
+from ..rulesets.airfleet.ships import ShipSpec
+from ..rulesets.airfleet.torpedoes import EndLaunches, Launch, Strike, torpedo_slots
 from .base import ActionTable, LeviathansEnv, ObservationEncoder, blocks, fraction, one_hot
 
 __all__ = ["AirFleetActions", "AirFleetEnv", "AirFleetObservation"]
@@ -80,6 +94,15 @@ def _padded(perm: tuple[int, ...]) -> tuple[int, ...]:
     return perm + tuple(range(len(perm), _FOG_PLACES))
 
 
+def _bracket_families(spec: ShipSpec) -> list[tuple[int, ...]]:
+    """A4: a ship's bracket guns in play, by name (each in card order, two or more)."""
+    names: dict[str, list[int]] = {}
+    for g in range(len(spec.slots)):
+        if spec.bracket_mask >> g & 1:
+            names.setdefault(spec.slots[g].name or "", []).append(g)
+    return [tuple(guns) for guns in names.values() if len(guns) >= 2]
+
+
 class AirFleetActions(ActionTable[GameState]):
     """Every air-fleet action of one setup, keyed by its text."""
 
@@ -110,6 +133,57 @@ class AirFleetActions(ActionTable[GameState]):
                 for d, dice in enumerate(_PERMS):
                     self.add(("fog", o, d), f"fog order#{o} {''.join(map(str, order))} "
                                             f"dice#{d} {''.join(map(str, dice))}")
+        if setup.options.rules != "quick-start":
+            # the Commander rules' sideslips (A8), rams and the locations they strike (A6),
+            # after every quick-start index (which stay as they are)
+            for spec in setup.ships:
+                for step in SLIPS:
+                    self._text(Step(spec.name, step).text())
+                self._text(Ram(spec.name).text())
+            for rammer in setup.ships:
+                for target in setup.ships:
+                    if target is not rammer:  # the first rammer is struck in its bow
+                        for location in target.locations:
+                            self._text(RamStrike(rammer.name, target.name, location).text())
+            # torpedo launches at every hex of the board (A5), the end of a side's launches,
+            # the choice where a torpedo strikes on a tie (by its number this turn), hugs (A7)
+            cells = sorted(setup.board.cells(), key=lambda h: h.offset())
+            launches = 0
+            for spec in setup.ships:
+                for torp in torpedo_slots(spec, setup.options.rules):
+                    launches += 1
+                    for cell in cells:
+                        self._text(Launch(spec.name, spec.slot_ref(torp.flat), cell).text())
+            self._text(EndLaunches().text())
+            for number in range(1, launches + 1):
+                for target in setup.ships:
+                    for location in target.locations:
+                        self._text(Strike(number, target.name, location).text())
+            for spec in setup.ships:
+                for other in setup.ships:
+                    if other is not spec:
+                        for kind in ("offensive", "defensive"):
+                            self._text(Hug(spec.name, other.name, kind).text())
+            # repairs (A9): each crew that repairs, each slot a repair may mend, or none
+            for spec in setup.ships:
+                for crew, _, _ in spec.repairers:
+                    for slot in range(len(spec.slots)):
+                        if not spec.never_repaired >> slot & 1:
+                            self._text(Repair(spec.name, spec.slot_ref(crew),
+                                              spec.slot_ref(slot)).text())
+                    self._text(Repair(spec.name, spec.slot_ref(crew), None).text())
+            # bracket groups (A4): every two or more bracket guns of one name on a ship (card
+            # order), at every location of every enemy ship
+            for spec in setup.ships:
+                for family in _bracket_families(spec):
+                    for size in range(2, len(family) + 1):
+                        for members in combinations(family, size):
+                            refs = tuple(spec.refs[g] for g in members)
+                            for target in setup.ships:
+                                if target.side != spec.side:
+                                    for location in target.locations:
+                                        self._text(Bracket(spec.name, refs, target.name,
+                                                           location).text())
 
     def _text(self, text: str) -> None:
         self.add(text, text)

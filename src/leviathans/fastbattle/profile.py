@@ -22,7 +22,12 @@ __all__ = ["COVERED_EFFECTS", "OPTION_VALUES", "REFUSED_EFFECTS", "refusal"]
 OPTION_VALUES: Mapping[str, frozenset[Any] | None] = {
     "turn_limit": None,
     "fire_order": frozenset({"loser-first", "winner-first"}),
+    "rules": frozenset({"quick-start"}),
     "quickstart_destruction": frozenset({True, False}),
+    # Commander rules' options: nothing to do at the quick-start level, the only one covered
+    "ramming": None,
+    "ram_attacks": None,
+    "repair_target": None,
     "initiative": frozenset({"quick-start"}),
     # the fog-of-war cards play no part with the quick-start initiative
     "fog_cards": None,
@@ -49,10 +54,18 @@ def refusal(setup: Any, bots: Mapping[str, str]) -> str | None:
         value = getattr(options, name)
         if values is not None and value not in values:
             return f"the option {name} = {value!r} is not covered"
-    level = getattr(options, "rules", "quick-start")
+    level = options.rules
     for ship in setup.ships:
         if len(ship.locations) > 6:
             return f"{ship.name} has more than 6 locations"
+        # the weapon marks in play (Commander rules; the level is refused above as well, this
+        # names the rule should the level ever be covered without them)
+        if len(ship.firing_arcs) > len(ship.locations):
+            return f"{ship.name} has turrets in play (A3): not covered"
+        if ship.bracket_mask:
+            return f"{ship.name} has bracket guns in play (A4): not covered"
+        if any(n > 1 for n in ship.slot_dice):
+            return f"{ship.name} has saturation in play (A4): not covered"
         for flat, slot in enumerate(ship.slots):
             effect = active_effect(slot.kind, level)
             if effect not in COVERED_EFFECTS:

@@ -36,7 +36,7 @@ from ..board import Board
 from ..errors import ScenarioError
 from ..hexgrid import Facing, Hex, distance, footprint
 from ..rulesets.airfleet import GameState
-from ..rulesets.airfleet.geometry import in_arc
+from ..rulesets.airfleet.geometry import slot_in_arc
 from ..rulesets.airfleet.ships import KEEL_BROKEN, REMOVED
 from .labels import Box, Placed, place_labels, text_width
 from .svg import caption_text, css_name, document, el, fmt, points, text
@@ -484,7 +484,7 @@ def board_svg(state: GameState, *, highlight: Iterable[str] = (),
 
 
 def weapon_arcs(state: GameState, ship: str, slot: str) -> dict[str, list[str]]:
-    """The board hexes a gun reaches (R4, R5): ``{"short": [...], "long": [...]}``, ``long``
+    """The board hexes a gun reaches (R4, R5, A3): ``{"short": [...], "long": [...]}``, ``long``
     holding only the hexes beyond short range. Feed it to :func:`board_svg`'s ``arcs``."""
     index = state.setup.by_name.get(ship)
     if index is None:
@@ -497,11 +497,10 @@ def weapon_arcs(state: GameState, ship: str, slot: str) -> dict[str, list[str]]:
     hexes = state.hexes(index)
     if not hexes:
         return {"short": [], "long": []}
-    loc = flat // 6
-    origin = hexes[spec.weapon_hex[loc]]
+    origin = hexes[spec.weapon_hex[flat // 6]]
     out: dict[str, list[str]] = {"short": [], "long": []}
     for h in state.setup.board.hexes():
-        if not in_arc(spec, hexes, s.facing, loc, h):
+        if not slot_in_arc(spec, hexes, s.facing, flat, h):  # A3: a turret's arc too
             continue
         d = distance(origin, h)
         if d <= gun.short.range:

@@ -7,8 +7,9 @@ from typing import Any
 
 from ..protocol import GameState as AnyState
 from ..rulesets.airfleet import GameState
+from ..rulesets.airfleet.bracket import bracket_options
 from ..rulesets.airfleet.gunnery import AttackOption, ship_attack_options
-from ..rulesets.airfleet.odds import attack_odds
+from ..rulesets.airfleet.odds import AttackOdds, attack_odds, bracket_odds
 from ..rulesets.starship.state import StarshipState
 from ..rulesets.warfleet.state import GameState as WarState
 from . import starship_text, warfleet_text
@@ -63,16 +64,8 @@ def _grouped(state: GameState, index: int) -> list[dict[str, Any]]:
     for (slot, target), opts in grouped.items():
         tspec = setup.ships[target]
         first = opts[0]
-        odds = {}
-        for opt in opts:
-            o = attack_odds(state, opt)
-            odds[tspec.locations[opt.location]] = {
-                "destroy": {ref: _fraction(p) for ref, p in o.slots.items()},
-                "critical": _fraction(o.critical),
-                "keel": _fraction(o.keel),
-                "expected_slots": float(o.expected_slots),
-            }
-        out.append({
+        odds = {tspec.locations[opt.location]: _odds(attack_odds(state, opt)) for opt in opts}
+        entry = {
             "weapon": spec.slot_ref(slot),
             "gun": spec.slots[slot].name,
             "fired": bool(state.ships[index].fired >> slot & 1),
@@ -81,8 +74,35 @@ def _grouped(state: GameState, index: int) -> list[dict[str, Any]]:
             "dice": first.weapon_dice.colours,
             "locations": [tspec.locations[o.location] for o in opts],
             "odds": odds,
-        })
+        }
+        if spec.slot_dice[slot] > 1:  # A4 saturation: every slot die counted in the odds
+            entry["slot_dice"] = spec.slot_dice[slot]
+        out.append(entry)
     return out
+
+
+def _odds(o: AttackOdds) -> dict[str, Any]:
+    return {"destroy": {ref: _fraction(p) for ref, p in o.slots.items()},
+            "critical": _fraction(o.critical), "keel": _fraction(o.keel),
+            "expected_slots": float(o.expected_slots)}
+
+
+def _brackets(state: GameState, index: int) -> list[dict[str, Any]]:
+    """A4 (Commander rules): the bracket groups of one ship's guns not yet fired, with the
+    exact odds of each (two highest weapon results, the best crew die, every slot die)."""
+    setup = state.setup
+    spec = setup.ships[index]
+    return [{
+        "action": group.action.text(),
+        "guns": list(group.action.slots),
+        "gun": spec.slots[group.guns[0]].name,
+        "target": setup.ships[group.target].name,
+        "location": group.action.location,
+        "ranges": list(group.ranges),
+        "dice": [d.colours for d in group.weapon_dice],
+        "slot_dice": min(spec.slot_dice[g] for g in group.guns),
+        "odds": _odds(bracket_odds(state, group)),
+    } for group in bracket_options(state, ship_attack_options(state, index))]
 
 
 def inspect_data(any_state: AnyState) -> dict[str, Any]:
@@ -98,8 +118,44 @@ def inspect_data(any_state: AnyState) -> dict[str, Any]:
                                       "status", "mp", "moved", "destroyed",
                                       "destroyed_this_turn")}
         entry["attacks"] = _grouped(state, i) if state.ships[i].on_board else []
+        if state.setup.options.rules == "commander":
+            entry.update(_commander(state, i))
+        if state.setup.ships[i].bracket_mask:  # A4: only where bracket guns are in play
+            entry["brackets"] = _brackets(state, i) if state.ships[i].on_board else []
         ships.append(entry)
     return {"turn": view["turn"], "phase": view["phase"], "ships": ships}
+
+
+def _commander(state: GameState, index: int) -> dict[str, Any]:
+    """The Commander rules' odds of one ship (issue 15): each torpedo aimed at each hex of an
+    enemy ship it may target now (A5), the ram it may declare now (A6; ``None``: none), and
+    each crew's repairs (A9), as ``leviathans odds`` prints them."""
+    from ..analysis import ram_odds, repair_report, torpedo_odds
+    from ..errors import LeviathansError
+    from ..rulesets.airfleet.torpedoes import launch_targets, torpedo_slots
+
+    spec, ship = state.setup.ships[index], state.ships[index]
+    if not ship.on_board:
+        return {"torpedoes": [], "ram": None, "repairs": []}
+    enemy = {h: j for j in state.afloat() if state.setup.ships[j].side != spec.side
+             for h in state.hexes(j)}
+    torpedoes = []
+    for tslot in torpedo_slots(spec, state.setup.options.rules):
+        if ship.destroyed >> tslot.flat & 1:
+            continue
+        ref = f"{spec.name}:{spec.slot_ref(tslot.flat)}"
+        for h in launch_targets(state, index, tslot):
+            if h in enemy:
+                report = torpedo_odds(state, ref, h.label())
+                torpedoes.append({"torpedo": spec.slot_ref(tslot.flat),
+                                  "aimed_at": state.setup.ships[enemy[h]].name,
+                                  **{k: v for k, v in report.items() if k != "torpedo"}})
+    try:
+        ram: dict[str, Any] | None = ram_odds(state, spec.name)
+    except LeviathansError:
+        ram = None  # it may not ram now
+    return {"torpedoes": torpedoes, "ram": ram,
+            "repairs": repair_report(state, spec.name)["crews"]}
 
 
 def inspect_text(any_state: AnyState) -> str:
@@ -111,9 +167,8 @@ def inspect_text(any_state: AnyState) -> str:
     data = inspect_data(state)
     lines = [position_text(state)]
     for ship in data["ships"]:
-        if not ship["attacks"]:
-            continue
-        lines.append(f"{ship['name']} can fire:")
+        if ship["attacks"]:
+            lines.append(f"{ship['name']} can fire:")
         for a in ship["attacks"]:
             for loc, odds in a["odds"].items():
                 best = sorted(odds["destroy"].items(), key=lambda kv: -kv[1]["probability"])
@@ -124,4 +179,24 @@ def inspect_text(any_state: AnyState) -> str:
                     f"{'+'.join(a['dice'])}: expected {odds['expected_slots']:.3f} slots "
                     f"[{slots or 'no chance'}], keel {odds['keel']['probability'] * 100:.2f}%"
                     + (" (fired)" if a["fired"] else ""))
+        ram = ship.get("ram")
+        if ram is not None:
+            lines.append(f"{ship['name']} may ram {ram['target']}: check "
+                         f"{ram['check']['fraction']} = {ram['check']['probability'] * 100:.2f}%")
+        for t in ship.get("torpedoes", ()):
+            for r in t["attacks"]:
+                lines.append(f"{ship['name']} torpedo {t['torpedo']} at {t['aim']} meets "
+                             f"{r['target']} {r['location']}: expected "
+                             f"{r['expected_slots']:.3f} slots, keel "
+                             f"{r['keel']['probability'] * 100:.2f}%")
+        for crew in ship.get("repairs", ()):
+            for ref, p in crew["slots"].items():
+                lines.append(f"{ship['name']} {crew['crew']} repairs {ref}: {p['fraction']} = "
+                             f"{p['probability'] * 100:.2f}%")
+        for b in ship.get("brackets", []):
+            odds = b["odds"]
+            lines.append(
+                f"  bracket {b['action']}, ranges {', '.join(map(str, b['ranges']))}: expected "
+                f"{odds['expected_slots']:.3f} slots, keel {odds['keel']['probability'] * 100:.2f}%"
+                + (f", {b['slot_dice']} slot dice" if b["slot_dice"] > 1 else ""))
     return "\n".join(lines)

@@ -1,5 +1,6 @@
 """The game page's own questions to the server, beside the game's API (app.py): a move planned
-in the browser checked step by step (air fleet, starship), and the summary of a finished game.
+in the browser checked step by step (air fleet, starship), a torpedo aimed (A5) and the summary
+of a finished game.
 
 Neither changes a game: a plan is checked by the engine on a copy of the position (the game
 sees only the steps the player confirms, sent as ordinary actions); the summary is computed
@@ -15,6 +16,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Query
 
 from ..errors import LeviathansError
+from .commander_hints import launch_odds
 from .games import ApiError, GameManager, Session
 from .hints import move_plan
 from .star_plan import star_plan
@@ -49,6 +51,25 @@ def install(app: FastAPI, manager: GameManager) -> None:
                                                [s for s in steps.split(",") if s],
                                                reach=reach, to=point)
             return await asyncio.to_thread(move_plan, state, ship, steps)
+        except LeviathansError as exc:
+            raise ApiError(422, str(exc)) from None
+
+    @app.get("/api/games/{game_id}/torpedo")
+    async def torpedo(game_id: str, ship: Annotated[str, Query(max_length=80)],
+                      slot: Annotated[str, Query(max_length=20)],
+                      target: Annotated[str, Query(max_length=8)],
+                      token: Annotated[list[str] | None, Query(max_length=4)] = None
+                      ) -> dict[str, Any]:
+        """A5, for the seat placing launches: torpedo ``slot`` of ``ship`` aimed at hex
+        ``target``, checked by the engine and not made: its line, the ships it would meet
+        first and the exact odds of each strike (the ships where they stand now)."""
+        session = await manager.get(game_id)
+        sides = manager.sides_of(session, [t for t in token or [] if t])
+        state = session.state
+        if state.to_move is None or state.to_move not in sides:
+            raise ApiError(403, "a torpedo is aimed by the seat to move")
+        try:
+            return await asyncio.to_thread(launch_odds, state, ship, slot, target)
         except LeviathansError as exc:
             raise ApiError(422, str(exc)) from None
 
@@ -121,7 +142,30 @@ def summary(session: Session, record: dict[str, Any]) -> dict[str, Any]:
                   for side in state.setup.sides},
         "rarest": [{"probability": p, "step": step, "what": what}
                    for p, step, what in report.rare],
-        "rematch": {"ruleset": "airfleet", "scenario": "quickstart", "opponent": opponent,
+        "rematch": {"ruleset": "airfleet", "opponent": opponent,
                     "bot": bots[0].bot if bots else "greedy", "initiative": initiative,
-                    "turn_limit": options.turn_limit},
+                    "turn_limit": options.turn_limit, **_same_battle(state)},
     }
+
+
+def _same_battle(state: Any) -> dict[str, Any]:
+    """The scenario of a rematch: the built-in one with the game's fleets and board (else the
+    quick-start battle with the game's fleets), and the rules options the game changed from
+    it (a Commander game stays one)."""
+    from .lobby_api import scenario_facts_of
+
+    setup = state.setup
+    fleets = {side: [s.card.name for s in setup.ships if s.side == side] for side in setup.sides}
+    size = (setup.board.columns, setup.board.rows)
+    facts = scenario_facts_of("airfleet")
+    found = next((name for name, f in facts.items()
+                  if f["fleets"] == fleets and (f["columns"], f["rows"]) == size), None)
+    out: dict[str, Any] = {"scenario": found or "quickstart"}
+    if found is None:
+        out["fleets"] = fleets
+    own = facts[out["scenario"]].get("options", {})
+    changed = {k: v for k, v in setup.options.to_dict().items()
+               if k not in ("turn_limit", "initiative", "fog_cards") and own.get(k) != v}
+    if changed:
+        out["options"] = changed
+    return out

@@ -89,13 +89,24 @@ PLAYABLE: tuple[str, ...] = ("airfleet", "starship", "warfleet")
 def scenarios(ruleset: str) -> dict[str, str]:
     """The built-in scenarios a new game may start from."""
     if ruleset == "airfleet":
-        return {"quickstart": "Quick-start battle: Hertfordshire and Raven against Pontbriand "
-                              "and Pelletier"}
+        return dict(AIR_SCENARIOS)
     if ruleset == "warfleet":
         return {"skirmish": "War Fleet skirmish: four ships a side on one sheet",
                 "fleet-action": "War Fleet fleet action: twelve ships a side on two sheets",
                 "encounter": "War Fleet encounter: engagements fought in detail (W3)"}
     return {"samples": "Sample fleets: a carrier group against a raiding squadron"}
+
+
+#: The air-fleet scenarios, each named with its rules level and board size (columns x rows):
+#: the quick-start battle, and the Commander rules' built-in scenarios (issue 15.6).
+AIR_SCENARIOS = {
+    "quickstart": "Quick-start battle (40×22): Hertfordshire and Raven against Pontbriand and "
+                  "Pelletier",
+    "commander-battle": "Commander battle (40×22, Commander rules): the quick-start ships with "
+                        "a torpedo-armed destroyer and cruiser a side",
+    "battleship-action": "Battleship action (60×33, Commander rules): Types 3 and 4 of Britain "
+                         "and France",
+}
 
 
 #: Initiative rules an air-fleet game may be started with (F1: fog of war, with four cards a
@@ -157,6 +168,16 @@ def _setup_for(ruleset: str, scenario: str, turn_limit: int | None,
         from ..rulesets.airfleet import Options, quickstart_battle
 
         rule = initiative or "quick-start"
+        if scenario != "quickstart":  # a Commander rules scenario, with its own options
+            from ..rulesets.airfleet import load_scenario as load_air
+
+            air = load_air(scenario)
+            own: dict[str, Any] = {} if turn_limit is None else {"turn_limit": turn_limit}
+            if rule != "quick-start":
+                own.update(initiative="fog-of-war",
+                           fog_cards="deployed" if rule == "fog-of-war-deployed" else 4)
+            return air.with_options(type(air.options).from_dict(
+                {**air.options.to_dict(), **own}, "options"))
         if rule == "quick-start":
             return quickstart_battle(Options(turn_limit=turn_limit))
         return quickstart_battle(Options(
@@ -180,6 +201,13 @@ def _setup_for(ruleset: str, scenario: str, turn_limit: int | None,
     from ..rulesets.starship.setup import sample_battle
 
     return sample_battle(turn_limit)
+
+
+def _rules_level(state: Any) -> str | None:
+    """The air-fleet rules level of a game (``Options.rules``); ``None`` for the rule sets
+    that have none."""
+    level = getattr(getattr(getattr(state, "setup", None), "options", None), "rules", None)
+    return level if isinstance(level, str) else None
 
 
 @dataclass
@@ -871,6 +899,9 @@ class GameManager:
             "id": game.id, "ruleset": game.ruleset, "title": game.title,
             "status": game.status, "outcome": game.outcome,
             "created": game.created.isoformat(),
+            # the rules level (air fleet: "quick-start" or "commander"; null elsewhere): the
+            # page offers the Commander controls by it
+            "rules": _rules_level(session.state),
             "seats": [{"side": s.side, "kind": s.kind, "bot": s.bot, "name": s.name,
                        "open": s.listed}
                       for s in session.seats.values()],

@@ -4,16 +4,17 @@ arcs and range bands), and a planned move checked step by step.
 
 Computed by the engine's own functions (odds, footprints, arcs, legal steps), so the browser
 holds no second copy of the rules: it only shows these next to the actions the engine says are
-legal. Keys of the hints are action texts, but for ``$guns`` (air fleet, gunnery): no action
-text starts with ``$``.
+legal. Keys of the hints are action texts, but for ``$guns`` (air fleet, gunnery) and the
+Commander rules' ``$launch`` and ``$torpedo`` (:mod:`.commander_hints`): no action text starts
+with ``$``.
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from ..protocol import GameState
+from .commander_hints import commander_hints, screened
 
 __all__ = ["GUNS", "attack_hints", "move_plan"]
 
@@ -92,7 +93,7 @@ def war_hints(state: Any, legal: list[str]) -> dict[str, Any]:
 
 def _air(state: Any, legal: set[str]) -> dict[str, Any]:
     from ..rulesets.airfleet.gunnery import current_attacks
-    from ..rulesets.airfleet.odds import attack_odds
+    from ..rulesets.airfleet.odds import attack_odds, destroy_any
 
     out: dict[str, Any] = {}
     if state.phase.name == "DEPLOYMENT":
@@ -102,18 +103,33 @@ def _air(state: Any, legal: set[str]) -> dict[str, Any]:
         if text not in legal:
             continue
         odds = attack_odds(state, opt)
-        # one breach roll destroys one slot at most: the chances of each are exclusive, and
-        # their sum is the chance of destroying one
+        # one slot die destroys one slot at most (the chances are exclusive, their sum is the
+        # chance of destroying one); with saturation's several dice (A4) the sum is the slots
+        # expected, and the chance of at least one is the engine's destroy_any
         out[text] = {
             "range": opt.range, "dice": opt.weapon_dice.colours,
             "destroy": {ref: _frac(p) for ref, p in odds.slots.items()},
-            "any": _frac(sum(odds.slots.values(), Fraction(0))),
+            "any": _frac(destroy_any(state, opt)),
             "critical": _frac(odds.critical), "keel": _frac(odds.keel),
             "expected": float(odds.expected_slots),
+            # A4 saturation: the slot dice this attack rolls (one, more with square marks)
+            "slot_dice": _slot_dice(state, opt),
         }
+        if state.hugs:  # A7: the target hexes a hug screens from this gun
+            spec = state.setup.ships[opt.ship]
+            origin = state.hexes(opt.ship)[spec.weapon_hex[opt.slot // 6]]
+            shade = screened(state, opt.ship, opt.target, origin)
+            if shade is not None:
+                out[text]["screened"] = shade
     if state.phase.name == "GUNNERY" and state.firing:
         out[GUNS] = _guns(state, state.firing[0])
+    out.update(commander_hints(state, legal))
     return out
+
+
+def _slot_dice(state: Any, opt: Any) -> int:
+    spec = state.setup.ships[opt.ship]
+    return spec.slot_dice[opt.slot] if spec.slot_dice else 1
 
 
 def _deployments(state: Any, legal: set[str]) -> dict[str, Any]:
@@ -170,7 +186,7 @@ def move_plan(state: Any, ship: str, steps: str) -> dict[str, Any]:
     from ..errors import LeviathansError
     from ..hexgrid import footprint
     from ..rulesets.airfleet import GameState as AirState
-    from ..rulesets.airfleet import Step, movement
+    from ..rulesets.airfleet import Step, manoeuvres, movement
 
     if not isinstance(state, AirState) or state.phase.name != "MOVEMENT":
         raise LeviathansError("a move is planned in the air-fleet movement phase")
@@ -198,8 +214,9 @@ def move_plan(state: Any, ship: str, steps: str) -> dict[str, Any]:
     refused = None
     finished = False
     for step in steps:
-        if step not in "FLR":
-            refused = {"step": step, "why": f"{step!r} is not a step (F, L or R)"}
+        if step not in "FLRPS":
+            refused = {"step": step, "why": f"{step!r} is not a step (F, L or R; P or S, the "
+                                            f"Commander rules' sideslips)"}
             break
         why = movement.why_illegal(state, Step(ship, step))  # type: ignore[arg-type]
         if why is not None:
@@ -214,10 +231,11 @@ def move_plan(state: Any, ship: str, steps: str) -> dict[str, Any]:
     prog = state.moving if state.moving is not None else (
         None if finished else movement.start_move(state, index))
     mp_left = prog.mp if prog is not None else 0
-    ebt = spec.enter_before_turn
+    # the hexes before the soonest turn (A8: steering gear may make one side sooner)
+    ebt = min(manoeuvres.helm(state, index).before)
     before = max(ebt - prog.since, 1 if prog.turned else 0) if prog is not None else 0
     nxt = [] if finished else [
-        s for s in ("F", "L", "R", "E")
+        s for s in ("F", "L", "R", "E", "P", "S")
         if movement.why_illegal(state, Step(ship, s)) is None]
     ends = []
     if not finished:

@@ -154,7 +154,7 @@ def custom_setup(ruleset: str, setup: Any, fleets: Mapping[str, Sequence[str]] |
 
 def scenario_facts(ruleset: str, setup: Any) -> dict[str, Any]:
     """What the lobby shows of a scenario before any choice: the map's size, each side's zone
-    (columns and rows) and fleet (card names)."""
+    (columns and rows) and fleet (card names), and its rules options."""
     if ruleset not in ("airfleet", "warfleet"):
         return {}
     board = setup.board
@@ -171,7 +171,10 @@ def scenario_facts(ruleset: str, setup: Any) -> dict[str, Any]:
     return {"columns": board.columns, "rows": board.rows, "zones": zones, "fleets": fleets,
             "half_hex_ring": bool(getattr(board, "half_hex_ring", False)),
             "min_depth": 2 if ruleset == "airfleet" else 1,
-            "max_depth": min(MAX_DEPTH, (board.columns - 1) // 2), "max_ships": MAX_SHIPS}
+            "max_depth": min(MAX_DEPTH, (board.columns - 1) // 2), "max_ships": MAX_SHIPS,
+            # the scenario's own rules options (a Commander rules scenario's level): the
+            # lobby's options form starts from them
+            "options": setup.options.to_dict()}
 
 
 def fleets_title(fleets: Mapping[str, Sequence[str]]) -> str:

@@ -44,6 +44,8 @@ def add_run_options(s: argparse.ArgumentParser, games: int, per_pairing: bool = 
                    help="a draw agreed after this many turns (air fleet 30, starship 15, "
                    "War Fleet the scenario's, else 20)")
     add_option_argument(s)
+    s.add_argument("--rules", choices=("quick-start", "commander"),
+                   help="air fleet: the rules level (a shorthand for --option rules=LEVEL)")
     s.add_argument("--out", metavar="FILE", help="write the results as JSON")
     s.add_argument("--plot", metavar="FILE", help="draw the results (PNG)")
     s.add_argument("--progress", action="store_true",
@@ -57,6 +59,17 @@ def _names(text: str | None) -> list[str] | None:
     if not names:
         raise LeviathansError(f"expected names separated by commas, got {text!r}")
     return names
+
+
+def _options(args: argparse.Namespace, ruleset: str) -> dict[str, Any]:
+    """``--option`` pairs, with ``--rules LEVEL`` as ``--option rules=LEVEL``."""
+    pairs = list(args.option or [])
+    if args.rules is not None:
+        if ruleset != "airfleet":
+            raise LeviathansError(f"--rules is an option of the air-fleet game, not of the "
+                                  f"{ruleset} rule set")
+        pairs.append(f"rules={args.rules}")
+    return command_line_options(ruleset, pairs)
 
 
 def _progress(args: argparse.Namespace) -> bool:
@@ -116,7 +129,7 @@ def _matchup(args: argparse.Namespace) -> Any:
     from dataclasses import replace
 
     m = _bare_matchup(args)
-    options = command_line_options(args.ruleset, args.option)
+    options = _options(args, args.ruleset)
     return replace(m, options=options) if options else m
 
 
@@ -206,8 +219,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
 
     start = time.perf_counter()
     t = ladder(args.ruleset, _names(args.bots), args.games, args.seed, args.self_play,
-               args.turn_limit, options=command_line_options(args.ruleset, args.option),
-               **_run_options(args))
+               args.turn_limit, options=_options(args, args.ruleset),
+               scenario=args.scenario, **_run_options(args))
     _tournament_outputs(args, [t], time.perf_counter() - start, "ladder")
     return 0
 
@@ -228,7 +241,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     tournaments = balance(_names(args.ships), _sizes(args.sizes), args.games, args.seed,
                           args.bot, args.mirror, args.turn_limit,
-                          options=command_line_options("airfleet", args.option),
+                          options=_options(args, "airfleet"),
                           **_run_options(args))
     _tournament_outputs(args, tournaments, time.perf_counter() - start, "balance")
     return 0

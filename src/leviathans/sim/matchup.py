@@ -175,7 +175,8 @@ def airfleet_matchup(british: Sequence[str] | None = None, french: Sequence[str]
                      bots: Sequence[str] = ("greedy", "greedy"),
                      turn_limit: int | None = None) -> Matchup:
     """An air-fleet matchup: cards per side on the quick-start board, deployed by the bots
-    (default: the quick-start battle's ships), or a scenario file."""
+    (default: the quick-start battle's ships), or a scenario: a built-in one by name
+    (``commander-battle``, ``battleship-action``) or a file."""
     from ..board import quickstart_board
     from ..rulesets.airfleet import AIRFLEET
 
@@ -183,9 +184,9 @@ def airfleet_matchup(british: Sequence[str] | None = None, french: Sequence[str]
     if scenario is not None:
         if british or french:
             raise LeviathansError("give either a scenario or the ships of each side, not both")
-        from ..scenarios import load_scenario
+        from ..scenarios import airfleet_scenario
 
-        setup = AIRFLEET.setup_data(load_scenario(scenario))
+        setup = AIRFLEET.setup_data(airfleet_scenario(scenario))
         sides = {side: ", ".join(s["name"] for s in setup["ships"] if s["side"] == side)
                  for side in players}
     else:

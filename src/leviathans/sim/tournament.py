@@ -163,9 +163,13 @@ def play_tournaments(plans: Sequence[tuple[str, list[str], list[PairSpec]]], gam
 
 # --- the ladder ---------------------------------------------------------------------------
 
-def _bot_matchup(ruleset: str, a: str, b: str, turn_limit: int | None) -> Matchup:
+def _bot_matchup(ruleset: str, a: str, b: str, turn_limit: int | None,
+                 scenario: str | None = None) -> Matchup:
+    if scenario is not None and ruleset != "airfleet":
+        raise LeviathansError(f"the ladder's --scenario is for the air-fleet game, not the "
+                              f"{ruleset} rule set")
     if ruleset == "airfleet":
-        return airfleet_matchup(bots=(a, b), turn_limit=turn_limit)
+        return airfleet_matchup(bots=(a, b), turn_limit=turn_limit, scenario=scenario)
     if ruleset == "starship":
         return starship_matchup(bots=(a, b), turn_limit=turn_limit)
     if ruleset == "warfleet":
@@ -177,10 +181,12 @@ def _bot_matchup(ruleset: str, a: str, b: str, turn_limit: int | None) -> Matchu
 def ladder(ruleset: str = "airfleet", bots: Sequence[str] | None = None, games: int = 20,
            seed: int = 1, self_play: bool = False, turn_limit: int | None = None,
            workers: int = 1, cluster: str | None = None, progress: bool = False,
-           options: Mapping[str, Any] | None = None) -> Tournament:
+           options: Mapping[str, Any] | None = None, scenario: str | None = None
+           ) -> Tournament:
     """Every bot against every other (and itself with ``self_play``) on the rule set's
     default battle (the quick-start battle, the two sample fleets, or the War Fleet
-    skirmish), with these rules ``options`` set."""
+    skirmish), or on an air-fleet ``scenario`` (a built-in one by name, e.g.
+    ``commander-battle``, or a file), with these rules ``options`` set."""
     from ..bots import BOTS, make_bot
 
     names = list(bots or BOTS)
@@ -191,11 +197,13 @@ def ladder(ruleset: str = "airfleet", bots: Sequence[str] | None = None, games: 
     pairs = combinations_with_replacement(names, 2) if self_play else combinations(names, 2)
     specs = []
     for a, b in pairs:
-        m = replace(_bot_matchup(ruleset, a, b, turn_limit), options=dict(options or {}))
+        m = _bot_matchup(ruleset, a, b, turn_limit, scenario)
+        if options:
+            m = replace(m, options=dict(options))
         specs.append(PairSpec(a, b, m, m.swapped()))
     if not specs:
         raise LeviathansError("the ladder needs two bots (or --self-play)")
-    title = f"{ruleset} ladder"
+    title = f"{ruleset} ladder" + (f" ({scenario})" if scenario is not None else "")
     return play_tournaments([(title, names, specs)], games, seed, workers, cluster,
                             progress)[0]
 

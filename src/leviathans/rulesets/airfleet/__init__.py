@@ -8,12 +8,16 @@
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping
+from importlib import resources
 from typing import Any
 
 from ...dice import DiceSource
-from .actions import AirAction, Cease, Deploy, Draw, Fire, FogChoice, Step, parse_action
+from ...errors import ScenarioError
+from .actions import AirAction, Bracket, Cease, Deploy, Draw, Fire, FogChoice, Step, parse_action
 from .options import Options
+from .repair import Repair
 from .setup import SIDES, GameSetup, parse_setup, quickstart_battle
 from .state import GameState, Phase
 
@@ -21,6 +25,7 @@ __all__ = [
     "AIRFLEET",
     "AirAction",
     "AirFleet",
+    "Bracket",
     "Cease",
     "Deploy",
     "Draw",
@@ -30,10 +35,36 @@ __all__ = [
     "GameState",
     "Options",
     "Phase",
+    "Repair",
     "Step",
+    "load_scenario",
     "parse_setup",
     "quickstart_battle",
+    "scenario_data",
+    "scenario_names",
 ]
+
+#: The built-in scenarios (``scenarios/NAME.toml``): the Commander rules' battle of the
+#: quick-start ships with torpedo-armed cards, and a battleship action of Types 3 and 4.
+SCENARIOS = ("commander-battle", "battleship-action")
+
+
+def scenario_names() -> tuple[str, ...]:
+    return SCENARIOS
+
+
+def scenario_data(name: str) -> dict[str, Any]:
+    """The built-in scenario ``name`` as plain data."""
+    if name not in SCENARIOS:
+        raise ScenarioError(f"unknown air-fleet scenario {name!r} (known: "
+                            f"{', '.join(SCENARIOS)})")
+    text = resources.files(__package__).joinpath(f"scenarios/{name}.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+def load_scenario(name: str) -> GameSetup:
+    """The built-in scenario ``name``, set up."""
+    return parse_setup(scenario_data(name), f"scenarios/{name}.toml")
 
 
 class AirFleet:

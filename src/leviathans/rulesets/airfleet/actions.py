@@ -5,7 +5,17 @@
 ``Raven:F``                        move Raven forward one hex (1 MP)
 ``Raven:L`` / ``Raven:R``          turn Raven one hexside to port / starboard (1 MP)
 ``Raven:E``                        end Raven's move (unused MP are lost)
+``Raven:P`` / ``Raven:S``          Commander rules (A8): sideslip Raven one hex forward-left
+                                   (toward port) / forward-right (toward starboard), facing
+                                   kept (1 MP, once a move)
+``Raven:RAM``                      Commander rules (A6): Raven rams the ship whose hex its next
+                                   forward step would enter (the ramming check is rolled)
+``Raven:RAM>Pontbriand:port``      in Raven's ram, the Pontbriand is struck in its port
+                                   location (where several qualify, the ram's player chooses)
 ``Raven:bow.3>Pontbriand:port``    fire Raven's bow slot 3 at the Pontbriand, striking its port
+``Pont:port.1+port.2>Raven:stern``  Commander rules (A4): bracket fire, the bracket guns listed
+                                   (two or more of one name, in card order) combined into one
+                                   attack on the Raven's stern
 ``done``                           the side to move makes no more attacks this turn
 ``concede french``                 the French side gives up (allowed at any time)
 ``draw offer british``             the British side offers a draw (at any time), which the
@@ -13,6 +23,16 @@
                                    (``draw decline french``)
 ``fog british 2:yellow 1:blue ...``  fog-of-war initiative (F1): the British cards, left to
                                    right, each with its initiative die (a secret choice)
+``repair Raven:bow.4>port.2``      Commander rules (A9): the Raven's crew in bow slot 4 tries
+                                   to repair port slot 2 (``>none``: it makes no repair this
+                                   turn); read by ``repair.read_repair``
+``launch Raven:port.3@1012``       Commander rules (A5, ``torpedoes.py``): launch Raven's
+                                   torpedo port.3 at hex 1012
+``launch done``                    the side placing launches makes no more this turn
+``hug Raven>Pontbriand:offensive``  Commander rules (A7, ``screening.py``): Raven ends its
+                                   move hugging the Pontbriand (or ``:defensive``)
+``torpedo 2>Pontbriand:port``      the launching side's choice for torpedo 2 (ship met at one
+                                   point with another, location on a line between arcs)
 =================================  ==========================================================
 
 Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.
@@ -29,11 +49,15 @@ from ...fog import FogChoice, parse_choice
 from ...hexgrid import Facing, Hex
 from ...protocol import Concede, Draw
 
-__all__ = ["AirAction", "Cease", "Deploy", "Draw", "Fire", "FogChoice", "Step", "parse_action",
-           "register_notation"]
+__all__ = ["AirAction", "Bracket", "Cease", "Deploy", "Draw", "Fire", "FogChoice", "Ram",
+           "RamStrike", "Step", "parse_action", "read_bracket", "register_notation"]
 
-StepKind = Literal["F", "L", "R", "E"]
+StepKind = Literal["F", "L", "R", "E", "P", "S"]
 STEPS: tuple[StepKind, ...] = ("F", "L", "R", "E")
+#: A8 sideslips (Commander rules): forward-left toward port, forward-right toward starboard
+SLIPS: tuple[StepKind, ...] = ("P", "S")
+#: the text after ``ship:`` that declares a ram (A6)
+RAM = "RAM"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +80,29 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
+class Ram:
+    """A6: the moving ship rams the ship its next forward step would enter."""
+
+    ship: str
+
+    def text(self) -> str:
+        return f"{self.ship}:{RAM}"
+
+
+@dataclass(frozen=True, slots=True)
+class RamStrike:
+    """A6: in the ram started by ``rammer``, ``target`` is struck in ``location`` (the ram's
+    player chooses where several locations qualify)."""
+
+    rammer: str
+    target: str
+    location: str
+
+    def text(self) -> str:
+        return f"{self.rammer}:{RAM}>{self.target}:{self.location}"
+
+
+@dataclass(frozen=True, slots=True)
 class Fire:
     ship: str
     slot: str
@@ -67,13 +114,26 @@ class Fire:
 
 
 @dataclass(frozen=True, slots=True)
+class Bracket:
+    """A4: bracket fire, guns of one name on one ship combined into one attack."""
+
+    ship: str
+    slots: tuple[str, ...]
+    target: str
+    location: str
+
+    def text(self) -> str:
+        return f"{self.ship}:{'+'.join(self.slots)}>{self.target}:{self.location}"
+
+
+@dataclass(frozen=True, slots=True)
 class Cease:
     def text(self) -> str:
         return "done"
 
 
 
-AirAction = Deploy | Step | Fire | Cease | FogChoice | Concede | Draw
+AirAction = Deploy | Step | Ram | RamStrike | Fire | Bracket | Cease | FogChoice | Concede | Draw
 
 #: Readers of the actions optional rules add, each returning ``None`` for text that is not
 #: its action (a rule's actions start with their own word, e.g. ``launch``): tried before the
@@ -86,6 +146,22 @@ def register_notation(reader: Callable[[str], Any]) -> Callable[[str], Any]:
     if reader not in _NOTATIONS:
         _NOTATIONS.append(reader)
     return reader
+
+
+@register_notation
+def read_bracket(text: str) -> Bracket | None:
+    """``Ship:bow.2+bow.3>Target:location`` (A4); ``None`` for any other text."""
+    left, arrow, right = text.partition(">")
+    ship, _, slots = left.rpartition(":")
+    target, _, location = right.rpartition(":")
+    if not arrow or "+" not in slots or not (ship.strip() and target.strip()
+                                            and location.strip()):
+        return None
+    refs = tuple(ref.strip() for ref in slots.split("+"))
+    if not all(refs):
+        raise IllegalActionError(f"cannot read action {text!r}: a bracket lists its guns as "
+                                 f"location.N+location.N")
+    return Bracket(ship.strip(), refs, target.strip(), location.strip())
 
 
 def parse_action(text: str) -> AirAction:
@@ -113,6 +189,8 @@ def parse_action(text: str) -> AirAction:
             left, _, right = t.partition(">")
             ship, _, slot = left.rpartition(":")
             target, _, location = right.rpartition(":")
+            if ship and slot.strip() == RAM and target and location:
+                return RamStrike(ship.strip(), target.strip(), location.strip())
             if ship and slot and target and location:
                 return Fire(ship.strip(), slot.strip(), target.strip(), location.strip())
         elif "@" in t:
@@ -122,7 +200,9 @@ def parse_action(text: str) -> AirAction:
                 return Deploy(ship.strip(), Hex.from_label(label), Facing.parse(facing))
         else:
             ship, _, step = t.rpartition(":")
-            if ship and step.strip() in STEPS:
+            if ship and step.strip() == RAM:
+                return Ram(ship.strip())
+            if ship and (step.strip() in STEPS or step.strip() in SLIPS):
                 return Step(ship.strip(), step.strip())  # type: ignore[arg-type]
     except HexError as exc:
         raise IllegalActionError(f"cannot read action {text!r}: {exc}") from None

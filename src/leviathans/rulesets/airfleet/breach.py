@@ -1,4 +1,5 @@
-"""One attack's breach roll, assembled in one place (quick-start rules with R6).
+"""One attack's breach roll, assembled in one place (quick-start rules with R6; bracketing and
+saturation, A4).
 
 What the firing side brings (:class:`Shooter`: the weapon dice of the range band, the best
 intact crew die of the weapon's location, the trim-tank modifier) and what it strikes
@@ -8,31 +9,51 @@ rolls it (:func:`roll`), the exact odds count it (:func:`exact_odds`), the bots 
 (:func:`value`), and the compiled battle loop's outcome tables are made from its dice
 (:func:`breach_dice`); the decisions on each die are the integer rules of :mod:`.primitives`,
 which the compiled loop runs too.
+
+Commander rules (A4): a bracket attack's firing side is a :class:`Volley` (several guns' weapon
+dice, each location's crew die; the two highest weapon results and the highest crew result
+count), and an attack with saturation rolls several slot dice on its one total
+(``slot_dice``), each judged in turn against the location as it stood before the attack, but
+with the slots the earlier dice destroyed counting as destroyed (critical damage, keel).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
+from itertools import pairwise
 
 from ...dice import D6, DiceExpr, DiceSource, Die, die
 from . import primitives as P
 from .ships import ShipSpec, ShipState
 
 __all__ = [
+    "KEPT_WEAPONS",
     "SHOOTER_READS",
     "STRUCK_READS",
     "BreachResult",
     "Shooter",
     "Struck",
+    "Volley",
+    "VolleyRoll",
+    "after_hit",
+    "any_slot_odds",
     "breach_dice",
     "exact_odds",
+    "hits",
+    "judge",
     "reach_counts",
     "roll",
+    "roll_attack",
+    "roll_volley",
     "shooter",
     "struck",
+    "total_reach",
     "value",
+    "volley",
+    "volley_counts",
 ]
 
 RED = die("red")
@@ -48,6 +69,29 @@ class Shooter:
     crew: Die | None
     #: R6: -1 per trim tank of the firing ship destroyed in an earlier turn
     modifier: int
+    #: what the weapon dice are, as rolled and labelled ("ram" for A6's two red dice)
+    role: str = "weapon"
+    #: A4 saturation: the slot dice the attack rolls (one, and one more per square mark)
+    slot_dice: int = 1
+
+
+#: A4: the weapon results a bracket attack keeps, the highest
+KEPT_WEAPONS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Volley:
+    """The firing side of a bracket attack (A4): guns of one name on one ship combined."""
+
+    #: each gun's weapon dice, of its own range band, in the order of the group
+    weapons: tuple[DiceExpr, ...]
+    #: each location taking part: its best crew die not destroyed in an earlier turn (one per
+    #: location, not per gun; none for a location without one)
+    crews: tuple[Die, ...]
+    #: R6: -1 per trim tank of the firing ship destroyed in an earlier turn
+    modifier: int
+    #: A4 saturation: the slot dice the attack rolls
+    slot_dice: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +108,7 @@ class Struck:
     gone: int
     #: what breaking the keel adds to two red dice
     keel_modifier: int
+    #: the structural integrity, armoured hull included (A10)
     si: int
 
     @property
@@ -86,7 +131,25 @@ def shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr) -
     crews = spec.crew_slots[location]
     k = P.first_intact(crews, len(crews), ship.destroyed)
     return Shooter(weapon_dice, None if k < 0 else spec.crew[location][k][1],
-                   P.trim_modifier(spec.trim_mask, ship.destroyed))
+                   P.trim_modifier(spec.trim_mask, ship.destroyed),
+                   slot_dice=spec.slot_dice[slot] if spec.slot_dice else 1)
+
+
+def volley(spec: ShipSpec, ship: ShipState, guns: tuple[int, ...],
+           weapon_dice: tuple[DiceExpr, ...]) -> Volley:
+    """A4: the firing part of a bracket attack by ``guns`` (flat indices, in card order), each
+    with its range band's ``weapon_dice``. Each location taking part brings its best crew die
+    once; the attack rolls as many slot dice as the fewest any of its guns rolls alone (every
+    gun combined must carry a square for the attack to saturate)."""
+    crews: list[Die] = []
+    for location in sorted({g // 6 for g in guns}):
+        slots = spec.crew_slots[location]
+        k = P.first_intact(slots, len(slots), ship.destroyed)
+        if k >= 0:
+            crews.append(spec.crew[location][k][1])
+    slot_dice = min(spec.slot_dice[g] for g in guns) if spec.slot_dice else 1
+    return Volley(tuple(weapon_dice), tuple(crews),
+                  P.trim_modifier(spec.trim_mask, ship.destroyed), slot_dice)
 
 
 def struck(spec: ShipSpec, ship: ShipState, location: int) -> Struck:
@@ -99,7 +162,8 @@ def struck(spec: ShipSpec, ship: ShipState, location: int) -> Struck:
         P.armour_bonus(spec.armour_rows[location], ship.destroyed >> first),
         (gone >> first) & 0b111111,
         P.keel_modifier(gone, spec.loc_mask[location]),
-        spec.si,
+        # A10: armoured hull slots add to it while intact (as armour, R6)
+        spec.structure(ship.destroyed),
     )
 
 
@@ -112,12 +176,88 @@ def breach_dice(weapon: DiceExpr, crew: Die | None, location: DiceExpr) -> DiceE
 @cache
 def reach_counts(expr: DiceExpr) -> tuple[int, ...]:
     """Outcomes of ``expr`` totalling at least t, for t = 0 .. the highest total + 1."""
-    counts = expr.counts()
+    return _reach_of(expr.counts())
+
+
+def _reach_of(counts: Mapping[int, int]) -> tuple[int, ...]:
     top = max(counts, default=0) + 1
     out = [0] * (top + 1)
     for t in range(top - 1, -1, -1):
         out[t] = out[t + 1] + counts.get(t, 0)
     return tuple(out)
+
+
+def _top_two(weapons: tuple[DiceExpr, ...]) -> dict[int, int]:
+    """A4: the sum of the two highest of the weapons' results (each the sum of its dice) ->
+    outcomes, over every outcome of all the weapons' dice."""
+    # (highest, second highest) -> outcomes; 0 is below every result
+    pairs: dict[tuple[int, int], int] = {(0, 0): 1}
+    for expr in weapons:
+        faces = expr.counts()
+        step: dict[tuple[int, int], int] = {}
+        for (high, second), n in pairs.items():
+            for face, k in faces.items():
+                key = (face, high) if face > high else (high, max(second, face))
+                step[key] = step.get(key, 0) + n * k
+        pairs = step
+    out: dict[int, int] = {}
+    for (high, second), n in pairs.items():
+        out[high + second] = out.get(high + second, 0) + n
+    return out
+
+
+def _best(crews: tuple[Die, ...]) -> dict[int, int]:
+    """A4: the highest of the crew dice -> outcomes (0 with no crew die)."""
+    out: dict[int, int] = {0: 1}
+    for d in crews:
+        step: dict[int, int] = {}
+        for best, n in out.items():
+            for face in d.faces:
+                key = max(best, face)
+                step[key] = step.get(key, 0) + n
+        out = step
+    return out
+
+
+def _sum(a: Mapping[int, int], b: Mapping[int, int]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for x, m in a.items():
+        for y, n in b.items():
+            out[x + y] = out.get(x + y, 0) + m * n
+    return out
+
+
+@cache
+def volley_counts(weapons: tuple[DiceExpr, ...], crews: tuple[Die, ...],
+                  location: DiceExpr) -> tuple[Mapping[int, int], int]:
+    """A4: a bracket attack's total before modifiers (the two highest weapon results, the
+    highest crew result, the location dice) -> outcomes, and the number of outcomes."""
+    counts = _sum(_sum(_top_two(weapons), _best(crews)), location.counts())
+    outcomes = location.outcomes()
+    for expr in weapons:
+        outcomes *= expr.outcomes()
+    for d in crews:
+        outcomes *= len(d.faces)
+    return counts, outcomes
+
+
+def total_reach(shot: Shooter | Volley, target: Struck) -> tuple[tuple[int, ...], int]:
+    """The outcomes of the attack's dice (weapon, crew, location; kept as A4 says for a
+    bracket) totalling at least t, for t = 0 .. the highest total + 1, and how many outcomes
+    there are (the modifier not added)."""
+    if isinstance(shot, Shooter):
+        expr = breach_dice(shot.weapon, shot.crew, target.dice)
+        return reach_counts(expr), expr.outcomes()
+    # the order of the guns and of the crews changes nothing: one cache entry for all orders
+    return _volley_reach(tuple(sorted(shot.weapons, key=str)),
+                         tuple(sorted(shot.crews, key=lambda d: d.name)), target.dice)
+
+
+@cache
+def _volley_reach(weapons: tuple[DiceExpr, ...], crews: tuple[Die, ...],
+                  location: DiceExpr) -> tuple[tuple[int, ...], int]:
+    counts, outcomes = volley_counts(weapons, crews, location)
+    return _reach_of(counts), outcomes
 
 
 # --- rolling it ----------------------------------------------------------------------------------
@@ -154,22 +294,35 @@ class BreachResult:
 
 
 def roll(shot: Shooter, target: Struck, dice: DiceSource) -> BreachResult:
-    """Roll a breach roll: the total, the slot die, critical damage and the keel."""
+    """Roll a breach roll with one slot die: the total, the slot die, critical damage and the
+    keel."""
+    rolled, total = _roll_total(shot, target, dice)
+    return judge(rolled, total, target, dice)
+
+
+def _roll_total(shot: Shooter, target: Struck, dice: DiceSource
+                ) -> tuple[tuple[tuple[str, str, int], ...], int]:
     rolled: list[tuple[str, str, int]] = []
     total = 0
     crew = (shot.crew,) if shot.crew is not None else ()
-    for role, ds in (("weapon", shot.weapon.dice()), ("crew", crew),
+    for role, ds in ((shot.role, shot.weapon.dice()), ("crew", crew),
                      ("location", target.dice.dice())):
         for d in ds:
             face = dice.roll(d, role)
             rolled.append((role, d.name, face))
             total += face
-    total += shot.modifier
-    slot_roll = dice.roll(D6, "slot")
+    return tuple(rolled), total + shot.modifier
+
+
+def judge(rolled: tuple[tuple[str, str, int], ...], total: int, target: Struck,
+          dice: DiceSource, label: str = "slot") -> BreachResult:
+    """Roll one slot die (labelled ``label``) for a breach ``total``: the slot it finds,
+    critical damage and the keel."""
+    slot_roll = dice.roll(D6, label)
     k = slot_roll - 1
     first = P.slot_result(total, target.breach[k], target.armour, bool(target.gone >> k & 1))
     if first != P.CRITICAL:
-        return BreachResult(tuple(rolled), total, slot_roll, first)
+        return BreachResult(rolled, total, slot_roll, first)
     rerolls = []
     while True:  # critical damage: re-roll the slot die, again on a miss slot
         again = dice.roll(D6, "slot:reroll")
@@ -185,24 +338,107 @@ def roll(shot: Shooter, target: Struck, dice: DiceSource) -> BreachResult:
         b = dice.roll(RED, "keel")
         keel = (a, b, target.keel_modifier)
         broken = P.keel_breaks(a, b, target.keel_modifier, target.si)
-    return BreachResult(tuple(rolled), total, slot_roll, first, tuple(rerolls), second, keel,
-                        broken)
+    return BreachResult(rolled, total, slot_roll, first, tuple(rerolls), second, keel, broken)
+
+
+def after_hit(target: Struck, slot: int) -> Struck:
+    """A4: the location as the next slot die of the same attack finds it after the slot
+    (0-5) was destroyed: the slot counts as destroyed (a hit on it is critical damage, and it
+    counts for the keel, +1 for the ship and +1 for the location, as R6 counts a slot destroyed
+    this turn), while everything else, armour included, stays as before the attack."""
+    return replace(target, gone=target.gone | 1 << slot,
+                   keel_modifier=target.keel_modifier + 2)
+
+
+def hits(rolled: tuple[tuple[str, str, int], ...], total: int, target: Struck,
+         dice: DiceSource, count: int) -> tuple[BreachResult, ...]:
+    """A4 saturation: ``count`` slot dice on one breach ``total``, each a separate hit judged
+    in turn (:func:`after_hit`); the first labelled ``slot``, the others ``slot:saturation``.
+    The first result holds the dice of the total."""
+    out: list[BreachResult] = []
+    for n in range(count):
+        result = judge(rolled if n == 0 else (), total, target, dice,
+                       "slot" if n == 0 else "slot:saturation")
+        out.append(result)
+        if result.destroyed >= 0:
+            target = after_hit(target, result.destroyed)
+    return tuple(out)
+
+
+def roll_attack(shot: Shooter, target: Struck, dice: DiceSource) -> tuple[BreachResult, ...]:
+    """Roll an attack: its total, then its slot dice (one, or several with saturation, A4)."""
+    if shot.slot_dice == 1:
+        return (roll(shot, target, dice),)
+    rolled, total = _roll_total(shot, target, dice)
+    return hits(rolled, total, target, dice, shot.slot_dice)
+
+
+@dataclass(frozen=True, slots=True)
+class VolleyRoll:
+    """A bracket attack's dice as rolled (A4)."""
+
+    #: (role, die, face) of every die rolled: each gun's weapon dice, each location's crew
+    #: die, the location dice
+    rolled: tuple[tuple[str, str, int], ...]
+    #: the positions in ``rolled`` of the dice that do not count: weapon results below the
+    #: two highest, crew results below the highest
+    dropped: tuple[int, ...]
+    total: int
+
+
+def roll_volley(shot: Volley, target: Struck, dice: DiceSource) -> VolleyRoll:
+    """A4: roll a bracket attack's total: each gun's weapon dice (labelled ``weapon``, in the
+    group's order), each location's crew die (``crew``), the location dice (``location``);
+    the two highest weapon results and the highest crew result count (the first of equal
+    results is the one kept)."""
+    rolled: list[tuple[str, str, int]] = []
+    weapons: list[tuple[int, list[int]]] = []  # (result, positions in rolled)
+    for expr in shot.weapons:
+        places = []
+        result = 0
+        for d in expr.dice():
+            face = dice.roll(d, "weapon")
+            places.append(len(rolled))
+            rolled.append(("weapon", d.name, face))
+            result += face
+        weapons.append((result, places))
+    crews: list[tuple[int, list[int]]] = []
+    for d in shot.crews:
+        face = dice.roll(d, "crew")
+        crews.append((face, [len(rolled)]))
+        rolled.append(("crew", d.name, face))
+    total = 0
+    for d in target.dice.dice():
+        face = dice.roll(d, "location")
+        rolled.append(("location", d.name, face))
+        total += face
+    dropped: list[int] = []
+    for results, keep in ((weapons, KEPT_WEAPONS), (crews, 1)):
+        order = sorted(range(len(results)), key=lambda i: -results[i][0])
+        for rank, i in enumerate(order):
+            if rank < keep:
+                total += results[i][0]
+            else:
+                dropped.extend(results[i][1])
+    return VolleyRoll(tuple(rolled), tuple(sorted(dropped)), total + shot.modifier)
 
 
 # --- exact odds and values -----------------------------------------------------------------------
 
 
-def exact_odds(shot: Shooter, target: Struck) -> tuple[tuple[Fraction, ...], Fraction, Fraction]:
+def exact_odds(shot: Shooter | Volley, target: Struck
+               ) -> tuple[tuple[Fraction, ...], Fraction, Fraction]:
     """The chance that the attack destroys each of the location's six slots, breaks the keel,
-    and makes critical damage (exact)."""
-    expr = breach_dice(shot.weapon, shot.crew, target.dice)
-    reach = reach_counts(expr)
+    and makes critical damage (with several slot dice, A4: that any of them does; exact)."""
+    reach, outcomes = total_reach(shot, target)
+    if shot.slot_dice > 1:
+        return _saturated_odds(reach, outcomes, shot.modifier, shot.slot_dice, target)
     live = sum(1 for b in target.breach if b != P.MISS_SLOT)
     if not live:
         return (Fraction(0),) * 6, Fraction(0), Fraction(0)
     lost = sum(1 for k, b in enumerate(target.breach)
                if b != P.MISS_SLOT and target.gone >> k & 1)
-    denominator = 6 * live * expr.outcomes()
+    denominator = 6 * live * outcomes
     slots = tuple(
         Fraction(0) if b == P.MISS_SLOT or target.gone >> k & 1 else
         Fraction(P.slot_count(reach, b, target.armour, shot.modifier, live, lost), denominator)
@@ -213,9 +449,110 @@ def exact_odds(shot: Shooter, target: Struck) -> tuple[tuple[Fraction, ...], Fra
     return slots, keel, Fraction(lost, 6)
 
 
-def value(shot: Shooter, target: Struck) -> tuple[float, float]:
+def value(shot: Shooter | Volley, target: Struck) -> tuple[float, float]:
     """(expected slots destroyed, keel chance): the nearest floats to :func:`exact_odds`."""
-    expr = breach_dice(shot.weapon, shot.crew, target.dice)
-    return P.location_value(reach_counts(expr), expr.outcomes(), target.breach, target.armour,
-                            shot.modifier, target.gone, reach_counts(TWO_RED), target.keel_need,
+    if shot.slot_dice > 1:
+        slots, keel, _ = exact_odds(shot, target)
+        return float(sum(slots, Fraction(0))), float(keel)
+    reach, outcomes = total_reach(shot, target)
+    return P.location_value(reach, outcomes, target.breach, target.armour, shot.modifier,
+                            target.gone, reach_counts(TWO_RED), target.keel_need,
                             TWO_RED.outcomes())
+
+
+# A4 saturation: the slot dice of one attack, die after die. What a die does depends on the
+# total only through which breach numbers it reaches (with and without armour), so totals are
+# taken by class; within a class a die's outcome depends on the slots gone so far (the earlier
+# dice's included, with the keel modifier they add): the dice are followed as a chain over
+# (slots gone, keel broken, critical damage made).
+
+_Chain = dict[tuple[int, bool, bool], Fraction]
+
+
+def _saturated_odds(reach: tuple[int, ...], outcomes: int, modifier: int, count: int,
+                    target: Struck) -> tuple[tuple[Fraction, ...], Fraction, Fraction]:
+    breach = target.breach
+    live = [k for k in range(6) if breach[k] != P.MISS_SLOT]
+    if not live:
+        return (Fraction(0),) * 6, Fraction(0), Fraction(0)
+    slots = [Fraction(0)] * 6
+    keel = critical = Fraction(0)
+    for weight, chain in _chains(reach, outcomes, modifier, count, target, live):
+        for (gone, broken, crit), p in chain.items():
+            new = gone & ~target.gone
+            for k in range(6):
+                if new >> k & 1:
+                    slots[k] += weight * p
+            if broken:
+                keel += weight * p
+            if crit:
+                critical += weight * p
+    return tuple(slots), keel, critical
+
+
+def _chains(reach: tuple[int, ...], outcomes: int, modifier: int, count: int, target: Struck,
+            live: list[int]) -> Iterator[tuple[Fraction, _Chain]]:
+    """Each class of breach totals' chance, and the chain its ``count`` slot dice end in."""
+    breach = target.breach
+    top = len(reach) - 1
+    thresholds = sorted({t for k in live
+                         for t in (breach[k] + target.armour - modifier, breach[k] - modifier)})
+    # each class of totals: (the lowest total of the class with the modifier, outcomes in it)
+    bounds = [0, *(t for t in thresholds if 0 < t <= top), top]
+    for low, high in pairwise(bounds):
+        n = reach[low] - reach[high]
+        if n:
+            chain: _Chain = {(target.gone, False, False): Fraction(1)}
+            for _ in range(count):
+                chain = _one_die(chain, low + modifier, target, live)
+            yield Fraction(n, outcomes), chain
+
+
+def any_slot_odds(shot: Shooter | Volley, target: Struck) -> Fraction:
+    """The chance that the attack destroys at least one slot: with one slot die the sum of
+    :func:`exact_odds`' slot chances (one slot at most); with several (A4 saturation) the
+    chance that the dice, followed in turn, leave some slot destroyed that was not."""
+    if shot.slot_dice == 1:
+        return sum(exact_odds(shot, target)[0], Fraction(0))
+    live = [k for k in range(6) if target.breach[k] != P.MISS_SLOT]
+    if not live:
+        return Fraction(0)
+    reach, outcomes = total_reach(shot, target)
+    return sum((weight * p
+                for weight, chain in _chains(reach, outcomes, shot.modifier, shot.slot_dice,
+                                             target, live)
+                for (gone, _, _), p in chain.items() if gone & ~target.gone),
+               Fraction(0))
+
+
+def _one_die(chain: _Chain, total: int, target: Struck, live: list[int]) -> _Chain:
+    out: _Chain = {}
+
+    def add(key: tuple[int, bool, bool], p: Fraction) -> None:
+        out[key] = out.get(key, Fraction(0)) + p
+
+    breach = target.breach
+    for (gone, broken, crit), p in chain.items():
+        sixth = p / 6
+        for k in range(6):
+            result = P.slot_result(total, breach[k], target.armour, bool(gone >> k & 1))
+            if result == P.DESTROYED:
+                add((gone | 1 << k, broken, crit), sixth)
+            elif result != P.CRITICAL:
+                add((gone, broken, crit), sixth)
+                continue
+            else:  # critical damage: the re-roll finds one of the live slots, evenly
+                each = sixth / len(live)
+                for r in live:
+                    second = P.critical_result(total, breach[r], bool(gone >> r & 1))
+                    if second == P.DESTROYED:
+                        add((gone | 1 << r, broken, True), each)
+                    elif second == P.KEEL_ROLL:
+                        # the keel modifier counts the slots this attack destroyed (A4, R6)
+                        extra = 2 * P.popcount(gone & ~target.gone)
+                        breaks = TWO_RED.prob_at_least(target.keel_need - extra)
+                        add((gone, True, True), each * breaks)
+                        add((gone, broken, True), each * (1 - breaks))
+                    else:
+                        add((gone, broken, True), each)
+    return out

@@ -16,6 +16,7 @@ from ...fog import (
 
 __all__ = [
     "AttackResult",
+    "Broached",
     "CardDiscarded",
     "CardRevealed",
     "Deployed",
@@ -23,13 +24,21 @@ __all__ = [
     "DrawOffered",
     "FogPlaced",
     "GameEnded",
+    "Hugged",
     "InitiativeDie",
     "InitiativeRolled",
     "InitiativeTie",
     "MoveEnded",
     "MovementOrder",
     "NothingBears",
+    "RamAttack",
+    "RamCheck",
+    "RepairRolled",
     "ShipLost",
+    "ShipPushed",
+    "TorpedoLaunched",
+    "TorpedoLost",
+    "TorpedoStruck",
     "TurnEnded",
     "TurnStarted",
 ]
@@ -105,13 +114,24 @@ class AttackResult(_Event):
     keel: tuple[int, int, int] | None = None  # (red, red, modifier)
     keel_broken: bool = False
     destroyed: tuple[str, ...] = field(default=())
+    #: A4 saturation: the attack's further slot dice, in order (``results`` tells of each)
+    more_slots: tuple[int, ...] = ()
+    #: A4 bracketing: ``slot`` names every gun combined (``bow.2+bow.3``); each gun's range,
+    #: and the positions in ``dice`` of the results that do not count (weapon results below
+    #: the two highest, crew results below the highest)
+    ranges: tuple[int, ...] = ()
+    dropped: tuple[int, ...] = ()
 
     def text(self) -> str:
-        dice = " ".join(f"{role} {d}={face}" for role, d, face in self.dice)
+        dice = " ".join(f"{role} {d}={face}" + (" (not counted)" if i in self.dropped else "")
+                        for i, (role, d, face) in enumerate(self.dice))
         mod = f" {self.modifier:+d}" if self.modifier else ""
+        ranges = (f"ranges {', '.join(map(str, self.ranges))}" if self.ranges
+                  else f"range {self.range}")
+        slots = (f"slot dice {', '.join(map(str, (self.slot_roll, *self.more_slots)))}"
+                 if self.more_slots else f"slot die {self.slot_roll}")
         return (f"{self.ship} {self.slot} ({self.weapon}) -> {self.target} {self.location} at "
-                f"range {self.range}: {dice}{mod} = {self.total}, slot die {self.slot_roll}: "
-                f"{'; '.join(self.results)}")
+                f"{ranges}: {dice}{mod} = {self.total}, {slots}: {'; '.join(self.results)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,3 +173,176 @@ class ShipLost(_Event):
         return f"{self.ship} is destroyed: {self.reason}"
 
 
+# --- the Commander rules: torpedoes (A5) and screening (A7) -----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TorpedoLaunched(_Event):
+    """A5: a launch token on the launch hex, a target token on the target hex."""
+
+    number: int
+    ship: str
+    slot: str
+    side: str
+    launch: str
+    target: str
+
+    def text(self) -> str:
+        return (f"Torpedo {self.number}: {self.ship} {self.slot} launches from {self.launch} "
+                f"at {self.target}")
+
+
+@dataclass(frozen=True, slots=True)
+class TorpedoStruck(_Event):
+    """A5: a torpedo's line met a ship: its breach roll (torpedo dice, location dice, slot die;
+    no crew, no trim) and what followed, taking effect at once."""
+
+    number: int
+    ship: str
+    slot: str
+    target: str
+    location: str
+    #: (role, die, face) for every die of the breach roll: weapon (the torpedo's), location
+    dice: tuple[tuple[str, str, int], ...]
+    total: int
+    slot_roll: int
+    results: tuple[str, ...]
+    keel: tuple[int, int, int] | None = None
+    keel_broken: bool = False
+    destroyed: tuple[str, ...] = field(default=())
+
+    def text(self) -> str:
+        dice = " ".join(f"{'torpedo' if role == 'weapon' else role} {d}={face}"
+                        for role, d, face in self.dice)
+        return (f"Torpedo {self.number} ({self.ship} {self.slot}) strikes {self.target} "
+                f"{self.location}: {dice} = {self.total}, slot die {self.slot_roll}: "
+                f"{'; '.join(self.results)}")
+
+
+@dataclass(frozen=True, slots=True)
+class TorpedoLost(_Event):
+    """A5: a torpedo whose line met no ship."""
+
+    number: int
+    ship: str
+    slot: str
+
+    def text(self) -> str:
+        return f"Torpedo {self.number} ({self.ship} {self.slot}) meets no ship: lost"
+
+
+@dataclass(frozen=True, slots=True)
+class Hugged(_Event):
+    """A7: a ship ends its move hugging another, offensively or defensively."""
+
+    ship: str
+    other: str
+    kind: str
+    mp: int
+
+    def text(self) -> str:
+        return f"{self.ship} hugs {self.other} ({self.kind} screening, {self.mp} MP)"
+
+
+@dataclass(frozen=True, slots=True)
+class RamCheck(_Event):
+    """A6: a ram declared and its ramming check (2 red + 2 per intact Ramming Crew >= 12)."""
+
+    ship: str
+    target: str
+    dice: tuple[int, int]
+    crews: int
+    total: int
+    need: int
+    success: bool
+
+    def text(self) -> str:
+        crews = f" + {2 * self.crews} ({self.crews} ramming crew)" if self.crews else ""
+        verdict = "the ram strikes" if self.success else "it fails: the ship stops short"
+        return (f"{self.ship} rams {self.target}: ramming check {self.dice[0]}+{self.dice[1]}"
+                f"{crews} = {self.total} against {self.need}: {verdict}")
+
+
+@dataclass(frozen=True, slots=True)
+class ShipPushed(_Event):
+    """A6: a ship pushed one hex by the ship(s) overlapping it, its facing kept."""
+
+    ship: str
+    by: tuple[str, ...]
+    start: str
+    bow: str
+    facing: str
+    #: pushed with a hex on the half-hex ring (or off the board): destroyed
+    lost: bool = False
+
+    def text(self) -> str:
+        by = " and ".join(self.by)
+        if self.lost:
+            return f"{self.ship} is pushed by {by} from {self.start} onto the board's edge"
+        return f"{self.ship} is pushed by {by} from {self.start} to {self.bow}"
+
+
+@dataclass(frozen=True, slots=True)
+class RamAttack(_Event):
+    """A6: one attack of a ram: 2 red + the struck location's go dice + the slot die; damage
+    takes effect at once."""
+
+    ship: str
+    #: the ship it rammed or was rammed by
+    other: str
+    location: str
+    #: (role, die, face) for every die of the total: ram, location
+    dice: tuple[tuple[str, str, int], ...]
+    total: int
+    slot_roll: int
+    results: tuple[str, ...]
+    keel: tuple[int, int, int] | None = None
+    keel_broken: bool = False
+    destroyed: tuple[str, ...] = field(default=())
+
+    def text(self) -> str:
+        dice = " ".join(f"{role} {d}={face}" for role, d, face in self.dice)
+        return (f"{self.ship} {self.location} struck in the ram with {self.other}: {dice} = "
+                f"{self.total}, slot die {self.slot_roll}: {'; '.join(self.results)}")
+
+
+@dataclass(frozen=True, slots=True)
+class Broached(_Event):
+    """A8: a forced broach turn (three hexsides about the pivot); the move ends."""
+
+    ship: str
+    side: str
+    start: str
+    bow: str
+    facing: str
+    #: why the turn was not made as such, if it was not ("" when it was)
+    blocked: str = ""
+
+    def text(self) -> str:
+        if self.blocked:
+            return f"{self.ship} broaches to {self.side}: {self.blocked}"
+        return f"{self.ship} broaches to {self.side}: now {self.bow} facing {self.facing}"
+
+
+# --- the Commander rules: repair (A9) -----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RepairRolled(_Event):
+    """A crew's repair attempt (A9): two red dice and its crew die (twice for a Repair Crew)
+    against the target."""
+
+    ship: str
+    crew: str
+    slot: str
+    #: (role, die, face) of every die rolled: "repair" twice, then "crew"
+    dice: tuple[tuple[str, str, int], ...]
+    total: int
+    target: int
+    repaired: bool
+
+    def text(self) -> str:
+        dice = " ".join(f"{role} {d}={face}" for role, d, face in self.dice)
+        verdict = "repaired" if self.repaired else "not repaired"
+        return (f"{self.ship} {self.crew} repairs {self.slot}: {dice} = {self.total} against "
+                f"{self.target}: {verdict}")

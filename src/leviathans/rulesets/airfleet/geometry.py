@@ -6,16 +6,20 @@ from collections.abc import Sequence
 from functools import cache
 
 from ...hexgrid import Facing, Hex, distance, footprint, sectors_containing
-from .ships import ShipSpec
+from .ships import PORT_HALF, STARBOARD_HALF, ShipSpec
 
 __all__ = [
     "AttackGeometry",
     "attack_geometry",
     "attack_range",
     "damage_locations",
+    "firing_range",
     "in_arc",
+    "in_firing_arc",
     "pivot_bow",
+    "relative_code",
     "relative_sectors",
+    "slot_in_arc",
     "turned_bow",
 ]
 
@@ -29,6 +33,57 @@ def relative_sectors(origin: tuple[int, int], target: tuple[int, int], facing: i
 def _relative(dq: int, dr: int, facing: int) -> int:
     mask = sectors_containing((0, 0), (dq, dr))
     return ((mask >> facing) | (mask << (6 - facing))) & 0b111111
+
+
+def relative_code(origin: tuple[int, int], target: tuple[int, int], facing: int) -> int:
+    """:func:`relative_sectors` with the side of the centre line (A3): the sector mask in bits
+    0-5, again in bits 6-11 if ``target`` lies on the port side of the line through
+    ``origin`` along ``facing`` (or on it), and in bits 12-17 if on the starboard side (or on
+    it). A firing arc's code (``ShipSpec.firing_arcs``) holds the target iff they share a bit."""
+    return _code(target[0] - origin[0], target[1] - origin[1], facing)
+
+
+@cache
+def _code(dq: int, dr: int, facing: int) -> int:
+    mask = _relative(dq, dr, facing)
+    q, r = dq, dr
+    for _ in range(facing):  # turn the facing to north, one step counter-clockwise each
+        q, r = q + r, -q
+    # facing north, q grows to starboard: q < 0 is port, q == 0 the centre line
+    return (mask | (mask << PORT_HALF if q <= 0 else 0)
+            | (mask << STARBOARD_HALF if q >= 0 else 0))
+
+
+def in_firing_arc(spec: ShipSpec, hexes: Sequence[Hex], facing: int, arc: int,
+                  target: tuple[int, int]) -> bool:
+    """A3: is ``target`` in firing arc ``arc`` of the ship (an index into
+    ``spec.firing_arcs``: a location's own arc, or a turret's)? Own hexes are in no arc."""
+    if target in hexes:
+        return False
+    origin, code = spec.firing_arcs[arc]
+    return bool(relative_code(hexes[origin], target, facing) & code)
+
+
+def slot_in_arc(spec: ShipSpec, hexes: Sequence[Hex], facing: int, slot: int,
+                target: tuple[int, int]) -> bool:
+    """A3, A5: is ``target`` in the arc gun or torpedo ``slot`` (flat index) fires into: its
+    location's arc, or with the turret mark in play its turret arc?"""
+    return in_firing_arc(spec, hexes, facing, spec.slot_arc[slot], target)
+
+
+def firing_range(spec: ShipSpec, hexes: Sequence[Hex], facing: int, arc: int,
+                 target_hexes: Sequence[Hex]) -> int | None:
+    """R5, A3: distance from firing arc ``arc``'s weapon hex to the nearest target hex inside
+    the arc, or ``None`` when no target hex is in it."""
+    index, code = spec.firing_arcs[arc]
+    origin = hexes[index]
+    best: int | None = None
+    for t in target_hexes:
+        if relative_code(origin, t, facing) & code:
+            d = distance(origin, t)
+            if best is None or d < best:
+                best = d
+    return best
 
 
 def in_arc(spec: ShipSpec, hexes: Sequence[Hex], facing: int, loc: int,
@@ -82,8 +137,9 @@ def turned_bow(length: int, pivot: int, bow: Hex, facing: int, new_facing: int) 
     return centre.neighbour(new_facing, pivot) if pivot else centre
 
 
-#: Per location of the attacker: ``(range, locations of the target it may strike)``, or
-#: ``None`` when no hex of the target is in that location's arc.
+#: Per firing arc of the attacker (``ShipSpec.firing_arcs``: its locations' arcs, then its
+#: turret arcs): ``(range, locations of the target it may strike)``, or ``None`` when no hex of
+#: the target is in that arc.
 AttackGeometry = tuple[tuple[int, tuple[int, ...]] | None, ...]
 
 _GEOMETRY: dict[tuple[int, int, int, int, int, int], AttackGeometry] = {}
@@ -93,16 +149,17 @@ GEOMETRY_CACHE_SIZE = 200_000
 
 def attack_geometry(spec: ShipSpec, target: ShipSpec, dq: int, dr: int, facing: int,
                     target_facing: int) -> AttackGeometry:
-    """R4/R5 for every location of ``spec``, its bow on (0, 0) facing ``facing``, against
-    ``target``, its bow on (dq, dr) facing ``target_facing``: :func:`attack_range` and
-    :func:`damage_locations`.
+    """R4/R5 for every firing arc of ``spec`` (its locations', then its turrets', A3), its bow
+    on (0, 0) facing ``facing``, against ``target``, its bow on (dq, dr) facing
+    ``target_facing``: :func:`firing_range` and :func:`damage_locations` (a turret strikes
+    the location R4 says, from its weapon hex: A3 never changes it).
 
     Arcs and distances depend only on differences of hexes, so the answer depends only on the
     two ships' shapes and their relative placement: it is cached on that, shared by every
     state and every game (movement searches ask for the same placements again and again).
-    The shape number holds everything read here from the specs (footprint, pivot, arcs, weapon
-    hexes, locations). A rule that makes an attack depend on a third ship (screening's lines of
-    fire) filters these answers outside this cache, never inside it.
+    The shape number holds everything read here from the specs (footprint, pivot, arcs, firing
+    arcs, weapon hexes, locations). A rule that makes an attack depend on a third ship
+    (screening's lines of fire) filters these answers outside this cache, never inside it.
     """
     key = (spec.shape, target.shape, dq, dr, facing, target_facing)
     found = _GEOMETRY.get(key)
@@ -118,11 +175,11 @@ def _attack_geometry(spec: ShipSpec, target: ShipSpec, dq: int, dr: int, facing:
     hexes = footprint(Hex(0, 0), facing, spec.length)
     target_hexes = footprint(Hex(dq, dr), target_facing, target.length)
     out: list[tuple[int, tuple[int, ...]] | None] = []
-    for loc in range(len(spec.locations)):
-        rng = attack_range(spec, hexes, facing, loc, target_hexes)
+    for arc, (index, _) in enumerate(spec.firing_arcs):
+        rng = firing_range(spec, hexes, facing, arc, target_hexes)
         if rng is None:
             out.append(None)
         else:
-            origin = hexes[spec.weapon_hex[loc]]
-            out.append((rng, damage_locations(target, target_hexes, target_facing, origin)))
+            out.append((rng, damage_locations(target, target_hexes, target_facing,
+                                              hexes[index])))
     return tuple(out)

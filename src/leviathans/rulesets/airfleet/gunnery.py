@@ -22,9 +22,12 @@ from typing import TYPE_CHECKING
 from ...dice import DiceExpr, DiceSource, Die
 from ...protocol import Event
 from ...turns import BasePhase
-from . import breach
+from . import (
+    breach,
+    screening,  # A7's blocked lines (imported as a module: it imports movement)
+)
 from . import primitives as P
-from .actions import AirAction, Cease, Fire
+from .actions import AirAction, Bracket, Cease, Fire
 from .events import AttackResult, NothingBears
 from .geometry import attack_geometry
 from .ships import KEEL_BROKEN, ShipSpec, ShipState
@@ -47,6 +50,7 @@ __all__ = [
     "legal_attacks",
     "location_dice",
     "ship_attack_options",
+    "strike",
     "trim_penalty",
     "why_illegal",
 ]
@@ -92,12 +96,14 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
         assert t.bow is not None
         geometry = attack_geometry(spec, tspec, t.bow[0] - s.bow[0], t.bow[1] - s.bow[1],
                                    s.facing, t.facing)
-        for loc, loc_guns in enumerate(spec.guns):
-            reach = geometry[loc]
+        if state.hugs:  # A7: lines of fire a third ship blocks, applied outside the cache
+            geometry = screening.screened_geometry(state, index, j, geometry)
+        for arc, arc_guns in enumerate(spec.arc_guns):  # A3: locations', then turrets'
+            reach = geometry[arc]
             if reach is None:
                 continue
             rng, locs = reach
-            for g in loc_guns:
+            for g in arc_guns:
                 if not guns >> g & 1:
                     continue
                 band = slots[g].band(rng)
@@ -112,7 +118,7 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
 #: What :func:`attack_options` reads of each ship's changing state (where it is, whether it is
 #: afloat, its slots destroyed in earlier turns): the firing side's options are kept with these
 #: and computed again when any of them changes. A rule that makes an attack depend on more
-#: (a screening hug, a charge spent) adds what it reads here.
+#: (a charge spent) adds what it reads here; the screening hugs (A7) are in the key too.
 ATTACK_READS = ("bow", "facing", "status", "destroyed")
 _ATTACK_READ = attrgetter(*ATTACK_READS)
 
@@ -122,7 +128,7 @@ def current_attacks(state: GameState) -> tuple[AttackOption, ...]:
     (through a side's fire: attacks change only what guns fired and what is circled)."""
     if not state.firing:
         return ()
-    key = (state.firing[0], tuple(map(_ATTACK_READ, state.ships)))
+    key = (state.firing[0], tuple(map(_ATTACK_READ, state.ships)), state.hugs)
     kept = state.attacks
     if kept is None or kept[0] != key:
         kept = state.attacks = (key, attack_options(state, state.firing[0]))
@@ -130,9 +136,13 @@ def current_attacks(state: GameState) -> tuple[AttackOption, ...]:
 
 
 def legal_attacks(state: GameState) -> Iterator[AirAction]:
+    from .bracket import bracket_options
+
     for opt in current_attacks(state):
         if not state.ships[opt.ship].fired >> opt.slot & 1:
             yield opt.action
+    for group in bracket_options(state):  # A4: none below the Commander rules
+        yield group.action
     yield Cease()
 
 
@@ -234,29 +244,69 @@ def apply_fire(state: GameState, action: Fire, dice: DiceSource, events: list[Ev
     opt = find_option(state, action)
     assert opt is not None
     setup = state.setup
-    spec = setup.ships[opt.ship]
-    shooter = state.ships[opt.ship]
-    tspec = setup.ships[opt.target]
-    target = state.ships[opt.target]
-    tl = opt.location
-    shot = breach.shooter(spec, shooter, opt.slot, opt.weapon_dice)
-    struck = breach.struck(tspec, target, tl)
-    result = breach.roll(shot, struck, dice)
-    if result.destroyed >= 0:
-        target = target._replace(circled=target.circled | 1 << (6 * tl + result.destroyed))
-    if result.keel_broken:
-        target = target._replace(status=KEEL_BROKEN)
+    shot = breach.shooter(setup.ships[opt.ship], state.ships[opt.ship], opt.slot,
+                          opt.weapon_dice)
+    struck = breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location)
+    results = breach.roll_attack(shot, struck, dice)
+    return strike(state, opt.ship, (opt.slot,), opt.target, opt.location, struck, results,
+                  shot.modifier, (opt.range,), events)
+
+
+def strike(state: GameState, index: int, guns: tuple[int, ...], target_index: int,
+           location: int, struck: breach.Struck, results: tuple[breach.BreachResult, ...],
+           modifier: int, ranges: tuple[int, ...], events: list[Event],
+           dropped: tuple[int, ...] = ()) -> GameState:
+    """What an attack by ship ``index``'s ``guns`` (each at its range in ``ranges``) on
+    ``location`` of ship ``target_index`` did (``results``: one per slot die, A4): the slots
+    destroyed are circled, a broken keel marked, every gun spent, and the attack's
+    :class:`AttackResult` told (``dropped``: a bracket attack's dice not counted, A4)."""
+    setup = state.setup
+    spec = setup.ships[index]
+    shooter = state.ships[index]
+    tspec = setup.ships[target_index]
+    target = state.ships[target_index]
+    circled = target.circled
+    destroyed: list[str] = []
+    for result in results:
+        if result.destroyed >= 0:
+            circled |= 1 << (6 * location + result.destroyed)
+            destroyed.append(tspec.slot_ref(6 * location + result.destroyed))
+    broken = any(r.keel_broken for r in results)
+    kept = target._replace(circled=circled)
+    if broken:
+        kept = kept._replace(status=KEEL_BROKEN)
     ships = list(state.ships)
-    ships[opt.ship] = shooter._replace(fired=shooter.fired | 1 << opt.slot)
-    ships[opt.target] = target
-    destroyed = () if result.destroyed < 0 else (tspec.slot_ref(6 * tl + result.destroyed),)
+    fired = shooter.fired
+    for g in guns:
+        fired |= 1 << g
+    ships[index] = shooter._replace(fired=fired)
+    ships[target_index] = kept
+    keels = [r.keel for r in results if r.keel is not None]
+    keel = next((r.keel for r in results if r.keel_broken), keels[-1] if keels else None)
+    first = results[0]
     events.append(AttackResult(
-        spec.name, spec.slot_ref(opt.slot), spec.slots[opt.slot].name or "", tspec.name,
-        tspec.locations[tl], opt.range, result.rolled, shot.modifier, result.total,
-        result.slot_roll, _describe(tspec, tl, struck, result), result.keel,
+        spec.name, "+".join(spec.slot_ref(g) for g in guns), spec.slots[guns[0]].name or "",
+        tspec.name, tspec.locations[location], ranges[0], first.rolled, modifier, first.total,
+        first.slot_roll, _describe_all(tspec, location, struck, results), keel,
         # broken by this attack: a keel already broken this turn is not reported again
-        state.ships[opt.target].status != KEEL_BROKEN and result.keel_broken, destroyed))
+        target.status != KEEL_BROKEN and broken, tuple(destroyed),
+        tuple(r.slot_roll for r in results[1:]), ranges if len(guns) > 1 else (), dropped))
     return state.evolve(ships=tuple(ships))
+
+
+def _describe_all(spec: ShipSpec, location: int, struck: breach.Struck,
+                  results: tuple[breach.BreachResult, ...]) -> tuple[str, ...]:
+    """What an attack's slot dice did, in words (A4: each later die as the location stood
+    for it)."""
+    if len(results) == 1:
+        return _describe(spec, location, struck, results[0])
+    out: list[str] = []
+    for n, result in enumerate(results, 1):
+        out.extend(f"slot die {n} ({result.slot_roll}): {line}"
+                   for line in _describe(spec, location, struck, result))
+        if result.destroyed >= 0:
+            struck = breach.after_hit(struck, result.destroyed)
+    return tuple(out)
 
 
 def _describe(spec: ShipSpec, location: int, struck: breach.Struck,
@@ -288,7 +338,7 @@ def _describe(spec: ShipSpec, location: int, struck: breach.Struck,
         a, b, mod = result.keel
         verdict = "breaks" if result.keel_broken else "holds"
         out.append(f"re-roll {roll}: {ref} already destroyed: breaking the keel: "
-                   f"{a}+{b}{mod:+d} = {a + b + mod} against SI {spec.si}: the keel {verdict}")
+                   f"{a}+{b}{mod:+d} = {a + b + mod} against SI {struck.si}: the keel {verdict}")
     return tuple(out)
 
 
@@ -301,7 +351,7 @@ class GunneryPhase(BasePhase):
     ``fire_order``; all fire is simultaneous, damage takes effect at the turn's end."""
 
     phase = Phase.GUNNERY
-    actions = (Fire, Cease)
+    actions = (Fire, Bracket, Cease)
     title = "gunnery"
 
     def __init__(self, initiative: Initiative) -> None:
@@ -327,13 +377,21 @@ class GunneryPhase(BasePhase):
     def legal_actions(self, state: GameState) -> Iterator[AirAction]:
         return legal_attacks(state)
 
-    def why_illegal(self, state: GameState, action: Fire | Cease) -> str | None:
+    def why_illegal(self, state: GameState, action: Fire | Bracket | Cease) -> str | None:
+        if isinstance(action, Bracket):
+            from . import bracket
+
+            return bracket.why_illegal(state, action)
         return why_illegal(state, action)
 
-    def apply(self, state: GameState, action: Fire | Cease, dice: DiceSource,
+    def apply(self, state: GameState, action: Fire | Bracket | Cease, dice: DiceSource,
               events: list[Event]) -> GameState:
         if isinstance(action, Cease):
             return cease_fire(state)
+        if isinstance(action, Bracket):
+            from .bracket import apply_bracket
+
+            return apply_bracket(state, action, dice, events)
         return apply_fire(state, action, dice, events)
 
     def settle(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:

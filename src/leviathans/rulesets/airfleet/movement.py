@@ -9,23 +9,30 @@ that ends its move with any hex on a half-hex is destroyed at once (R2).
 
 The engine only offers steps after which the ship can still end its move legally (off every
 other ship), so no player, human or bot, can paint a ship into a corner.
+
+Under the Commander rules a move may also hold sideslips, turns in place and steering gear's
+shorter turns (A8, :mod:`.manoeuvres`) and a ram (A6, :mod:`.ramming`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from itertools import chain
+from typing import Any, Protocol
 
 from ...dice import DiceSource
 from ...hexgrid import Facing, Hex, footprint
 from ...protocol import Event
 from ...turns import GroupMovement
-from .actions import STEPS, AirAction, Step
+from . import manoeuvres, ramming
+from .actions import SLIPS, STEPS, AirAction, Ram, RamStrike, Step
 from .events import MoveEnded, ShipLost
 from .positions import EndSearch, PositionTable, search_ends
 from .ships import AFLOAT, REMOVED, ShipState
 from .state import GameState, MoveProgress, Phase
 
 __all__ = [
+    "MoveExtra",
     "MovementPhase",
     "apply_step",
     "candidates",
@@ -126,6 +133,13 @@ def _check_step(state: GameState, prog: MoveProgress, step: str) -> bool:
         return prog.occupied.isdisjoint(table.footprints[position])
     if prog.mp < 1:
         return False
+    if manoeuvres.commander(state):  # A8: steering gear, sideslips, turns in place
+        helm = manoeuvres.helm(state, index)
+        n = manoeuvres.after(table, helm, manoeuvres.node(prog), step)
+        return n is not None and manoeuvres.can_end(table, helm, prog.occupied, prog.memo, n,
+                                                    prog.mp - 1)
+    if step in SLIPS:
+        return False
     ebt = state.setup.ships[index].enter_before_turn
     if step != "F" and (prog.since < ebt or prog.turned):
         return False
@@ -137,32 +151,50 @@ def _check_step(state: GameState, prog: MoveProgress, step: str) -> bool:
     return _can_end(table, ebt, prog, nxt, prog.mp - 1, 0, True)
 
 
-def legal_steps(state: GameState) -> Iterator[Step]:
+def legal_steps(state: GameState) -> Iterator[Step | Ram]:
     if state.moving is not None:
         progs = [state.moving]
     else:
         progs = [start_move(state, i) for i in candidates(state)]
+    extras = manoeuvres.commander(state)
+    kinds = (*STEPS, *SLIPS) if extras else STEPS
     for prog in progs:
         name = state.setup.ships[prog.ship].name
-        for step in STEPS:
+        for step in kinds:
             if _step_ok(state, prog, step):
                 yield Step(name, step)
+    if extras:
+        yield from ramming.legal_rams(state, progs)
 
 
-def why_illegal(state: GameState, action: Step) -> str | None:
-    index = state.setup.by_name.get(action.ship)
+def _progress(state: GameState, ship: str) -> tuple[MoveProgress | None, str | None]:
+    """The move of the named ship, as it stands or about to start, or why it does not move."""
+    index = state.setup.by_name.get(ship)
     if index is None:
-        return f"there is no ship named {action.ship!r}"
+        return None, f"there is no ship named {ship!r}"
     if state.moving is not None:
         if state.moving.ship != index:
             current = state.setup.ships[state.moving.ship].name
-            return f"{current} is moving; it must end its move first"
-        prog = state.moving
-    else:
-        if index not in candidates(state):
-            side, ship_type = state.groups[0]
-            return f"{action.ship} does not move now: {side} Type {ship_type} ships are moving"
-        prog = start_move(state, index)
+            return None, f"{current} is moving; it must end its move first"
+        return state.moving, None
+    if index not in candidates(state):
+        side, ship_type = state.groups[0]
+        return None, f"{ship} does not move now: {side} Type {ship_type} ships are moving"
+    return start_move(state, index), None
+
+
+def why_ram_illegal(state: GameState, action: Ram) -> str | None:
+    prog, why = _progress(state, action.ship)
+    if prog is None:
+        return why
+    return ramming.why_ram_illegal(state, prog)
+
+
+def why_illegal(state: GameState, action: Step) -> str | None:
+    prog, why = _progress(state, action.ship)
+    if prog is None:
+        return why
+    index = prog.ship
     if _step_ok(state, prog, action.step):
         return None
     spec = state.setup.ships[index]
@@ -170,6 +202,12 @@ def why_illegal(state: GameState, action: Step) -> str | None:
         return f"{action.ship} may not end its move on another ship"
     if prog.mp < 1:
         return f"{action.ship} has no movement points left"
+    if manoeuvres.commander(state):
+        return manoeuvres.why_not(state.setup.positions[index],
+                                  manoeuvres.helm(state, index), prog, action.step,
+                                  action.ship)
+    if action.step in SLIPS:
+        return "sideslips are a Commander rule (A8)"
     if action.step != "F" and prog.since < spec.enter_before_turn:
         return (f"{action.ship} must enter {spec.enter_before_turn} hex(es) before a facing "
                 f"change ({prog.since} so far)")
@@ -184,15 +222,26 @@ def apply_step(state: GameState, action: Step, events: list[Event]) -> GameState
     if action.step == "E":
         return finish_move(state, prog, events)
     table = state.setup.positions[index]
-    nxt = _after(table, prog.position, action.step)
-    assert nxt >= 0
-    forward = action.step == "F"
     s = state.ships[index]
+    if manoeuvres.commander(state):
+        n = manoeuvres.after(table, manoeuvres.helm(state, index), manoeuvres.node(prog),
+                             action.step)
+        assert n is not None
+        nxt, since, turned, slipped, spun = n
+        # the node caps the hexes since the last turn: count them on from the move's own
+        since = prog.since + 1 if action.step == "F" else since
+        entered = action.step in manoeuvres.ENTERING
+    else:
+        nxt = _after(table, prog.position, action.step)
+        entered = action.step == "F"
+        since, turned, slipped, spun = (prog.since + 1 if entered else 0, not entered,
+                                        False, 0)
+    assert nxt >= 0
     ships = list(state.ships)
     ships[index] = ShipState(table.bows[nxt], table.facings[nxt], s.status, s.destroyed,
-                             s.circled, s.fired, s.moved or forward)
-    new_prog = MoveProgress(index, prog.mp - 1, prog.since + 1 if forward else 0, not forward,
-                            prog.used + 1, prog.occupied, prog.start, prog.memo, nxt)
+                             s.circled, s.fired, s.moved or entered)
+    new_prog = MoveProgress(index, prog.mp - 1, since, turned, prog.used + 1, prog.occupied,
+                            prog.start, prog.memo, nxt, slipped, spun)
     state = state.evolve(ships=tuple(ships), moving=new_prog)
     if new_prog.mp == 0:  # nothing left to decide
         return finish_move(state, new_prog, events)
@@ -208,7 +257,8 @@ def finish_move(state: GameState, prog: MoveProgress, events: list[Event]) -> Ga
     events.append(MoveEnded(spec.name, prog.start[0].label(), s.bow.label(), s.facing.name,
                             prog.used, prog.used + prog.mp))
     ships = state.ships
-    if not state.setup.board.edge().isdisjoint(footprint(s.bow, s.facing, spec.length)):
+    if s.status != REMOVED and not state.setup.board.edge().isdisjoint(
+            footprint(s.bow, s.facing, spec.length)):
         ships = (*ships[:index], s._replace(status=REMOVED), *ships[index + 1:])
         events.append(ShipLost(spec.name, spec.side, "ended its move on a half-hex"))
     return state.evolve(ships=ships, moving=None, finished=state.finished | 1 << index)
@@ -220,6 +270,9 @@ def end_search(state: GameState, index: int) -> EndSearch:
     :func:`free_end`)."""
     prog = state.moving if state.moving is not None and state.moving.ship == index \
         else start_move(state, index)
+    if manoeuvres.commander(state):  # A8
+        return manoeuvres.search(state.setup.positions[index], manoeuvres.helm(state, index),
+                                 manoeuvres.node(prog), prog.mp)
     return search_ends(state.setup.positions[index], prog.position, prog.mp,
                        prog.since, prog.turned, state.setup.ships[index].enter_before_turn)
 
@@ -243,26 +296,70 @@ def reachable_ends(state: GameState, index: int) -> dict[tuple[Hex, Facing], lis
     return ends
 
 
+class MoveExtra(Protocol):
+    """A rule that adds actions to a ship's move (the Commander rules' hug, A7): its action
+    types, and for them what :class:`MovementPhase` asks of a phase."""
+
+    @property
+    def actions(self) -> tuple[type, ...]: ...
+
+    def legal_actions(self, state: GameState) -> Iterator[Any]: ...
+
+    def why_illegal(self, state: GameState, action: Any) -> str | None: ...
+
+    def apply(self, state: GameState, action: Any, dice: DiceSource, events: list[Event]
+              ) -> GameState: ...
+
+
 class MovementPhase(GroupMovement):
     """Ships move group by group (by Type from the highest, the initiative loser first); the
-    initiative rule gives the groups, and more when they run out (fog of war's reveals)."""
+    initiative rule gives the groups, and more when they run out (fog of war's reveals).
+    Rules that add actions to a ship's move come as ``extras`` (none at the quick-start
+    level)."""
 
     phase = Phase.MOVEMENT
-    actions = (Step,)
+    actions: tuple[type, ...] = (Step, Ram, RamStrike)
     title = "movement"
+
+    def __init__(self, initiative: Any, extras: Sequence[MoveExtra] = ()) -> None:
+        super().__init__(initiative)
+        self.extras = tuple(extras)
+        if self.extras:
+            self.actions = (Step, Ram, RamStrike, *(a for e in self.extras for a in e.actions))
+
+    def _extra(self, action: Any) -> MoveExtra:
+        return next(e for e in self.extras if isinstance(action, e.actions))
 
     def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
         return state.evolve(phase=self.phase, moving=None, finished=0)
 
     def legal_actions(self, state: GameState) -> Iterator[AirAction]:
-        return legal_steps(state)
+        if state.ram is not None:  # A6: the ram's player chooses where it strikes
+            return ramming.legal_strikes(state)
+        if not self.extras:
+            return legal_steps(state)
+        return chain(legal_steps(state), *(e.legal_actions(state) for e in self.extras))
 
-    def why_illegal(self, state: GameState, action: Step) -> str | None:
-        return why_illegal(state, action)
+    def why_illegal(self, state: GameState, action: Any) -> str | None:
+        if isinstance(action, RamStrike):
+            return ramming.why_strike_illegal(state, action)
+        if state.ram is not None:
+            return ramming.why_waiting(state)
+        if isinstance(action, Ram):
+            return why_ram_illegal(state, action)
+        if isinstance(action, Step):
+            return why_illegal(state, action)
+        return self._extra(action).why_illegal(state, action)
 
-    def apply(self, state: GameState, action: Step, dice: DiceSource, events: list[Event]
+    def apply(self, state: GameState, action: Any, dice: DiceSource, events: list[Event]
               ) -> GameState:
-        return apply_step(state, action, events)
+        if isinstance(action, Ram):
+            return ramming.apply_ram(state, action, dice, events)
+        if isinstance(action, RamStrike):
+            return ramming.apply_strike(state, action, dice, events)
+        if isinstance(action, Step):
+            return apply_step(state, action, events)
+        return self._extra(action).apply(state, action, dice, events)
 
     def waiting(self, state: GameState) -> list[int]:
         return list(candidates(state))

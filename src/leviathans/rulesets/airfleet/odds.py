@@ -1,5 +1,6 @@
 """Exact odds of an attack: the chance of destroying each slot, of breaking the keel, and the
-expected number of slots destroyed, as fractions (same rules as :mod:`.gunnery`).
+expected number of slots destroyed, as fractions (same rules as :mod:`.gunnery`; bracket
+attacks and saturation's several slot dice too, A4).
 
 Bots weigh thousands of attacks a move: :func:`attack_value`, :func:`gun_value` and
 :func:`gun_value_table` give them the expected slots destroyed and the keel chance as floats,
@@ -18,6 +19,7 @@ from typing import Any
 from ...dice import DiceExpr
 from . import breach
 from . import primitives as P
+from .bracket import BracketOption
 from .gunnery import AttackOption
 from .ships import ShipSpec, ShipState
 from .state import GameState
@@ -27,7 +29,10 @@ __all__ = [
     "GunValues",
     "attack_odds",
     "attack_value",
+    "bracket_odds",
+    "bracket_value",
     "breach_total_counts",
+    "destroy_any",
     "gun_value",
     "gun_value_table",
     "location_value",
@@ -99,6 +104,44 @@ def attack_odds(state: GameState, opt: AttackOption) -> AttackOdds:
     return AttackOdds(refs, keel, critical)
 
 
+def destroy_any(state: GameState, opt: AttackOption | BracketOption) -> Fraction:
+    """The exact chance that an attack (one gun's, or a bracket's, A4) destroys at least one
+    slot: the sum of its slot chances with one slot die; with saturation's several slot dice
+    those are not exclusive (their sum is the slots expected), so the dice are followed."""
+    if isinstance(opt, BracketOption):
+        return breach.any_slot_odds(*_bracket_parts(state, opt))
+    return breach.any_slot_odds(*_parts(state, opt))
+
+
+def bracket_odds(state: GameState, opt: BracketOption) -> AttackOdds:
+    """Exact odds of a bracket attack (A4) in the current state: the two highest of its guns'
+    weapon results, the highest crew result of the locations taking part, the location dice;
+    with saturation, each slot die."""
+    setup = state.setup
+    tspec = setup.ships[opt.target]
+    slots, keel, critical = breach.exact_odds(*_bracket_parts(state, opt))
+    refs = {tspec.slot_ref(6 * opt.location + k): p for k, p in enumerate(slots)
+            if tspec.breach[opt.location][k] is not None}
+    return AttackOdds(refs, keel, critical)
+
+
+def _bracket_parts(state: GameState, opt: BracketOption) -> tuple[breach.Volley, breach.Struck]:
+    setup = state.setup
+    return (breach.volley(setup.ships[opt.ship], state.ships[opt.ship], opt.guns,
+                          opt.weapon_dice),
+            breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location))
+
+
+def bracket_value(state: GameState, opt: BracketOption, keel_value: float) -> float:
+    """:func:`bracket_odds` as bots count it (expected slots destroyed plus ``keel_value``
+    times the keel chance, the nearest floats), cached on what decides it."""
+    _make_room()
+    volley, struck = _bracket_parts(state, opt)
+    expected, keel = _value(_number(volley, _SHOOTERS, _SHOOTER_PARTS),
+                            _number(struck, _TARGETS, _TARGET_PARTS))
+    return expected + keel_value * keel
+
+
 def attack_value(state: GameState, opt: AttackOption, keel_value: float) -> float:
     """Expected slots destroyed plus ``keel_value`` times the keel chance, as a float (for
     bots: the same numbers as :func:`attack_odds`, cached on what decides them)."""
@@ -156,9 +199,9 @@ def gun_value_table(spec: ShipSpec, ship: ShipState, guns: Sequence[int], tspec:
 # numbers, slots gone, armour, keel modifier). Each part is numbered the first time it is met,
 # and a value is found by the two numbers: hashing the dice at every look-up would cost more
 # than everything else a bot does with the value.
-_SHOOTERS: dict[breach.Shooter, int] = {}
+_SHOOTERS: dict[breach.Shooter | breach.Volley, int] = {}
 _TARGETS: dict[breach.Struck, int] = {}
-_SHOOTER_PARTS: list[breach.Shooter] = []
+_SHOOTER_PARTS: list[breach.Shooter | breach.Volley] = []
 _TARGET_PARTS: list[breach.Struck] = []
 _VALUES: dict[tuple[int, int], tuple[float, float]] = {}
 # The same part numbers by quick keys: the ship spec (hashed by identity), plain integers and

@@ -34,10 +34,24 @@ class Options(RulesOptions):
     fire_order: Annotated[Literal["loser-first", "winner-first"], Field(**option(
         help="Which side makes all its attacks first in gunnery: the initiative loser, as "
              "in movement, or the winner."))] = "loser-first"
+    rules: Annotated[Literal["quick-start", "commander"], Field(**option(
+        help="The rules level: the quick-start rules, or the Commander rules (torpedoes, "
+             "ramming, screening, repair, turrets, bracketing, saturation: A1-A12).",
+        record_default=False))] = "quick-start"
     quickstart_destruction: Annotated[bool, Field(**option(
         help="The quick-start destruction rules: a ship goes when a location has every "
-             "slot destroyed, or when half its structural integrity in slots is destroyed."))
-    ] = True
+             "slot destroyed, or when half its structural integrity in slots is destroyed "
+             "(off under the Commander rules, A11).",
+        defaults_by={"rules": {"commander": False}}))] = True
+    ramming: Annotated[bool, Field(**option(
+        help="Commander rules: ships may ram (A6).", record_default=False))] = True
+    ram_attacks: Annotated[Literal["type", "one"], Field(**option(
+        help="Commander rules: the attacks a ram makes on each ship, as many as the other "
+             "ship's Type, or one (A6).", record_default=False))] = "type"
+    repair_target: Annotated[Literal["flat", "captains-manual"], Field(**option(
+        help="Commander rules: a repair needs 15 in the crew's own location and 18 elsewhere, "
+             "or those targets moved by the Captain's Manual table of Type and SI (A9).",
+        record_default=False))] = "flat"
     initiative: Annotated[Literal["quick-start", "fog-of-war"], Field(**option(
         help="Initiative: two red dice a side, or fog of war's secret ship-type cards and "
              "initiative dice (F1).", record_default=False, lobby=False))] = "quick-start"

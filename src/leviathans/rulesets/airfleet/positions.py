@@ -44,6 +44,10 @@ class PositionTable:
     footprints: tuple[tuple[Hex, ...], ...]
     #: does the footprint touch a half-hex (R2)?
     on_edge: tuple[bool, ...]
+    #: A8 (Commander rules): position after a sideslip forward-left (toward port) / forward-
+    #: right (toward starboard), facing kept, or -1 (off board)
+    slip_left: tuple[int, ...] = ()
+    slip_right: tuple[int, ...] = ()
 
     def __len__(self) -> int:
         return len(self.bows)
@@ -64,6 +68,9 @@ def position_table(board: Board, length: int, pivot: int) -> PositionTable:
         new_facing = facing.turned(turn)
         return number.get((turned_bow(length, pivot, bow, facing, new_facing), new_facing), -1)
 
+    def slipped(bow: Hex, facing: Facing, turn: int) -> int:
+        return number.get((bow.neighbour(facing.turned(turn)), facing), -1)
+
     prints = tuple(footprint(bow, f, length) for bow, f in places)
     return PositionTable(
         board=board, length=length, pivot=pivot,
@@ -74,6 +81,8 @@ def position_table(board: Board, length: int, pivot: int) -> PositionTable:
         right=tuple(after(bow, f, 1) for bow, f in places),
         footprints=prints,
         on_edge=tuple(not edge.isdisjoint(hexes) for hexes in prints),
+        slip_left=tuple(slipped(bow, f, -1) for bow, f in places),
+        slip_right=tuple(slipped(bow, f, 1) for bow, f in places),
     )
 
 
@@ -94,7 +103,8 @@ class EndSearch:
     positions: array[int]
 
     def path(self, k: int) -> list[str]:
-        """The first path found to ``ends[k]``: step letters (F, L, R)."""
+        """The first path found to ``ends[k]``: step letters (F, L, R; P, S for the
+        Commander rules' sideslips)."""
         out: list[str] = []
         node = self.end_nodes[k]
         parents, positions, table = self.parents, self.positions, self.table
@@ -102,7 +112,9 @@ class EndSearch:
             before = parents[node]
             now, was = positions[node], positions[before]
             out.append("F" if table.forward[was] == now else
-                       "L" if table.left[was] == now else "R")
+                       "L" if table.left[was] == now else
+                       "R" if table.right[was] == now else
+                       "P" if table.slip_left[was] == now else "S")
             node = before
         out.reverse()
         return out

@@ -33,6 +33,7 @@ __all__ = [
     "quickstart_destroyed",
     "slot_count",
     "slot_result",
+    "structural_integrity",
     "trim_modifier",
 ]
 
@@ -90,6 +91,19 @@ def first_intact(slots: Sequence[int], count: int, destroyed: int) -> int:
         if not destroyed >> slots[k] & 1:
             return k
     return -1
+
+
+def structural_integrity(si: int, hull_slots: Sequence[int], hull_bonus: Sequence[int],
+                         destroyed: int) -> int:
+    """A10: the printed structural integrity plus the bonus of each armoured hull slot
+    (``hull_slots``, flat numbers, with ``hull_bonus``) not destroyed; ``destroyed`` as for
+    armour (R6: one destroyed by this turn's gunnery still counts until its damage takes
+    effect)."""
+    total = si
+    for k in range(len(hull_slots)):
+        if not destroyed >> hull_slots[k] & 1:
+            total += hull_bonus[k]
+    return total
 
 
 def keel_modifier(gone: int, location_mask: int) -> int:

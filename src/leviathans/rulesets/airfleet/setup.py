@@ -214,7 +214,7 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario") -> GameSetup:
             raise ScenarioError(f"{at}.side: {shown(side)} is not one of {', '.join(SIDES)}")
         at = f"{where}.ships[{i + 1}] ({name})"
         try:
-            spec = compile_ship(i, name, side, card)
+            spec = compile_ship(i, name, side, card, options.rules)
         except LeviathansError as exc:
             raise ScenarioError(f"{at}: {exc}") from None
         bow_label, facing_text = entry.get("bow"), entry.get("facing")

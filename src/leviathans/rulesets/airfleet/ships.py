@@ -15,7 +15,7 @@ from ...dice import DiceExpr, Die
 from ...errors import ScenarioError
 from ...hexgrid import Facing, Hex, footprint
 from . import primitives as P
-from .slot_kinds import Effect, active_effect
+from .slot_kinds import NEVER_REPAIRED, Effect, active_effect, effect_of, mark_active
 
 __all__ = ["AFLOAT", "KEEL_BROKEN", "REMOVED", "ShipSpec", "ShipState", "compile_ship"]
 
@@ -33,6 +33,19 @@ _SHAPES = {1: (2, 0), 2: (3, 1), 3: (3, 1), 4: (4, 1)}
 # R4: the sectors of each arc, as a mask relative to the ship's facing (bit k = sector k
 # clockwise from ahead): bow 0, starboard 1-2, stern 3, port 4-5.
 _ARCS = {"bow": 0b000001, "starboard": 0b000110, "stern": 0b001000, "port": 0b110000}
+
+# A3: a turret fires into the arcs next to its own too, every sector drawn from its own weapon
+# hex. A bow or stern turret: both side arcs. A side turret: the half of the bow and stern
+# sectors on its own side of the centre line (hexes on the line count for both). An arc code
+# holds sectors in bits 0-5, sectors counted only on the port side of the centre line (or on
+# it) in bits 6-11, only on the starboard side (or on it) in bits 12-17
+# (``geometry.relative_code`` gives a hex's code in the same layout).
+PORT_HALF = 6
+STARBOARD_HALF = 12
+_BOW_AND_STERN = 0b001001
+_TURRET_ARCS = {"bow": 0b110111, "stern": 0b111110,
+                "port": _ARCS["port"] | _BOW_AND_STERN << PORT_HALF,
+                "starboard": _ARCS["starboard"] | _BOW_AND_STERN << STARBOARD_HALF}
 
 
 def _arc_and_hex(location: str, ship_type: int, length: int) -> tuple[int, int]:
@@ -93,11 +106,43 @@ class ShipSpec:
     #: per location: the flat indices of its gun batteries
     guns: tuple[tuple[int, ...], ...] = ()
     loc_index: dict[str, int] = field(default_factory=dict)
+    #: A10: armoured hull slots (flat numbers) and the structural integrity each adds while
+    #: intact
+    hull_slots: tuple[int, ...] = ()
+    hull_bonus: tuple[int, ...] = ()
+    #: A11: the slots that keep a side in the game while one is intact: its guns, and from the
+    #: commander level its torpedoes and ram slots too
+    arms_mask: int = 0
+    #: A9: the crew slots that may repair, as (flat index, die, times the die is rolled)
+    repairers: tuple[tuple[int, Die, int], ...] = ()
+    #: A9: slots no repair mends (misses, armour, every crew kind)
+    never_repaired: int = 0
+    #: A8: intact steering gears cut the hexes before turning to their side: per side (port,
+    #: starboard), the mask of steering-gear slots in that side's locations
+    steering: tuple[int, int] = (0, 0)
+    #: A8: per side (port, starboard), the slots allowing a sideslip that way (steering gear
+    #: or slip shaft in that side's locations)
+    slips: tuple[int, int] = (0, 0)
+    #: A6 (N8): Ramming Crew slots, each +2 to the ship's ramming checks while intact
+    ram_crew_mask: int = 0
     #: a number shared by every ship of the same shape (footprint, arcs, weapon hexes,
     #: locations): what the geometry of attacks depends on, so it can be cached by shape
     shape: int = 0
     #: movement points by destroyed mask, computed once each
     _mp: dict[int, int] = field(default_factory=dict, repr=False)
+    #: A3: the arcs the ship's weapons fire into, as (weapon hex index, arc code): each
+    #: location's own arc first (at its location's index), then the turret arcs
+    firing_arcs: tuple[tuple[int, int], ...] = ()
+    #: A3: per flat slot, the firing arc (index into ``firing_arcs``) it fires into: its
+    #: location's, or a turret's
+    slot_arc: tuple[int, ...] = ()
+    #: per firing arc: the flat indices of the gun batteries firing into it
+    arc_guns: tuple[tuple[int, ...], ...] = ()
+    #: A4: the gun batteries with the bracket mark in play
+    bracket_mask: int = 0
+    #: A4: per flat slot, the slot dice its attack rolls: one, and one more per saturation
+    #: mark in play
+    slot_dice: tuple[int, ...] = ()
 
     @property
     def type(self) -> int:
@@ -128,6 +173,12 @@ class ShipSpec:
             )
         return self.loc_index[loc] * 6 + int(number) - 1
 
+    def structure(self, destroyed: int) -> int:
+        """A10: the structural integrity with the armoured hull slots not in ``destroyed``."""
+        if not self.hull_slots:
+            return self.si
+        return P.structural_integrity(self.si, self.hull_slots, self.hull_bonus, destroyed)
+
     def mp(self, destroyed: int) -> int:
         """Movement points from the engines not destroyed before this turn, at most the
         card's Starting MP (reserve engines only make up for engines lost)."""
@@ -146,6 +197,18 @@ def _shape_number(*shape: object) -> int:
 
 
 _ENGINES = (Effect.ENGINE, Effect.RESERVE_ENGINE)
+#: the slots that fire: at a target (guns) or along a line (torpedoes, A5)
+_WEAPONS = (Effect.GUN, Effect.TORPEDO)
+#: A9: crews that repair, and how many times their die is rolled (a Repair Crew twice, N6)
+_REPAIRS = {Effect.CREW: 1, Effect.RAMMING_CREW: 1, Effect.REPAIR_CREW: 2}
+#: A11: what keeps a side in the game from the commander level, besides its guns
+_ARMS = (Effect.TORPEDO, Effect.RAM)
+
+
+def _side(location: str) -> int:
+    """A8: 0 for a port location, 1 for a starboard one, -1 for bow and stern (no side)."""
+    side = location.removeprefix("fore-").removeprefix("aft-")
+    return 0 if side == "port" else 1 if side == "starboard" else -1
 
 
 def compile_ship(index: int, name: str, side: str, card: Card, level: str = "quick-start"
@@ -161,7 +224,11 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
     slots: list[Slot] = []
     loc_mask, crew, armour, arc, weapon_hex = [], [], [], [], []
     engines: list[tuple[int, int]] = []
-    miss = gun = trim = 0
+    hull: list[tuple[int, int]] = []
+    repairers: list[tuple[int, Die, int]] = []
+    miss = gun = trim = arms = never = 0
+    miss = gun = trim = ram_crew = 0
+    steering, slips = [0, 0], [0, 0]
     for li, loc in enumerate(locations):
         loc_slots = card.locations[loc].slots
         loc_mask.append(0b111111 << (6 * li))
@@ -183,12 +250,28 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
                 armours.append((flat, slot.bonus))
             elif effect in _ENGINES and slot.mp is not None:
                 engines.append((flat, slot.mp))
+            elif effect is Effect.STRUCTURE and slot.si_bonus is not None:
+                hull.append((flat, slot.si_bonus))
+            elif effect is Effect.RAMMING_CREW:
+                ram_crew |= 1 << flat
+            elif effect in (Effect.STEERING, Effect.SIDESLIP) and _side(loc) >= 0:
+                slips[_side(loc)] |= 1 << flat
+                if effect is Effect.STEERING:
+                    steering[_side(loc)] |= 1 << flat
+            if effect in _REPAIRS and slot.die is not None:
+                repairers.append((flat, slot.die, _REPAIRS[effect]))
+            if effect is Effect.GUN or (level != "quick-start"
+                                        and effect_of(slot.kind).effect in _ARMS):
+                arms |= 1 << flat
+            if slot.kind in NEVER_REPAIRED:
+                never |= 1 << flat
         crews.sort(key=lambda c: c[1].mean, reverse=True)
         crew.append(tuple(crews))
         armour.append(tuple(armours))
         a, h = _arc_and_hex(loc, card.type, length)
         arc.append(a)
         weapon_hex.append(h)
+    firing = _firing(slots, locations, level, arc, weapon_hex)
     return ShipSpec(
         index=index,
         name=name,
@@ -221,8 +304,46 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
         guns=tuple(tuple(6 * li + si for si in range(6) if gun >> (6 * li + si) & 1)
                    for li in range(len(locations))),
         loc_index={loc: i for i, loc in enumerate(locations)},
-        shape=_shape_number(length, pivot, card.type, locations, tuple(arc), tuple(weapon_hex)),
+        hull_slots=tuple(flat for flat, _ in hull),
+        hull_bonus=tuple(bonus for _, bonus in hull),
+        arms_mask=arms,
+        repairers=tuple(repairers),
+        never_repaired=never,
+        steering=(steering[0], steering[1]),
+        slips=(slips[0], slips[1]),
+        ram_crew_mask=ram_crew,
+        shape=_shape_number(length, pivot, card.type, locations, tuple(arc), tuple(weapon_hex),
+                            firing[0]),
+        firing_arcs=firing[0],
+        slot_arc=firing[1],
+        arc_guns=tuple(tuple(g for g in range(len(slots)) if gun >> g & 1 and firing[1][g] == a)
+                       for a in range(len(firing[0]))),
+        bracket_mask=sum(1 << g for g, s in enumerate(slots) if gun >> g & 1
+                         and "bracket" in s.marks and mark_active("bracket", level)),
+        slot_dice=tuple(1 + (s.marks.count("saturation") if mark_active("saturation", level)
+                             else 0) for s in slots),
     )
+
+
+def _firing(slots: list[Slot], locations: tuple[str, ...], level: str, arc: list[int],
+            weapon_hex: list[int]) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """A3: the firing arcs of a ship (``ShipSpec.firing_arcs``) and each slot's
+    (``ShipSpec.slot_arc``): a gun or torpedo with the turret mark in play fires into its
+    location's turret arc, from the same weapon hex."""
+    arcs = list(zip(weapon_hex, arc, strict=True))
+    slot_arc = []
+    turret = mark_active("turret", level)
+    for flat, slot in enumerate(slots):
+        li = flat // 6
+        if turret and "turret" in slot.marks and active_effect(slot.kind, level) in _WEAPONS:
+            side_of = locations[li].removeprefix("fore-").removeprefix("aft-")
+            found = (weapon_hex[li], _TURRET_ARCS[side_of])
+            if found not in arcs:
+                arcs.append(found)
+            slot_arc.append(arcs.index(found))
+        else:
+            slot_arc.append(li)
+    return tuple(arcs), tuple(slot_arc)
 
 
 class ShipState(NamedTuple):

@@ -17,9 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ...cards.schema import SLOT_KINDS
+from ...cards.schema import MARKS, SLOT_KINDS
 
-__all__ = ["LEVELS", "SLOT_EFFECTS", "Effect", "SlotEffect", "active_effect", "effect_of"]
+__all__ = ["CREW_KINDS", "LEVELS", "MARK_RULES", "NEVER_REPAIRED", "SLOT_EFFECTS", "Effect",
+           "MarkRule", "SlotEffect", "active_effect", "effect_of", "mark_active"]
 
 #: The rules levels of the air-fleet game, lowest first (A1): a level has every effect of the
 #: levels before it.
@@ -118,6 +119,13 @@ if set(SLOT_EFFECTS) != set(SLOT_KINDS):  # pragma: no cover - caught at import 
                        f"{sorted(set(SLOT_KINDS) ^ set(SLOT_EFFECTS))}")
 
 
+#: Every crew kind a card may print (A9: a crew slot is never repaired, whatever its kind).
+CREW_KINDS = frozenset({"crew", "precision-crew", "repair-crew", "bracketing-crew",
+                        "screening-crew", "saturation-crew", "a-h-crew"})
+#: A9: the kinds no repair can mend: misses, armour, and every crew kind.
+NEVER_REPAIRED = frozenset({"miss", "armour"}) | CREW_KINDS
+
+
 def effect_of(kind: str) -> SlotEffect:
     """The entry of ``kind``."""
     return SLOT_EFFECTS[kind]
@@ -130,3 +138,38 @@ def active_effect(kind: str, level: str = _QS) -> Effect:
     if LEVELS.index(level) < LEVELS.index(entry.level):
         return Effect.INERT
     return entry.effect
+
+
+
+# --- weapon marks ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MarkRule:
+    """What a weapon mark printed beside a gun or torpedo does."""
+
+    #: the lowest rules level at which the mark acts (:data:`LEVELS`); ``None``: at none
+    level: str | None
+    ruling: str
+    note: str
+
+
+#: Every weapon mark a card may print (:data:`~leviathans.cards.schema.MARKS`): below its
+#: level a mark does nothing (the quick-start rules fire every gun in its location's arc, once,
+#: with one slot die).
+MARK_RULES: Mapping[str, MarkRule] = {
+    "turret": MarkRule(_CMD, "A3", "fires into the arcs next to its own too"),
+    "bracket": MarkRule(_CMD, "A4", "combines with guns of its name into one attack"),
+    "saturation": MarkRule(_CMD, "A4", "rolls one more slot die per mark"),
+    "artillery": MarkRule(None, "A10", "no rule published: inert"),
+}
+
+if set(MARK_RULES) != set(MARKS):  # pragma: no cover - caught at import by every test
+    raise RuntimeError(f"every weapon mark needs an entry in MARK_RULES: "
+                       f"{sorted(set(MARK_RULES) ^ set(MARKS))}")
+
+
+def mark_active(mark: str, level: str = _QS) -> bool:
+    """Does a weapon ``mark`` act at rules ``level`` (A3, A4: from the commander level)?"""
+    rule = MARK_RULES[mark]
+    return rule.level is not None and LEVELS.index(level) >= LEVELS.index(rule.level)

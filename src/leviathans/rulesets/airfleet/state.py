@@ -30,6 +30,10 @@ if TYPE_CHECKING:
     from . import AirFleet
     from .fog import Fog
     from .gunnery import AttackOption
+    from .ramming import RamResolution
+    from .repair import Repairs
+    from .screening import Hugging
+    from .torpedoes import Torpedoes
 
 __all__ = ["GameState", "MoveProgress", "Phase"]
 
@@ -46,6 +50,10 @@ class Phase:
     INITIATIVE = PhaseId("INITIATIVE")
     MOVEMENT = PhaseId("MOVEMENT")
     GUNNERY = PhaseId("GUNNERY")
+    #: Commander rules: gunnery's damage takes effect at the end of gunnery (A1, no decision)
+    GUNNERY_DAMAGE = PhaseId("GUNNERY_DAMAGE")
+    #: Commander rules: crews repair slots destroyed in earlier turns (A9)
+    REPAIR = PhaseId("REPAIR")
     #: the end of a turn: damage takes effect, destruction, the end of the game (no decision)
     TURN_END = PhaseId("TURN_END")
     OVER = OVER
@@ -54,12 +62,13 @@ class Phase:
 class MoveProgress:
     """The ship being moved and how far through its move it is."""
 
-    __slots__ = ("memo", "mp", "occupied", "position", "ship", "since", "start", "turned",
-                 "used")
+    __slots__ = ("memo", "mp", "occupied", "position", "ship", "since", "slipped", "spun",
+                 "start", "turned", "used")
 
     def __init__(self, ship: int, mp: int, since: int, turned: bool, used: int,
                  occupied: frozenset[Hex], start: tuple[Hex, int],
-                 memo: dict[tuple[Any, ...], bool], position: int) -> None:
+                 memo: dict[tuple[Any, ...], bool], position: int, slipped: bool = False,
+                 spun: int = 0) -> None:
         self.ship = ship
         #: movement points left this turn
         self.mp = mp
@@ -75,6 +84,10 @@ class MoveProgress:
         self.memo = memo
         #: the ship's position now, numbered in its :class:`.PositionTable`
         self.position = position
+        #: A8 (Commander rules): a sideslip was made in this move (once a move)
+        self.slipped = slipped
+        #: A8: hexsides turned in place by a ship entering no hex (``manoeuvres.SPUN_*``)
+        self.spun = spun
 
 
 _new_state = object.__new__
@@ -84,8 +97,9 @@ class GameState:
     """One position of an air-fleet game. Treat as immutable."""
 
     __slots__ = (
-        "attacks", "cache", "draw_offer", "events", "finished", "firing", "fog", "groups",
-        "initiative", "moving", "outcome", "phase", "setup", "ships", "turn",
+        "attacks", "cache", "destroyed_before", "draw_offer", "events", "finished", "firing",
+        "fog", "groups", "hugs", "initiative", "moving", "outcome", "phase", "ram", "repairs",
+        "setup", "ships", "torpedoes", "turn",
     )
 
     setup: GameSetup
@@ -106,8 +120,19 @@ class GameState:
     attacks: tuple[Any, tuple[AttackOption, ...]] | None
     #: fog-of-war initiative this turn (secret placements, revealed cards), if that option
     fog: Fog | None
+    #: A6: a successful ram whose struck locations are being chosen (``ramming.RamResolution``)
+    ram: RamResolution | None
     #: the side whose draw offer waits for the other side's answer, if any
     draw_offer: str | None
+    #: the Commander rules' torpedoes this turn: launches placed and resolved (A5)
+    torpedoes: Torpedoes | None
+    #: the Commander rules' screening hugs made this turn (A7)
+    hugs: tuple[Hugging, ...]
+    #: per ship: the slots destroyed when this turn began (A9: only those may be repaired);
+    #: a game that starts mid-turn takes its ships' slots destroyed in earlier turns
+    destroyed_before: tuple[int, ...]
+    #: the repair phase under way (A9, ``repair.py``), if any
+    repairs: Repairs | None
     outcome: Outcome | None
     events: tuple[Event, ...]
     #: derived data computed once per state (legal-move helpers); never copied by evolve
@@ -127,7 +152,12 @@ class GameState:
         self.firing = ()
         self.attacks = None
         self.fog = None
+        self.ram = None
         self.draw_offer = None
+        self.torpedoes = None
+        self.hugs = ()
+        self.destroyed_before = tuple(s.destroyed for s in ships)
+        self.repairs = None
         self.outcome = None
         self.events = ()
         self.cache = {}
@@ -278,6 +308,9 @@ class GameState:
             "outcome": self.outcome.to_dict() if self.outcome else None,
             "fog": fog.view(self, player) if self.fog is not None else None,
             "draw_offer": self.draw_offer,
+            # the Commander rules (A5, A7): torpedo tokens and screening hugs
+            "torpedoes": torpedoes.view(self),
+            "hugs": screening.view(self),
         }
 
     def __repr__(self) -> str:
@@ -287,4 +320,4 @@ class GameState:
 _copy_fields = field_copier(tuple(n for n in GameState.__slots__ if n != "cache"))
 
 # The phase modules need GameState; import them after it is defined.
-from . import fog, turn  # noqa: E402
+from . import fog, screening, torpedoes, turn  # noqa: E402

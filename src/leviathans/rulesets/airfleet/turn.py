@@ -22,8 +22,8 @@ from .events import (
 from .ships import AFLOAT, KEEL_BROKEN, REMOVED
 from .state import GameState, Phase
 
-__all__ = ["Initiative", "RolledInitiative", "TurnEnd", "TurnStart", "concede", "draw",
-           "end_turn", "firing_order", "movement_groups", "new_game", "roll_initiative",
+__all__ = ["GunneryDamage", "Initiative", "RolledInitiative", "TurnEnd", "TurnStart", "concede",
+           "draw", "end_turn", "firing_order", "movement_groups", "new_game", "roll_initiative",
            "turn_end_outcome", "why_draw_illegal"]
 
 RED = die("red")
@@ -70,7 +70,9 @@ class TurnStart(BasePhase):
         events.append(TurnStarted(state.turn))
         ships = tuple(s._replace(moved=False, fired=0) if s.moved or s.fired else s
                       for s in state.ships)
-        return state.evolve(phase=self.phase, ships=ships)
+        # A9: what was destroyed before this turn, the only slots a repair may mend
+        return state.evolve(phase=self.phase, ships=ships,
+                            destroyed_before=tuple(s.destroyed for s in ships))
 
 
 class Initiative(BasePhase):
@@ -113,6 +115,18 @@ class TurnEnd(BasePhase):
         return state.evolve(phase=self.phase, turn=state.turn + 1)
 
 
+class GunneryDamage(BasePhase):
+    """Commander rules (A1 step 7): the damage marked in gunnery takes effect at the end of
+    gunnery, before reinforce and repair (a crew destroyed this turn cannot repair, A9)."""
+
+    phase = Phase.GUNNERY_DAMAGE
+
+    def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        ships = tuple(s._replace(destroyed=s.destroyed | s.circled, circled=0) if s.circled
+                      else s for s in state.ships)
+        return state.evolve(phase=self.phase, ships=ships)
+
+
 def begin_movement(state: GameState, winner: str) -> GameState:
     """Movement with initiative already decided (a scenario that starts in movement)."""
     state = state.evolve(initiative=winner, groups=movement_groups(state, winner))
@@ -139,14 +153,15 @@ def _destruction(state: GameState, index: int) -> str | None:
         return "its keel broke"
     if not state.setup.options.quickstart_destruction:
         return None
+    si = spec.structure(s.destroyed)  # A10: armoured hull slots while intact
     found = P.quickstart_destroyed(s.destroyed, spec.miss_mask, spec.loc_mask,
-                                   len(spec.locations), spec.si)
+                                   len(spec.locations), si)
     if found < 0:
         return None
     if found < len(spec.locations):  # misses count as destroyed for this rule
         return f"every slot of its {spec.locations[found]} location is destroyed"
     lost = s.destroyed.bit_count()
-    return f"{lost} slots destroyed, at least half its structural integrity ({spec.si})"
+    return f"{lost} slots destroyed, at least half its structural integrity ({si})"
 
 
 def end_turn(state: GameState, events: list[Event]) -> GameState:
@@ -176,7 +191,8 @@ def _defeat(state: GameState, side: str) -> str | None:
     ships = [i for i in state.afloat() if state.setup.ships[i].side == side]
     if not ships:
         return f"every {side} ship is destroyed"
-    if all(not state.setup.ships[i].gun_mask & ~state.ships[i].destroyed for i in ships):
+    # guns; from the commander level torpedoes and ram slots too (A11)
+    if all(not state.setup.ships[i].arms_mask & ~state.ships[i].destroyed for i in ships):
         return f"every {side} weapon is destroyed"
     return None
 

@@ -102,7 +102,7 @@ function render() {
   document.body.dataset.ruleset = data.game.ruleset;
   document.getElementById("rules-link").hidden = data.game.ruleset !== "airfleet";  // our page covers the air-fleet game
   document.body.dataset.seq = data.seq;
-  document.getElementById("phase").textContent = view.phase;
+  document.getElementById("phase").textContent = String(view.phase).replaceAll("_", " ");  // "torpedo launch"
   document.getElementById("turn").textContent = `turn ${view.turn}`;
   const tm = document.getElementById("to-move");
   tm.textContent = data.to_move ? `${data.to_move} to move` : "game over";
@@ -287,6 +287,8 @@ function airContext() {
     sending: () => pending > 0,
     ask,
     ruler: (from, what) => { ruler = from ? { from, what } : null; },
+    aim: (ship, slot, target) => api(`/api/games/${encodeURIComponent(gameId)}/torpedo?ship=${encodeURIComponent(ship)}`
+      + `&slot=${encodeURIComponent(slot)}&target=${encodeURIComponent(target)}&${tokenQuery()}`),
     plan: (ship, steps) => api(`/api/games/${encodeURIComponent(gameId)}/plan?ship=${encodeURIComponent(ship)}`
       + `&steps=${encodeURIComponent(steps)}&${tokenQuery()}`),
   };

@@ -31,6 +31,7 @@ function refreshForm() {
   document.getElementById("initiative-label").hidden = !Object.keys(initiatives).length;
   refreshOpponent();
   buildOptions(info.options || []);
+  scenarioOptions();
   refreshScenario();
 }
 
@@ -118,20 +119,65 @@ function buildOptions(declared) {
                              : el("label", { title }, text, input);
   }));
   box.declared = shown;
+  // An option whose default depends on another (quick-start destruction is off under the
+  // Commander rules) follows that one's choice until the player changes it.
+  for (const o of shown) {
+    for (const other of Object.keys(o.defaults_by || {})) {
+      const control = document.getElementById(`option-${other}`);
+      if (control) control.addEventListener("change", () => showDefault(o));
+    }
+  }
 }
 
-// The options whose value differs from the declared default, typed as declared.
+// The default an option has given the others' current values (its declared defaults_by),
+// else the scenario's own value (a Commander rules scenario sets the rules level), else the
+// declared default.
+function effectiveDefault(o) {
+  for (const [other, byValue] of Object.entries(o.defaults_by || {})) {
+    const value = currentValue(other);
+    if (value !== undefined && Object.prototype.hasOwnProperty.call(byValue, String(value))) {
+      return byValue[String(value)];
+    }
+  }
+  const own = currentFacts().options;
+  if (own && Object.prototype.hasOwnProperty.call(own, o.name)) return own[o.name];
+  return o.default;
+}
+
+// A scenario chosen: the options form shows its own options (then the ones following them).
+function scenarioOptions() {
+  const box = document.getElementById("options");
+  const shown = box.declared || [];
+  for (const o of shown) if (!Object.keys(o.defaults_by || {}).length) showDefault(o);
+  for (const o of shown) if (Object.keys(o.defaults_by || {}).length) showDefault(o);
+}
+
+function showDefault(o) {
+  const input = document.getElementById(`option-${o.name}`);
+  const value = effectiveDefault(o);
+  if (o.type === "bool") input.checked = value === true;
+  else if (o.type === "choice") input.value = String(Math.max(0, o.choices.indexOf(value)));
+  else input.value = value === null || value === undefined ? "" : String(value);
+}
+
+function currentValue(name) {
+  const box = document.getElementById("options");
+  const o = (box.declared || []).find((d) => d.name === name);
+  const input = document.getElementById(`option-${name}`);
+  if (!o || !input) return undefined;
+  if (o.type === "bool") return input.checked;
+  if (o.type === "choice") return o.choices[Number(input.value)];
+  if (o.type === "int") return input.value === "" ? null : Number(input.value);
+  return input.value === "" && o.optional ? null : input.value;
+}
+
+// The options whose value differs from their default (given the others), typed as declared.
 function chosenOptions() {
   const box = document.getElementById("options");
   const out = {};
   for (const o of box.declared || []) {
-    const input = document.getElementById(`option-${o.name}`);
-    let value;
-    if (o.type === "bool") value = input.checked;
-    else if (o.type === "choice") value = o.choices[Number(input.value)];
-    else if (o.type === "int") value = input.value === "" ? null : Number(input.value);
-    else value = input.value === "" && o.optional ? null : input.value;
-    if (value !== o.default) out[o.name] = value;
+    const value = currentValue(o.name);
+    if (value !== effectiveDefault(o)) out[o.name] = value;
   }
   return out;
 }
@@ -290,7 +336,7 @@ async function main() {
   document.getElementById("bot").value = meta.bots.includes("greedy") ? "greedy" : meta.bots[0];
   document.getElementById("ruleset").addEventListener("change", refreshForm);
   document.getElementById("opponent").addEventListener("change", refreshOpponent);
-  document.getElementById("scenario").addEventListener("change", refreshScenario);
+  document.getElementById("scenario").addEventListener("change", () => { scenarioOptions(); refreshScenario(); });
   for (const id of ["side", "initiative", "options"]) {
     document.getElementById(id).addEventListener("change", showChance);
   }

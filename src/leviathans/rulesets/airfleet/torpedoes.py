@@ -1,0 +1,629 @@
+"""Torpedoes (A5, the Commander rules): the launch phase, the resolution phase, their actions
+and the exact odds of a torpedo attack.
+
+Launch (after initiative): the side that lost the initiative places all its launches first,
+then the other side. Each torpedo slot still intact launches at most once a turn: a launch
+token on its location's weapon hex, a target token on a hex of the board in that location's
+firing arc (R4; widened as A3 says for a torpedo marked T) at most the torpedo's range from
+the launch hex. A card that prints no range or dice gives 18 hexes and three red dice (A5).
+
+Resolution (after movement): in launch order, each torpedo's line runs from the launch hex's
+centre to the target hex's centre (:mod:`leviathans.hexlines`) and strikes the first ship
+with a hex it enters after leaving the launch hex, friend or foe, never the launching ship
+(nor a ship lying on the launch hex, whose arcs cannot hold that hex). A tie at one point,
+or a launch hex on a line between two of the struck ship's arcs (R4, and a Type 4 ship's
+fore or aft side, A2), is the launching side's choice. The struck location is the struck
+ship's damage arc holding the launch hex (R4). Breach roll: the torpedo dice + that
+location's dice (go or stop for this turn) + the slot die; no crew die, no trim-tank penalty;
+armour, critical damage and the keel as for guns (:mod:`.breach`). The damage takes effect at
+once: a slot destroyed is destroyed now (it fires, protects and crews no more this turn) and a
+broken keel removes the ship at once. Screening never stops a torpedo (A7). A torpedo whose
+line meets no ship is lost.
+
+Notation (``launch`` and ``torpedo`` words, :func:`.actions.register_notation`):
+``launch Raven:port.3@1012`` (a launch with its target hex), ``launch done`` (the side makes
+no more launches this turn), ``torpedo 2>Pontbriand:port`` (the launching side's choice of
+ship and location for torpedo 2 where it has one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from ...dice import DiceExpr, DiceSource, Die
+from ...errors import HexError, IllegalActionError
+from ...hexgrid import Hex, distance
+from ...hexlines import first_met
+from ...protocol import Event
+from ...turns import BasePhase
+from ...turns import Phase as PhaseId
+from . import breach
+from .actions import register_notation
+from .events import ShipLost, TorpedoLaunched, TorpedoLost, TorpedoStruck
+from .geometry import damage_locations, slot_in_arc
+from .ships import AFLOAT, REMOVED, ShipSpec
+from .slot_kinds import Effect, active_effect
+from .state import GameState
+
+if TYPE_CHECKING:
+    from .odds import AttackOdds
+
+__all__ = [
+    "DEFAULT_DICE",
+    "DEFAULT_RANGE",
+    "LAUNCH",
+    "RESOLUTION",
+    "EndLaunches",
+    "Launch",
+    "Strike",
+    "Torpedo",
+    "TorpedoLaunch",
+    "TorpedoOdds",
+    "TorpedoResolution",
+    "TorpedoSlot",
+    "Torpedoes",
+    "in_launch_arc",
+    "launch_targets",
+    "meets",
+    "strike_options",
+    "torpedo_odds",
+    "torpedo_slots",
+]
+
+#: A5: a torpedo whose card prints no range reaches 18 hexes ...
+DEFAULT_RANGE = 18
+#: ... and one that prints no dice rolls three red dice
+DEFAULT_DICE = DiceExpr.parse("3red")
+
+#: the phases' identities (A1: launch after initiative, resolution after movement)
+LAUNCH = PhaseId("TORPEDO_LAUNCH")
+RESOLUTION = PhaseId("TORPEDO_RESOLUTION")
+
+
+# --- the torpedo slots of a ship ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TorpedoSlot:
+    """A slot that launches torpedoes, as it plays (A5 defaults filled in)."""
+
+    flat: int
+    location: int
+    range: int
+    dice: DiceExpr
+    #: marked T: fires into the neighbouring arcs too (A3)
+    turret: bool
+
+
+_SLOTS: dict[tuple[int, str], tuple[ShipSpec, tuple[TorpedoSlot, ...]]] = {}
+
+
+def torpedo_slots(spec: ShipSpec, level: str) -> tuple[TorpedoSlot, ...]:
+    """The ship's torpedo slots at rules ``level`` (none below the Commander rules)."""
+    key = (id(spec), level)
+    found = _SLOTS.get(key)
+    if found is None or found[0] is not spec:
+        if len(_SLOTS) >= 4096:  # bounded: specs of finished games are not kept alive
+            _SLOTS.clear()
+        slots = tuple(
+            TorpedoSlot(flat, flat // 6, DEFAULT_RANGE if slot.range is None else slot.range,
+                        DEFAULT_DICE if slot.dice is None else slot.dice,
+                        "turret" in slot.marks)
+            for flat, slot in enumerate(spec.slots)
+            if active_effect(slot.kind, level) is Effect.TORPEDO)
+        found = _SLOTS[key] = (spec, slots)
+    return found[1]
+
+
+def _slot(state: GameState, ship: int, flat: int) -> TorpedoSlot | None:
+    for t in torpedo_slots(state.setup.ships[ship], state.setup.options.rules):
+        if t.flat == flat:
+            return t
+    return None
+
+
+# --- where a torpedo may be aimed ---------------------------------------------------------------
+
+def in_launch_arc(spec: ShipSpec, hexes: tuple[Hex, ...], facing: int, tslot: TorpedoSlot,
+                  target: tuple[int, int]) -> bool:
+    """Is ``target`` in the arc the torpedo launches into: its location's (R4), or with the
+    turret mark in play its turret arc (A3, the one arc function guns read too:
+    :func:`.geometry.slot_in_arc`)? The ship's own hexes are in no arc."""
+    return slot_in_arc(spec, hexes, facing, tslot.flat, target)
+
+
+def launch_targets(state: GameState, ship: int, tslot: TorpedoSlot) -> tuple[Hex, ...]:
+    """Every hex a launch of this torpedo may target now: on the board, in its arc, within its
+    range of the launch hex (the location's weapon hex)."""
+    key = ("torpedo-targets", ship, tslot.flat)
+    found: tuple[Hex, ...] | None = state.cache.get(key)
+    if found is None:
+        spec = state.setup.ships[ship]
+        s = state.ships[ship]
+        hexes = state.hexes(ship)
+        origin = hexes[spec.weapon_hex[tslot.location]]
+        board = state.setup.board
+        n = tslot.range
+        out = []
+        for dq in range(-n, n + 1):
+            for dr in range(max(-n, -dq - n), min(n, -dq + n) + 1):
+                h = Hex(origin.q + dq, origin.r + dr)
+                if board.contains(h) and in_launch_arc(spec, hexes, s.facing, tslot, h):
+                    out.append(h)
+        found = state.cache[key] = tuple(sorted(out, key=lambda h: h.offset()))
+    return found
+
+
+# --- the state: tokens on the board ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Torpedo:
+    """A launched torpedo: its launch and target tokens."""
+
+    #: its place in the launch order this turn, from 1
+    number: int
+    ship: int
+    slot: int
+    side: str
+    launch: Hex
+    target: Hex
+
+
+@dataclass(frozen=True, slots=True)
+class Torpedoes:
+    """The turn's torpedoes (``GameState.torpedoes``)."""
+
+    #: sides still to place their launches, the first placing now
+    launching: tuple[str, ...]
+    #: every torpedo launched this turn, in launch order
+    launched: tuple[Torpedo, ...] = ()
+    #: how many have been resolved (they resolve in launch order)
+    resolved: int = 0
+
+    def launched_from(self, ship: int, slot: int) -> bool:
+        return any(t.ship == ship and t.slot == slot for t in self.launched)
+
+    @property
+    def next(self) -> Torpedo | None:
+        """The next torpedo to resolve."""
+        return self.launched[self.resolved] if self.resolved < len(self.launched) else None
+
+
+def _torpedoes(state: GameState) -> Torpedoes:
+    assert state.torpedoes is not None
+    return state.torpedoes
+
+
+def view(state: GameState) -> list[dict[str, Any]]:
+    """The turn's torpedo tokens, for the browser and logs."""
+    if state.torpedoes is None:
+        return []
+    setup = state.setup
+    return [{"number": t.number, "ship": setup.ships[t.ship].name,
+             "slot": setup.ships[t.ship].slot_ref(t.slot), "side": t.side,
+             "launch": t.launch.label(), "target": t.target.label(),
+             "resolved": t.number <= state.torpedoes.resolved}
+            for t in state.torpedoes.launched]
+
+
+# --- actions ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    """A5: launch torpedo ``slot`` of ``ship`` at the target hex ``target``."""
+
+    ship: str
+    slot: str
+    target: Hex
+
+    def text(self) -> str:
+        return f"launch {self.ship}:{self.slot}@{self.target.label()}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndLaunches:
+    """The side placing launches makes no more this turn."""
+
+    def text(self) -> str:
+        return "launch done"
+
+
+@dataclass(frozen=True, slots=True)
+class Strike:
+    """The launching side's choice for torpedo ``number``: the ship it strikes (a tie at one
+    point) and the location (a launch hex on a line between two arcs)."""
+
+    number: int
+    ship: str
+    location: str
+
+    def text(self) -> str:
+        return f"torpedo {self.number}>{self.ship}:{self.location}"
+
+
+@register_notation
+def _read(text: str) -> Launch | EndLaunches | Strike | None:
+    head, _, rest = text.partition(" ")
+    rest = rest.strip()
+    if head == "launch":
+        if rest == "done":
+            return EndLaunches()
+        left, at, label = rest.rpartition("@")
+        ship, colon, slot = left.rpartition(":")
+        if not (at and colon and ship.strip() and slot.strip() and label.strip()):
+            return None
+        try:
+            return Launch(ship.strip(), slot.strip(), Hex.from_label(label))
+        except HexError as exc:
+            raise IllegalActionError(f"cannot read action {text!r}: {exc}") from None
+    if head == "torpedo":
+        number, gt, right = rest.partition(">")
+        ship, colon, location = right.rpartition(":")
+        if gt and colon and number.strip().isdigit() and ship.strip() and location.strip():
+            return Strike(int(number), ship.strip(), location.strip())
+    return None
+
+
+# --- the launch phase -------------------------------------------------------------------------
+
+
+def _launch_sides(state: GameState, winner: str) -> tuple[str, ...]:
+    """A1/A5: the side that lost the initiative places all its launches first."""
+    return (state.setup.other(winner), winner)
+
+
+def _can_launch(state: GameState, side: str) -> Iterator[tuple[int, TorpedoSlot]]:
+    """The side's torpedoes that may still launch this turn."""
+    torps = _torpedoes(state)
+    level = state.setup.options.rules
+    for i, (spec, s) in enumerate(zip(state.setup.ships, state.ships, strict=True)):
+        if spec.side != side or s.status != AFLOAT or s.bow is None:
+            continue
+        for t in torpedo_slots(spec, level):
+            if not s.destroyed >> t.flat & 1 and not torps.launched_from(i, t.flat):
+                yield i, t
+
+
+def legal_launches(state: GameState) -> Iterator[Launch | EndLaunches]:
+    side = _torpedoes(state).launching[0]
+    for i, t in _can_launch(state, side):
+        name = state.setup.ships[i].name
+        ref = state.setup.ships[i].slot_ref(t.flat)
+        for h in launch_targets(state, i, t):
+            yield Launch(name, ref, h)
+    yield EndLaunches()
+
+
+def why_launch_illegal(state: GameState, action: Launch | EndLaunches) -> str | None:
+    if isinstance(action, EndLaunches):
+        return None
+    setup = state.setup
+    side = _torpedoes(state).launching[0]
+    index = setup.by_name.get(action.ship)
+    if index is None:
+        return f"there is no ship named {action.ship!r}"
+    spec = setup.ships[index]
+    if spec.side != side:
+        return f"{action.ship} is not {side}'s: {side} is placing launches"
+    s = state.ships[index]
+    if s.status != AFLOAT or s.bow is None:
+        return f"{action.ship} is no longer on the board"
+    try:
+        flat = spec.slot_index(action.slot)
+    except ValueError as exc:
+        return str(exc)
+    tslot = _slot(state, index, flat)
+    if tslot is None:
+        return f"{action.ship} {action.slot} is not a torpedo"
+    if s.destroyed >> flat & 1:
+        return f"{action.ship} {action.slot} is destroyed"
+    if _torpedoes(state).launched_from(index, flat):
+        return f"{action.ship} {action.slot} has already launched this turn"
+    return _aim_problem(state, index, tslot, action.target)
+
+
+def _aim_problem(state: GameState, index: int, tslot: TorpedoSlot, target: Hex) -> str | None:
+    """Why torpedo ``tslot`` of ship ``index`` cannot be aimed at ``target`` now, or ``None``:
+    the hex must be on the board, in its arc and within its range of the launch hex."""
+    spec = state.setup.ships[index]
+    what = f"{spec.name} {spec.slot_ref(tslot.flat)}"
+    if not state.setup.board.contains(target):
+        return f"hex {target.label()} is not on the board"
+    hexes = state.hexes(index)
+    origin = hexes[spec.weapon_hex[tslot.location]]
+    if not in_launch_arc(spec, hexes, state.ships[index].facing, tslot, target):
+        return f"hex {target.label()} is not in the arc of {what}"
+    if distance(origin, target) > tslot.range:
+        return (f"hex {target.label()} is {distance(origin, target)} hexes from the launch hex "
+                f"{origin.label()}: beyond the range {tslot.range} of {what}")
+    return None
+
+
+def apply_launch(state: GameState, action: Launch | EndLaunches, events: list[Event]
+                 ) -> GameState:
+    torps = _torpedoes(state)
+    if isinstance(action, EndLaunches):
+        return state.evolve(torpedoes=Torpedoes(torps.launching[1:], torps.launched))
+    setup = state.setup
+    index = setup.by_name[action.ship]
+    spec = setup.ships[index]
+    flat = spec.slot_index(action.slot)
+    tslot = _slot(state, index, flat)
+    assert tslot is not None
+    origin = state.hexes(index)[spec.weapon_hex[tslot.location]]
+    torp = Torpedo(len(torps.launched) + 1, index, flat, spec.side, origin, action.target)
+    events.append(TorpedoLaunched(torp.number, spec.name, action.slot, spec.side,
+                                  origin.label(), action.target.label()))
+    return state.evolve(torpedoes=Torpedoes(torps.launching, (*torps.launched, torp)))
+
+
+class TorpedoLaunch(BasePhase):
+    """A5's launch phase, after initiative: the initiative loser places all its launches,
+    then the winner (a side with nothing left to launch is passed by itself)."""
+
+    phase = LAUNCH
+    actions = (Launch, EndLaunches)
+    title = "the torpedo launch"
+
+    def __init__(self, initiative: Any) -> None:
+        self.initiative = initiative
+
+    def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        winner = state.initiative
+        if winner is None:  # fog of war has no roll (A1): as gunnery counts it
+            winner = self.initiative.gunnery_winner(state)
+        # A new turn's tokens; last turn's hugs ended with it (A7)
+        return state.evolve(phase=self.phase, torpedoes=Torpedoes(_launch_sides(state, winner)),
+                            hugs=())
+
+    def to_move(self, state: GameState) -> str | None:
+        launching = _torpedoes(state).launching
+        return launching[0] if launching else None
+
+    def legal_actions(self, state: GameState) -> Iterator[Launch | EndLaunches]:
+        return legal_launches(state)
+
+    def why_illegal(self, state: GameState, action: Launch | EndLaunches) -> str | None:
+        return why_launch_illegal(state, action)
+
+    def apply(self, state: GameState, action: Launch | EndLaunches, dice: DiceSource,
+              events: list[Event]) -> GameState:
+        return apply_launch(state, action, events)
+
+    def settle(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        """A side with no torpedo left to launch places no more."""
+        torps = _torpedoes(state)
+        while torps.launching and next(_can_launch(state, torps.launching[0]), None) is None:
+            torps = Torpedoes(torps.launching[1:], torps.launched)
+            state = state.evolve(torpedoes=torps)
+        return state
+
+    def done(self, state: GameState) -> bool:
+        return not _torpedoes(state).launching
+
+
+# --- the resolution phase ---------------------------------------------------------------------
+
+
+def meets(state: GameState, torp: Torpedo) -> tuple[tuple[int, ...], Fraction | None]:
+    """A5: the ships the torpedo's line meets first (several: a tie at one point), and where
+    along the line (0 at the launch hex's centre, 1 at the target's); ``((), None)`` when it
+    meets none. Never the launching ship, nor a ship lying on the launch hex."""
+    groups = {}
+    for i in state.afloat():
+        if i == torp.ship:
+            continue
+        hexes = state.hexes(i)
+        if torp.launch in hexes:
+            continue  # its arcs hold no hex of its own: no location could be struck
+        groups[i] = hexes
+    found = first_met(torp.launch, torp.target, groups)
+    if found is None:
+        return (), None
+    at, ships = found
+    return tuple(sorted(ships)), at
+
+
+def strike_options(state: GameState, torp: Torpedo) -> tuple[tuple[int, int], ...]:
+    """Every (ship, location) the torpedo may strike: the ships met first, each in its damage
+    arc holding the launch hex (R4; a line between arcs, or a Type 4 side's fore or aft, are
+    the launching side's choice)."""
+    ships, _ = meets(state, torp)
+    out = []
+    for i in ships:
+        spec = state.setup.ships[i]
+        s = state.ships[i]
+        for loc in damage_locations(spec, state.hexes(i), s.facing, torp.launch):
+            out.append((i, loc))
+    return tuple(out)
+
+
+class _Labelled:
+    """A dice source whose rolls are labelled ``torpedo:...`` (``torpedo:weapon``,
+    ``torpedo:location``, ``torpedo:slot``, ``torpedo:slot:reroll``, ``torpedo:keel``)."""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: DiceSource) -> None:
+        self.inner = inner
+
+    def roll(self, d: Die, label: str) -> int:
+        return self.inner.roll(d, f"torpedo:{label}")
+
+
+def _shooter(tslot: TorpedoSlot) -> breach.Shooter:
+    """A5: the torpedo's dice, no crew die, no trim-tank penalty."""
+    return breach.Shooter(tslot.dice, None, 0)
+
+
+def _tslot(state: GameState, torp: Torpedo) -> TorpedoSlot:
+    found = _slot(state, torp.ship, torp.slot)
+    assert found is not None, "only torpedo slots launch"
+    return found
+
+
+def strike(state: GameState, torp: Torpedo, ship: int, location: int, dice: DiceSource,
+           events: list[Event]) -> GameState:
+    """Roll the torpedo's breach roll against ``location`` of ``ship``; the damage takes
+    effect at once (A5)."""
+    setup = state.setup
+    spec = setup.ships[torp.ship]
+    tspec = setup.ships[ship]
+    target = state.ships[ship]
+    struck = breach.struck(tspec, target, location)
+    result = breach.roll(_shooter(_tslot(state, torp)), struck, _Labelled(dice))
+    destroyed: tuple[str, ...] = ()
+    if result.destroyed >= 0:
+        flat = 6 * location + result.destroyed
+        # At once: destroyed now; also marked as this turn's loss (never "an earlier turn's")
+        target = target._replace(destroyed=target.destroyed | 1 << flat,
+                                 circled=target.circled | 1 << flat)
+        destroyed = (tspec.slot_ref(flat),)
+    from .gunnery import _describe
+
+    events.append(TorpedoStruck(
+        torp.number, spec.name, spec.slot_ref(torp.slot), tspec.name, tspec.locations[location],
+        result.rolled, result.total, result.slot_roll, _describe(tspec, location, struck, result),
+        result.keel, result.keel_broken, destroyed))
+    if result.keel_broken:  # at once: the ship is gone before gunnery
+        target = target._replace(status=REMOVED)
+        events.append(ShipLost(tspec.name, tspec.side, "its keel broke (a torpedo)"))
+    ships = list(state.ships)
+    ships[ship] = target
+    return state.evolve(ships=tuple(ships))
+
+
+def _resolved(state: GameState) -> GameState:
+    torps = _torpedoes(state)
+    return state.evolve(torpedoes=Torpedoes(torps.launching, torps.launched, torps.resolved + 1))
+
+
+def why_strike_illegal(state: GameState, action: Strike) -> str | None:
+    torp = _torpedoes(state).next
+    if torp is None:  # pragma: no cover - the phase is over then
+        return "no torpedo is left to resolve"
+    if action.number != torp.number:
+        return f"torpedo {torp.number} resolves now, not torpedo {action.number}"
+    index = state.setup.by_name.get(action.ship)
+    if index is None:
+        return f"there is no ship named {action.ship!r}"
+    options = strike_options(state, torp)
+    spec = state.setup.ships[index]
+    if not any(i == index for i, _ in options):
+        met = ", ".join(state.setup.ships[i].name for i, _ in options) or "no ship"
+        return f"torpedo {torp.number} meets {met} first, not {action.ship}"
+    if (index, spec.loc_index.get(action.location, -1)) not in options:
+        where = " or ".join(spec.locations[loc] for i, loc in options if i == index)
+        return f"torpedo {torp.number} would strike {action.ship}'s {where} location"
+    return None
+
+
+class TorpedoResolution(BasePhase):
+    """A5's resolution phase, after movement: the torpedoes resolve in launch order; the
+    launching side decides only where its torpedo has a choice."""
+
+    phase = RESOLUTION
+    actions = (Strike,)
+    title = "the torpedo resolution"
+
+    def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        if state.torpedoes is None:  # a game begun after the launch phase
+            state = state.evolve(torpedoes=Torpedoes(()))
+        return state.evolve(phase=self.phase)
+
+    def to_move(self, state: GameState) -> str | None:
+        torp = _torpedoes(state).next
+        return None if torp is None else torp.side
+
+    def legal_actions(self, state: GameState) -> Iterator[Strike]:
+        torp = _torpedoes(state).next
+        assert torp is not None
+        setup = state.setup
+        for i, loc in strike_options(state, torp):
+            yield Strike(torp.number, setup.ships[i].name, setup.ships[i].locations[loc])
+
+    def why_illegal(self, state: GameState, action: Strike) -> str | None:
+        return why_strike_illegal(state, action)
+
+    def apply(self, state: GameState, action: Strike, dice: DiceSource, events: list[Event]
+              ) -> GameState:
+        torp = _torpedoes(state).next
+        assert torp is not None
+        index = state.setup.by_name[action.ship]
+        location = state.setup.ships[index].loc_index[action.location]
+        return _resolved(strike(state, torp, index, location, dice, events))
+
+    def settle(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        """Resolve every torpedo with no choice to make, in launch order."""
+        while True:
+            torp = _torpedoes(state).next
+            if torp is None:
+                return state
+            options = strike_options(state, torp)
+            if len(options) > 1:
+                return state  # the launching side chooses
+            if options:
+                ship, location = options[0]
+                state = strike(state, torp, ship, location, dice, events)
+            else:
+                spec = state.setup.ships[torp.ship]
+                events.append(TorpedoLost(torp.number, spec.name, spec.slot_ref(torp.slot)))
+            state = _resolved(state)
+
+    def done(self, state: GameState) -> bool:
+        return _torpedoes(state).next is None
+
+
+# --- exact odds -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TorpedoOdds:
+    """What a torpedo would do if it resolved now: the ships its line meets first (a tie: the
+    launching side's choice), where along the line, and for each (ship, location) it may strike
+    the exact odds of its breach roll (``odds.AttackOdds``)."""
+
+    meets: tuple[str, ...]
+    at: Fraction | None
+    attacks: dict[tuple[str, str], AttackOdds]
+
+
+def torpedo_odds(state: GameState, torp: Torpedo | Launch) -> TorpedoOdds:
+    """Exact odds of a torpedo (launched, or a launch not made yet: checked for arc and range,
+    :class:`~leviathans.errors.IllegalActionError` saying why not) were it to resolve with
+    the ships where they stand now. Which ship the line meets is decided, not rolled."""
+    from .odds import AttackOdds
+
+    if isinstance(torp, Launch):
+        index = state.setup.by_name.get(torp.ship)
+        if index is None:
+            raise IllegalActionError(f"there is no ship named {torp.ship!r}")
+        spec = state.setup.ships[index]
+        flat = spec.slot_index(torp.slot)
+        tslot = _slot(state, index, flat)
+        if tslot is None:
+            raise IllegalActionError(f"{torp.ship} {torp.slot} is not a torpedo (under the "
+                                     f"{state.setup.options.rules} rules)")
+        if state.ships[index].bow is None:
+            raise IllegalActionError(f"{torp.ship} is not on the board")
+        problem = _aim_problem(state, index, tslot, torp.target)
+        if problem is not None:
+            raise IllegalActionError(problem)
+        origin = state.hexes(index)[spec.weapon_hex[tslot.location]]
+        torp = Torpedo(0, index, flat, spec.side, origin, torp.target)
+    ships, at = meets(state, torp)
+    shot = _shooter(_tslot(state, torp))
+    setup = state.setup
+    attacks: dict[tuple[str, str], AttackOdds] = {}
+    for i, loc in strike_options(state, torp):
+        tspec = setup.ships[i]
+        slots, keel, critical = breach.exact_odds(shot, breach.struck(tspec, state.ships[i], loc))
+        refs = {tspec.slot_ref(6 * loc + k): p for k, p in enumerate(slots)
+                if tspec.breach[loc][k] is not None}
+        attacks[(tspec.name, tspec.locations[loc])] = AttackOdds(refs, keel, critical)
+    return TorpedoOdds(tuple(setup.ships[i].name for i in ships), at, attacks)
