@@ -33,7 +33,8 @@ def test_war_fleet_stacks_readable_at_every_zoom(page: Page, server: str, shots:
     assert len(afloat) == 24
     page.goto(g.url)
     page.wait_for_selector("text.odds-tag", timeout=TIMEOUT)
-    page.wait_for_timeout(500)  # the live state after the first one: drawn again
+    # the live state after the first one draws the board again: measure after it
+    page.wait_for_selector(f"body[data-live='{s['seq']}']", timeout=TIMEOUT)
     expect(page.locator("text.odds-tag")).not_to_have_count(0)
     # the board opens framed on the ships in play, not on the whole 80-column map
     full = page.evaluate("() => { const b = document.querySelector('#board g.hexes').getBBox();"

@@ -142,10 +142,9 @@ def test_the_starship_and_war_fleet_views(browser: Browser, server: str) -> None
 
         war = WarGame(server)
         war.place()
-        war.meet({"british": "4011", "french": "4211"})
+        met = war.meet({"british": "4011", "french": "4211"})
         page.goto(war.url)
-        page.wait_for_selector("text.odds-tag", timeout=TIMEOUT)
-        page.wait_for_timeout(500)
+        page.wait_for_selector(f"body[data-live='{met['seq']}']", timeout=TIMEOUT)
         page.wait_for_selector("text.odds-tag", timeout=TIMEOUT)
         page.mouse.move(5, 5)
         shoot(page, "warfleet-stacks")

@@ -42,7 +42,11 @@ function connect() {
   ws.onopen = () => { retry = 500; setConn("live"); };
   ws.onmessage = (m) => {
     const msg = JSON.parse(m.data);
-    if (msg.type === "state") { data = msg; if (!pending && data.seq >= awaited) render(); }
+    if (msg.type === "state") {
+      data = msg;
+      if (!pending && data.seq >= awaited) render();
+      document.body.dataset.live = data.seq;  // the live state has come (tests wait for it)
+    }
     else if (msg.type === "error") { firstError = firstError || msg.error; answered(); }
     else if (msg.type === "ack") { awaited = Math.max(awaited, msg.seq); answered(); }
   };
