@@ -94,8 +94,14 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
             continue
         t = state.ships[j]
         assert t.bow is not None
-        geometry = attack_geometry(spec, tspec, t.bow[0] - s.bow[0], t.bow[1] - s.bow[1],
-                                   s.facing, t.facing)
+        # R5: every weapon hex lies within length - 1 of the bow, and so every target hex of
+        # the target's: when even that nearest case is beyond the guns' reach, no gun bears
+        # and the geometry need not be worked out (most placements of a battle are so)
+        dq, dr = t.bow[0] - s.bow[0], t.bow[1] - s.bow[1]
+        if (max(abs(dq), abs(dr), abs(dq + dr)) - spec.length - tspec.length + 2
+                > spec.gun_reach):
+            continue
+        geometry = attack_geometry(spec, tspec, dq, dr, s.facing, t.facing)
         if state.hugs:  # A7: lines of fire a third ship blocks, applied outside the cache
             geometry = screening.screened_geometry(state, index, j, geometry)
         for arc, arc_guns in enumerate(spec.arc_guns):  # A3: locations', then turrets'
