@@ -171,19 +171,27 @@ def find_option(state: GameState, action: Fire) -> AttackOption | None:
     return found[1].get(action)
 
 
+def firing_ship(state: GameState, name: str) -> tuple[int, str | None]:
+    """The index of the ship named to fire (a gun or a bracket), and why it may not, if so."""
+    side = state.firing[0]
+    index = state.setup.by_name.get(name)
+    if index is None:
+        return -1, f"there is no ship named {name!r}"
+    if state.setup.ships[index].side != side:
+        return index, f"{name} is not {side}'s: {side} is firing"
+    if not state.ships[index].on_board:
+        return index, f"{name} is no longer on the board"
+    return index, None
+
+
 def why_illegal(state: GameState, action: Fire | Cease) -> str | None:
     if isinstance(action, Cease):
         return None
     setup = state.setup
-    side = state.firing[0]
-    index = setup.by_name.get(action.ship)
-    if index is None:
-        return f"there is no ship named {action.ship!r}"
+    index, problem = firing_ship(state, action.ship)
+    if problem is not None:
+        return problem
     spec = setup.ships[index]
-    if spec.side != side:
-        return f"{action.ship} is not {side}'s: {side} is firing"
-    if not state.ships[index].on_board:
-        return f"{action.ship} is no longer on the board"
     try:
         g = spec.slot_index(action.slot)
     except ValueError as exc:
