@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
@@ -256,3 +257,33 @@ def assert_no_seed(seen: Iterable[str], seeds: Iterable[int]) -> None:
         except ValueError:
             continue  # SVG and pages
         assert "seed" not in set(json_keys(data)), text[:300]
+
+
+class Streamer(threading.Thread):
+    """Plays a hotseat game as fast as the server answers, until the server dies: the
+    actions acknowledged, in order."""
+
+    def __init__(self, url: str, gid: str, tokens: dict[str, str]) -> None:
+        super().__init__(daemon=True)
+        self.url, self.gid, self.tokens = url, gid, tokens
+        self.acked: list[str] = []
+        self.errors: list[str] = []
+
+    def run(self) -> None:
+        rng = random.Random(4)
+        with httpx.Client(base_url=self.url, timeout=10) as c:
+            try:
+                while True:
+                    state = look(c, self.gid, self.tokens.values())
+                    if finished(state):
+                        self.errors.append("the game ended before the kill")
+                        return
+                    action = rng.choice(state["legal"])
+                    r = act(c, self.gid, self.tokens[state["to_move"]], action,
+                            state["seq"] + 1)
+                    if r.status_code != 200:
+                        self.errors.append(r.text)
+                        return
+                    self.acked.append(action)
+            except httpx.HTTPError:
+                return  # the server is gone

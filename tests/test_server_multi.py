@@ -35,7 +35,7 @@ from websockets.asyncio.client import connect
 
 from leviathans.server.storage import SqlStorage
 from pg import PostgresServer, postgres_server, postgres_url  # noqa: F401
-from server_helpers import LiveServer, act, finished, free_port, look, new_game, wait_for
+from server_helpers import LiveServer, Streamer, act, finished, free_port, look, new_game, wait_for
 
 LEASE = 1.5  # seconds a bot turn's claim lasts unless renewed (short, for the test's sake)
 
@@ -175,35 +175,6 @@ def _claim(store: SqlStorage, gid: str) -> tuple[int, str] | None:
 
 def _stored(store: SqlStorage, gid: str) -> int:
     return len(store.actions(gid)) - 1
-
-
-class Streamer(threading.Thread):
-    """Plays a hotseat game over HTTP as fast as a server answers, until it dies."""
-
-    def __init__(self, url: str, gid: str, tokens: dict[str, str]) -> None:
-        super().__init__(daemon=True)
-        self.url, self.gid, self.tokens = url, gid, tokens
-        self.acked: list[str] = []
-        self.errors: list[str] = []
-
-    def run(self) -> None:
-        rng = random.Random(4)
-        with httpx.Client(base_url=self.url, timeout=10) as c:
-            try:
-                while True:
-                    state = look(c, self.gid, self.tokens.values())
-                    if finished(state):
-                        self.errors.append("the game ended before the kill")
-                        return
-                    action = rng.choice(state["legal"])
-                    r = act(c, self.gid, self.tokens[state["to_move"]], action,
-                            state["seq"] + 1)
-                    if r.status_code != 200:
-                        self.errors.append(r.text)
-                        return
-                    self.acked.append(action)
-            except httpx.HTTPError:
-                return  # the server is gone
 
 
 def test_a_process_killed_mid_game_and_mid_bot_turn_loses_nothing(
