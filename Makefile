@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: play test lint typecheck unit bench battle loadtest screenshots system-deps clean
+.PHONY: play test lint typecheck unit bench battle loadtest loadtest-multi screenshots system-deps clean
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -48,8 +48,9 @@ unit: .venv/.synced system-deps
 	$(RUN) pytest
 
 # The main views of the browser game (lobby with fleets chosen, open games, deployment, a move's
-# ghosts, the gun table, a card, the end summary, a replay at a gunnery step, a phone),
-# photographed by Debian's chromium into docs/screenshots/.
+# ghosts, the gun table, a card, the end summary, a replay at a gunnery step, a phone; a
+# starship move dragged, the War Fleet fleet action stacked), photographed by Debian's chromium
+# into docs/screenshots/.
 screenshots: .venv/.synced system-deps
 	LEVIATHANS_SCREENSHOTS=docs/screenshots $(RUN) pytest tests/browser/test_screenshots.py tests/browser/test_views_lobby.py -q
 
@@ -57,10 +58,18 @@ bench: .venv/.synced
 	$(RUN) python bench/bench.py
 
 # 50 concurrent games through the API: paced like bots that take a moment to decide, then
-# flat out (every client acts the moment it may: a saturation test).
+# flat out (every client acts the moment it may: a saturation test). LOAD adds options, e.g.
+# LOAD="--processes 2 --games 200": two server processes on one PostgreSQL (bench/loadtest.py).
+LOAD ?=
 loadtest: .venv/.synced
-	$(RUN) python bench/loadtest.py --think 0.3 --turns 6,2
-	$(RUN) python bench/loadtest.py --think 0
+	$(RUN) python bench/loadtest.py --think 0.3 --turns 6,2 $(LOAD)
+	$(RUN) python bench/loadtest.py --think 0 $(LOAD)
+
+# Issue 19: 200 concurrent games on 1, then 2 server processes sharing one PostgreSQL (a
+# throw-away server, started as the tests start theirs), paced, then flat out.
+loadtest-multi: .venv/.synced system-deps
+	$(RUN) python bench/loadtest.py --processes 1,2 --games 200 --think 0.3 --turns 6,2
+	$(RUN) python bench/loadtest.py --processes 1,2 --games 200 --think 0
 
 clean:
 	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis artifacts

@@ -39,7 +39,13 @@ def play(a: str, b: str, k: int) -> dict[str, object]:
 
 
 def summary(path: Path, a: str, b: str) -> str:
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    # a game played twice (overlapping runs) counts once: its result is the same
+    by_game = {}
+    for line in path.read_text().splitlines():
+        if line.strip():
+            row = json.loads(line)
+            by_game.setdefault(row["game"], row)
+    rows = list(by_game.values())
     n = len(rows)
     parts = []
     for who in (a, b, "draw"):

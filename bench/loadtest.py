@@ -19,6 +19,14 @@ must be 0: the exit status is 1 otherwise.
 Options: ``--games``, ``--seed``, ``--database-url`` (another database than a temporary SQLite
 file), ``--profile FILE`` (run the server under cProfile and write its stats there: the event
 loop's thread only), ``--server URL`` (use a server already running; no subprocess).
+
+``--processes 1,2`` (issue 19.4): the same load on N server processes sharing one PostgreSQL
+(``--database-url``, or else a throw-away server started as the tests start theirs), once per
+count given, each on an empty database, with a summary line per count. Each process listens
+on its own port, as separate machines would. A game over HTTP keeps to one process (one
+keep-alive connection, as a browser tab behind a proxy); a game over websockets has its two
+seats on two different processes, so every action reaches the other seat through the
+database's notifications.
 """
 
 from __future__ import annotations
@@ -80,14 +88,15 @@ def free_port() -> int:
 class Server:
     """The game server as a subprocess."""
 
-    def __init__(self, database_url: str, log: Path, profile: str | None) -> None:
+    def __init__(self, database_url: str, log: Path, profile: str | None,
+                 extra: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         cmd = [sys.executable]
         if profile:
             cmd += ["-m", "cProfile", "-o", profile]
         cmd += ["-m", "leviathans", "serve", "--port", str(self.port), "--database-url",
-                database_url, "--log-level", "warning"]
+                database_url, "--log-level", "warning", *extra]
         self.log = log
         with log.open("wb") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
@@ -242,11 +251,14 @@ async def send_action(ws: ClientConnection, token: str, state: dict[str, Any],
                               "expect": state["seq"] + 1}))
 
 
-async def one_game(n: int, host: str, port: int, seed: int, stats: Stats,
+async def one_game(n: int, addresses: list[tuple[str, int]], seed: int, stats: Stats,
                    lite: bool, turn_limits: dict[str, int]) -> None:
     ruleset = ("airfleet", "starship")[n // 2 % 2]
     mode = "http" if n % 2 == 0 else "ws"
     rng = random.Random(seed * 1000 + n)
+    # game n on process n mod N; over websockets, its second seat on the next process
+    host, port = addresses[n % len(addresses)]
+    other_host, other_port = addresses[(n + 1) % len(addresses)]
     http = Http(host, port)
     try:
         status, content = await http.request("POST", "/api/games", {
@@ -262,22 +274,25 @@ async def one_game(n: int, host: str, port: int, seed: int, stats: Stats,
         else:
             first, second = tokens
             await asyncio.gather(*(
-                play_ws_seat(f"ws://{host}:{port}", gid, which, tokens[side],
+                play_ws_seat(f"ws://{address}", gid, which, tokens[side],
                              random.Random(rng.random()), stats, lite)
-                for which, side in (("first", first), ("second", second))))
+                for which, side, address in (("first", first, f"{host}:{port}"),
+                                             ("second", second, f"{other_host}:{other_port}"))))
     except Exception as exc:  # a drop, a time-out: an error, and the game is abandoned
         stats.error(f"game {n} ({mode}): {type(exc).__name__}: {exc}")
     finally:
         await http.close()
 
 
-async def run(url: str, games: int, seed: int, lite: bool, think: float,
+async def run(urls: list[str], games: int, seed: int, lite: bool, think: float,
               turn_limits: dict[str, int]) -> tuple[Stats, float]:
     stats = Stats(think=think)
-    address = url.split("://", 1)[1].rstrip("/")
-    host, _, port = address.rpartition(":")
+    addresses = []
+    for url in urls:
+        host, _, port = url.split("://", 1)[1].rstrip("/").rpartition(":")
+        addresses.append((host, int(port)))
     start = time.perf_counter()
-    await asyncio.gather(*(one_game(n, host, int(port), seed, stats, lite, turn_limits)
+    await asyncio.gather(*(one_game(n, addresses, seed, stats, lite, turn_limits)
                            for n in range(games)))
     return stats, time.perf_counter() - start
 
@@ -310,11 +325,64 @@ def report(stats: Stats, elapsed: float, games: int) -> None:
     print(f"errors:   {len(stats.errors)}")
 
 
+def summary(stats: Stats, elapsed: float) -> dict[str, float]:
+    every = [v * 1000 for values in stats.latency.values() for v in values]
+    return {"actions/s": len(every) / elapsed, "p50": pct(every, 50), "p95": pct(every, 95),
+            "p99": pct(every, 99), "errors": len(stats.errors)}
+
+
+def load_once(args: argparse.Namespace, processes: int | None, database_url: str | None,
+              tmp: Path, turn_limits: dict[str, int]) -> tuple[Stats, float]:
+    """One run: start the server(s) (none with --server), play, stop, report."""
+    servers: list[Server] = []
+    urls = [args.server] if args.server else []
+    if not urls:
+        db = database_url or f"sqlite:///{tmp / 'games.db'}"
+        extra = ("--bot-lease", "15")
+        for n in range(processes or 1):
+            servers.append(Server(db, tmp / f"server-{processes}-{n}.log",
+                                  os.path.abspath(f"{args.profile}.{n}") if args.profile
+                                  and processes else
+                                  os.path.abspath(args.profile) if args.profile else None,
+                                  extra))
+        for server in servers:
+            server.wait_ready()
+        urls = [server.url for server in servers]
+        print(f"servers: {len(servers)} (pids {', '.join(str(s.proc.pid) for s in servers)}) "
+              f"on {', '.join(urls)}, database {db.split('@')[-1]}")
+    print(f"load: {args.games} concurrent hotseat games (half over HTTP, half over "
+          f"websockets; {'full' if args.full else 'lite'} payloads), turn limits "
+          f"{turn_limits}, think time {args.think} s", flush=True)
+    server_cpu = client_cpu = None
+    try:
+        before = [s.cpu_seconds() for s in servers], time.process_time()
+        stats, elapsed = asyncio.run(run(urls, args.games, args.seed, not args.full,
+                                         args.think, turn_limits))
+        client_cpu = time.process_time() - before[1]
+        after = [s.cpu_seconds() for s in servers]
+        if servers and None not in after and None not in before[0]:
+            server_cpu = sum(a - b for a, b in zip(after, before[0], strict=True))  # type: ignore[operator]
+    finally:
+        for server in servers:
+            server.stop()
+            log = server.log.read_text(errors="replace").strip()
+            if "Traceback" in log or "ERROR" in log:
+                print(f"server log ({server.log.name}):\n{log[-3000:]}")
+    report(stats, elapsed, args.games)
+    print(f"cpu:      server{'s' if len(servers) > 1 else ''} "
+          f"{'?' if server_cpu is None else f'{server_cpu:.1f} s'}, "
+          f"load-test clients {client_cpu:.1f} s, in {elapsed:.1f} s on {os.cpu_count()} cpus")
+    return stats, elapsed
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=50)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--database-url", help="default: a temporary SQLite file")
+    p.add_argument("--database-url", help="default: a temporary SQLite file (with --processes: "
+                                          "a throw-away PostgreSQL)")
+    p.add_argument("--processes", metavar="N[,N...]",
+                   help="server processes sharing one PostgreSQL, one run per count given")
     p.add_argument("--profile", metavar="FILE", help="run the server under cProfile")
     p.add_argument("--server", metavar="URL", help="a server already running")
     p.add_argument("--turns", default=f"{TURN_LIMITS['airfleet']},{TURN_LIMITS['starship']}",
@@ -331,41 +399,49 @@ def main() -> int:
     except ValueError:
         p.error("--turns takes two whole numbers, e.g. 12,4")
     turn_limits = {"airfleet": airfleet, "starship": starship}
-
-    with tempfile.TemporaryDirectory(prefix="leviathans-load-") as tmp:
-        server = None
-        url = args.server
-        if url is None:
-            db = args.database_url or f"sqlite:///{Path(tmp) / 'games.db'}"
-            server = Server(db, Path(tmp) / "server.log",
-                            os.path.abspath(args.profile) if args.profile else None)
-            server.wait_ready()
-            url = server.url
-            print(f"server: pid {server.proc.pid} on {url}, database {db.split('@')[-1]}")
-        print(f"load: {args.games} concurrent hotseat games (half over HTTP, half over "
-              f"websockets; {'full' if args.full else 'lite'} payloads), turn limits "
-              f"{turn_limits}, think time {args.think} s", flush=True)
-        server_cpu = client_cpu = None
+    counts: list[int | None] = [None]
+    if args.processes:
         try:
-            cpu_before = (server.cpu_seconds() if server else None), time.process_time()
-            stats, elapsed = asyncio.run(run(url, args.games, args.seed, not args.full,
-                                             args.think, turn_limits))
-            client_cpu = time.process_time() - cpu_before[1]
-            after = server.cpu_seconds() if server else None
-            if after is not None and cpu_before[0] is not None:
-                server_cpu = after - cpu_before[0]
+            counts = [int(n) for n in args.processes.split(",")]
+        except ValueError:
+            p.error("--processes takes whole numbers, e.g. 1,2")
+        if not all(n >= 1 for n in counts) or args.server:
+            p.error("--processes takes counts of 1 or more, and no --server")
+        if args.database_url and not args.database_url.startswith("postgres"):
+            p.error("--processes needs PostgreSQL: several processes share no SQLite file")
+
+    errors = 0
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="leviathans-load-") as tmp:
+        postgres = None
+        try:
+            if args.processes and not args.database_url:
+                sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+                from pg import PostgresServer  # the tests' throw-away server
+
+                postgres = PostgresServer()
+                print(f"postgresql: a throw-away server on port {postgres.port}")
+            for count in counts:
+                url = args.database_url if postgres is None else postgres.fresh()
+                if count is not None:
+                    print(f"\n=== {count} server process{'es' if count > 1 else ''} ===")
+                stats, elapsed = load_once(args, count, url, Path(tmp), turn_limits)
+                errors += len(stats.errors)
+                rows.append((count, summary(stats, elapsed)))
         finally:
-            if server is not None:
-                server.stop()
-                log = server.log.read_text(errors="replace").strip()
-                if "Traceback" in log or "ERROR" in log:
-                    print(f"server log:\n{log[-3000:]}")
-    report(stats, elapsed, args.games)
-    print(f"cpu:      server {'?' if server_cpu is None else f'{server_cpu:.1f} s'}, "
-          f"load-test clients {client_cpu:.1f} s, in {elapsed:.1f} s on {os.cpu_count()} cpus")
+            if postgres is not None:
+                postgres.stop()
+    if args.processes:
+        print(f"\nsummary ({args.games} games, think {args.think} s; latency of an action in "
+              f"ms, HTTP and websocket together):")
+        print(f"  {'processes':>9} {'actions/s':>10} {'p50':>7} {'p95':>7} {'p99':>7} "
+              f"{'errors':>6}")
+        for count, row in rows:
+            print(f"  {count:>9} {row['actions/s']:>10.1f} {row['p50']:>7.1f} "
+                  f"{row['p95']:>7.1f} {row['p99']:>7.1f} {row['errors']:>6.0f}")
     if args.profile:
         print(f"profile: {args.profile} (python -m pstats {args.profile})")
-    return 1 if stats.errors else 0
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from hypothesis import settings
 
 from leviathans.dice import DiceSource, ScriptedDice
 from leviathans.rulesets.airfleet import AIRFLEET, GameState, parse_setup
+from leviathans.rulesets.airfleet.ships import REMOVED
 
 EXAMPLES = Path(__file__).parent / "examples"
 
@@ -54,3 +55,23 @@ def play(state: GameState, actions: Iterable[str], dice: DiceSource) -> GameStat
 @pytest.fixture
 def examples() -> Path:
     return EXAMPLES
+
+
+def check_placements(state: GameState) -> None:
+    """No ship off the board, none on the half-hex ring but the one moving, and no two
+    overlapping but where the ship moving passes over another (the invariant every random-play
+    property test checks)."""
+    board = state.setup.board
+    moving = state.moving.ship if state.moving is not None else None
+    seen: dict[object, int] = {}
+    for i, s in enumerate(state.ships):
+        if s.bow is None or s.status == REMOVED:
+            continue
+        hexes = state.hexes(i)
+        assert all(board.contains(h) for h in hexes), "a ship off the board"
+        if i != moving:
+            assert not any(board.is_half_hex(h) for h in hexes), "a survivor on a half-hex"
+        for h in hexes:
+            other = seen.get(h)
+            assert other is None or moving in (i, other), "two ships overlap"
+            seen[h] = i

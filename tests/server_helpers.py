@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
@@ -174,9 +175,10 @@ class LiveServer:
     """``python -m leviathans serve`` on a free port and a database URL; :meth:`kill` ends it
     with SIGKILL (no clean shutdown), :meth:`start` starts it again on the same database."""
 
-    def __init__(self, database_url: str, log: Path) -> None:
+    def __init__(self, database_url: str, log: Path, args: Iterable[str] = ()) -> None:
         self.database_url = database_url
         self.log_path = log
+        self.args = list(args)  # more options of `serve`
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -191,7 +193,8 @@ class LiveServer:
             with self.log_path.open("ab") as log:
                 self.proc = subprocess.Popen(
                     [sys.executable, "-m", "leviathans", "serve", "--port", str(self.port),
-                     "--database-url", self.database_url, "--log-level", "warning"],
+                     "--database-url", self.database_url, "--log-level", "warning",
+                     *self.args],
                     stdout=log, stderr=subprocess.STDOUT,
                     env={**os.environ, "PYTHONUNBUFFERED": "1"})
             if self._wait_ready(timeout):
@@ -254,3 +257,33 @@ def assert_no_seed(seen: Iterable[str], seeds: Iterable[int]) -> None:
         except ValueError:
             continue  # SVG and pages
         assert "seed" not in set(json_keys(data)), text[:300]
+
+
+class Streamer(threading.Thread):
+    """Plays a hotseat game as fast as the server answers, until the server dies: the
+    actions acknowledged, in order."""
+
+    def __init__(self, url: str, gid: str, tokens: dict[str, str]) -> None:
+        super().__init__(daemon=True)
+        self.url, self.gid, self.tokens = url, gid, tokens
+        self.acked: list[str] = []
+        self.errors: list[str] = []
+
+    def run(self) -> None:
+        rng = random.Random(4)
+        with httpx.Client(base_url=self.url, timeout=10) as c:
+            try:
+                while True:
+                    state = look(c, self.gid, self.tokens.values())
+                    if finished(state):
+                        self.errors.append("the game ended before the kill")
+                        return
+                    action = rng.choice(state["legal"])
+                    r = act(c, self.gid, self.tokens[state["to_move"]], action,
+                            state["seq"] + 1)
+                    if r.status_code != 200:
+                        self.errors.append(r.text)
+                        return
+                    self.acked.append(action)
+            except httpx.HTTPError:
+                return  # the server is gone

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -40,6 +40,7 @@ from leviathans.rulesets.airfleet.events import AttackResult
 from leviathans.rulesets.airfleet.gunnery import find_option
 from leviathans.rulesets.airfleet.odds import AttackOdds, attack_odds, bracket_odds
 from leviathans.rulesets.airfleet.ships import AFLOAT, KEEL_BROKEN
+from pathdice import PathDice, Truncated
 
 COMMANDER = {"rules": "commander"}
 NEXT_TURN = {"initiative:british": [5, 5], "initiative:french": [1, 1]}
@@ -341,38 +342,6 @@ def test_two_squares_roll_three_slot_dice_and_a_bracket_saturates_as_its_guns_al
 # --- exact odds against the engine ------------------------------------------------------------
 
 
-class _Truncated(Exception):
-    pass
-
-
-@dataclass
-class _PathDice:
-    """Replays a prefix of choices (indices into each roll's distinct faces), then takes the
-    first face of every further roll, recording the branches it met."""
-
-    choices: list[int]
-    reroll_cap: int | None
-    branches: list[tuple[tuple[int, int], ...]] = field(default_factory=list)
-    prob: Fraction = Fraction(1)
-    rerolls: int = 0
-
-    def roll(self, d: Die, label: str) -> int:
-        if label.startswith("initiative"):
-            return {"initiative:british": 10, "initiative:french": 1}[label]
-        if label == "slot:reroll":
-            if self.reroll_cap is not None and self.rerolls >= self.reroll_cap:
-                raise _Truncated
-            self.rerolls += 1
-        options = tuple(sorted(Counter(d.faces).items()))
-        depth = len(self.branches)
-        if depth == len(self.choices):
-            self.choices.append(0)
-        self.branches.append(options)
-        face, count = options[self.choices[depth]]
-        self.prob *= Fraction(count, len(d.faces))
-        return face
-
-
 @dataclass
 class Enumerated:
     slots: dict[int, Fraction]
@@ -391,10 +360,10 @@ def enumerate_paths(run: Callable[[DiceSource], tuple[int, bool]],
     paths = 0
     choices: list[int] = []
     while True:
-        dice = _PathDice(choices, reroll_cap)
+        dice = PathDice(choices, reroll_cap)
         try:
             destroyed, broken = run(dice)
-        except _Truncated:
+        except Truncated:
             truncated += dice.prob
             critical += dice.prob
         else:

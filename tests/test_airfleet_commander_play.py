@@ -11,12 +11,12 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import check_placements
 from leviathans.dice import SeededDice
 from leviathans.records import GameRecord, Recorder, replay
 from leviathans.rulesets.airfleet import AIRFLEET, GameSetup, Phase, Step, parse_setup
 from leviathans.rulesets.airfleet.actions import Ram, RamStrike
 from leviathans.rulesets.airfleet.events import ShipPushed
-from leviathans.rulesets.airfleet.ships import REMOVED
 
 LIMIT = 6
 
@@ -39,21 +39,7 @@ def melee() -> GameSetup:
 
 
 def check(state) -> None:
-    board = state.setup.board
-    moving = state.moving.ship if state.moving is not None else None
-    seen: dict[object, int] = {}
-    for i, s in enumerate(state.ships):
-        if s.bow is None or s.status == REMOVED:
-            continue
-        hexes = state.hexes(i)
-        assert all(board.contains(h) for h in hexes), "a ship off the board"
-        if i != moving:
-            assert not any(board.is_half_hex(h) for h in hexes), "a survivor on a half-hex"
-        for h in hexes:
-            other = seen.get(h)
-            # only the ship moving may stand over another (passing through it)
-            assert other is None or moving in (i, other), "two ships overlap"
-            seen[h] = i
+    check_placements(state)  # only the ship moving may stand over another
     if state.ram is not None:  # a ram's pushes are made: the rammer stands clear too
         assert state.moving is not None and state.moving.ship == state.ram.rammer
         rammer = set(state.hexes(state.ram.rammer))

@@ -15,56 +15,21 @@ from __future__ import annotations
 import tomllib
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from conftest import EXAMPLES, game, ship
-from leviathans.dice import Die, ScriptedDice
+from leviathans.dice import ScriptedDice
 from leviathans.rulesets.airfleet import AIRFLEET, GameState, Phase, parse_setup
 from leviathans.rulesets.airfleet.gunnery import AttackOption, ship_attack_options
 from leviathans.rulesets.airfleet.odds import AttackOdds, attack_odds, breach_total_counts
 from leviathans.rulesets.airfleet.ships import AFLOAT, KEEL_BROKEN
+from pathdice import PathDice, Truncated
 
-# --- the enumerating dice ---------------------------------------------------------------------
-
-
-class _Truncated(Exception):
-    """A path re-rolled the slot die more often than the enumeration follows."""
-
-
-#: Fixed initiative answers in case a resolution ran on into the next turn (no ties).
-_INITIATIVE = {"initiative:british": 10, "initiative:french": 1}
-
-
-@dataclass
-class _PathDice:
-    """Replays a prefix of choices (indices into each roll's distinct faces), then takes the
-    first face of every further roll, recording the branches it met."""
-
-    choices: list[int]
-    reroll_cap: int | None
-    branches: list[tuple[tuple[int, int], ...]] = field(default_factory=list)
-    prob: Fraction = Fraction(1)
-    rerolls: int = 0
-
-    def roll(self, d: Die, label: str) -> int:
-        if label.startswith("initiative"):
-            return _INITIATIVE[label]
-        if label == "slot:reroll":
-            if self.reroll_cap is not None and self.rerolls >= self.reroll_cap:
-                raise _Truncated
-            self.rerolls += 1
-        options = tuple(sorted(Counter(d.faces).items()))
-        depth = len(self.branches)
-        if depth == len(self.choices):
-            self.choices.append(0)
-        self.branches.append(options)
-        face, count = options[self.choices[depth]]
-        self.prob *= Fraction(count, len(d.faces))
-        return face
+# --- enumeration (the dice: pathdice.py) ------------------------------------------------------
 
 
 @dataclass
@@ -90,10 +55,10 @@ def enumerate_attack(state: GameState, opt: AttackOption,
     paths = 0
     choices: list[int] = []
     while True:
-        dice = _PathDice(choices, reroll_cap)
+        dice = PathDice(choices, reroll_cap)
         try:
             after_state = state.apply_unchecked(opt.action, dice)
-        except _Truncated:
+        except Truncated:
             truncated += dice.prob
             critical += dice.prob  # only critical damage re-rolls
         else:

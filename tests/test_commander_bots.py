@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import game, play, ship
+from conftest import check_placements, game, play, ship
 from leviathans.bots import make_bot
 from leviathans.bots.greedy import KEEL_VALUE, GreedyBot
 from leviathans.bots.greedy_commander import best_hug, hug_denial, ram_worth, wants_ram
@@ -31,7 +31,6 @@ from leviathans.rulesets.airfleet import AIRFLEET, movement, ramming
 from leviathans.rulesets.airfleet.actions import Ram, RamStrike
 from leviathans.rulesets.airfleet.events import RepairRolled
 from leviathans.rulesets.airfleet.screening import Hug, legal_hugs
-from leviathans.rulesets.airfleet.ships import REMOVED
 from leviathans.scenarios import airfleet_scenario
 
 LIMIT = 4
@@ -46,20 +45,7 @@ def check(state: Any) -> None:
     """No illegal state: every ship afloat on the board, none on the half-hex ring once its
     move is over, no two overlapping (but the ship moving over another), no slot both intact
     and repaired twice (a repaired slot was destroyed before the turn began)."""
-    board = state.setup.board
-    moving = state.moving.ship if state.moving is not None else None
-    seen: dict[object, int] = {}
-    for i, s in enumerate(state.ships):
-        if s.bow is None or s.status == REMOVED:
-            continue
-        hexes = state.hexes(i)
-        assert all(board.contains(h) for h in hexes), "a ship off the board"
-        if i != moving:
-            assert not any(board.is_half_hex(h) for h in hexes), "a survivor on a half-hex"
-        for h in hexes:
-            other = seen.get(h)
-            assert other is None or moving in (i, other), "two ships overlap"
-            seen[h] = i
+    check_placements(state)
     assert state.turn <= LIMIT
 
 

@@ -2,19 +2,24 @@
 from the engine): the lobby's Commander scenarios with their board size and options, a
 commander game started from the lobby playing the A1 turn, each torpedo slot's targets and an
 aimed launch's odds (A5), the strike choices' odds, a ram's outlook (A6), each crew's repair
-chance (A9), a hug's cost and the hexes it screens in gunnery (A7)."""
+chance (A9), a hug's cost and the hexes it screens in gunnery (A7), each bracket attack's dice
+and odds beside its guns' single attacks and the slot dice of a saturating attack (A4)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from conftest import play
+from conftest import game, play, ship
 from leviathans.dice import ScriptedDice
-from leviathans.rulesets.airfleet import movement, ramming
+from leviathans.rulesets.airfleet import breach, movement, ramming
+from leviathans.rulesets.airfleet.bracket import bracket_options
+from leviathans.rulesets.airfleet.gunnery import current_attacks
+from leviathans.rulesets.airfleet.odds import attack_odds, bracket_odds, destroy_any
 from leviathans.rulesets.airfleet.plan import turn_plan
 from leviathans.rulesets.airfleet.repair import Repair, repair_odds
 from leviathans.rulesets.airfleet.torpedoes import Launch, torpedo_odds
@@ -22,6 +27,10 @@ from leviathans.server.app import create_app
 from leviathans.server.commander_hints import LAUNCH, TORPEDO, launch_odds
 from leviathans.server.hints import attack_hints
 from server_helpers import act, look, new_game
+from test_airfleet_bracket import PLAIN_PORT, engine_run, enumerate_paths, gun
+from test_airfleet_bracket import card as gun_card
+from test_airfleet_bracket import crew as crew_slot
+from test_airfleet_bracket import plain as plain_slot
 from test_airfleet_ramming import COLUMN, rolls
 from test_airfleet_ramming import commander as ram_game
 from test_airfleet_repair import repair_game
@@ -218,3 +227,119 @@ def test_a_commander_games_rematch_is_the_same_battle_at_the_same_level(
         again = new_game(client, **{**rematch, "side": "british"})
         session = client.app.state.manager.sessions[again["id"]]  # type: ignore[attr-defined]
         assert session.state.setup.options.rules == "commander"
+
+
+#: A4 on the page: the Broadside's three starboard 2in guns each carry the bracket and the
+#: square marks (a bracket of them saturates: two slot dice; of three, one weapon result is not
+#: counted), its 3in the square alone (a single attack with two slot dice); the Anvil's port
+#: side faces them 4 hexes off
+BROADSIDE = gun_card(
+    "Broadside",
+    starboard=[gun(20, ("bracket", "saturation")), gun(20, ("bracket", "saturation")),
+               gun(20, ("bracket", "saturation")), crew_slot(20, "green"),
+               gun(20, ("saturation",), "3in"), plain_slot(20)])
+ANVIL = gun_card("Anvil", port=PLAIN_PORT)
+BROADSIDE_AT = ("0510", "N")
+SATURATED = "Broadside:starboard.5>Anvil:port"
+ANVIL_AT = ("0910", "N")
+
+
+def broadside() -> Any:
+    return game([ship("Broadside", "french", *BROADSIDE_AT, card_data=BROADSIDE),
+                 ship("Anvil", "british", *ANVIL_AT, card_data=ANVIL)],
+                phase="gunnery", initiative="british", options={"rules": "commander"})
+
+
+def test_each_bracket_attack_has_its_dice_and_the_engines_odds_beside_its_guns_alone() -> None:
+    """A4: every legal bracket attack has a hint whose odds are bracket_odds' (exact, as
+    fractions), the dice it rolls (each gun's weapon dice, two results kept, the crews', the
+    location's, the slot dice) and each of its guns' single attack at that location."""
+    from test_airfleet_bracket import STRIKER  # three starboard 2in, a bow 2in, a stern 2in
+
+    states = [broadside(), game([ship("Striker", "french", "0510", "N", card_data=STRIKER),
+                                 ship("Anvil", "british", "0910", "N", card_data=ANVIL)],
+                                phase="gunnery", initiative="british",
+                                options={"rules": "commander"})]
+    seen = 0
+    for state in states:
+        hints = attack_hints(state, legal(state))
+        singles = {o.action.text(): o for o in current_attacks(state)}
+        for opt in bracket_options(state):
+            text = opt.action.text()
+            h = hints[text]
+            odds = bracket_odds(state, opt)
+            assert h["bracket"] is True
+            assert {ref: Fraction(p["fraction"]) for ref, p in h["destroy"].items()} == \
+                odds.slots
+            assert Fraction(h["any"]["fraction"]) == destroy_any(state, opt)
+            if h["slot_dice"] == 1:  # one slot die: the slot chances are exclusive
+                assert destroy_any(state, opt) == odds.expected_slots
+            else:  # several: some attacks destroy two slots
+                assert destroy_any(state, opt) < odds.expected_slots
+            assert h["expected"] == float(odds.expected_slots)
+            assert Fraction(h["keel"]["fraction"]) == odds.keel
+            assert Fraction(h["critical"]["fraction"]) == odds.critical
+            spec = state.setup.ships[opt.ship]
+            assert h["guns"] == [spec.refs[g] for g in opt.guns] == text.split(">")[0].split(
+                ":")[1].split("+")
+            assert h["weapon_dice"] == [d.colours for d in opt.weapon_dice]
+            assert h["kept"] == 2
+            volley = breach.volley(spec, state.ships[opt.ship], opt.guns, opt.weapon_dice)
+            assert h["crews"] == [d.name for d in volley.crews]
+            assert h["slot_dice"] == volley.slot_dice
+            assert h["location_dice"] == ["green"]  # the Anvil stood still
+            alone = {a["gun"]: Fraction(a["any"]["fraction"]) for a in h["alone"]}
+            want = {}
+            for a in h["alone"]:
+                want[a["gun"]] = destroy_any(state, singles[a["action"]])
+            assert alone == want and set(alone) == set(h["guns"])
+            assert h["best_alone"] == float(max(want.values()))
+            seen += 1
+    assert seen == 4 + 26  # the Broadside: 3 pairs, a triple; the Striker (5 2in): 26 groups
+
+
+def test_a_saturating_attack_says_how_many_slot_dice_it_rolls() -> None:
+    """A4 saturation: the Broadside's brackets of square-marked guns roll two slot dice, as its
+    3in (one square) does alone; a 2in alone rolls two as well; quick-start: one."""
+    state = broadside()
+    hints = attack_hints(state, legal(state))
+    assert hints["Broadside:starboard.1+starboard.2>Anvil:port"]["slot_dice"] == 2
+    assert hints["Broadside:starboard.1+starboard.2+starboard.3>Anvil:port"]["slot_dice"] == 2
+    assert hints["Broadside:starboard.5>Anvil:port"]["slot_dice"] == 2
+    assert hints["Broadside:starboard.1>Anvil:port"]["slot_dice"] == 2
+    # the headline: the chance of at least one slot, less than the slots expected
+    opt = next(o for o in current_attacks(state) if o.action.text() == SATURATED)
+    assert Fraction(hints[SATURATED]["any"]["fraction"]) == destroy_any(state, opt)
+    assert destroy_any(state, opt) < attack_odds(state, opt).expected_slots
+    assert hints[SATURATED]["expected"] == float(attack_odds(state, opt).expected_slots)
+    quick = game([ship("Broadside", "french", *BROADSIDE_AT, card_data=BROADSIDE),
+                  ship("Anvil", "british", *ANVIL_AT, card_data=ANVIL)],
+                 phase="gunnery", initiative="british")
+    hints = attack_hints(quick, legal(quick))
+    assert hints["Broadside:starboard.5>Anvil:port"]["slot_dice"] == 1
+    assert not any("+" in text for text in hints)
+
+
+def test_the_chance_of_at_least_one_slot_equals_the_engine_enumerated() -> None:
+    """A4 saturation: with two slot dice the headline chance (at least one slot destroyed) is
+    not the sum of the slot chances; destroy_any equals every path of the engine's own rolls
+    counted one by one, for the 3in alone and for a bracket of two square-marked 2in."""
+    state = broadside()
+    singles = {o.action.text(): o for o in current_attacks(state)}
+    brackets = {o.action.text(): o for o in bracket_options(state)}
+    for text, opt in (("Broadside:starboard.5>Anvil:port", singles),
+                      ("Broadside:starboard.1+starboard.2>Anvil:port", brackets)):
+        attack = opt[text]
+        play_it = engine_run(state, attack.action, 1)
+
+        def any_slot(dice: Any, play_it: Any = play_it) -> tuple[int, bool]:
+            destroyed, broken = play_it(dice)
+            return int(destroyed != 0), broken  # bit 0: some slot went
+
+        got = enumerate_paths(any_slot)
+        assert got.truncated == 0
+        want = destroy_any(state, attack)
+        assert got.slots.get(0, Fraction(0)) == want
+        expected = sum((attack_odds(state, attack) if attack in singles.values()
+                        else bracket_odds(state, attack)).slots.values(), Fraction(0))
+        assert want < expected

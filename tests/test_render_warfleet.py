@@ -4,6 +4,7 @@ stacks fanned out, facing, destroyed locations and a stopped ship; weapon arcs (
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -74,14 +75,68 @@ def test_several_ships_in_one_hex_each_get_their_own_counter() -> None:
     for name in "ABC":
         assert ships[name].get("data-hex") == "0505"
     assert ships["B"].get("data-facing") == "S" and ships["C"].get("data-side") == "french"
-    # Only a lone ship carries its name under the counter (the stack shows it on hover).
-    assert [t.text for t in ships["D"].iterfind("s:text", NS)][-1] == "D"
     assert "A (british, class 2) at 0505 facing N" in (ships["A"].findtext("s:title", "", NS))
-    stack = root.find(".//s:text[@class='stack-names']", NS)
-    assert stack is not None and stack.get("data-hex") == "0505" and stack.text == "A, B, C"
+    # Every ship is named once, in its own text, a stack's names each with a leader line to
+    # its counter (a lone ship's name sits by its counter, no line needed).
+    names = {t.get("data-ship"): t.text for t in root.iterfind(".//s:text[@class='ship-name']",
+                                                                NS)}
+    assert names == {"A": "A", "B": "B", "C": "C", "D": "D"}
+    leaders = {ln.get("data-ship") for ln in root.iterfind(".//s:line[@class='leader']", NS)}
+    assert leaders == {"A", "B", "C"}
+    assert root.find(".//s:text[@class='stack-names']", NS) is None
+    assert {ships[n].get("data-stack") for n in "ABC"} == {"3"} and ships["D"].get(
+        "data-stack") == "1"
 
 
-@pytest.mark.parametrize("n", range(1, 9))
+def _text_boxes(root: ET.Element) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Each name's and hex label's box, from the widths the drawing was laid out with (an
+    upper bound of the face's: see labels.text_width)."""
+    from leviathans.render.labels import text_width
+
+    out = []
+    for t in root.iterfind(".//s:text", NS):
+        cls = t.get("class", "")
+        if cls == "ship-name":
+            w, h, size = text_width(t.text or "", 7.5, bold=True) + 3, 9.0, 7.5
+        elif cls == "hex-label":
+            w, h, size = 15.0, 6.0, 5.6
+        else:
+            continue
+        x, y = float(t.get("x", "")), float(t.get("y", ""))
+        out.append((t.text or "", (x - w / 2, y - size, w, h)))
+    return out
+
+
+def test_names_never_overlap_with_the_fleets_stacked() -> None:
+    """The 12-against-12 fleet action with every ship of a side in two hexes, and the two
+    fleets side by side: no name overlaps another name, a counter or a hex label left on."""
+    from leviathans.render.labels import Box
+
+    setup = WARFLEET.load_setup(scenario_data("fleet-action"), "fleet-action")
+    state = GameState(setup, 1, Phase.MOVEMENT, setup.placements)
+    ships = []
+    for k, (spec, s) in enumerate(zip(setup.ships, state.ships, strict=True)):
+        where = ["2010", "2011", "2110", "2210"][(k % 12 > 5) + 2 * (spec.side == "french")]
+        ships.append(s._replace(hex=Hex.from_label(where), facing=Facing.N))
+    state = GameState(setup, 1, Phase.MOVEMENT, tuple(ships))
+    root = _root(board_svg(state, labels=True))
+    texts = _text_boxes(root)
+    named = [t for t, _ in texts if not t.isdigit()]
+    assert sorted(named) == sorted(spec.name for spec in setup.ships)  # each ship, once
+    counters = []
+    for g in root.iterfind(".//s:g[@data-ship]", NS):
+        c = g.find("s:circle", NS)
+        assert c is not None
+        r = float(c.get("r", "")) * 1.7
+        counters.append(Box(float(c.get("cx", "")) - r, float(c.get("cy", "")) - r, 2 * r, 2 * r))
+    boxes = [(t, Box(*b)) for t, b in texts]
+    for (ta, a), (tb, b) in itertools.combinations(boxes, 2):
+        assert not a.hits(b), (ta, tb)
+    for t, a in boxes:
+        assert not any(a.hits(c) for c in counters), t
+
+
+@pytest.mark.parametrize("n", range(1, 25))
 def test_stack_offsets_stay_inside_the_hex_and_apart(n: int) -> None:
     offsets = stack_offsets(n)
     assert len(offsets) == n
@@ -91,9 +146,9 @@ def test_stack_offsets_stay_inside_the_hex_and_apart(n: int) -> None:
         for j in range(i + 1, n):
             (ax, ay, scale), (bx, by, _) = offsets[i], offsets[j]
             apart = ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5
-            # Up to six ships the counters do not overlap at all; more may touch, but every
-            # counter's centre stays clear of its neighbours.
-            assert apart >= (2 * 0.36 * 28 * scale if n <= 6 else 0.36 * 28 * scale)
+            # the counters never overlap, however many share the hex (a whole fleet): no
+            # counter's class number covers another's
+            assert apart >= 2 * 0.36 * 28 * scale - 1e-9
 
 
 def test_destroyed_locations_and_a_stopped_ship_are_marked() -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import http.client
 import json
 import random
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -22,7 +21,7 @@ import pytest
 from leviathans.records import GameRecord, replay
 from leviathans.server.app import MAX_BODY
 from leviathans.server.storage import SqlStorage
-from server_helpers import LiveServer, act, finished, look, new_game, play, wait_for
+from server_helpers import LiveServer, Streamer, act, finished, look, new_game, play, wait_for
 
 
 @pytest.fixture(scope="module")
@@ -41,36 +40,6 @@ def _views(client: httpx.Client, gid: str, tokens: dict[str, str]) -> dict[str, 
     return {who: look(client, gid, seats, lite=False) for who, seats in
             [("both", list(tokens.values())), ("nobody", []),
              *[(side, [token]) for side, token in tokens.items()]]}
-
-
-class Streamer(threading.Thread):
-    """Plays a hotseat game as fast as the server answers, until the server dies: the
-    actions acknowledged, in order."""
-
-    def __init__(self, url: str, gid: str, tokens: dict[str, str]) -> None:
-        super().__init__(daemon=True)
-        self.url, self.gid, self.tokens = url, gid, tokens
-        self.acked: list[str] = []
-        self.errors: list[str] = []
-
-    def run(self) -> None:
-        rng = random.Random(4)
-        with httpx.Client(base_url=self.url, timeout=10) as c:
-            try:
-                while True:
-                    state = look(c, self.gid, self.tokens.values())
-                    if finished(state):
-                        self.errors.append("the game ended before the kill")
-                        return
-                    action = rng.choice(state["legal"])
-                    r = act(c, self.gid, self.tokens[state["to_move"]], action,
-                            state["seq"] + 1)
-                    if r.status_code != 200:
-                        self.errors.append(r.text)
-                        return
-                    self.acked.append(action)
-            except httpx.HTTPError:
-                return  # the server is gone
 
 
 def test_games_survive_sigkill_and_play_on(server: LiveServer) -> None:

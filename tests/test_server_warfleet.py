@@ -41,7 +41,7 @@ def client() -> Iterator[RecordingClient]:
 def test_meta_offers_both_war_fleet_scenarios(client: RecordingClient) -> None:
     info = client.get("/api/meta").json()["rulesets"]["warfleet"]
     assert info["players"] == ["british", "french"]
-    assert list(info["scenarios"]) == ["skirmish", "fleet-action"]
+    assert list(info["scenarios"]) == ["skirmish", "fleet-action", "encounter"]
     # The scenario's initiative roll, or fog of war by class (F1).
     assert list(info["initiatives"]) == ["roll", "fog-of-war", "fog-of-war-deployed"]
 

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import game, play
-from leviathans.dice import Die, ScriptedDice, SeededDice
+from leviathans.dice import ScriptedDice, SeededDice
 from leviathans.errors import IllegalActionError
 from leviathans.hexgrid import Hex
 from leviathans.hexlines import line_hexes
@@ -47,6 +47,7 @@ from leviathans.rulesets.airfleet.torpedoes import (
     torpedo_odds,
     torpedo_slots,
 )
+from pathdice import PathDice
 
 # --- custom cards -----------------------------------------------------------------------------
 
@@ -451,28 +452,6 @@ def test_the_notation_reads_as_written() -> None:
 # --- exact odds -------------------------------------------------------------------------------
 
 
-class _PathDice:
-    """Replays a prefix of choices (indices into each roll's distinct faces), then the first
-    face of every further roll, recording the branches met (the initiative rolls fixed)."""
-
-    def __init__(self, choices: list[int]) -> None:
-        self.choices = choices
-        self.branches: list[tuple[tuple[int, int], ...]] = []
-        self.prob = Fraction(1)
-
-    def roll(self, d: Die, label: str) -> int:
-        if label.startswith("initiative"):
-            return {"initiative:british": 10, "initiative:french": 1}[label]
-        options = tuple(sorted(Counter(d.faces).items()))
-        depth = len(self.branches)
-        if depth == len(self.choices):
-            self.choices.append(0)
-        self.branches.append(options)
-        face, count = options[self.choices[depth]]
-        self.prob *= Fraction(count, len(d.faces))
-        return face
-
-
 @dataclass
 class Enumerated:
     slots: dict[str, Fraction] = field(default_factory=dict)
@@ -490,7 +469,7 @@ def enumerate_torpedo(state: Any, action: str, target: str) -> Enumerated:
     choices: list[int] = []
     act = state.parse_action(action)
     while True:
-        dice = _PathDice(choices)
+        dice = PathDice(choices)
         after = state.apply(act, dice).ships[index]
         new = after.destroyed & ~before.destroyed
         assert new.bit_count() <= 1

@@ -9,6 +9,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from . import __version__
@@ -226,9 +227,17 @@ def _cmd_battle(args: argparse.Namespace) -> int:
     if args.ruleset == "airfleet":
         from .rulesets.airfleet import Options, quickstart_battle
 
-        setup: Any = quickstart_battle(Options(turn_limit=args.turn_limit or 30,
-                                               initiative=args.initiative))
-        title = "Quick-start battle"
+        if args.scenario is not None:
+            from .scenarios import load_scenario
+
+            setup: Any = load_scenario(args.scenario)
+            if args.turn_limit is not None:
+                setup = setup.with_options(setup.options.changed(turn_limit=args.turn_limit))
+            title = f"Air-fleet battle: {args.scenario}"
+        else:
+            setup = quickstart_battle(Options(turn_limit=args.turn_limit or 30,
+                                              initiative=args.initiative))
+            title = "Quick-start battle"
     elif args.ruleset == "warfleet":
         setup = warfleet_setup(args.scenario, args.turn_limit)
         title = f"War Fleet: {setup.name}"
@@ -313,6 +322,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     for step in replay(record, args.file):
         last = step
     assert last is not None
+    if record.engagements:  # a War Fleet campaign (W3): every engagement's record too
+        from .rulesets.warfleet.campaign import verify
+
+        verify(record, args.file)
+        print(f"{args.file}: {len(record.engagements)} engagements replayed and verified")
     print(f"{args.file}: {len(record.steps) - 1} actions replayed and verified "
           f"({'scripted dice' if record.scripted else f'seed {record.seed}'})")
     print(position_text(last.state))
@@ -367,14 +381,40 @@ def _load_position(file: str, at: int | None) -> Any:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    import os
+
     import uvicorn
 
     from .server.app import create_app
-    from .server.storage import default_database_url
+    from .server.storage import default_database_url, open_storage
+    from .server.workers import WORKER_URL_ENV, run_workers, serve_worker
 
+    if args.bot_lease <= 0:
+        raise LeviathansError(f"--bot-lease must be a positive number of seconds, not "
+                              f"{args.bot_lease}")
+    if args.worker:  # one of the processes of --workers N (server/workers.py)
+        app = create_app(os.environ[WORKER_URL_ENV], bot_lease=args.bot_lease)
+        serve_worker(app, args.host, args.port, args.log_level)
+        return 0
     url = args.database_url or default_database_url()
-    app = create_app(url)
+    if args.workers < 1:
+        raise LeviathansError(f"--workers must be 1 or more, not {args.workers}")
     shown = url if "@" not in url else url.split("@")[-1]
+    if args.workers > 1:
+        store = open_storage(url)  # checks the URL and upgrades the schema, once
+        try:
+            if store.listen_dsn() is None:
+                raise LeviathansError(
+                    f"--workers {args.workers} needs PostgreSQL (--database-url "
+                    f"postgresql+psycopg://USER@HOST:PORT/DB): the games of {shown} can be "
+                    f"served by one process only")
+        finally:
+            store.close()
+        print(f"Leviathans: open http://{args.host}:{args.port}/ in your browser "
+              f"({args.workers} processes; games saved in {shown}; Ctrl-C stops)", flush=True)
+        return run_workers(args.workers, url, args.host, args.port, args.log_level,
+                           args.bot_lease)
+    app = create_app(url, bot_lease=args.bot_lease)
     print(f"Leviathans: open http://{args.host}:{args.port}/ in your browser "
           f"(games saved in {shown}; Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
@@ -435,6 +475,62 @@ def _cmd_balance(args: argparse.Namespace) -> int:
     return cmd_balance(args)
 
 
+def _cmd_warfleet_engage(args: argparse.Namespace) -> int:
+    from .hexgrid import Hex
+    from .rulesets.warfleet.detailed import engagement_setup, scenario_toml
+    from .rulesets.warfleet.engage import JOIN_RADIUS, joining
+    from .rulesets.warfleet.state import Engagement, GameState
+
+    state = _load_position(args.record, args.at)
+    if not isinstance(state, GameState):
+        raise LeviathansError(f"{args.record}: not a War Fleet record")
+    try:
+        at = Hex.from_label(args.hex)
+    except LeviathansError as exc:
+        raise LeviathansError(f"--hex: {exc}") from None
+    engagement = next((e for e in state.engagements if e.hex == at), None)
+    if engagement is None:
+        ships = joining(state, at)
+        if len({state.setup.ships[i].side for i in ships}) < 2:
+            raise LeviathansError(f"--hex {args.hex}: no ships of two sides within "
+                                  f"{JOIN_RADIUS} hexes at step {args.at}")
+        engagement = Engagement(state.engaged + 1, at, ships, state.turn)
+    data = engagement_setup(state, engagement)
+    names = ", ".join(state.setup.ships[i].name for i in engagement.ships)
+    Path(args.out).write_text(scenario_toml(
+        data, f"W3 engagement at War Fleet hex {args.hex}, turn {state.turn} of "
+        f"{args.record}\n{names}"), encoding="utf-8")
+    board = data["board"]
+    print(f"Engagement at {args.hex}: {names}")
+    print(f"Board {board['columns']} x {board['rows']}, at most {data['options']['turn_limit']}"
+          f" turns; written to {args.out}")
+    return 0
+
+
+def _cmd_warfleet_fold(args: argparse.Namespace) -> int:
+    from .hexgrid import Hex
+    from .records import GameRecord, replay
+    from .rulesets.airfleet.state import GameState as AirState
+    from .rulesets.warfleet.detailed import fold_report
+
+    record = GameRecord.load(args.record)
+    if record.ruleset != "airfleet":
+        raise LeviathansError(f"{args.record}: an air-fleet battle's record is needed, not "
+                              f"{record.ruleset}")
+    at = None
+    if args.hex is not None:
+        try:
+            at = Hex.from_label(args.hex)
+        except LeviathansError as exc:
+            raise LeviathansError(f"--hex: {exc}") from None
+    states = [step.state for step in replay(record, args.record)]
+    first, last = states[0], states[-1]
+    assert isinstance(first, AirState) and isinstance(last, AirState)
+    print(f"{args.record}: {len(record.steps) - 1} actions replayed; at fleet scale:")
+    print(fold_report(first, last, at))
+    return 0
+
+
 def _cmd_warfleet_convert(args: argparse.Namespace) -> int:
     """War Fleet stats of a ship card (W2), or of every card with --all."""
     from .cards import builtin_cards, find_card, load_card
@@ -491,6 +587,20 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--no-hull-si", action="store_true",
                    help="halve the printed SI without the armoured-hull slots' +SI")
     c.set_defaults(func=_cmd_warfleet_convert)
+    c = wf.add_parser("engage", help="W3: a War Fleet position's engagement as an air-fleet "
+                      "scenario (for battle, simulate or the browser)")
+    c.add_argument("record", help="a War Fleet record (.json)")
+    c.add_argument("--at", type=int, default=None, help="the record's step (default: the "
+                   "last)")
+    c.add_argument("--hex", required=True, metavar="CCRR", help="the hex named: every ship "
+                   "within 2 hexes joins")
+    c.add_argument("--out", required=True, metavar="FILE", help="the scenario to write (.toml)")
+    c.set_defaults(func=_cmd_warfleet_engage)
+    c = wf.add_parser("fold", help="W3: what a detailed battle changes at fleet scale")
+    c.add_argument("record", help="the air-fleet battle's record (.json)")
+    c.add_argument("--hex", metavar="CCRR", default=None, help="the engagement's War Fleet "
+                   "hex: also print where each ship returns")
+    c.set_defaults(func=_cmd_warfleet_fold)
 
     s = sub.add_parser("odds", help="exact odds: of a dice roll, or of a gun's attack")
     s.add_argument("expr", nargs="?", help="dice, e.g. blue+green+black or 2red")
@@ -523,7 +633,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--ruleset", choices=("airfleet", "starship", "warfleet"),
                    default="airfleet")
     s.add_argument("--scenario", metavar="FILE", help="War Fleet: a scenario file or a "
-                   "built-in scenario (skirmish, the default; fleet-action)")
+                   "built-in scenario (skirmish, the default; fleet-action); air fleet: a "
+                   "scenario file (default: the quick-start battle)")
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--british", default="greedy", help="air fleet and War Fleet: bot for "
                    "the British "
@@ -569,6 +680,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "postgresql+psycopg://USER@HOST:PORT/DB")
     s.add_argument("--log-level", default="warning",
                    choices=("critical", "error", "warning", "info", "debug"))
+    s.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="N server processes on this port (SO_REUSEPORT; PostgreSQL only: "
+                        "any process serves any game)")
+    s.add_argument("--bot-lease", type=float, default=15.0, metavar="SECONDS",
+                   help="PostgreSQL: how long a process's claim on a bot's turn lasts "
+                        "unless renewed; another process takes the turn over after it "
+                        "(default: %(default)s)")
+    s.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     s.set_defaults(func=_cmd_serve)
 
     s = sub.add_parser("render", help="draw a position as SVG (air-fleet board, War Fleet map "
@@ -601,6 +720,12 @@ def build_parser() -> argparse.ArgumentParser:
                        "greedy)")
     s.add_argument("--bots", metavar="NAMES", help="War Fleet: one bot per side in the "
                    "scenario's order, separated by commas")
+    s.add_argument("--engagements", choices=("fleet-scale", "detailed"), default=None,
+                   help="War Fleet: fight at fleet scale (default), or name an engagement "
+                   "wherever ships close and fight it in detail on the air-fleet board (W3)")
+    s.add_argument("--detail-bots", metavar="NAMES", default=None, help="War Fleet with "
+                   "--engagements detailed: the bot fighting each side's engagements (greedy "
+                   "or search), in the scenario's order (default greedy)")
     s.add_argument("--engine", action="store_true", help="air fleet, greedy against greedy: "
                    "play every battle step by step through the engine instead of the compiled "
                    "battle loop (the same results, many times slower)")

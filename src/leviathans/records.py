@@ -54,6 +54,9 @@ class GameRecord:
     steps: list[RecordStep] = field(default_factory=list)
     result: dict[str, Any] | None = None
     players: dict[str, str] = field(default_factory=dict)
+    #: War Fleet (W3): each detailed engagement's own record (plain data), engagement N at
+    #: index N - 1; :func:`leviathans.rulesets.warfleet.campaign.verify` replays them
+    engagements: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def scripted(self) -> bool:
@@ -73,6 +76,8 @@ class GameRecord:
             data["players"] = self.players
         if self.result is not None:
             data["result"] = self.result
+        if self.engagements:
+            data["engagements"] = self.engagements
         return data
 
     def to_json(self) -> str:
@@ -120,8 +125,13 @@ class GameRecord:
                                                        for v in players.values()):
             raise RecordError(f"{where}: players: expected an object of side: bot name, got "
                               f"{shown(players)}")
+        engagements = data.get("engagements", [])
+        if not isinstance(engagements, list) or not all(isinstance(e, Mapping)
+                                                        for e in engagements):
+            raise RecordError(f"{where}: engagements: expected a list of records, got "
+                              f"{shown(engagements)}")
         return cls(ruleset, dict(setup), seed, steps, dict(result) if result else None,
-                   dict(players))
+                   dict(players), [dict(e) for e in engagements])
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:

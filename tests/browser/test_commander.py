@@ -2,7 +2,8 @@
 and the Commander scenarios; a game against the greedy bot, started in the lobby and played by
 clicks, in which a torpedo is aimed on the board (its line, the ship it meets and its odds
 shown) and resolves, a ram is made after its outlook is shown (the check's chance, both sides'
-expected damage) and a crew's repair is rolled from the repair table with its chance.
+expected damage) and a crew's repair is rolled from the repair table with its chance; and a
+bracket group (A4) fired from its own row of the gun table, the dice kept read in the log.
 
 The position is a test-only scenario (a server started with one more scenario, as
 test_options_form's server has one more option): the Belfast, a torpedo boat, right astern of
@@ -19,6 +20,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from test_commander_hints import ANVIL, ANVIL_AT, BROADSIDE, BROADSIDE_AT
 from test_screening import HULK, HULK_AT, SHOOTS, SKIFF, SKIFF_AT, moving
 from test_torpedoes import LAUNCHER, card, entry, plain
 from test_torpedoes import SKIFF as TARGET
@@ -55,8 +57,14 @@ RAM = {"options": {"rules": "commander"}, "start": {"phase": "movement", "initia
 SLIP = {"options": {"rules": "commander"}, "start": {"phase": "movement", "initiative": "british"},
         "ships": [{"card": "Epervier", "side": "french", "bow": "2010", "facing": "N"},
                   {"card": "HML Raven", "side": "british", "bow": "0510", "facing": "N"}]}
+#: three bracket 2in guns with the square mark abeam the Anvil's port side, in gunnery (A4,
+#: test_commander_hints)
+BRACKET = {"options": {"rules": "commander"},
+           "start": {"phase": "gunnery", "initiative": "british"},
+           "ships": [entry("Broadside", BROADSIDE, "french", *BROADSIDE_AT),
+                     entry("Anvil", ANVIL, "british", *ANVIL_AT)]}
 POSITIONS = {"test-commander": POSITION, "test-hug": HUG, "test-tie": TIE, "test-ram": RAM,
-             "test-slip": SLIP}
+             "test-slip": SLIP, "test-bracket": BRACKET}
 
 SCRIPT = textwrap.dedent(f"""
     import sys
@@ -336,6 +344,83 @@ def test_a_ram_whose_strike_location_is_chosen(page: Page, test_server: str,
     clicker.click("#ram-strikes button[data-action='Rammer:RAM>Jean Bart:aft-port']", "strike")
     clicker.wait_seq_after(seq)
     expect(page.locator("#log")).to_contain_text("Jean Bart aft-port")
+
+
+def bracket_odds_shown(text: str) -> tuple[str, str]:
+    """The bracket attack ``text``'s chance to destroy a slot in the test position, and the
+    best of its guns' single attacks there, as the page writes them (the engine's exact
+    odds)."""
+    from leviathans.dice import SeededDice
+    from leviathans.rulesets.airfleet import AIRFLEET, parse_action, parse_setup
+    from leviathans.rulesets.airfleet.bracket import find_bracket
+    from leviathans.rulesets.airfleet.gunnery import current_attacks
+    from leviathans.rulesets.airfleet.odds import destroy_any
+
+    state = AIRFLEET.new_game(parse_setup(BRACKET, "test position"), SeededDice(1))
+    opt = find_bracket(state, parse_action(text))  # type: ignore[arg-type]
+    assert opt is not None
+    alone = max(destroy_any(state, o) for o in current_attacks(state)
+                if o.slot in opt.guns and (o.target, o.location) == (opt.target, opt.location))
+    return (f"{float(destroy_any(state, opt)) * 100:.1f}%",
+            f"{float(alone) * 100:.1f}%")
+
+
+def test_a_bracket_group_fired_by_clicks_shows_the_dice_kept(page: Page, test_server: str,
+                                                            shots: Shots) -> None:
+    """A4 on the page: each bracket group of the Broadside's three 2in is a row of its own in
+    the gun table, with the dice it rolls (each gun's, the two best kept, the crew's, the
+    location's, two slot dice for the square marks), its chance to destroy a slot (the engine's)
+    beside the best of its guns alone; a click fires it and the log shows the results that
+    count, the one not counted struck through, and both slot dice."""
+    g = ApiGame(test_server, scenario="test-bracket")
+    page.goto(g.url)
+    clicker = Clicker(page)
+    assert clicker.decision().startswith("Gunnery: french")
+    three = "Broadside:starboard.1+starboard.2+starboard.3"
+    rows = page.locator("#gun-table tr.gun.bracket")
+    expect(rows).to_have_count(4)  # three pairs and the three together, the three first
+    expect(rows.first).to_have_attribute("data-gun", three)
+    row = page.locator(f"#gun-table tr.gun.bracket[data-gun='{three}']")
+    assert str(row.get_attribute("title")).startswith("Bracket fire (A4): ")
+    expect(row).to_contain_text("2in bracket")
+    expect(row).to_contain_text("Broadside starboard.1 + starboard.2 + starboard.3")
+    action = f"{three}>Anvil:port"
+    chance, alone = bracket_odds_shown(action)
+    button = row.locator(f"button[data-action='{action}']")
+    expect(button).to_have_text(f"Anvil port · {chance}")
+    expect(row.locator(".alone")).to_have_text(f"alone best {alone}")
+    dice_line = row.locator(".bracket-dice")
+    expect(dice_line.locator(".gun-dice")).to_have_count(3)
+    expect(dice_line).to_contain_text("best 2 kept · crew")
+    expect(dice_line).to_contain_text("· loc.")
+    expect(dice_line.locator(".saturation")).to_have_text("■ 2 slot dice")
+    assert str(dice_line.locator(".saturation").get_attribute("title")).startswith(
+        "Saturation (A4): ")
+    # the 3in's single attack rolls two slot dice too (its square)
+    expect(page.locator("#gun-table tr.gun[data-gun='Broadside:starboard.5'] .saturation")
+           ).to_have_text("■ 2 slot dice")
+    page.hover(f"#gun-table tr.gun.bracket[data-gun='{three}'] td >> nth=0")
+    expect(page.locator("text.odds-tag[data-target='Anvil']")).to_have_text(chance)
+    shots(page, "bracket")
+    raw = re.compile(r"\S+:\S+\+\S+>")
+    assert not raw.search(page.inner_text("#controls")), "no raw notation on show"
+    seq = clicker.seq()
+    clicker.click(f"#gun-table button[data-action='{action}']", "fire the bracket")
+    roll = page.locator("#roll")  # the roll landing by its target, as the log has it
+    expect(roll).to_be_visible(timeout=TIMEOUT)
+    expect(roll.locator(".rdie.dropped")).to_have_count(1)
+    expect(roll.locator(".rdie.d6")).to_have_count(2)
+    clicker.wait_seq_after(seq)
+    line = page.locator("#log .ev.bracket").last
+    expect(line).to_contain_text(f"Broadside {three.split(':')[1]} → Anvil port (ranges 4, 4, 4)")
+    expect(line).to_contain_text(re.compile(
+        r"\(kept: weapon \d, weapon \d, crew \d, location \d\)"))
+    expect(line.locator(".die.dropped")).to_have_count(1)  # the lowest weapon result
+    assert str(line.locator(".die.dropped").get_attribute("title")).endswith("not counted")
+    expect(line.locator(".slot-die")).to_have_count(2)
+    # the row is gone: its guns are spent
+    expect(page.locator(f"#gun-table tr.gun.bracket[data-gun='{three}']")).to_have_count(0)
+    shots(page, "bracket-fired")
 
 
 def test_a_sideslip_planned_made_and_offered_once_a_move(page: Page, test_server: str) -> None:

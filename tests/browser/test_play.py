@@ -271,11 +271,16 @@ def test_starship_command_movement_and_attack(page: Page, server: str, shots: Sh
             if page.locator("circle.spot").count():
                 page.click("circle.spot >> nth=0", force=True)
             else:
-                forward = page.locator("#moves button[data-action$=':F2']")
+                # a step planned by its button (2" forward), then the move confirmed
+                page.wait_for_selector("#controls:not(.busy) #end-move:not([disabled])",
+                                       timeout=TIMEOUT)
+                forward = page.locator("#forward-steps button[data-step='F2']")
                 if forward.count():
-                    forward.first.click()
-                else:
-                    page.locator("#moves button").last.click()
+                    forward.click()
+                    page.wait_for_function("() => document.querySelector('#ep').dataset.steps"
+                                           " === 'F2' && !document.querySelector('#end-move')"
+                                           ".disabled", timeout=TIMEOUT)
+                page.click("#end-move")
         elif h.startswith("Attack"):
             phases.add("attack")
             targets = page.locator("#targets button")

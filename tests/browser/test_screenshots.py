@@ -1,6 +1,8 @@
 """The main views of the air-fleet game, photographed: the lobby, deployment, a move with its
-ghosts, the gun table, a card under the pointer, the end summary, a phone and a Commander rules
-torpedo launch. `make
+ghosts, the gun table, a card under the pointer, the end summary and a phone; the starship
+table (a move planned by dragging the ghost, its decisions explained) and the War Fleet fleet
+action (both fleets stacked, a gun's odds tagged on its targets); a Commander rules torpedo
+launch and a Commander gun table with its bracket rows (A4). `make
 screenshots` runs this with LEVIATHANS_SCREENSHOTS=docs/screenshots (the README shows two of
 them); otherwise they go to artifacts/views/. Each view is checked as the other tests' are (no
 missing glyph, nothing marked hidden on show)."""
@@ -17,8 +19,10 @@ from playwright.sync_api import Browser, Page
 from .clicker import TIMEOUT, Clicker
 from .conftest import ROOT, running_server
 from .seen import shown_hidden, tofu
+from .stargame import StarGame
 from .test_commander import SCRIPT as COMMANDER_SERVER
 from .test_play import new_game
+from .wargame import WarGame
 
 OUT = Path(os.environ.get("LEVIATHANS_SCREENSHOTS") or ROOT / "artifacts" / "views")
 
@@ -111,6 +115,43 @@ def phone(browser: Browser, server: str) -> None:
         context.close()
 
 
+def test_the_starship_and_war_fleet_views(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 860})
+    page = context.new_page()
+    try:
+        star = StarGame(server)
+        star.to_movement()
+        page.goto(star.url)
+        page.wait_for_selector(".star-ghost.planned[data-drag]", timeout=TIMEOUT)
+        page.wait_for_selector(".reach-dot", timeout=TIMEOUT)
+        # the ghost dragged to the spot of the reach farthest off to the side
+        ghost = page.locator(".star-ghost.planned").bounding_box()
+        spots = page.eval_on_selector_all(".reach-dot", "ds => ds.map(d => {"
+                                          " const r = d.getBoundingClientRect();"
+                                          " return [r.x + r.width / 2, r.y + r.height / 2]; })")
+        assert ghost and spots
+        x0, y0 = ghost["x"] + ghost["width"] / 2, ghost["y"] + ghost["height"] / 2
+        x1, y1 = max(spots, key=lambda p: abs(p[0] - x0))
+        page.mouse.move(x0, y0)
+        page.mouse.down()
+        page.mouse.move(x1, y1, steps=8)
+        page.mouse.up()
+        page.wait_for_selector("polyline.plan-path", timeout=TIMEOUT)
+        page.mouse.move(5, 5)
+        shoot(page, "starship-move")
+
+        war = WarGame(server)
+        war.place()
+        met = war.meet({"british": "4011", "french": "4211"})
+        page.goto(war.url)
+        page.wait_for_selector(f"body[data-live='{met['seq']}']", timeout=TIMEOUT)
+        page.wait_for_selector("text.odds-tag", timeout=TIMEOUT)
+        page.mouse.move(5, 5)
+        shoot(page, "warfleet-stacks")
+    finally:
+        context.close()
+
+
 def test_the_commander_view(browser: Browser) -> None:
     """A Commander rules game (issue 15.6): a torpedo aimed on the board, its line, the ship it
     meets and the odds (the test position of test_commander.py, against the greedy bot)."""
@@ -130,5 +171,15 @@ def test_the_commander_view(browser: Browser) -> None:
             page.wait_for_selector("text.odds-tag[data-target='Pontbriand']", timeout=TIMEOUT)
             page.mouse.move(5, 5)
             shoot(page, "commander-torpedo")
+            # A4: the gun table's bracket rows (test_commander's bracket position, hotseat)
+            game = httpx.post(f"{base}/api/games", json={
+                "ruleset": "airfleet", "opponent": "hotseat", "scenario": "test-bracket"}).json()
+            tokens = "&".join(f"token={t}" for t in game["tokens"].values())
+            page.goto(f"{base}/game/{game['id']}?{tokens}")
+            page.wait_for_selector("body[data-seq]", timeout=TIMEOUT)
+            assert Clicker(page).decision().startswith("Gunnery")
+            page.hover("#gun-table tr.gun.bracket >> nth=0")
+            page.wait_for_selector("text.odds-tag[data-target='Anvil']", timeout=TIMEOUT)
+            shoot(page, "commander-bracket")
         finally:
             context.close()

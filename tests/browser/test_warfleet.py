@@ -111,7 +111,7 @@ def test_warfleet_skirmish_against_a_bot(page: Page, server: str, shots: Shots) 
     assert "warfleet" in options
     page.select_option("#ruleset", "warfleet")
     scenarios = page.eval_on_selector_all("#scenario option", "ns => ns.map(n => n.value)")
-    assert scenarios == ["skirmish", "fleet-action"]
+    assert scenarios == ["skirmish", "fleet-action", "encounter"]
     new_game(page, server, "warfleet", "bot", bot="random", side="british")
     page.wait_for_selector("#controls h3", timeout=TIMEOUT)
     expect(page.locator("svg[data-ruleset=warfleet]")).to_have_count(1)

@@ -28,6 +28,7 @@ from ..dice import DiceExpr, Die, dial_up, die
 from ..fog import FogChoice
 from ..hexgrid import Facing, Hex, distance
 from ..rulesets.warfleet.actions import Declare, Done, Pivot, Place, Step, StepKind, WarAction
+from ..rulesets.warfleet.engage import choose_engagement
 from ..rulesets.warfleet.geometry import in_fire_arc, relative_sectors, struck_locations
 from ..rulesets.warfleet.rules import free_guns, gun_range
 from ..rulesets.warfleet.setup import AFLOAT, Gun, ShipSpec
@@ -131,6 +132,8 @@ class WarFleetGreedy:
             action = self._move(state)
         elif state.phase == Phase.INITIATIVE:
             action = self._fog(state)
+        elif state.phase == Phase.ENGAGE:  # W3: engage wherever ships of two sides are close
+            action = choose_engagement(state)
         else:
             action = self._declare(state)
         if action is not None and state.is_legal(action):

@@ -52,7 +52,7 @@ from ..errors import ScenarioError
 from ..hexgrid import Facing, Hex
 from ..rulesets.warfleet import WARFLEET, GameState, Options, WarSetup, load_scenario
 from ..rulesets.warfleet.actions import STEPS, Declare, Done, Pivot, Place, Step, WarAction
-from ..rulesets.warfleet.setup import STATUS_NAMES, Zone
+from ..rulesets.warfleet.setup import ENGAGED, STATUS_NAMES, Zone
 from .base import ActionTable, LeviathansEnv, ObservationEncoder, blocks, fraction, one_hot
 
 __all__ = ["Frame", "WarFleetActions", "WarFleetConfig", "WarFleetEnv", "WarFleetObservation"]
@@ -62,6 +62,10 @@ _PHASES = ("placement", "movement", "combat", "over")
 MAX_LOCATIONS = 6
 #: ship classes 1 (destroyers) to 4 (battleships)
 MAX_CLASS = 4
+
+#: The statuses a ship can have in the environment's games: W3's "engaged" needs detailed
+#: engagements, which the environment does not play (its observation keeps its size).
+_STATUSES = STATUS_NAMES[:ENGAGED]
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,7 +353,7 @@ class WarFleetObservation(ObservationEncoder):
         self.limit = setup.options.turn_limit or 100
         self.ship_spec = (("present", 1), ("mine", 1), ("enemy", 1), ("class", MAX_CLASS),
                           ("on_map", 1), ("to_place", 1), ("position", 2), ("facing", 6),
-                          ("status", len(STATUS_NAMES)), ("mp", 1), ("moved", 1),
+                          ("status", len(_STATUSES)), ("mp", 1), ("moved", 1),
                           ("moving", 1), ("si", 1), ("locations", MAX_LOCATIONS * 3),
                           ("guns", config.max_guns * 2))
         self.ship_size = sum(w for _, w in self.ship_spec)
@@ -410,8 +414,8 @@ class WarFleetObservation(ObservationEncoder):
             out[at + 3] = fraction(row - 1, c.max_rows - 1)
             one_hot(out, at + 4, int(frame.facing(Facing[ship["facing"]])))
         at += 10
-        one_hot(out, at, STATUS_NAMES.index(ship["status"]))
-        at += len(STATUS_NAMES)
+        one_hot(out, at, _STATUSES.index(ship["status"]))
+        at += len(_STATUSES)
         out[at] = fraction(ship["mp"], c.max_mp)
         out[at + 1] = bool(ship["moved"])
         out[at + 2] = moving is not None and moving["ship"] == ship["name"]

@@ -105,21 +105,23 @@ def _candidates(anchors: Sequence[Box], w: float, h: float, gap: float, rings: i
 
 
 def place_labels(items: Sequence[tuple[Sequence[Box], float, float]], area: Box,
-                 avoid: Sequence[Box] = (), gap: float = 1.5, rings: int = 12
-                 ) -> list[Placed]:
+                 avoid: Sequence[Box] = (), gap: float = 1.5, rings: int = 12,
+                 hard: Sequence[Box] = ()) -> list[Placed]:
     """Boxes for labels of ``(anchors, width, height)`` (the anchors: the boxes of what the
-    label names, the one to prefer first), in order, none overlapping another (nor, where it
-    can be helped, the ``avoid`` boxes: the ships), all inside ``area``.
+    label names, the one to prefer first), in order, none overlapping another nor a ``hard``
+    box (what holds text of its own: War Fleet's counters), nor, where it can be helped, the
+    ``avoid`` boxes (the ships), all inside ``area``.
 
     Each label takes the first candidate (the nearest) that overlaps no label placed before
-    it and no ``avoid`` box (a name over another ship would name the wrong one); failing
-    that, the first that overlaps no label; failing even that (a drawing crowded beyond
-    ``rings`` rings), the spot below its first anchor."""
+    it, no hard box and no ``avoid`` box (a name over another ship would name the wrong one);
+    failing that, the first that overlaps no label and no hard box; failing even that (a
+    drawing crowded beyond ``rings`` rings), the spot below its first anchor."""
     placed: list[Box] = []
     out: list[Placed] = []
     for anchors, w, h in items:
         options = [c for c in _candidates(anchors, w, h, gap, rings) if c[0].inside(area)]
-        free = [c for c in options if not any(c[0].hits(other, gap) for other in placed)]
+        free = [c for c in options if not any(c[0].hits(other, gap) for other in placed)
+                and not any(c[0].hits(other) for other in hard)]
         clear = [c for c in free if not any(c[0].hits(other) for other in avoid)]
         if clear:
             choice = clear[0]

@@ -6,9 +6,13 @@ so hex ``CCRR`` sits at the same pixel place in both drawings. What a client can
 * ``polygon.hex[data-hex=CCRR]``, one per map hex, with a ``<title>`` of its label; during
   placement the hexes of a side's deployment zone are also classed ``zone zone-SIDE``;
 * ``polyline.seam`` where two map sheets meet;
-* ``g.ship[data-ship][data-side][data-hex][data-facing][data-status][data-class]`` per ship on
-  the map (several in one hex are drawn smaller, fanned around the hex's centre, each still
-  its own clickable group, with ``text.stack-names[data-hex]`` naming them under the hex);
+* ``g.ship[data-ship][data-side][data-hex][data-facing][data-status][data-class][data-stack]``
+  per ship on the map (several in one hex, ``data-stack`` of them, are drawn smaller, fanned
+  around the hex's centre, each still its own clickable group);
+* ``g.names`` holding each ship's ``text.ship-name[data-ship]``, placed apart from every other
+  name and clear of every counter (:func:`.labels.place_labels`), with a ``line.leader[data-ship]``
+  back to its counter when it sits apart or names one of a stack (listed beside it); the root's
+  ``data-labels="float"`` tells a viewer it may lay them out again for its zoom;
   ``data-destroyed`` lists the destroyed locations and ``data-stopped="true"`` marks a ship
   whose stern is destroyed (0 MP); inside it
   ``path.loc[data-location]`` per location (classed ``lost`` once destroyed) and
@@ -34,6 +38,7 @@ from ..hexgrid import Hex, distance
 from ..rulesets.warfleet.geometry import in_fire_arc
 from ..rulesets.warfleet.setup import STATUS_NAMES, SUNK, Gun, ShipSpec, ShipState, WarSetup
 from ..rulesets.warfleet.state import GameState, Phase
+from .labels import Box, Placed, place_labels, text_width
 from .svg import caption_text, css_name, document, el, fmt, points, text
 from .svg_airfleet import (
     COLUMN_STEP,
@@ -42,9 +47,9 @@ from .svg_airfleet import (
     ORIGIN_X,
     ORIGIN_Y,
     PX_PER_INCH,
+    _hex_labels_clear_of,
     corners,
     hex_centre,
-    hex_labels,
     hex_points,
     overlay,
 )
@@ -81,13 +86,13 @@ svg { font-family: sans-serif; }
 .ship .loc { fill: #ffffff; fill-opacity: 0.9; stroke: #101820; stroke-width: 0.5; }
 .ship .loc.lost { fill: #e53935; fill-opacity: 1; }
 .ship .facing { fill: #ffffff; stroke: #101820; stroke-width: 0.7; stroke-linejoin: round; }
-.ship .cls { font-size: 7px; font-weight: bold; fill: #ffffff; text-anchor: middle;
+.ship .cls { font-weight: bold; fill: #ffffff; text-anchor: middle;
   pointer-events: none; }
 .ship .stopped { fill: none; stroke: #e53935; stroke-width: 1.6; }
 .ship-name { font-size: 7.5px; font-weight: bold; text-anchor: middle; paint-order: stroke;
   stroke: #ffffff; stroke-width: 2.4px; stroke-linejoin: round; pointer-events: none; }
-.stack-names { font-size: 5.5px; font-weight: bold; text-anchor: middle; fill: #22313f;
-  paint-order: stroke; stroke: #ffffff; stroke-width: 2px; pointer-events: none; }
+.leader { stroke: #52606d; stroke-width: 0.6; stroke-dasharray: 2 1.5; pointer-events: none; }
+.names { pointer-events: none; }
 .ship.sinking { opacity: 0.5; }
 .ship.moving .body { stroke: #f2a900; stroke-width: 2.6; }
 .ship.target .body { stroke: #c58b16; stroke-width: 3; }
@@ -177,15 +182,22 @@ def _seams(setup: WarSetup) -> str:
 
 def stack_offsets(n: int) -> list[tuple[float, float, float]]:
     """Where the counters of ``n`` ships in one hex go: (dx, dy, scale) each, a small fan
-    around the hex's centre so that every counter stays visible and clickable."""
+    around the hex's centre so that every counter stays visible and clickable: inside the hex,
+    and never over another (a big stack gets smaller counters on a wider ring), so that no
+    counter's class number covers another's."""
     if n <= 1:
         return [(0.0, 0.0, 1.0)]
     scale = 0.5 if n <= 3 else 0.42 if n <= 5 else 0.36
     ring = PX_PER_INCH * (0.25 if n <= 3 else 0.28 if n <= 5 else 0.3)
+    full = PX_PER_INCH * 0.36  # a lone counter's radius
+    spacing = math.sin(math.pi / n)  # neighbours on a ring of radius R are 2 R spacing apart
+    room = PX_PER_INCH * 0.62  # the ring plus a counter's radius stays within this
+    radius = min(full * scale, 0.98 * room / (1 + 1 / spacing))
+    ring = max(ring, radius / spacing)
     out = []
     for k in range(n):
         dx, dy = _unit(360 * k / n - (0 if n != 2 else 90))
-        out.append((dx * ring, dy * ring, scale))
+        out.append((dx * ring, dy * ring, radius / full))
     return out
 
 
@@ -201,7 +213,7 @@ def _wedge(cx: float, cy: float, r_in: float, r_out: float, a0: float, a1: float
             f"{fmt(cy + p[0][1] * r_in)} Z")
 
 
-def _counter(state: GameState, index: int, cx: float, cy: float, scale: float, named: bool,
+def _counter(state: GameState, index: int, cx: float, cy: float, scale: float, stack: int,
              colours: Mapping[str, tuple[str, str]]) -> str:
     spec, s = state.setup.ships[index], state.ships[index]
     assert s.hex is not None
@@ -245,32 +257,70 @@ def _counter(state: GameState, index: int, cx: float, cy: float, scale: float, n
                              "font-size": fmt(size)}, str(spec.ship_class)))
     if stopped:
         parts.append(el("circle", {"class": "stopped", "cx": cx, "cy": cy, "r": r * 1.15}))
-    if named:
-        parts.append(el("text", {"class": "ship-name", "x": cx, "y": cy + r + 8.5,
-                                 "fill": outline}, text(spec.name)))
     return el("g", {"class": " ".join(classes), "data-ship": spec.name, "data-side": spec.side,
                     "data-hex": s.hex.label(), "data-facing": s.facing.name,
                     "data-class": spec.ship_class, "data-status": STATUS_NAMES[s.status],
                     "data-destroyed": " ".join(lost), "data-stopped": str(stopped).lower(),
-                    "data-moved": str(s.moved).lower()}, *parts)
+                    "data-moved": str(s.moved).lower(), "data-stack": stack}, *parts)
 
 
-def _ships(state: GameState) -> str:
+#: Ship names: font size and line height in pixels (the browser's face is never wider than
+#: :func:`.text_width` says at this size).
+NAME_SIZE = 7.5
+NAME_HEIGHT = 9.0
+
+
+def _counter_box(cx: float, cy: float, scale: float) -> Box:
+    """A counter with its facing arrow, whichever way it points."""
+    r = PX_PER_INCH * 0.36 * scale * 1.7
+    return Box(cx - r, cy - r, 2 * r, 2 * r)
+
+
+def _name(name: str, placed: Placed, fill: str, stacked: bool) -> str:
+    """A ship's name in its placed box, with a leader line to its counter when it sits
+    apart, or belongs to a stack (a name beside a stack says which counter it names)."""
+    box = placed.box
+    x, y = box.x + box.w / 2, box.bottom - NAME_HEIGHT * 0.22
+    out = el("text", {"class": "ship-name", "data-ship": name, "x": x, "y": y, "fill": fill},
+             text(name))
+    if placed.apart or stacked:
+        a = placed.anchor
+        ax, ay = a.x + a.w / 2, a.y + a.h / 2
+        ex = min(max(ax, box.x), box.right)
+        ey = box.y if ay < box.y else box.bottom if ay > box.bottom else box.y + box.h / 2
+        out = el("line", {"class": "leader", "data-ship": name, "x1": ex, "y1": ey,
+                          "x2": ax, "y2": ay}) + out
+    return out
+
+
+def _ships(state: GameState) -> tuple[str, list[Box]]:
+    """Every counter on the map (a stack fanned out in its hex), then every ship's name placed
+    apart from every other name and clear of the counters (a stack's names listed beside it,
+    each with a leader line to its counter); and the boxes of names and counters."""
     colours = side_colours(state.setup)
     by_hex: dict[Hex, list[int]] = {}
     for i, s in enumerate(state.ships):
         if s.hex is not None and s.status <= SUNK:
             by_hex.setdefault(s.hex, []).append(i)
-    out = []
+    counters, items, order, avoid = [], [], [], []
     for h, ships in by_hex.items():
         cx, cy = hex_centre(h)
+        hex_box = Box(cx - HEX_SIZE * 0.8, cy - PX_PER_INCH * 0.45, HEX_SIZE * 1.6,
+                      PX_PER_INCH * 0.9)
         for i, (dx, dy, scale) in zip(ships, stack_offsets(len(ships)), strict=True):
-            out.append(_counter(state, i, cx + dx, cy + dy, scale, len(ships) == 1, colours))
-        if len(ships) > 1:  # a stack: its ships' names in one small line under the hex
-            names = ", ".join(state.setup.ships[i].name for i in ships)
-            out.append(el("text", {"class": "stack-names", "data-hex": h.label(), "x": cx,
-                                   "y": cy + PX_PER_INCH / 2 + 6}, text(names)))
-    return el("g", {"class": "ships"}, *out)
+            counters.append(_counter(state, i, cx + dx, cy + dy, scale, len(ships), colours))
+            box = _counter_box(cx + dx, cy + dy, scale)
+            avoid.append(box)
+            name = state.setup.ships[i].name
+            items.append(([box, hex_box], text_width(name, NAME_SIZE, bold=True) + 3,
+                          NAME_HEIGHT))
+            order.append((i, len(ships) > 1))
+    width, height = _size(state.setup)
+    placed = place_labels(items, Box(0, 0, width, height), avoid, hard=avoid)
+    names = [_name(state.setup.ships[i].name, p, colours[state.setup.ships[i].side][1], stacked)
+             for (i, stacked), p in zip(order, placed, strict=True)]
+    drawn = el("g", {"class": "ships"}, *counters) + el("g", {"class": "names"}, *names)
+    return drawn, [p.box for p in placed] + avoid
 
 
 # --- caption ----------------------------------------------------------------------------------
@@ -308,9 +358,10 @@ def board_svg(state: GameState, *, highlight: Iterable[str] = (),
     parts = [el("rect", {"class": "backdrop", "width": width, "height": height}),
              _map(setup, state.phase == Phase.PLACEMENT), _seams(setup),
              el("g", {"class": "arcs"}, *arc_parts), _sectors(state, weapon)]
-    if labels:
-        parts.append(hex_labels(setup.board))
-    parts.append(_ships(state))
+    ships, boxes = _ships(state)
+    if labels:  # but where a name or a counter would cover them
+        parts.append(_hex_labels_clear_of(setup.board, boxes))
+    parts.append(ships)
     parts.append(el("g", {"class": "highlights"},
                     *overlay(highlight, setup.board, {"class": "hl"}, "map")))
     if caption:
@@ -323,7 +374,9 @@ def board_svg(state: GameState, *, highlight: Iterable[str] = (),
              "data-px-per-inch": fmt(PX_PER_INCH), "data-hex-size": fmt(HEX_SIZE),
              "data-column-step": fmt(COLUMN_STEP), "data-origin-x": fmt(ORIGIN_X),
              "data-origin-y": fmt(ORIGIN_Y), "data-turn": state.turn,
-             "data-phase": state.phase.name.lower()}
+             "data-phase": state.phase.name.lower(),
+             # the names and tags may be laid out again by a viewer at each zoom
+             "data-labels": "float"}
     return document(width, height, _STYLE + _zone_styles(setup), parts,
                     title=f"War Fleet: {war_caption(state)}", attrs=attrs)
 

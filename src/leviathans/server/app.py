@@ -149,7 +149,10 @@ def _renderers() -> dict[str, Callable[..., str]]:
     from ..render.svg_starship import table_svg
     from ..render.svg_warfleet import board_svg as war_board_svg
 
-    return {"airfleet": board_svg, "starship": table_svg, "warfleet": war_board_svg}
+    def war_board(state: Any) -> str:  # hex labels drawn: the page shows them zoomed in close
+        return war_board_svg(state, labels=True)
+
+    return {"airfleet": board_svg, "starship": table_svg, "warfleet": war_board}
 
 
 def _page(name: str) -> HTMLResponse:
@@ -157,16 +160,19 @@ def _page(name: str) -> HTMLResponse:
     return HTMLResponse(text, headers={"Cache-Control": "no-store"})
 
 
-def create_app(storage: Storage | str | None = None) -> FastAPI:
+def create_app(storage: Storage | str | None = None, *, bot_lease: float = 15.0) -> FastAPI:
     """The web application; ``storage`` is a Storage, a database URL, or None for the
-    default SQLite file."""
+    default SQLite file. On PostgreSQL several processes may serve the same games (issue 19):
+    ``bot_lease`` is how long a bot turn's claim lasts before another process may take it."""
     store = storage if not isinstance(storage, str | None) else open_storage(storage)
-    manager = GameManager(store)
+    manager = GameManager(store, bot_lease=bot_lease)
     renderers = _renderers()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await manager.start()  # PostgreSQL: listen for the other processes' changes
         yield
+        await manager.stop()
         for session in list(manager.sessions.values()):
             if session.bot_task is not None:
                 session.bot_task.cancel()
@@ -223,6 +229,11 @@ def create_app(storage: Storage | str | None = None) -> FastAPI:
     @app.get("/replay/{game_id}", response_class=HTMLResponse)
     async def replay_page(game_id: str) -> HTMLResponse:
         return _page("replay.html")
+
+    @app.get("/campaign/{game_id}", response_class=HTMLResponse)
+    async def campaign_page(game_id: str) -> HTMLResponse:
+        """A War Fleet game's engagements (W3), each with its replay."""
+        return _page("campaign.html")
 
     # --- lobby API ----------------------------------------------------------------------------
 
@@ -484,7 +495,8 @@ def _draw_with_weapon(session: Session, weapon: str | None,
             bands = war_arcs(state, name, mount)  # type: ignore[arg-type]
         except LeviathansError as exc:
             raise ApiError(422, str(exc)) from None
-        return war_board_svg(state, arcs=bands, weapon=(name, mount))  # type: ignore[arg-type]
+        return war_board_svg(state, arcs=bands, weapon=(name, mount),  # type: ignore[arg-type]
+                             labels=True)
     if session.ruleset.name == "starship":
         from ..render.svg_starship import table_svg
 

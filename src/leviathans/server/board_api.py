@@ -1,5 +1,6 @@
 """The game page's own questions to the server, beside the game's API (app.py): a move planned
-in the browser checked step by step, a torpedo aimed (A5) and the summary of a finished game.
+in the browser checked step by step (air fleet, starship), a torpedo aimed (A5) and the summary
+of a finished game.
 
 Neither changes a game: a plan is checked by the engine on a copy of the position (the game
 sees only the steps the player confirms, sent as ordinary actions); the summary is computed
@@ -9,6 +10,7 @@ from the stored record.
 from __future__ import annotations
 
 import asyncio
+import math
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query
@@ -17,6 +19,7 @@ from ..errors import LeviathansError
 from .commander_hints import launch_odds
 from .games import ApiError, GameManager, Session
 from .hints import move_plan
+from .star_plan import star_plan
 
 __all__ = ["install", "summary"]
 
@@ -26,17 +29,27 @@ def install(app: FastAPI, manager: GameManager) -> None:
 
     @app.get("/api/games/{game_id}/plan")
     async def plan(game_id: str, ship: Annotated[str, Query(max_length=80)],
-                   steps: Annotated[str, Query(max_length=64)] = "",
-                   token: Annotated[list[str] | None, Query(max_length=4)] = None
+                   steps: Annotated[str, Query(max_length=160)] = "",
+                   token: Annotated[list[str] | None, Query(max_length=4)] = None,
+                   reach: bool = False,
+                   to: Annotated[str | None, Query(max_length=40)] = None
                    ) -> dict[str, Any]:
-        """Check a planned move of ``ship`` (the steps F, L and R, e.g. ``FFLF``) for the seat
-        to move: where it leads, what is legal next and every end still in reach."""
+        """Check a planned move of ``ship`` for the seat to move: where it leads, what is
+        legal next and where it can still end. Air fleet: the steps F, L and R (``FFLF``),
+        every end in reach. Starship: the steps by commas (``F2,T-45``); ``reach``: the table
+        cells the move can end in; ``to`` (``x,y`` or ``x,y,heading``, inches and degrees):
+        the end nearest that point, with its steps."""
         session = await manager.get(game_id)
         sides = manager.sides_of(session, [t for t in token or [] if t])
         state = session.state
         if state.to_move is None or state.to_move not in sides:
             raise ApiError(403, "a move is planned by the seat to move")
         try:
+            if session.ruleset.name == "starship":
+                point = _point(to)
+                return await asyncio.to_thread(star_plan, state, ship,
+                                               [s for s in steps.split(",") if s],
+                                               reach=reach, to=point)
             return await asyncio.to_thread(move_plan, state, ship, steps)
         except LeviathansError as exc:
             raise ApiError(422, str(exc)) from None
@@ -70,6 +83,19 @@ def install(app: FastAPI, manager: GameManager) -> None:
             raise ApiError(404, "summaries are made for air-fleet games")
         data = await asyncio.to_thread(manager.record, session)
         return await asyncio.to_thread(summary, session, data)
+
+
+def _point(text: str | None) -> tuple[float, float, float | None] | None:
+    """``x,y`` or ``x,y,heading`` (numbers) as a point and heading; anything else a 422."""
+    if text is None:
+        return None
+    try:
+        parts = [float(v) for v in text.split(",")]
+    except ValueError:
+        parts = []
+    if len(parts) not in (2, 3) or not all(math.isfinite(v) for v in parts):
+        raise ApiError(422, f"to: {text!r} is not x,y or x,y,heading (numbers)")
+    return parts[0], parts[1], parts[2] if len(parts) == 3 else None
 
 
 def summary(session: Session, record: dict[str, Any]) -> dict[str, Any]:

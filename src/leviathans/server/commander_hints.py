@@ -3,7 +3,9 @@ engine's own functions: a torpedo slot's launch hex and targets and the odds of 
 (A5, ``torpedoes.torpedo_odds``), each torpedo strike choice's odds, a ram's outlook (A6,
 ``ramming.outlook``: the check's chance, the pushes, both sides' expected damage), the value of
 each ram strike location, each crew's chance per destroyed slot (A9, ``repair.repair_odds``),
-a hug's cost (A7) and, in gunnery, the target hexes a hug screens (A7, ``screening``).
+a hug's cost (A7) and, in gunnery, the target hexes a hug screens (A7, ``screening``) and
+each bracket attack's dice and exact odds beside its guns' single attacks (A4,
+``odds.bracket_odds``).
 
 Nothing here tells a client what it may not know: only the seat to move gets hints, every
 figure is of the position as it stands (no roll to come is looked at), and the torpedo tokens
@@ -18,7 +20,7 @@ from typing import Any
 from ..errors import IllegalActionError
 from ..hexgrid import Hex
 
-__all__ = ["LAUNCH", "TORPEDO", "commander_hints", "launch_odds", "screened"]
+__all__ = ["LAUNCH", "TORPEDO", "bracket_hints", "commander_hints", "launch_odds", "screened"]
 
 #: the hints' key of the torpedo slots that may launch (their launch hex and target hexes)
 LAUNCH = "$launch"
@@ -94,7 +96,54 @@ def commander_hints(state: Any, legal: set[str]) -> dict[str, Any]:
         return _repairs(state, legal)
     if phase == Phase.MOVEMENT:
         return _movement(state, legal)
+    if phase == Phase.GUNNERY:
+        return bracket_hints(state, legal)
     return {}
+
+
+def bracket_hints(state: Any, legal: set[str]) -> dict[str, Any]:
+    """A4: each legal bracket attack (by its text): the guns it combines, the dice it rolls
+    (each gun's weapon dice for its range, of which the two highest results count; the best
+    crew die of each location taking part, of which the highest counts; the location dice;
+    the slot dice, more than one with saturation), its exact odds, and each of its guns'
+    single attack at the same target location with its chance to destroy a slot."""
+    from ..rulesets.airfleet import breach
+    from ..rulesets.airfleet.bracket import bracket_options
+    from ..rulesets.airfleet.gunnery import current_attacks
+    from ..rulesets.airfleet.odds import bracket_odds, destroy_any
+
+    options = list(current_attacks(state))
+    single = {(o.ship, o.slot, o.target, o.location): o for o in options}
+    setup = state.setup
+    out: dict[str, Any] = {}
+    for opt in bracket_options(state, options):
+        text = opt.action.text()
+        if text not in legal:
+            continue
+        spec, tspec = setup.ships[opt.ship], setup.ships[opt.target]
+        volley = breach.volley(spec, state.ships[opt.ship], opt.guns, opt.weapon_dice)
+        struck = breach.struck(tspec, state.ships[opt.target], opt.location)
+        odds = bracket_odds(state, opt)
+        alone = []
+        for g in opt.guns:
+            one = single.get((opt.ship, g, opt.target, opt.location))
+            if one is not None and one.action.text() in legal:
+                alone.append({"gun": spec.refs[g], "action": one.action.text(),
+                              "any": _frac(destroy_any(state, one))})
+        out[text] = {
+            "bracket": True, "ship": spec.name, "guns": [spec.refs[g] for g in opt.guns],
+            "weapon": spec.slots[opt.guns[0]].name or "", "target": tspec.name,
+            "location": tspec.locations[opt.location], "ranges": list(opt.ranges),
+            "weapon_dice": [d.colours for d in opt.weapon_dice],
+            "kept": breach.KEPT_WEAPONS, "crews": [d.name for d in volley.crews],
+            "location_dice": struck.dice.colours, "slot_dice": volley.slot_dice,
+            "modifier": volley.modifier, **_attack(odds),
+            # with several slot dice the slot chances are not exclusive: at least one slot
+            "any": _frac(destroy_any(state, opt)),
+            "expected": float(odds.expected_slots), "alone": alone,
+            "best_alone": max((a["any"]["probability"] for a in alone), default=0.0),
+        }
+    return out
 
 
 def _launch_slots(state: Any, legal: set[str]) -> list[dict[str, Any]]:

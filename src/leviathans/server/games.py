@@ -4,6 +4,11 @@ persistence of every action before it is acknowledged, bots, and the per-seat pa
 A game's record in storage is its source of truth: a session is rebuilt from it by replaying
 the stored actions with the game's (secret) seed, so a restarted server resumes every game
 exactly where its last acknowledged action left it.
+
+On PostgreSQL several processes serve the same games (issue 19): each keeps the sessions it
+was asked for as a cache, brought up to date from the database before each look and action
+and whenever another process announces a step (LISTEN/NOTIFY); the database orders each
+game's steps; a bot's step is decided by the one process that holds its claim (a lease).
 """
 
 from __future__ import annotations
@@ -11,10 +16,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
+import socket
 import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -46,6 +53,10 @@ class ApiError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class _MovedOn(ApiError):
+    """409: another server process stored the step first."""
 
 
 def _now() -> datetime:
@@ -81,7 +92,8 @@ def scenarios(ruleset: str) -> dict[str, str]:
         return dict(AIR_SCENARIOS)
     if ruleset == "warfleet":
         return {"skirmish": "War Fleet skirmish: four ships a side on one sheet",
-                "fleet-action": "War Fleet fleet action: twelve ships a side on two sheets"}
+                "fleet-action": "War Fleet fleet action: twelve ships a side on two sheets",
+                "encounter": "War Fleet encounter: engagements fought in detail (W3)"}
     return {"samples": "Sample fleets: a carrier group against a raiding squadron"}
 
 
@@ -223,11 +235,17 @@ class Session:
     notices: list[tuple[int, str]] = field(default_factory=list)
     #: failed decisions in a row, by bot seat
     bot_failures: dict[str, int] = field(default_factory=dict)
+    #: several processes (issue 19.1): another process stored a change this one has not
+    #: loaded yet, and the task loading it
+    behind: bool = False
+    catch_task: asyncio.Task[None] | None = field(default=None, repr=False)
     #: what every payload of one state shares, computed once (a new state misses): the legal
     #: actions with their hints, the drawing (state, renderer, svg)
     offered: tuple[GameState, list[str], dict[str, Any]] | None = field(default=None, repr=False)
     drawn: tuple[GameState, Callable[..., str], str] | None = field(default=None, repr=False)
     views: ViewCache = field(default_factory=ViewCache, repr=False)
+    #: War Fleet: each engagement's seat tokens by side, once looked up (engagements.py)
+    child_tokens: dict[int, dict[str, str]] = field(default_factory=dict, repr=False)
 
     @property
     def shared_screen(self) -> bool:
@@ -268,8 +286,20 @@ class Session:
 class GameManager:
     """Creates, loads and plays games; every state change goes through here."""
 
-    def __init__(self, storage: Storage, *, max_sessions: int = 500) -> None:
+    def __init__(self, storage: Storage, *, max_sessions: int = 500,
+                 bot_lease: float = 15.0) -> None:
         self.storage = storage
+        #: PostgreSQL: other processes may serve the same games (issue 19). Every look first
+        #: loads what they stored meanwhile, and so does an action this process's copy
+        #: refuses (the store refuses one that is not the next step); their changes are
+        #: announced on a channel this process listens to (:meth:`start`), which pushes them
+        #: to its sockets; a bot's turn is claimed in the database before it is decided.
+        self.shared = storage.listen_dsn() is not None
+        #: this process, as the holder of a bot turn's claim
+        self.holder = f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"
+        #: seconds a bot turn's claim lasts unless renewed (a dead holder's is taken over after)
+        self.bot_lease = bot_lease
+        self._listener: asyncio.Task[None] | None = None
         self.sessions: dict[str, Session] = {}
         #: uploaded records opened for replay (the latest few, in memory)
         self.uploads: dict[str, tuple[GameRecord, list[GameState]]] = {}
@@ -351,11 +381,15 @@ class GameManager:
         self.schedule_bots(session)
         return session, held
 
-    async def get(self, game_id: str) -> Session:
+    async def get(self, game_id: str, fresh: bool = True) -> Session:
+        """The game's session; with several processes (and ``fresh``), up to date with
+        everything stored by any of them."""
         if not _names_a_game(game_id):
             raise ApiError(404, "no such game")
         session = self.sessions.get(game_id)
         if session is not None:
+            if self.shared and fresh:
+                await self.catch_up(session)
             self.schedule_bots(session)  # restarts a bot stopped by a failed write
             return session
         lock = self._loading.setdefault(game_id, asyncio.Lock())
@@ -364,6 +398,10 @@ class GameManager:
             if session is None:
                 session = await asyncio.to_thread(self._load, game_id)
                 self._remember(session)
+                if self.shared:
+                    # A step stored after the load read the actions was announced before
+                    # the session was here to hear it: look once more, now that it is.
+                    await self.catch_up(session)
                 self.schedule_bots(session)
         return session
 
@@ -414,7 +452,8 @@ class GameManager:
         if len(self.sessions) >= self.max_sessions:
             idle = [gid for gid, s in self.sessions.items()
                     if not s.listeners and not s.lock.locked()
-                    and (s.bot_task is None or s.bot_task.done())]
+                    and (s.bot_task is None or s.bot_task.done())
+                    and (s.catch_task is None or s.catch_task.done())]
             for gid in idle[: len(self.sessions) - self.max_sessions + 1]:
                 del self.sessions[gid]
         self.sessions[session.game.id] = session
@@ -428,7 +467,7 @@ class GameManager:
         step numbers (``expect``, and the one returned) are those of the payloads of the seats
         ``held`` by the client (its websocket's tokens) if the acting seat is among them, else
         of the acting seat's own payloads."""
-        session = await self.get(game_id)
+        session = await self.get(game_id, fresh=False)  # caught up below, under the lock
         if not isinstance(token, str) or not token:
             raise ApiError(403, "a seat token is needed to act")
         side = session.side_of(token)
@@ -442,30 +481,57 @@ class GameManager:
             raise ApiError(422, "an action is a short text, e.g. 'Raven:F' or 'done'")
         plain_text(text, "the action")
         async with session.lock:
-            state = session.state
-            if state.outcome is not None:
-                raise ApiError(409, "the game is over")
-            seq = session.steps.seq(viewer)
-            if expect is not None and expect != seq + 1:
-                raise ApiError(409, f"the game is at step {seq}: step {expect} is not next")
+            before = session.seq
             try:
-                action = state.parse_action(text)
-            except LeviathansError as exc:
-                raise ApiError(422, str(exc)) from None
-            if isinstance(action, Concede):
-                if action.player != side:
-                    raise ApiError(403, f"you may concede only for {side}")
-            elif isinstance(action, Draw):  # offered and answered at any time, like conceding
-                if action.player != side:
-                    raise ApiError(403, f"you may offer or answer a draw only for {side}")
-            elif state.to_move != side:
-                raise ApiError(409, f"it is {state.to_move}'s turn, not {side}'s")
-            await self._apply(session, action)
+                action = self._checked(session, side, viewer, text, expect)
+                await self._apply(session, action)
+            except ApiError as first:
+                # Several processes: the action was checked against this process's copy, which
+                # another process may have moved past (its announcement still on its way).
+                # A refusal stands only once checked against everything stored: catch up, and
+                # if anything was new, check (and apply) once more. Accepting needs no such
+                # look: the store refuses a step that is not exactly the next.
+                if not self.shared or not (await self._catch_up_locked(session)
+                                           or session.seq != before):
+                    raise
+                try:
+                    action = self._checked(session, side, viewer, text, expect)
+                    await self._apply(session, action)
+                except ApiError:
+                    if isinstance(first, _MovedOn):  # a race lost at the store says so
+                        raise first from None
+                    raise
             if isinstance(action, Draw) and action.answer == "offer":
                 await self._bot_answers_draw(session, side)
             seq = session.steps.seq(viewer)
         self.schedule_bots(session)
         return session, seq
+
+    @staticmethod
+    def _checked(session: Session, side: str, viewer: Viewer, text: str,
+                 expect: int | None) -> Any:
+        """The action ``text`` of ``side``, if the game's state allows it (else ApiError)."""
+        state = session.state
+        if state.outcome is not None:
+            raise ApiError(409, "the game is over")
+        seq = session.steps.seq(viewer)
+        if expect is not None and expect != seq + 1:
+            raise ApiError(409, f"the game is at step {seq}: step {expect} is not next")
+        try:
+            action = state.parse_action(text)
+        except LeviathansError as exc:
+            raise ApiError(422, str(exc)) from None
+        if type(action).__name__ == "Fold":
+            raise ApiError(403, "an engagement is folded back by the server when its battle ends")
+        if isinstance(action, Concede):
+            if action.player != side:
+                raise ApiError(403, f"you may concede only for {side}")
+        elif isinstance(action, Draw):  # offered and answered at any time, like conceding
+            if action.player != side:
+                raise ApiError(403, f"you may offer or answer a draw only for {side}")
+        elif state.to_move != side:
+            raise ApiError(409, f"it is {state.to_move}'s turn, not {side}'s")
+        return action
 
     async def _bot_answers_draw(self, session: Session, offered_by: str) -> None:
         """A bot seat answers a draw offer at once (caller holds the lock): see draws.py."""
@@ -483,6 +549,8 @@ class GameManager:
             why = getattr(session.state, "why_illegal", None)
             detail = why(action) if callable(why) else None
             raise ApiError(422, f"illegal action {action.text()!r}: {detail or 'not legal now'}")
+        generator = getattr(session.dice.inner, "generator", None)
+        dice_at = generator.getstate() if self.shared and generator is not None else None
         try:
             new = session.state.apply(action, session.dice)
             rolls = tuple(Roll(*r) for r in session.dice.rolls)
@@ -491,9 +559,16 @@ class GameManager:
             outcome = new.outcome.to_dict() if new.outcome is not None else None
             await asyncio.to_thread(self.storage.append_action, row, outcome)
         except Conflict:
-            # Another server process got there first: our copy is stale.
-            await self._resync(session)
-            raise ApiError(409, "the game moved on meanwhile; reload") from None
+            # Another server process got there first: our copy is stale. With the dice put
+            # back where they were (the state itself is unchanged: states are immutable), the
+            # steps stored meanwhile are loaded on; else the game is reloaded whole.
+            if generator is not None and dice_at is not None:
+                generator.setstate(dice_at)
+                session.dice.rolls.clear()
+                await self._catch_up_locked(session)
+            else:
+                await self._resync(session)
+            raise _MovedOn(409, "the game moved on meanwhile; reload") from None
         except Exception:
             await self._resync(session)  # the dice ran ahead of what is stored
             raise
@@ -505,6 +580,22 @@ class GameManager:
             session.game = GameRow(**{**session.game.__dict__, "status": "finished",
                                       "outcome": outcome})
         session.notify()
+        await self._engagements(session)
+
+    async def apply_internal(self, session: Session, action: Any) -> None:
+        """Apply an action no seat sends (a War Fleet engagement folded back); the caller
+        holds the session's lock."""
+        await self._apply(session, action)
+
+    async def _engagements(self, session: Session) -> None:
+        """W3: a War Fleet game waiting for its engagements gets their air-fleet games; a
+        finished engagement is folded back into its War Fleet game (engagements.py)."""
+        from .engagements import parent_of, start_children, try_fold
+
+        if session.ruleset.name == "warfleet":
+            await start_children(self, session)
+        elif session.state.outcome is not None and parent_of(session.game.id) is not None:
+            asyncio.get_running_loop().create_task(try_fold(self, session))
 
     async def _resync(self, session: Session) -> None:
         """Rebuild a session from storage after a failed apply or write, in place (caller holds
@@ -523,11 +614,158 @@ class GameManager:
         session.steps, session.history = fresh.steps, fresh.history
         session.notify()
 
+    # --- several processes (issue 19.1) ------------------------------------------------------
+
+    async def start(self) -> None:
+        """Listen for other processes' changes (PostgreSQL only; in the running loop)."""
+        if self.shared and self._listener is None:
+            self._listener = asyncio.get_running_loop().create_task(self._listen())
+
+    async def stop(self) -> None:
+        await cancel(self._listener)
+        self._listener = None
+        for session in list(self.sessions.values()):
+            await cancel(session.catch_task)
+
+    async def _listen(self) -> None:
+        """LISTEN on the storage's channel for as long as the process runs: each action stored
+        (by any process) names its game and step; a game this process holds and has not
+        caught up with is loaded on, and its sockets are pushed the change. A lost connection
+        is made again, and every game held is then caught up (announcements made meanwhile
+        were missed)."""
+        import psycopg
+
+        from .storage import CHANNEL
+
+        dsn = self.storage.listen_dsn()
+        assert dsn is not None
+        delay = 0.2
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    for session in list(self.sessions.values()):
+                        self._wake(session)
+                    delay = 0.2
+                    async for note in conn.notifies():
+                        game_id, _, what = note.payload.partition(" ")
+                        held = self.sessions.get(game_id)
+                        if held is None:
+                            continue
+                        if what == "seats":
+                            asyncio.get_running_loop().create_task(self._reload_seats(held))
+                        elif not what.isdigit() or int(what) > held.seq:
+                            self._wake(held)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("listening for other server processes failed (%s): again in "
+                            "%.1f s", exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+
+    def _wake(self, session: Session) -> None:
+        """Load what another process stored, soon (one task per session, bursts coalesced)."""
+        session.behind = True
+        if session.catch_task is None or session.catch_task.done():
+            session.catch_task = asyncio.get_running_loop().create_task(
+                self._catch_up_while_behind(session))
+
+    async def _catch_up_while_behind(self, session: Session) -> None:
+        while session.behind:
+            session.behind = False
+            try:
+                await self.catch_up(session)
+            except Exception:  # the next look or announcement tries again
+                log.exception("cannot catch up with game %s", session.game.id)
+                return
+
+    async def _reload_seats(self, session: Session) -> None:
+        seats = await asyncio.to_thread(self.storage.seats, session.game.id)
+        if seats:
+            session.seats = {s.side: s for s in seats}
+            session.notify()
+
+    async def catch_up(self, session: Session) -> None:
+        """Load the actions stored after the session's last (by another process), pushing them
+        to this process's sockets and letting its bots play on."""
+        async with session.lock:
+            moved = await self._catch_up_locked(session)
+        if moved:
+            self.schedule_bots(session)
+
+    async def _catch_up_locked(self, session: Session) -> bool:
+        """:meth:`catch_up`, the caller holding the lock; whether anything was loaded."""
+        if session.stale:
+            return False
+        rows = await asyncio.to_thread(self.storage.actions_after, session.game.id, session.seq)
+        if not rows:
+            return False
+        try:
+            for row in rows:
+                if row.seq != session.seq + 1 or row.action is None:
+                    raise ValueError(f"step {row.seq} after {session.seq}")
+                # The same dice stream as the process that played it: the same rolls.
+                action = session.state.parse_action(row.action)
+                before, session.state = session.state, session.state.apply(action,
+                                                                            session.dice)
+                session.dice.rolls.clear()
+                session.seq = row.seq
+                session.record_step(before, action, session.state, row.created)
+                session.history.append(session.state)
+        except Exception:
+            log.exception("cannot replay the new steps of game %s: reloading it",
+                          session.game.id)
+            await self._resync(session)
+            return True
+        outcome = session.state.outcome
+        if outcome is not None and session.game.status != "finished":
+            session.game = replace(session.game, status="finished", outcome=outcome.to_dict())
+        session.notify()
+        return True
+
+    async def _wait_for_change(self, session: Session, state: GameState,
+                               timeout: float) -> None:
+        """Until the session's state is no longer ``state``, or ``timeout`` seconds."""
+        changed = asyncio.Event()
+        session.listeners.add(changed.set)
+        try:
+            if session.state is state:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), timeout)
+        finally:
+            session.listeners.discard(changed.set)
+
+    async def _claim(self, session: Session) -> float:
+        """Claim the bot's next step for this process (0.0), or the seconds left on another
+        process's claim of it."""
+        return await asyncio.to_thread(self.storage.claim_bot_turn, session.game.id,
+                                       session.seq + 1, self.holder, self.bot_lease)
+
+    async def _keep_claim(self, session: Session, seq: int) -> None:
+        """Renew the claim of step ``seq`` while its decision lasts (a slow bot keeps it)."""
+        while True:
+            await asyncio.sleep(self.bot_lease / 3)
+            try:
+                await asyncio.to_thread(self.storage.claim_bot_turn, session.game.id, seq,
+                                        self.holder, self.bot_lease)
+            except Exception as exc:  # the step stored twice is refused anyway
+                log.warning("cannot renew the bot's claim in game %s: %s", session.game.id,
+                            exc)
+
     # --- bots --------------------------------------------------------------------------------
 
     def schedule_bots(self, session: Session) -> None:
         """Let bots play their turns in the background (other games go on meanwhile)."""
+        from .engagements import is_waiting, parent_of, try_fold
+
         if session.state.outcome is not None:
+            if parent_of(session.game.id) is not None:  # folded back, if not done yet
+                with contextlib.suppress(RuntimeError):
+                    asyncio.get_running_loop().create_task(try_fold(self, session))
+            return
+        if is_waiting(session):  # the engagements' own games decide
             return
         side = session.state.to_move
         if side is None or session.seats[side].kind != "bot":
@@ -541,21 +779,49 @@ class GameManager:
         session.bot_task = loop.create_task(self._run_bots(session))
 
     async def _run_bots(self, session: Session) -> None:
-        while session.state.outcome is None:
+        from .engagements import is_waiting
+
+        while session.state.outcome is None and not is_waiting(session):
             side = session.state.to_move
             if side is None or session.seats[side].kind != "bot":
                 return
             state = session.state
-            # The seat's bot, or the random bot if it fails (bot_turns.py): never a stall.
-            action = await decide(session, side, state)
+            keeper = None
+            if self.shared:
+                # Exactly one process decides each bot step: the one holding its claim. The
+                # others wait for its step, or for its lease to run out (it died): then one
+                # of them takes the turn over.
+                try:
+                    left = await self._claim(session)
+                except Exception:  # the next look at the game tries again
+                    log.exception("cannot claim the bot's turn in game %s", session.game.id)
+                    return
+                if left:
+                    await self._wait_for_change(session, state, left + 0.05)
+                    await self.catch_up(session)
+                    continue
+                keeper = asyncio.get_running_loop().create_task(
+                    self._keep_claim(session, session.seq + 1))
+            try:
+                # The seat's bot, or the random bot if it fails (bot_turns.py): never a stall.
+                action = await decide(session, side, state)
+            finally:
+                await cancel(keeper)
             if action is None:
                 session.notify()  # the notice that the game cannot go on
                 return
             async with session.lock:
+                if self.shared:
+                    await self._catch_up_locked(session)
                 if session.state is not state:
                     continue  # something else happened (a concession): think again
                 try:
                     await self._apply(session, action)
+                except ApiError as exc:
+                    if self.shared and exc.status == 409:
+                        continue  # another process stored this step first: reloaded, go on
+                    log.exception("bot %s could not play in game %s", side, session.game.id)
+                    return
                 except Exception:  # a failed write: the next look at the game restarts it
                     log.exception("bot %s could not play in game %s", side, session.game.id)
                     return
@@ -596,6 +862,10 @@ class GameManager:
             "view": state.view(perspective),
             "legal": legal,
         }
+        if session.ruleset.name == "warfleet":
+            from .engagements import engagement_list
+
+            out["engagements"] = engagement_list(self, session, sides)
         if with_log:
             out["log"] = session.steps.entries(viewer)
         seen = session.steps.last_seen(viewer)
@@ -641,13 +911,29 @@ class GameManager:
         """The finished game as a record with its rolls written out (never the seed)."""
         if session.state.outcome is None:
             raise ApiError(403, "the record is available when the game is over")
-        rows = self.storage.actions(session.game.id)
+        data = self._record_data(session.game, list(session.seats.values()),
+                                 session.state.outcome.to_dict())
+        engaged = getattr(session.state, "engaged", 0)
+        if engaged:  # W3: every engagement's own record, so the campaign replays
+            from .engagements import child_id
+
+            data["engagements"] = []
+            for number in range(1, engaged + 1):
+                row = self.storage.get_game(child_id(session.game.id, number))
+                if row is not None and row.outcome is not None:
+                    data["engagements"].append(self._record_data(
+                        row, self.storage.seats(row.id), row.outcome))
+        return data
+
+    def _record_data(self, game: GameRow, seats: list[SeatRow], outcome: dict[str, Any]
+                     ) -> dict[str, Any]:
+        rows = self.storage.actions(game.id)
         return {
-            "format": FORMAT, "version": VERSION, "ruleset": session.game.ruleset,
-            "setup": session.game.setup, "dice": {"source": "scripted"},
-            "players": {s.side: (s.bot or s.name) for s in session.seats.values()},
+            "format": FORMAT, "version": VERSION, "ruleset": game.ruleset,
+            "setup": game.setup, "dice": {"source": "scripted"},
+            "players": {s.side: (s.bot or s.name) for s in seats},
             "steps": [{"action": r.action, "rolls": [list(x) for x in r.rolls]} for r in rows],
-            "result": session.state.outcome.to_dict(),
+            "result": outcome,
         }
 
 

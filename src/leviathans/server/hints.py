@@ -11,7 +11,6 @@ with ``$``.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from ..protocol import GameState
@@ -38,8 +37,24 @@ def attack_hints(state: GameState, legal: list[str]) -> dict[str, Any]:
     if isinstance(state, StarshipState):
         return _star(state, legal)
     if isinstance(state, WarState):
+        if "engage none" in legal:
+            return engage_hints(state, legal)
         return war_hints(state, legal)
     return {}
+
+
+def engage_hints(state: Any, legal: list[str]) -> dict[str, Any]:
+    """W3: for each hex an engagement may be named at (``engage CCRR``), the ships joining."""
+    from ..hexgrid import Hex
+    from ..rulesets.warfleet.engage import joining
+
+    out: dict[str, Any] = {}
+    for text in legal:
+        label = text.removeprefix("engage ")
+        if text.startswith("engage ") and label != "none":
+            out[text] = {"joins": [state.setup.ships[i].name
+                                   for i in joining(state, Hex.from_label(label))]}
+    return out
 
 
 def war_hints(state: Any, legal: list[str]) -> dict[str, Any]:
@@ -78,7 +93,7 @@ def war_hints(state: Any, legal: list[str]) -> dict[str, Any]:
 
 def _air(state: Any, legal: set[str]) -> dict[str, Any]:
     from ..rulesets.airfleet.gunnery import current_attacks
-    from ..rulesets.airfleet.odds import attack_odds
+    from ..rulesets.airfleet.odds import attack_odds, destroy_any
 
     out: dict[str, Any] = {}
     if state.phase.name == "DEPLOYMENT":
@@ -88,14 +103,17 @@ def _air(state: Any, legal: set[str]) -> dict[str, Any]:
         if text not in legal:
             continue
         odds = attack_odds(state, opt)
-        # one breach roll destroys one slot at most: the chances of each are exclusive, and
-        # their sum is the chance of destroying one
+        # one slot die destroys one slot at most (the chances are exclusive, their sum is the
+        # chance of destroying one); with saturation's several dice (A4) the sum is the slots
+        # expected, and the chance of at least one is the engine's destroy_any
         out[text] = {
             "range": opt.range, "dice": opt.weapon_dice.colours,
             "destroy": {ref: _frac(p) for ref, p in odds.slots.items()},
-            "any": _frac(sum(odds.slots.values(), Fraction(0))),
+            "any": _frac(destroy_any(state, opt)),
             "critical": _frac(odds.critical), "keel": _frac(odds.keel),
             "expected": float(odds.expected_slots),
+            # A4 saturation: the slot dice this attack rolls (one, more with square marks)
+            "slot_dice": _slot_dice(state, opt),
         }
         if state.hugs:  # A7: the target hexes a hug screens from this gun
             spec = state.setup.ships[opt.ship]
@@ -107,6 +125,11 @@ def _air(state: Any, legal: set[str]) -> dict[str, Any]:
         out[GUNS] = _guns(state, state.firing[0])
     out.update(commander_hints(state, legal))
     return out
+
+
+def _slot_dice(state: Any, opt: Any) -> int:
+    spec = state.setup.ships[opt.ship]
+    return spec.slot_dice[opt.slot] if spec.slot_dice else 1
 
 
 def _deployments(state: Any, legal: set[str]) -> dict[str, Any]:
@@ -229,21 +252,39 @@ def move_plan(state: Any, ship: str, steps: str) -> dict[str, Any]:
 def _star(state: Any, legal: list[str]) -> dict[str, Any]:
     """Attacks: exact odds. Re-rolls of a waiting roll: its exact expected result now and
     with that die rolled again, and for whom it is good. Movement steps: where the element
-    would stand after the step (the engine's own geometry), for the board's preview."""
+    would stand after the step (the engine's own geometry), for the board's preview. A CMD
+    die given to a system: the system's name, activation and what it does (the game's data).
+    A squadron launched or pushed aside: where it would stand, for a spot on the board."""
     from ..rulesets.starship.actions import (
         Arrive,
+        Assign,
         Attack,
         Forward,
+        Launch,
         Place,
+        Push,
         Reroll,
         Turn,
         parse_action,
     )
+    from ..rulesets.starship.contact import contact_pose
     from ..rulesets.starship.odds import attack_odds, reroll_odds
 
     out: dict[str, Any] = {}
     for text in legal:
         action = parse_action(text)
+        if isinstance(action, Assign) and ":" in action.target:
+            system = state.setup.data.systems[action.target.partition(":")[2]]
+            out[text] = {"system": system.name, "activation": system.activation,
+                         "summary": system.summary}
+            continue
+        if isinstance(action, Launch | Push):
+            squadron = state.index(action.squadron)
+            anchor = state.index(action.carrier) if isinstance(action, Launch) \
+                else state.pushes[0][1]
+            spot = contact_pose(state, anchor, squadron, action.bearing)
+            out[text] = {"x": spot.x, "y": spot.y, "heading": spot.heading}
+            continue
         if isinstance(action, Reroll):
             effect = reroll_odds(state, action.die)
             out[text] = {"measure": effect.measure, "for": effect.side,

@@ -29,6 +29,12 @@ Playing a move is the one write that races (two requests for the same game at on
 one transaction: the loser of a race gets :class:`Conflict`, never a gap or a duplicate. Once it
 returns, the action is on disk (SQLite commits to the WAL, which survives the process being
 killed; PostgreSQL commits with its default synchronous commit).
+
+Several server processes may share one PostgreSQL database (issue 19): each stored action (and
+each seat taken) is announced on the channel :data:`CHANNEL` at commit, for the others to load
+(:meth:`Storage.actions_after`); a bot's turn is claimed with a lease
+(:meth:`Storage.claim_bot_turn`, table ``bot_claims``, revision 0005) so that one process
+decides it. On SQLite and in memory the server is one process, and nothing is announced.
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol, Self
 
@@ -61,6 +67,7 @@ from ..dice import Roll
 from ..errors import LeviathansError
 
 __all__ = [
+    "CHANNEL",
     "ActionRow",
     "Conflict",
     "GameRow",
@@ -205,7 +212,29 @@ class Storage(Protocol):
         """
         ...
 
+    def actions_after(self, game_id: str, seq: int) -> list[ActionRow]:
+        """The game's steps after ``seq``, in order (how a process catches up with a game
+        another process has played on)."""
+        ...
+
+    def claim_bot_turn(self, game_id: str, seq: int, holder: str, lease: float) -> float:
+        """Claim the bot's decision of step ``seq`` for ``holder`` for ``lease`` seconds
+        (issue 19.2): 0.0 if ``holder`` has it now (a new claim, a renewal, or one taken over
+        from a holder whose lease ran out, or that claimed an earlier step), else the seconds
+        left on the claim another holder has on it."""
+        ...
+
+    def listen_dsn(self) -> str | None:
+        """Where to LISTEN for other processes' changes (PostgreSQL), or None: this storage is
+        one process's (SQLite, memory)."""
+        ...
+
     def close(self) -> None: ...
+
+
+#: The PostgreSQL channel on which every stored change is announced (``GAME SEQ`` for an
+#: action, ``GAME seats`` for a seat taken), for the other server processes (issue 19.1).
+CHANNEL = "leviathans"
 
 
 # --- checks and conversions shared by both implementations --------------------------------
@@ -397,6 +426,7 @@ class MemoryStorage:
         self._lock = threading.Lock()
         self._games: dict[str, _MemGame] = {}
         self._tokens: dict[str, SeatRow] = {}
+        self._claims: dict[str, tuple[int, str, float]] = {}
         self._closed = False
 
     def __enter__(self) -> Self:
@@ -510,9 +540,40 @@ class MemoryStorage:
                 mem.row = replace(mem.row, updated=row.created, status="finished")
                 mem.outcome = outcome_json
 
+    def actions_after(self, game_id: str, seq: int) -> list[ActionRow]:
+        with self._lock:
+            self._open()
+            found = self._games.get(game_id)
+            return [] if found is None else [a for a in found.actions if a.seq > seq]
+
+    def claim_bot_turn(self, game_id: str, seq: int, holder: str, lease: float) -> float:
+        with self._lock:
+            self._open()
+            now = time.monotonic()
+            held = self._claims.get(game_id)
+            left = _claim_left(held, seq, holder, now)
+            if left == 0.0:
+                self._claims[game_id] = (seq, holder, now + lease)
+            return left
+
+    def listen_dsn(self) -> str | None:
+        return None
+
     def close(self) -> None:
         with self._lock:
             self._closed = True
+
+
+def _claim_left(held: tuple[int, str, float] | None, seq: int, holder: str,
+                now: float) -> float:
+    """0.0 if a claim of step ``seq`` by ``holder`` may be made over ``held`` (step, holder,
+    expiry), else the seconds left on ``held``."""
+    if held is None:
+        return 0.0
+    held_seq, held_by, expires = held
+    if held_seq < seq or expires <= now or (held_seq == seq and held_by == holder):
+        return 0.0
+    return max(expires - now, 0.001)
 
 
 def _check_next(row: ActionRow, last: int | None, status: str) -> None:
@@ -599,6 +660,16 @@ actions_table = sa.Table(
     sa.Column("action", sa.Text, nullable=True),
     sa.Column("rolls", sa.Text, nullable=False),
     sa.Column("created", _UTCDateTime, nullable=False),
+)
+
+
+bot_claims_table = sa.Table(
+    "bot_claims", metadata,
+    sa.Column("game_id", sa.String(_WIDTHS["id"]),
+              sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("holder", sa.String(128), nullable=False),
+    sa.Column("expires", _UTCDateTime, nullable=False),
 )
 
 
@@ -780,6 +851,11 @@ _LAST_SEQ = (sa.select(sa.func.max(actions_table.c.seq))
 _INSERT_ACTION = actions_table.insert()
 _TOUCH_GAME = (games_table.update().where(games_table.c.id == sa.bindparam("gid"))
                .values(updated=sa.bindparam("upd")))
+_AFTER = (sa.select(actions_table)
+          .where(actions_table.c.game_id == sa.bindparam("gid"),
+                 actions_table.c.seq > sa.bindparam("seq"))
+          .order_by(actions_table.c.seq))
+_NOTIFY = sa.text(f"SELECT pg_notify('{CHANNEL}', :p)")
 _FINISH_GAME = (games_table.update().where(games_table.c.id == sa.bindparam("gid"))
                 .values(updated=sa.bindparam("upd"), status="finished",
                         outcome=sa.bindparam("out")))
@@ -806,6 +882,7 @@ class SqlStorage:
         self.url = _parse_url(url)
         self._engine = _make_engine(self.url)
         self._closed = False
+        self._pg = self.url.get_backend_name() == "postgresql"
         # SQLite has one writer at a time: this process's writers queue here, woken the moment
         # the last one commits, rather than in SQLite's busy handler, which polls with sleeps
         # of up to 100 ms (busy_timeout still covers writers in other processes).
@@ -961,6 +1038,8 @@ class SqlStorage:
                                       seats_table.c.game_id.in_(active))
                                .values(listed=False)
                                .returning(*seats_table.c)).first()
+            if row is not None and self._pg:
+                conn.execute(_NOTIFY, {"p": f"{game_id} seats"})
         return None if row is None else _seat_from(row)
 
     def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None) -> None:
@@ -982,8 +1061,46 @@ class SqlStorage:
                 else:
                     conn.execute(_FINISH_GAME, {"gid": row.game_id, "upd": row.created,
                                                 "out": outcome_json})
+                if self._pg:  # sent at commit, to every process listening (issue 19.1)
+                    conn.execute(_NOTIFY, {"p": f"{row.game_id} {row.seq}"})
         except IntegrityError as exc:  # the row lock makes this unlikely; a duplicate all the same
             raise Conflict(f"game {row.game_id!r}: action {row.seq} is already taken") from exc
+
+    def actions_after(self, game_id: str, seq: int) -> list[ActionRow]:
+        with self._connect(f"reading the actions of game {game_id!r}") as conn:
+            rows = conn.execute(_AFTER, {"gid": game_id, "seq": seq}).all()
+        return [_action_from(r) for r in rows]
+
+    def claim_bot_turn(self, game_id: str, seq: int, holder: str, lease: float) -> float:
+        claims = bot_claims_table
+        try:
+            with self._connect(f"claiming a bot's turn in game {game_id!r}", write=True) as conn:
+                # The database's clock: the processes sharing it may run on several machines.
+                now: datetime = (conn.execute(sa.select(sa.func.now())).scalar_one()
+                                 if self._pg else datetime.now(UTC))
+                now = now.astimezone(UTC)
+                held = conn.execute(sa.select(claims).where(claims.c.game_id == game_id)
+                                    .with_for_update()).first()
+                left = _claim_left(None if held is None else
+                                   (held.seq, held.holder, held.expires.timestamp()),
+                                   seq, holder, now.timestamp())
+                if left:
+                    return left
+                values = {"seq": seq, "holder": holder,
+                          "expires": now + timedelta(seconds=lease)}
+                if held is None:
+                    conn.execute(claims.insert().values(game_id=game_id, **values))
+                else:
+                    conn.execute(claims.update().where(claims.c.game_id == game_id)
+                                 .values(**values))
+                return 0.0
+        except IntegrityError:  # another process inserted the first claim meanwhile
+            return 0.05
+
+    def listen_dsn(self) -> str | None:
+        if not self._pg:
+            return None
+        return self.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
     def close(self) -> None:
         self._closed = True

@@ -156,6 +156,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .plot import plot_results
     from .report import results_summary
 
+    if args.engagements is not None or args.detail_bots is not None:
+        if args.ruleset != "warfleet":
+            raise LeviathansError("--engagements and --detail-bots are War Fleet options "
+                                  "(--ruleset warfleet)")
+        if args.engagements == "detailed":
+            return _simulate_detailed(args)
+        if args.detail_bots is not None:
+            raise LeviathansError("--detail-bots needs --engagements detailed")
     matchup = _matchup(args)
     start = time.perf_counter()
     results = simulate(matchup, args.games, args.seed, **_run_options(args),
@@ -164,6 +172,28 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print_rich(results_summary(results))
     print(_timing(results.n, seconds, args))
     _outputs(args, results.to_dict(), lambda path: plot_results(results, path))
+    return 0
+
+
+def _simulate_detailed(args: argparse.Namespace) -> int:
+    from .engagements import simulate_detailed
+
+    if args.cluster or args.plot:
+        raise LeviathansError("--engagements detailed plays on this machine (--workers) and "
+                              "draws no plot")
+    _check_options(args)
+    fleet = _warfleet_bots(args)
+    detail = tuple(_names(args.detail_bots) or ("greedy",) * len(fleet))
+    start = time.perf_counter()
+    results = simulate_detailed(args.scenario, fleet, detail, args.games, args.seed,
+                                args.workers, args.turn_limit,
+                                command_line_options("warfleet", args.option))
+    seconds = time.perf_counter() - start
+    print(results.text())
+    print(_timing(len(results.games), seconds, args))
+    if args.out:
+        _write_json(args.out, results.to_dict())
+        print(f"Results written to {args.out}")
     return 0
 
 

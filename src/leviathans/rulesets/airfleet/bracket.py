@@ -21,7 +21,7 @@ from ...dice import DiceExpr, DiceSource
 from ...protocol import Event
 from . import breach
 from .actions import Bracket
-from .gunnery import AttackOption, current_attacks, strike
+from .gunnery import AttackOption, current_attacks, firing_ship, strike
 from .state import GameState
 
 __all__ = ["BracketOption", "apply_bracket", "bracket_options", "find_bracket", "why_illegal"]
@@ -107,15 +107,10 @@ def find_bracket(state: GameState, action: Bracket) -> BracketOption | None:
 
 def why_illegal(state: GameState, action: Bracket) -> str | None:
     setup = state.setup
-    side = state.firing[0]
-    index = setup.by_name.get(action.ship)
-    if index is None:
-        return f"there is no ship named {action.ship!r}"
+    index, problem = firing_ship(state, action.ship)
+    if problem is not None:
+        return problem
     spec = setup.ships[index]
-    if spec.side != side:
-        return f"{action.ship} is not {side}'s: {side} is firing"
-    if not state.ships[index].on_board:
-        return f"{action.ship} is no longer on the board"
     if len(action.slots) < 2:
         return "a bracket combines two or more guns"
     try:

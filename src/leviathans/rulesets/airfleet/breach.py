@@ -19,7 +19,7 @@ with the slots the earlier dice destroyed counting as destroyed (critical damage
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
@@ -39,6 +39,7 @@ __all__ = [
     "Volley",
     "VolleyRoll",
     "after_hit",
+    "any_slot_odds",
     "breach_dice",
     "exact_odds",
     "hits",
@@ -474,23 +475,9 @@ def _saturated_odds(reach: tuple[int, ...], outcomes: int, modifier: int, count:
     live = [k for k in range(6) if breach[k] != P.MISS_SLOT]
     if not live:
         return (Fraction(0),) * 6, Fraction(0), Fraction(0)
-    top = len(reach) - 1
-    thresholds = sorted({t for k in live
-                         for t in (breach[k] + target.armour - modifier, breach[k] - modifier)})
-    # each class of totals: (the lowest total of the class with the modifier, outcomes in it)
-    classes: list[tuple[int, int]] = []
-    bounds = [0, *(t for t in thresholds if 0 < t <= top), top]
-    for low, high in pairwise(bounds):
-        n = reach[low] - reach[high]
-        if n:
-            classes.append((low + modifier, n))
     slots = [Fraction(0)] * 6
     keel = critical = Fraction(0)
-    for total, n in classes:
-        chain: _Chain = {(target.gone, False, False): Fraction(1)}
-        for _ in range(count):
-            chain = _one_die(chain, total, target, live)
-        weight = Fraction(n, outcomes)
+    for weight, chain in _chains(reach, outcomes, modifier, count, target, live):
         for (gone, broken, crit), p in chain.items():
             new = gone & ~target.gone
             for k in range(6):
@@ -501,6 +488,41 @@ def _saturated_odds(reach: tuple[int, ...], outcomes: int, modifier: int, count:
             if crit:
                 critical += weight * p
     return tuple(slots), keel, critical
+
+
+def _chains(reach: tuple[int, ...], outcomes: int, modifier: int, count: int, target: Struck,
+            live: list[int]) -> Iterator[tuple[Fraction, _Chain]]:
+    """Each class of breach totals' chance, and the chain its ``count`` slot dice end in."""
+    breach = target.breach
+    top = len(reach) - 1
+    thresholds = sorted({t for k in live
+                         for t in (breach[k] + target.armour - modifier, breach[k] - modifier)})
+    # each class of totals: (the lowest total of the class with the modifier, outcomes in it)
+    bounds = [0, *(t for t in thresholds if 0 < t <= top), top]
+    for low, high in pairwise(bounds):
+        n = reach[low] - reach[high]
+        if n:
+            chain: _Chain = {(target.gone, False, False): Fraction(1)}
+            for _ in range(count):
+                chain = _one_die(chain, low + modifier, target, live)
+            yield Fraction(n, outcomes), chain
+
+
+def any_slot_odds(shot: Shooter | Volley, target: Struck) -> Fraction:
+    """The chance that the attack destroys at least one slot: with one slot die the sum of
+    :func:`exact_odds`' slot chances (one slot at most); with several (A4 saturation) the
+    chance that the dice, followed in turn, leave some slot destroyed that was not."""
+    if shot.slot_dice == 1:
+        return sum(exact_odds(shot, target)[0], Fraction(0))
+    live = [k for k in range(6) if target.breach[k] != P.MISS_SLOT]
+    if not live:
+        return Fraction(0)
+    reach, outcomes = total_reach(shot, target)
+    return sum((weight * p
+                for weight, chain in _chains(reach, outcomes, shot.modifier, shot.slot_dice,
+                                             target, live)
+                for (gone, _, _), p in chain.items() if gone & ~target.gone),
+               Fraction(0))
 
 
 def _one_die(chain: _Chain, total: int, target: Struck, live: list[int]) -> _Chain:

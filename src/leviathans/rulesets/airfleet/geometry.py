@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from ...hexgrid import Facing, Hex, distance, footprint, sectors_containing
@@ -142,7 +142,7 @@ def turned_bow(length: int, pivot: int, bow: Hex, facing: int, new_facing: int) 
 #: the target is in that arc.
 AttackGeometry = tuple[tuple[int, tuple[int, ...]] | None, ...]
 
-_GEOMETRY: dict[tuple[int, int, int, int, int, int], AttackGeometry] = {}
+_GEOMETRY: dict[tuple[int, int, int, int, int], AttackGeometry] = {}
 #: bound on the cached placements (a few hundred bytes each)
 GEOMETRY_CACHE_SIZE = 200_000
 
@@ -155,19 +155,44 @@ def attack_geometry(spec: ShipSpec, target: ShipSpec, dq: int, dr: int, facing: 
     the location R4 says, from its weapon hex: A3 never changes it).
 
     Arcs and distances depend only on differences of hexes, so the answer depends only on the
-    two ships' shapes and their relative placement: it is cached on that, shared by every
+    two ships' shapes and their relative placement, turned so the attacker faces 0 (the
+    grid is symmetric under turns of 60 degrees): it is cached on that, shared by every
     state and every game (movement searches ask for the same placements again and again).
     The shape number holds everything read here from the specs (footprint, pivot, arcs, firing
     arcs, weapon hexes, locations). A rule that makes an attack depend on a third ship
     (screening's lines of fire) filters these answers outside this cache, never inside it.
     """
-    key = (spec.shape, target.shape, dq, dr, facing, target_facing)
+    # The hex grid is also symmetric under turns of 60 degrees, and every answer is read
+    # relative to the facings: turning the whole placement until the attacker faces 0 keeps
+    # the answer, so the six turns share one cache entry (tests/test_airfleet_geometry_cache).
+    dq, dr = _TURN_TO_NORTH[facing](dq, dr)
+    key = (spec.shape, target.shape, dq, dr, (target_facing - facing) % 6)
     found = _GEOMETRY.get(key)
     if found is None:
         if len(_GEOMETRY) >= GEOMETRY_CACHE_SIZE:  # bounded: long simulations must not grow
             _GEOMETRY.clear()
-        found = _GEOMETRY[key] = _attack_geometry(spec, target, dq, dr, facing, target_facing)
+        found = _GEOMETRY[key] = _attack_geometry(spec, target, dq, dr, 0,
+                                                  (target_facing - facing) % 6)
     return found
+
+
+def _turned_north(dq: int, dr: int, facing: int) -> tuple[int, int]:
+    """The offset ``(dq, dr)`` turned ``facing`` steps counter-clockwise (as in :func:`_code`):
+    where it lies once a ship facing ``facing`` is turned to face 0."""
+    for _ in range(facing):
+        dq, dr = dq + dr, -dq
+    return dq, dr
+
+
+#: per facing, :func:`_turned_north` written out (one call on the hot path, no loop)
+_TURN_TO_NORTH: tuple[Callable[[int, int], tuple[int, int]], ...] = (
+    lambda q, r: (q, r),
+    lambda q, r: (q + r, -q),
+    lambda q, r: (r, -q - r),
+    lambda q, r: (-q, -r),
+    lambda q, r: (-q - r, q),
+    lambda q, r: (-r, q + r),
+)
 
 
 def _attack_geometry(spec: ShipSpec, target: ShipSpec, dq: int, dr: int, facing: int,

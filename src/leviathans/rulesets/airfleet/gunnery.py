@@ -94,8 +94,14 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
             continue
         t = state.ships[j]
         assert t.bow is not None
-        geometry = attack_geometry(spec, tspec, t.bow[0] - s.bow[0], t.bow[1] - s.bow[1],
-                                   s.facing, t.facing)
+        # R5: every weapon hex lies within length - 1 of the bow, and so every target hex of
+        # the target's: when even that nearest case is beyond the guns' reach, no gun bears
+        # and the geometry need not be worked out (most placements of a battle are so)
+        dq, dr = t.bow[0] - s.bow[0], t.bow[1] - s.bow[1]
+        if (max(abs(dq), abs(dr), abs(dq + dr)) - spec.length - tspec.length + 2
+                > spec.gun_reach):
+            continue
+        geometry = attack_geometry(spec, tspec, dq, dr, s.facing, t.facing)
         if state.hugs:  # A7: lines of fire a third ship blocks, applied outside the cache
             geometry = screening.screened_geometry(state, index, j, geometry)
         for arc, arc_guns in enumerate(spec.arc_guns):  # A3: locations', then turrets'
@@ -165,19 +171,27 @@ def find_option(state: GameState, action: Fire) -> AttackOption | None:
     return found[1].get(action)
 
 
+def firing_ship(state: GameState, name: str) -> tuple[int, str | None]:
+    """The index of the ship named to fire (a gun or a bracket), and why it may not, if so."""
+    side = state.firing[0]
+    index = state.setup.by_name.get(name)
+    if index is None:
+        return -1, f"there is no ship named {name!r}"
+    if state.setup.ships[index].side != side:
+        return index, f"{name} is not {side}'s: {side} is firing"
+    if not state.ships[index].on_board:
+        return index, f"{name} is no longer on the board"
+    return index, None
+
+
 def why_illegal(state: GameState, action: Fire | Cease) -> str | None:
     if isinstance(action, Cease):
         return None
     setup = state.setup
-    side = state.firing[0]
-    index = setup.by_name.get(action.ship)
-    if index is None:
-        return f"there is no ship named {action.ship!r}"
+    index, problem = firing_ship(state, action.ship)
+    if problem is not None:
+        return problem
     spec = setup.ships[index]
-    if spec.side != side:
-        return f"{action.ship} is not {side}'s: {side} is firing"
-    if not state.ships[index].on_board:
-        return f"{action.ship} is no longer on the board"
     try:
         g = spec.slot_index(action.slot)
     except ValueError as exc:

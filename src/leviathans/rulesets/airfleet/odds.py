@@ -32,6 +32,7 @@ __all__ = [
     "bracket_odds",
     "bracket_value",
     "breach_total_counts",
+    "destroy_any",
     "gun_value",
     "gun_value_table",
     "location_value",
@@ -101,6 +102,15 @@ def attack_odds(state: GameState, opt: AttackOption) -> AttackOdds:
     refs = {tspec.slot_ref(6 * opt.location + k): p for k, p in enumerate(slots)
             if tspec.breach[opt.location][k] is not None}
     return AttackOdds(refs, keel, critical)
+
+
+def destroy_any(state: GameState, opt: AttackOption | BracketOption) -> Fraction:
+    """The exact chance that an attack (one gun's, or a bracket's, A4) destroys at least one
+    slot: the sum of its slot chances with one slot die; with saturation's several slot dice
+    those are not exclusive (their sum is the slots expected), so the dice are followed."""
+    if isinstance(opt, BracketOption):
+        return breach.any_slot_odds(*_bracket_parts(state, opt))
+    return breach.any_slot_odds(*_parts(state, opt))
 
 
 def bracket_odds(state: GameState, opt: BracketOption) -> AttackOdds:

@@ -143,6 +143,18 @@ class ShipSpec:
     #: A4: per flat slot, the slot dice its attack rolls: one, and one more per saturation
     #: mark in play
     slot_dice: tuple[int, ...] = ()
+    #: R5: the longest range any gun battery of the ship reaches (its last band), 0 without
+    #: guns: a target farther than this from every weapon hex draws no attack
+    gun_reach: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        reach = 0
+        for g, slot in enumerate(self.slots):
+            if self.gun_mask >> g & 1:
+                for band in (slot.short, slot.long):
+                    if band is not None and band.range > reach:
+                        reach = band.range
+        object.__setattr__(self, "gun_reach", reach)
 
     @property
     def type(self) -> int:

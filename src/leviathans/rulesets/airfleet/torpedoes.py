@@ -146,14 +146,36 @@ def launch_targets(state: GameState, ship: int, tslot: TorpedoSlot) -> tuple[Hex
         hexes = state.hexes(ship)
         origin = hexes[spec.weapon_hex[tslot.location]]
         board = state.setup.board
-        n = tslot.range
         out = []
-        for dq in range(-n, n + 1):
-            for dr in range(max(-n, -dq - n), min(n, -dq + n) + 1):
-                h = Hex(origin.q + dq, origin.r + dr)
-                if board.contains(h) and in_launch_arc(spec, hexes, s.facing, tslot, h):
-                    out.append(h)
+        for dq, dr in _launch_offsets(spec, tslot, s.facing):
+            h = Hex(origin.q + dq, origin.r + dr)
+            if board.contains(h):
+                out.append(h)
         found = state.cache[key] = tuple(sorted(out, key=lambda h: h.offset()))
+    return found
+
+
+#: per (shape, firing arc, weapon hex, facing, range): :func:`_launch_offsets`
+_LAUNCH_OFFSETS: dict[tuple[int, int, int, int, int], tuple[tuple[int, int], ...]] = {}
+
+
+def _launch_offsets(spec: ShipSpec, tslot: TorpedoSlot, facing: int
+                    ) -> tuple[tuple[int, int], ...]:
+    """The offsets from the launch hex of the hexes within the torpedo's range and in its arc,
+    in the order :func:`launch_targets` looks at them. Arcs depend only on differences of hexes,
+    so this is worked out once per ship shape and facing (the ship laid with its bow on (0, 0))
+    and only the board's edge is left to check per placement."""
+    index = spec.weapon_hex[tslot.location]
+    n = tslot.range
+    key = (spec.shape, spec.slot_arc[tslot.flat], index, facing, n)
+    found = _LAUNCH_OFFSETS.get(key)
+    if found is None:
+        hexes = spec.hexes(Hex(0, 0), facing)
+        origin = hexes[index]
+        found = _LAUNCH_OFFSETS[key] = tuple(
+            (dq, dr) for dq in range(-n, n + 1)
+            for dr in range(max(-n, -dq - n), min(n, -dq + n) + 1)
+            if in_launch_arc(spec, hexes, facing, tslot, Hex(origin.q + dq, origin.r + dr)))
     return found
 
 

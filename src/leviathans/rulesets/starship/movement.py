@@ -30,8 +30,9 @@ from .geometry import EPSILON, Pose, bearing, centre_distance, gap, overlaps
 from .state import IN_PLAY, OUT, Move, StarshipState
 
 __all__ = [
-    "activatable", "apply_move", "coherency", "move_actions", "push_actions", "squadron_reach",
-    "why_not_move", "why_not_push",
+    "activatable", "apply_move", "coherency", "end_ok_at", "forward_ok_at", "move_actions",
+    "push_actions", "squadron_reach", "turn_allowed", "turn_ok_at", "why_not_move",
+    "why_not_push",
 ]
 
 TURNS = (-45.0, -30.0, -15.0, 15.0, 30.0, 45.0)
@@ -149,6 +150,12 @@ def _start(state: StarshipState, i: int) -> Move:
     return Move(i, state.pieces[i].engine_points, 0.0, False, False, False, 0)
 
 
+def turn_allowed(state: StarshipState, i: int, move: Move) -> bool:
+    """May element ``i`` pivot now, with ``move`` so far (S5: its CMD in inches straight ahead
+    since the start or the last pivot; Retro Thrusters: every other engine point)?"""
+    return _turn_allowed(state, i, move)
+
+
 def _turn_allowed(state: StarshipState, i: int, move: Move) -> bool:
     if move.long_step:
         return False  # Full Thrust carried it more than 2" on a step: no pivot this move
@@ -158,38 +165,58 @@ def _turn_allowed(state: StarshipState, i: int, move: Move) -> bool:
 
 
 def _forward_ok(state: StarshipState, i: int, move: Move, inches: float) -> bool:
+    return forward_ok_at(state, i, _pose(state, i), move, inches, _others(state, i))
+
+
+def forward_ok_at(state: StarshipState, i: int, pose: Pose, move: Move, inches: float,
+                  others: list[int], memo: dict[tuple[object, ...], bool] | None = None) -> bool:
+    """May element ``i``, standing at ``pose`` with ``move`` left, go ``inches`` forward? (The
+    pose is given, so a planned move can be searched without building its states.)"""
     if move.ep < 1 or not 0 < inches <= _max_step(state, i, move) + EPSILON:
         return False
     after = move._replace(ep=move.ep - 1, since_turn=move.since_turn + inches,
                           last_was_turn=False, long_step=move.long_step or inches > 2.0)
-    return _can_clear(state, i, _pose(state, i).forward(inches), after, _others(state, i))
+    return _can_clear(state, i, pose.forward(inches), after, others, memo)
 
 
 def _turn_ok(state: StarshipState, i: int, move: Move, degrees: float) -> bool:
+    return turn_ok_at(state, i, _pose(state, i), move, degrees, _others(state, i))
+
+
+def turn_ok_at(state: StarshipState, i: int, pose: Pose, move: Move, degrees: float,
+               others: list[int], memo: dict[tuple[object, ...], bool] | None = None) -> bool:
+    """May element ``i``, standing at ``pose`` with ``move`` left, pivot ``degrees``? (Whether
+    it may pivot at all yet is :func:`turn_allowed`.)"""
     after = move._replace(ep=move.ep - 1, since_turn=0.0, turned=True, last_was_turn=True)
-    return _can_clear(state, i, _pose(state, i).turned(degrees), after, _others(state, i))
+    return _can_clear(state, i, pose.turned(degrees), after, others, memo)
 
 
 def _end_ok(state: StarshipState, i: int, move: Move) -> bool:
     """Clear of others; or, with no way left to get clear (only possible after a push or
     arrival of others), the move may still end."""
-    pose = _pose(state, i)
-    if _clear_at(state, i, pose.x, pose.y, _others(state, i)):
+    return end_ok_at(state, i, _pose(state, i), move, _others(state, i))
+
+
+def end_ok_at(state: StarshipState, i: int, pose: Pose, move: Move, others: list[int],
+              memo: dict[tuple[object, ...], bool] | None = None) -> bool:
+    """May element ``i``'s move end at ``pose`` with ``move`` left (see :func:`_end_ok`)?"""
+    if _clear_at(state, i, pose.x, pose.y, others):
         return True
-    return not any(True for _ in _steps_left(state, i, move))
+    return not any(True for _ in _steps_left(state, i, pose, move, others, memo))
 
 
-def _steps_left(state: StarshipState, i: int, move: Move) -> Iterator[float]:
+def _steps_left(state: StarshipState, i: int, pose: Pose, move: Move, others: list[int],
+                memo: dict[tuple[object, ...], bool] | None = None) -> Iterator[float]:
     if move.ep < 1:
         return
     d = STEP
     while d <= _max_step(state, i, move) + EPSILON:
-        if _forward_ok(state, i, move, d):
+        if forward_ok_at(state, i, pose, move, d, others, memo):
             yield d
         d += STEP
     if _turn_allowed(state, i, move):
         for t in TURNS:
-            if _turn_ok(state, i, move, t):
+            if turn_ok_at(state, i, pose, move, t, others, memo):
                 yield t
 
 

@@ -27,7 +27,7 @@ __all__ = [
     "load_scenario", "load_warship", "parse_setup", "scenario_names",
 ]
 
-SCENARIOS = ("skirmish", "fleet-action")
+SCENARIOS = ("skirmish", "fleet-action", "encounter")
 
 
 def scenario_names() -> tuple[str, ...]:

@@ -126,14 +126,16 @@ def _breaches(location: Location) -> list[int]:
     return [s.breach for s in location.slots if s.breach is not None and not s.is_miss]
 
 
-def resilience(location: Location) -> int:
+def resilience(location: Location, gone: frozenset[int] = frozenset()) -> int:
     """Highest non-miss breach + every armour bonus of the location - the go value; at least 2.
+    Armour in a slot of ``gone`` (destroyed in detail, W3) adds nothing.
 
     W2: the Montpellier's side is 12 + 2 armour - 5 = 9 (the text's example says 10)."""
     breaches = _breaches(location)
     if not breaches:
         raise CardError("a location with only miss slots has no breach number to convert")
-    armour = sum(s.bonus or 0 for s in location.slots if s.kind == "armour")
+    armour = sum(s.bonus or 0 for k, s in enumerate(location.slots)
+                 if s.kind == "armour" and k not in gone)
     return max(2, max(breaches) + armour - go_value(location))
 
 
@@ -194,39 +196,58 @@ def _attack(slot: Slot, bonus: int) -> Attack:
     )
 
 
-def _best_crew(location: Location) -> Die | None:
-    """The best crew die of the location (R6: crew slots with a gunnery die, ``crew``)."""
-    crews = [s.die for s in location.slots if s.kind == "crew" and s.die is not None]
+def _best_crew(location: Location, gone: frozenset[int] = frozenset()) -> Die | None:
+    """The best crew die of the location (R6: crew slots with a gunnery die, ``crew``) not
+    destroyed."""
+    crews = [s.die for k, s in enumerate(location.slots)
+             if s.kind == "crew" and s.die is not None and k not in gone]
     return max(crews, key=lambda d: d.mean) if crews else None
 
 
-def _location(location: Location, options: ConvertOptions) -> WarLocation:
-    crew = _best_crew(location)
+def _location(location: Location, options: ConvertOptions,
+              gone: frozenset[int] = frozenset()) -> WarLocation:
+    crew = _best_crew(location, gone)
     bonus = crew_bonus(crew) if crew is not None else 0
-    attacks = tuple(_attack(s, bonus) for s in location.slots if s.kind == "gun")
+    # W3: a gun destroyed in detail gives no attack.
+    attacks = tuple(_attack(s, bonus) for k, s in enumerate(location.slots)
+                    if s.kind == "gun" and k not in gone)
     return WarLocation(
-        resilience=resilience(location),
+        resilience=resilience(location, gone),
         attacks=attacks,
         destroyed=Destroyed(resilience=destroyed_breach(location),
                             si_modifier=_si_modifier(location, options)),
     )
 
 
-def convert(card: Card, options: ConvertOptions | None = None) -> WarShip:
-    """The card's War Fleet stats (W2). Errors name the card and the location."""
+def _gone(destroyed: int, li: int) -> frozenset[int]:
+    return frozenset(k for k in range(6) if destroyed >> (6 * li + k) & 1)
+
+
+def convert(card: Card, options: ConvertOptions | None = None, destroyed: int = 0) -> WarShip:
+    """The card's War Fleet stats (W2). Errors name the card and the location.
+
+    ``destroyed``: the card's slots destroyed in detailed battles (W3; bit ``6*i + k`` is slot
+    ``k`` of the card's location ``i``): the damaged card is converted, its destroyed guns, crew,
+    armour and armoured hull giving nothing and its MP those its engines still give."""
     options = options or ConvertOptions()
     si = card.structural_integrity
     if options.hull_si:
-        si += sum(s.si_bonus or 0 for loc in card.locations.values() for s in loc.slots
-                  if s.kind == "armoured-hull")
+        si += sum(s.si_bonus or 0 for li, name in enumerate(card.location_names)
+                  for k, s in enumerate(card.locations[name].slots)
+                  if s.kind == "armoured-hull" and k not in _gone(destroyed, li))
     locations: dict[str, WarLocation] = {}
-    for name in card.location_names:
+    for li, name in enumerate(card.location_names):
         try:
-            locations[name] = _location(card.locations[name], options)
+            locations[name] = _location(card.locations[name], options, _gone(destroyed, li))
         except CardError as exc:
             raise CardError(f"{card.name}, {name}: {exc}") from None
+    mp = card.starting_mp
+    if destroyed:
+        from ..airfleet.ships import compile_ship
+
+        mp = compile_ship(0, card.name, "british", card).mp(destroyed)
     return WarShip(name=card.name, nation=card.nation, class_=card.type, si=ceil(si / 2),
-                   mp=card.starting_mp, locations=locations)
+                   mp=mp, locations=locations)
 
 
 def resolve_card(name: str) -> WarShip:

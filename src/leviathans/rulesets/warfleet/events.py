@@ -10,6 +10,8 @@ __all__ = [
     "AttackRolled",
     "AttackVoid",
     "Conceded",
+    "EngagementFolded",
+    "EngagementNamed",
     "GameEnded",
     "LocationDestroyed",
     "MoveEnded",
@@ -190,3 +192,32 @@ class Conceded(_Event):
         return f"{self.side} concede"
 
 
+
+
+@dataclass(frozen=True, slots=True)
+class EngagementNamed(_Event):
+    """W3: a detailed engagement named; its ships are set aside until it is folded back."""
+
+    number: int
+    hex: str
+    side: str
+    ships: tuple[str, ...]
+
+    def text(self) -> str:
+        return (f"{self.side} engage at {self.hex} (engagement {self.number}): "
+                f"{', '.join(self.ships)} fight it in detail")
+
+
+@dataclass(frozen=True, slots=True)
+class EngagementFolded(_Event):
+    """W3: a detailed engagement's result back at fleet scale."""
+
+    number: int
+    lost: tuple[str, ...]
+    #: every ship of the engagement and the hex it returns to (``None``: lost)
+    ships: tuple[tuple[str, str | None], ...]
+
+    def text(self) -> str:
+        back = ", ".join(f"{name} to {h}" for name, h in self.ships if h is not None)
+        lost = f"; lost: {', '.join(self.lost)}" if self.lost else ""
+        return f"Engagement {self.number} folded back: {back or 'no ship returns'}{lost}"

@@ -11,7 +11,9 @@ from ...errors import DiceError
 from ...fog import FOG_CARDS, FogCards
 from ...options import RulesOptions, option
 
-__all__ = ["DAMAGE_TIMINGS", "FOG_CARDS", "INITIATIVES", "INITIATIVE_WINNERS", "Options"]
+__all__ = [
+    "DAMAGE_TIMINGS", "ENGAGEMENTS", "FOG_CARDS", "INITIATIVES", "INITIATIVE_WINNERS", "Options",
+]
 
 #: Which initiative roll wins: the text's default is the highest; its tip lets a group pick
 #: the lowest instead.
@@ -25,6 +27,8 @@ DAMAGE_TIMINGS = ("end-of-combat", "immediate")
 #: class moves from the highest, the loser's ships first), or fog-of-war initiative by class
 #: (F1: secret class cards and initiative dice, revealed left to right; ``leviathans.fog``).
 INITIATIVES = ("roll", "fog-of-war")
+#: Where fights are resolved: at fleet scale only, or, W3, in named detailed engagements.
+ENGAGEMENTS = ("fleet-scale", "detailed")
 
 
 class Options(RulesOptions):
@@ -50,6 +54,11 @@ class Options(RulesOptions):
     fog_cards: Annotated[FogCards, Field(**option(
         help="Fog of war: four class cards a side, or as many as the side deploying the "
              "most classes deploys.", record_default=False, lobby=False))] = 4
+    engagements: Annotated[Literal["fleet-scale", "detailed"], Field(**option(
+        help="Ruling W3: at the start of each turn a side may name a hex, and every ship "
+             "within 2 hexes of it fights that turn as a detailed air-fleet battle (folded "
+             "back before the next turn), or every fight stays at fleet scale.",
+        record_default=False, lobby=False))] = "fleet-scale"
 
     @field_validator("initiative_dice")
     @classmethod

@@ -15,8 +15,8 @@ from ... import fog
 from ...dice import DiceSource
 from ...protocol import Event
 from ...turns import BasePhase, GroupMovement, TurnPlan
-from . import rules
-from .actions import Declare, Done, FogChoice, Pivot, Place, Step, WarAction
+from . import engage, rules
+from .actions import Declare, Done, Engage, FogChoice, Fold, Pivot, Place, Step, WarAction
 from .events import TurnStarted
 from .options import Options
 from .state import GameState, Phase
@@ -62,6 +62,71 @@ class TurnStart(BasePhase):
                       for s in state.ships)
         return state.evolve(ships=ships, phase=self.phase, placing=(), declared=(),
                             declaring=(), moving=None)
+
+
+class EngagePhase(BasePhase):
+    """W3: before initiative, each side in turn may name hexes for detailed engagements (the
+    ships within 2 hexes are set aside), then says ``engage none``; a side with no hex to name
+    is passed over."""
+
+    phase = Phase.ENGAGE
+    actions = (Engage,)
+    title = "naming engagements"
+
+    def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        return state.evolve(phase=self.phase, engaging=rules.live_sides(state))
+
+    def to_move(self, state: GameState) -> str | None:
+        return state.engaging[0] if state.engaging else None
+
+    def legal_actions(self, state: GameState) -> Iterator[WarAction]:
+        return engage.legal_engagements(state)
+
+    def why_illegal(self, state: GameState, action: Engage) -> str | None:
+        return engage.engage_problem(state, action)
+
+    def apply(self, state: GameState, action: Engage, dice: DiceSource,
+              events: list[Event]) -> GameState:
+        return engage.apply_engage(state, action, events)
+
+    def settle(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        if state.engaging and not engage.can_engage(state):
+            return state.evolve(engaging=())
+        return state
+
+    def done(self, state: GameState) -> bool:
+        return not state.engaging
+
+
+class FoldPhase(BasePhase):
+    """W3: after fleet-scale combat, every engagement's detailed result is folded back (one
+    ``fold`` action each, submitted for the engagement's first side). The results cannot be
+    listed: they come from the detailed battles (:mod:`.campaign`)."""
+
+    phase = Phase.FOLD
+    actions = (Fold,)
+    title = "folding back the engagements"
+
+    def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        return state.evolve(phase=self.phase)
+
+    def to_move(self, state: GameState) -> str | None:
+        if not state.engagements:
+            return None
+        return state.setup.ships[state.engagements[0].ships[0]].side
+
+    def legal_actions(self, state: GameState) -> Iterator[WarAction]:
+        return iter(())
+
+    def why_illegal(self, state: GameState, action: Fold) -> str | None:
+        return engage.fold_problem(state, action)
+
+    def apply(self, state: GameState, action: Fold, dice: DiceSource,
+              events: list[Event]) -> GameState:
+        return engage.apply_fold(state, action, events)
+
+    def done(self, state: GameState) -> bool:
+        return not state.engagements
 
 
 class Initiative(BasePhase):
@@ -206,6 +271,10 @@ def turn_plan(options: Options) -> TurnPlan:
     """The phases a War Fleet game with these options plays."""
     initiative: Initiative = (FogInitiative() if options.initiative == "fog-of-war"
                               else RolledInitiative())
+    if options.engagements == "detailed":
+        return TurnPlan(before=[PlacementPhase()],
+                        turn=[TurnStart(), EngagePhase(), initiative,
+                              MovementPhase(initiative), CombatPhase(), FoldPhase(), TurnEnd()])
     return TurnPlan(before=[PlacementPhase()],
                     turn=[TurnStart(), initiative, MovementPhase(initiative), CombatPhase(),
                           TurnEnd()])

@@ -34,7 +34,7 @@ from .events import (
     TurnEnded,
 )
 from .geometry import in_fire_arc, struck_locations
-from .setup import AFLOAT, LEFT_MAP, REMOVED, SUNK, Gun, ShipState
+from .setup import AFLOAT, ENGAGED, LEFT_MAP, REMOVED, SUNK, Gun, ShipState
 from .state import GameState, Moving, Phase
 
 __all__ = [
@@ -79,7 +79,7 @@ def rank_sides(sides: Sequence[str], dice_expr: DiceExpr, lowest_wins: bool, dic
 def live_sides(state: GameState) -> tuple[str, ...]:
     """Sides still in the game: not conceded, with a ship on the map (or still to place)."""
     present = {spec.side for spec, s in zip(state.setup.ships, state.ships, strict=True)
-               if s.status == AFLOAT}
+               if s.status in (AFLOAT, ENGAGED)}
     return tuple(s for s in state.setup.sides if s in present and s not in state.conceded)
 
 

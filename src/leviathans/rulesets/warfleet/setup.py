@@ -54,8 +54,9 @@ from .options import Options
 from .stats import Attack, WarLocation, WarShip, load_warship
 
 __all__ = [
-    "AFLOAT", "LEFT_MAP", "REMOVED", "SUNK", "Gun", "ShipSpec", "ShipState", "WarSetup", "Zone",
-    "default_resolve_card", "parse_setup",
+    "AFLOAT", "ENGAGED", "LEFT_MAP", "REMOVED", "SUNK", "Gun", "ShipSpec", "ShipState", "WarSetup",
+    "Zone",
+    "default_resolve_card", "parse_setup", "slot_mask", "slot_refs",
 ]
 
 ResolveCard = Callable[[str], WarShip]
@@ -63,7 +64,9 @@ ResolveCard = Callable[[str], WarShip]
 #: Ship status: on the board; failed an SI test this combat (fires its declared attacks, then
 #: is removed in the end phase); removed as a casualty; left the map (lost for the game).
 AFLOAT, SUNK, REMOVED, LEFT_MAP = 0, 1, 2, 3
-STATUS_NAMES = ("afloat", "sinking", "destroyed", "left the map")
+#: W3: set aside in a detailed engagement this turn (off the fleet-scale turn until folded back)
+ENGAGED = 4
+STATUS_NAMES = ("afloat", "sinking", "destroyed", "left the map", "engaged")
 
 # No : @ > + (they separate names in actions), no control characters, not blank at either end.
 _NAME = re.compile(r"^[^\s:@>+\x00-\x1f\x7f](?:[^:@>+\x00-\x1f\x7f]*[^\s:@>+\x00-\x1f\x7f])?$")
@@ -158,6 +161,24 @@ class ShipSpec:
         return self.stats.mp
 
 
+def slot_refs(spec: ShipSpec, mask: int) -> list[str]:
+    """The card slots of ``mask`` as ``location.N`` (War Fleet location names, card order)."""
+    return [f"{spec.locations[k // 6]}.{k % 6 + 1}" for k in range(6 * len(spec.locations))
+            if mask >> k & 1]
+
+
+def slot_mask(spec: ShipSpec, refs: tuple[str, ...] | list[str], where: str) -> int:
+    """The mask of card slots named ``location.N``; an unknown one is an error naming it."""
+    mask = 0
+    for ref in refs:
+        loc, _, number = ref.partition(".")
+        if loc not in spec.locations or not number.isdigit() or not 1 <= int(number) <= 6:
+            raise ScenarioError(f"{where}: {spec.name} has no card slot {ref!r} (location.N, "
+                                f"location one of {', '.join(spec.locations)}, N 1-6)")
+        mask |= 1 << (6 * spec.locations.index(loc) + int(number) - 1)
+    return mask
+
+
 class ShipState(NamedTuple):
     hex: Hex | None
     facing: Facing
@@ -168,6 +189,9 @@ class ShipState(NamedTuple):
     moved: bool = False
     #: guns declared this turn (bit per gun index)
     used: int = 0
+    #: W3: the ship card's slots destroyed in detailed engagements (the air-fleet game's flat
+    #: numbering: location ``i`` in card order holds slots ``6*i`` to ``6*i + 5``)
+    slots: int = 0
 
 
 @dataclass(frozen=True, eq=False)

@@ -24,12 +24,12 @@ from ...protocol import Concede, Event, Outcome, field_copier
 from ...turns import OVER, drive
 from ...turns import Phase as PhaseId
 from .actions import Declare, WarAction, parse_action
-from .setup import AFLOAT, STATUS_NAMES, ShipSpec, ShipState, WarSetup
+from .setup import AFLOAT, STATUS_NAMES, ShipSpec, ShipState, WarSetup, slot_refs
 
 if TYPE_CHECKING:
     from . import WarFleet
 
-__all__ = ["GameState", "Moving", "Phase"]
+__all__ = ["Engagement", "GameState", "Moving", "Phase"]
 
 
 class Phase:
@@ -40,13 +40,27 @@ class Phase:
     TURN_START = PhaseId("TURN_START")
     #: the scenario's initiative roll (no decision)
     INITIATIVE_ROLL = PhaseId("INITIATIVE_ROLL")
+    #: W3: the sides may name hexes for detailed engagements
+    ENGAGE = PhaseId("ENGAGE")
     #: fog-of-war initiative: both sides place their class cards and dice in secret (F1)
     INITIATIVE = PhaseId("INITIATIVE")
     MOVEMENT = PhaseId("MOVEMENT")
     COMBAT = PhaseId("COMBAT")
+    #: W3: the detailed engagements' results are folded back
+    FOLD = PhaseId("FOLD")
     #: the attacks are rolled, casualties leave, the game may end (no decision)
     TURN_END = PhaseId("TURN_END")
     OVER = OVER
+
+
+class Engagement(NamedTuple):
+    """W3: a detailed engagement named this turn and not yet folded back."""
+
+    number: int
+    hex: Hex
+    #: the ships that joined (indices), in setup order
+    ships: tuple[int, ...]
+    turn: int
 
 
 class Moving(NamedTuple):
@@ -65,8 +79,9 @@ _new_state = object.__new__
 class GameState:
     """One position of a War Fleet game. Treat as immutable."""
 
-    __slots__ = ("conceded", "declared", "declaring", "events", "fog", "groups", "moving",
-                 "order", "outcome", "phase", "placing", "setup", "ships", "turn")
+    __slots__ = ("conceded", "declared", "declaring", "engaged", "engagements", "engaging",
+                 "events", "fog", "groups", "moving", "order", "outcome", "phase", "placing",
+                 "setup", "ships", "turn")
 
     setup: WarSetup
     turn: int
@@ -85,6 +100,12 @@ class GameState:
     #: combat: every attack declared this turn, in order, with the declaring side
     declared: tuple[Declare, ...]
     conceded: tuple[str, ...]
+    #: W3: the sides still to name engagements this turn; the first is naming
+    engaging: tuple[str, ...]
+    #: W3: the engagements named and not yet folded back
+    engagements: tuple[Engagement, ...]
+    #: W3: how many engagements the game has named so far (their numbers count from 1)
+    engaged: int
     #: fog-of-war initiative this turn (secret placements, revealed cards), if that option
     fog: Fog | None
     outcome: Outcome | None
@@ -103,6 +124,9 @@ class GameState:
         self.declaring = ()
         self.declared = ()
         self.conceded = ()
+        self.engaging = ()
+        self.engagements = ()
+        self.engaged = 0
         self.fog = None
         self.outcome = None
         self.events = ()
@@ -216,6 +240,7 @@ class GameState:
                     for li, loc in enumerate(spec.locations)
                 },
                 "declared": [g.ref for gi, g in enumerate(spec.guns) if s.used >> gi & 1],
+                "card_damage": slot_refs(spec, s.slots),
             })
         moving = None
         if self.moving is not None:
@@ -233,6 +258,9 @@ class GameState:
             "moving": moving,
             "declared": [d.text() for d in self.declared],
             "conceded": list(self.conceded),
+            "engagements": [{"number": e.number, "hex": e.hex.label(), "turn": e.turn,
+                             "ships": [self.setup.ships[i].name for i in e.ships]}
+                            for e in self.engagements],
             "ships": ships,
             "outcome": self.outcome.to_dict() if self.outcome else None,
         }

@@ -372,15 +372,16 @@ function airFire(ctx, fires) {
     if (!byGun.has(gun)) byGun.set(gun, []);
     byGun.get(gun).push(a);
   }
-  const guns = hints.$guns || [...byGun.keys()].map((g) => ({ gun: g, ship: g.split(":")[0], slot: g.split(":")[1], weapon: "", location: g.split(":")[1].split(".")[0], bands: [], arcs: {} }));
-  const live = guns.filter((g) => byGun.has(g.gun));
+  const guns = hints.$guns || [...byGun.keys()].filter((g) => !g.includes("+")).map((g) => ({ gun: g, ship: g.split(":")[0], slot: g.split(":")[1], weapon: "", location: g.split(":")[1].split(".")[0], bands: [], arcs: {} }));
+  const brackets = bracketGroups(guns, byGun, hints);
+  const live = [...guns.filter((g) => byGun.has(g.gun)), ...brackets];
   if (!live.some((g) => g.gun === pick.gun)) pick.gun = live.length ? live[0].gun : null;
   board.onHex = null;
   board.onWheel = null;
   board.onShip = null;
   board.onHover = null;
   document.onkeydown = null;
-  const show = (gun) => showGun(ctx, guns.find((g) => g.gun === gun), byGun.get(gun) || [], hints);
+  const show = (gun) => showGun(ctx, [...guns, ...brackets].find((g) => g.gun === gun), byGun.get(gun) || [], hints);
   const rows = guns.map((g) => {
     const actions = byGun.get(g.gun) || [];
     const why = g.destroyed ? "destroyed" : g.fired ? "fired this turn" : actions.length ? null : "no target in arc and range";
@@ -395,6 +396,17 @@ function airFire(ctx, fires) {
     row.addEventListener("click", (e) => { if (!e.target.closest("button,summary,details")) { pick.gun = g.gun; airFire(ctx, fires); } });
     return row;
   });
+  for (const b of brackets) {  // A4: each bracket group a row of its own, below its guns
+    const row = el("tr", { class: `gun bracket${b.gun === pick.gun ? " picked" : ""}`, "data-gun": b.gun, title: RULES.bracket },
+      el("td", {}, el("strong", {}, `${b.weapon} bracket`), el("div", { class: "muted" }, `${b.ship.replace(/^HML /, "")} ${b.refs.join(" + ")}`)),
+      el("td", {}, b.location),
+      el("td", { class: "bands", title: RULES.bracket }, `${b.refs.length} guns as one: best ${b.kept} count`),
+      el("td", { class: "shots" }, byGun.get(b.gun).map((a) => bracketCell(ctx, a, hints[a] || {}))));
+    row.addEventListener("mouseenter", () => show(b.gun));
+    row.addEventListener("mouseleave", () => show(pick.gun));
+    row.addEventListener("click", (e) => { if (!e.target.closest("button,summary,details")) { pick.gun = b.gun; airFire(ctx, fires); } });
+    rows.push(row);
+  }
   if (!pick.framed) {  // phones: the guns' ships and their targets
     pick.framed = true;
     const names = new Set([...guns.map((g) => g.ship), ...fires.map((a) => a.split(">")[1].split(":")[0])]);
@@ -414,19 +426,70 @@ function airFire(ctx, fires) {
   show(pick.gun);
 }
 
+// A4: the bracket groups among the legal attacks (their texts join the guns with "+"), each
+// drawn on the board as the union of its guns' arcs, from its first gun's hex.
+function bracketGroups(guns, byGun, hints) {
+  const out = [];
+  for (const [key, actions] of byGun) {
+    if (!key.includes("+")) continue;
+    const h = hints[actions[0]] || {};
+    const ship = key.slice(0, key.lastIndexOf(":"));
+    const refs = key.slice(key.lastIndexOf(":") + 1).split("+");
+    const members = refs.map((r) => guns.find((g) => g.gun === `${ship}:${r}`)).filter(Boolean);
+    const arcs = { short: new Set(), long: new Set() };
+    for (const m of members) for (const band of ["short", "long"]) for (const x of (m.arcs || {})[band] || []) arcs[band].add(x);
+    for (const x of arcs.short) arcs.long.delete(x);
+    out.push({ gun: key, ship, slot: refs.join("+"), refs, weapon: h.weapon || (members[0] || {}).weapon || "",
+      location: [...new Set(members.map((m) => m.location))].join(", "), kept: h.kept || 2,
+      from: members.length ? members[0].from : null, arcs: { short: [...arcs.short], long: [...arcs.long] }, bands: [] });
+  }
+  // the biggest group first within each ship and weapon
+  return out.sort((a, b) => a.ship.localeCompare(b.ship) || a.weapon.localeCompare(b.weapon) || b.refs.length - a.refs.length);
+}
+
+// A4 saturation: an attack rolling more than one slot die says so.
+function slotDice(n) {
+  if (!n || n < 2) return null;
+  return el("span", { class: "saturation", title: RULES.saturation }, `■ ${n} slot dice`);
+}
+
+function oddsDetail(h, dicePart) {
+  const slots = Object.entries(h.destroy || {}).sort((a, b) => b[1].probability - a[1].probability);
+  return el("details", { class: "odds-detail" }, el("summary", { title: "Odds: each slot's chance to be destroyed, and the keel's to break [damage]." }, "odds"),
+    dicePart,
+    el("table", { class: "slot-odds" }, slots.map(([ref, p]) => el("tr", {}, el("td", {}, ref), el("td", {}, pct(p.probability))))),
+    el("div", { class: "odds" }, `critical ${pct(h.critical ? h.critical.probability : 0)} · keel ${pct(h.keel ? h.keel.probability : 0)}`));
+}
+
+function bracketCell(ctx, action, h) {
+  const [target, loc] = action.split(">")[1].split(":");
+  const any = h.any ? h.any.probability : 0;
+  const guns = (h.guns || []).join(" + ");
+  const alone = (h.alone || []).map((a) => `${a.gun} ${pct(a.any.probability)}`).join(", ");
+  const ranges = (h.ranges || []).join(", ");
+  return el("div", { class: "shot bracket-shot" },
+    ctx.button(`${target} ${loc} · ${pct(any)}`, () => ctx.send(action), { "data-action": action,
+      title: `Fire ${guns} together at ${target}, striking its ${loc} (ranges ${ranges}): ${pct(any)} to destroy a slot; alone: ${alone || "none"}. ${RULES.bracket}` }),
+    el("span", { class: "alone", title: `Each gun's own attack at ${target}'s ${loc}: ${alone || "none"}` }, `alone best ${pct(h.best_alone || 0)}`),
+    el("div", { class: "bracket-dice" },
+      (h.weapon_dice || []).map((d, i) => el("span", { class: "gun-dice", title: `${(h.guns || [])[i]}: weapon dice at range ${(h.ranges || [])[i]}` }, dice(d))),
+      el("span", { class: "muted" }, ` best ${h.kept || 2} kept · crew `), dice(h.crews || []),
+      el("span", { class: "muted" }, (h.crews || []).length > 1 ? " best kept · loc. " : " · loc. "), dice(h.location_dice || []),
+      h.modifier ? el("span", { class: "muted" }, ` ${h.modifier > 0 ? "+" : ""}${h.modifier}`) : null,
+      slotDice(h.slot_dice) || el("span", { class: "muted" }, " · 1 slot die")),
+    oddsDetail(h, el("div", { class: "odds" }, `ranges ${ranges}`)));
+}
+
 function shotCell(ctx, action, h) {
   const [target, loc] = action.split(">")[1].split(":");
   const any = h.any ? h.any.probability : (h.expected || 0);
-  const slots = Object.entries(h.destroy || {}).sort((a, b) => b[1].probability - a[1].probability);
   return el("div", { class: "shot" },
     ctx.button(`${target} ${loc} · ${pct(any)}`, () => ctx.send(action), { "data-action": action,
       title: `Fire at ${target}, striking its ${loc} (range ${h.range}): ${pct(any)} to destroy a slot. ${RULES.fire}` }),
     h.screened ? el("span", { class: "screened-mark", "data-screened": target, title: RULES.screened },
       `screened: range ${h.range} to ${h.screened.to}`) : null,
-    el("details", { class: "odds-detail" }, el("summary", { title: "Odds: each slot's chance to be destroyed, and the keel's to break [damage]." }, "odds"),
-      el("div", { class: "odds" }, `range ${h.range}, dice `, dice(h.dice || [])),
-      el("table", { class: "slot-odds" }, slots.map(([ref, p]) => el("tr", {}, el("td", {}, ref), el("td", {}, pct(p.probability))))),
-      el("div", { class: "odds" }, `critical ${pct(h.critical ? h.critical.probability : 0)} · keel ${pct(h.keel ? h.keel.probability : 0)}`)));
+    slotDice(h.slot_dice),
+    oddsDetail(h, el("div", { class: "odds" }, `range ${h.range}, dice `, dice(h.dice || []))));
 }
 
 // The gun's arc and range bands on the board, its targets outlined with their best odds.

@@ -1,7 +1,10 @@
 // The board's SVG in a container: it opens framed on what matters (the ships in play), zooms
 // with the wheel, the buttons or a pinch, pans by dragging, names the hex under the pointer
 // and shows every hex's label once zoomed in close. The SVG itself comes from the server (the
-// engine's drawing); pages draw their previews in its overlay layers.
+// engine's drawing); pages draw their previews in its overlay layers. A drawing whose root says
+// data-labels="float" (War Fleet) has its names and tags laid out again at each zoom, at a
+// size that stays readable on screen (floatlabels.js).
+import { layoutLabels } from "/static/floatlabels.js";
 
 const NS = "http://www.w3.org/2000/svg";
 // Hex labels are drawn 5.6 units tall: printed once they would be at least 8 pixels.
@@ -20,6 +23,7 @@ export class Board {
     this.onElement = null;
     this.onSpot = null;
     this.onGhost = null;
+    this.onDrag = null;   // (phase "start" | "move" | "end", point in the drawing's units): a ghost dragged
     this.onHover = null;  // (element under the pointer or null, hex label or null)
     this.onCard = null;   // (element under the pointer or null, event): the card shown
     this.onWheel = null;  // (event) => true when the page used the wheel (e.g. to rotate)
@@ -50,13 +54,16 @@ export class Board {
     const d = svg.dataset;
     this.geo = d.pxPerInch ? { ppi: Number(d.pxPerInch), size: Number(d.hexSize), step: Number(d.columnStep),
       ox: Number(d.originX), oy: Number(d.originY) } : null;
-    for (const name of ["under", "over", "tags", "hover"]) {
+    // under the ships (air fleet, War Fleet) or the elements (starship), then over them; the
+    // drag layer on top holds what the pointer may pick up (a starship's ghost)
+    for (const name of ["under", "over", "tags", "hover", "drag"]) {
       const g = document.createElementNS(NS, "g");
       g.setAttribute("class", `overlay overlay-${name}`);
-      const ships = svg.querySelector("g.ships");
+      const ships = svg.querySelector("g.ships, g.elements");
       if (name === "under" && ships) ships.before(g); else svg.append(g);
     }
     this.hovered = null;
+    this.laidAt = null;
     this.apply();
   }
 
@@ -99,6 +106,20 @@ export class Board {
     const scale = (this.container.clientWidth || 1) / v.w;
     this.container.classList.toggle("close", scale >= LABELS_AT);
     this.container.dataset.scale = scale.toFixed(3);
+    if (svg.dataset.labels === "float" && this.laidAt !== scale) this.relabel();
+  }
+
+  // Pixels on screen per unit of the drawing.
+  scale() {
+    const v = this.shaped(this.current());
+    return (this.container.clientWidth || 1) / v.w;
+  }
+
+  // Lay the floating labels out for the current zoom (after tags were added, or a zoom).
+  relabel() {
+    if (!this.svg || this.svg.dataset.labels !== "float" || !this.container.clientWidth) return;
+    this.laidAt = this.scale();
+    layoutLabels(this.svg, this.laidAt, this.full);
   }
 
   zoom(factor, cx = null, cy = null) {
@@ -141,7 +162,11 @@ export class Board {
       const mid = this.point((a.x + b.x) / 2, (a.y + b.y) / 2);
       this.gesture = { pinch: true, dist: Math.hypot(a.x - b.x, a.y - b.y) || 1, view: this.shaped(this.current()), mid, moved: true };
     } else if (this.pointers.size === 1) {
-      this.gesture = { pinch: false, x: event.clientX, y: event.clientY, moved: false, view: this.shaped(this.current()) };
+      const target = this.targetAt(event.clientX, event.clientY);
+      // something the page lets the pointer pick up: dragged, not the board panned
+      const drag = this.onDrag && target && target.closest("[data-drag]") ? target.closest("[data-drag]") : null;
+      this.gesture = { pinch: false, drag, x: event.clientX, y: event.clientY, moved: false, view: this.shaped(this.current()) };
+      if (drag) this.onDrag("start", this.point(event.clientX, event.clientY));
     }
   }
 
@@ -155,6 +180,11 @@ export class Board {
       const k = w / g.view.w;
       this.view = { x: g.mid.x - (g.mid.x - g.view.x) * k, y: g.mid.y - (g.mid.y - g.view.y) * k, w, h: g.view.h * k };
       this.apply();
+      return;
+    }
+    if (g && g.drag && this.pointers.has(event.pointerId)) {
+      if (Math.abs(event.clientX - g.x) + Math.abs(event.clientY - g.y) > 4) g.moved = true;
+      if (g.moved && this.onDrag) this.onDrag("move", this.point(event.clientX, event.clientY));
       return;
     }
     if (g && !g.pinch && this.pointers.has(event.pointerId)) {
@@ -175,11 +205,16 @@ export class Board {
     this.pointers.delete(event.pointerId);
     if (this.pointers.size) return;  // the rest of a pinch
     this.gesture = null;
+    if (g && g.drag && this.onDrag) {
+      this.onDrag(g.moved ? "end" : "cancel", this.point(event.clientX, event.clientY));
+      if (g.moved) return;
+    }
     if (!g || g.moved || g.pinch) return;
     const target = this.targetAt(event.clientX, event.clientY);
     if (event.pointerType !== "mouse") this.hoverAt(event.clientX, event.clientY);  // a tap shows what a hover would
     if (!target) return;
     const d = target.dataset;
+    if (d.drag !== undefined) return;  // a tap on what may be dragged: nothing to choose
     if (d.ghost !== undefined && this.onGhost) this.onGhost(d.ghost, target);
     else if (d.spot && this.onSpot) this.onSpot(d.spot);
     else if (d.ship && this.onShip) this.onShip(d.ship, target);
@@ -190,6 +225,7 @@ export class Board {
   cancel(event) { this.pointers.delete(event.pointerId); if (!this.pointers.size) this.gesture = null; }
 
   leave() {
+    if (this.gesture && this.gesture.drag && this.onDrag) this.onDrag("cancel", null);
     this.gesture = null;
     this.pointers.clear();
     if (this.hover) this.hover.hidden = true;
@@ -202,7 +238,7 @@ export class Board {
   // show let the pointer through).
   targetAt(x, y) {
     const node = document.elementFromPoint(x, y);
-    return node && node.closest ? node.closest("[data-ghost],[data-spot],[data-ship],[data-hex],[data-element]") : null;
+    return node && node.closest ? node.closest("[data-drag],[data-ghost],[data-spot],[data-ship],[data-hex],[data-element]") : null;
   }
 
   hexAt(x, y) {
@@ -293,6 +329,8 @@ export class Board {
   tag(layer, anchor, label, cls, attrs = {}) {
     const node = this.draw(layer, "text", { class: cls, ...attrs }, label);
     if (!node) return null;
+    // what it tags, for a drawing that lays its labels out again at each zoom
+    node.dataset.anchor = [anchor.x, anchor.y, anchor.w, anchor.h].join(" ");
     const taken = this.textBoxes(node, "text:not(.hex-label)");
     node.setAttribute("x", 0); node.setAttribute("y", 0);
     const own = node.getBBox();

@@ -32,14 +32,18 @@ export function showRoll(board, wrap, event) {
   if (!target) return null;
   const box = target.getBoundingClientRect();
   const area = wrap.getBoundingClientRect();
-  const dice = [...event.dice.map(([role, die, face]) => el("span", { class: `rdie ${die}`, title: `${role}: ${die} die` }, String(face))),
-    el("span", { class: "rdie d6", title: "slot die" }, String(event.slot_roll))];
+  // A4: a bracket's results that do not count faded, and each of saturation's slot dice
+  const dropped = new Set(event.dropped || []);
+  const slots = [event.slot_roll, ...(event.more_slots || [])];
+  const dice = [...event.dice.map(([role, die, face], i) => el("span", { class: `rdie ${die}${dropped.has(i) ? " dropped" : ""}`,
+    title: `${role}: ${die} die${dropped.has(i) ? ", not counted" : ""}` }, String(face))),
+    ...slots.map((n) => el("span", { class: "rdie d6", title: "slot die" }, String(n)))];
   dice.forEach((d, k) => { d.style.animationDelay = `${k * 70}ms`; });
   const result = event.keel_broken ? "the keel breaks" : event.destroyed.length ? `${event.destroyed.join(", ")} destroyed`
     : (event.results[0] || "").includes("miss") ? "a miss" : "it holds";
   const node = el("div", { class: "roll", id: "roll", "data-target": event.target, role: "status" },
     el("div", { class: "roll-dice" }, dice),
-    el("div", { class: "roll-text" }, `${event.ship} ${event.slot} → ${event.target}: ${event.total}, slot ${event.slot_roll}: ${result}`));
+    el("div", { class: "roll-text" }, `${event.ship} ${event.slot} → ${event.target}: ${event.total}, slot ${slots.join(", ")}: ${result}`));
   node.addEventListener("click", skipRoll);
   wrap.append(node);
   // beside the target, on the side with room

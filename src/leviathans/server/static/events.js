@@ -1,5 +1,5 @@
-// One game event as a log line, its dice drawn as coloured chips (the replay's log; the game
-// page draws its log the same way).
+// One game event as a log line, its dice drawn as coloured chips: the one copy, used by the
+// game page's log and the replay's.
 import { el } from "/static/common.js";
 
 const TEXTS = {
@@ -31,11 +31,19 @@ export function eventNode(ev) {
     return node;
   }
   if (kind === "AttackResult") {  // air fleet: the location dice, the gun's dice, the slot die
+    // A4: a bracket's results that do not count are struck through (the kept ones stand), and
+    // a saturating attack shows each of its slot dice
     node.classList.add("roll");
-    node.append(el("span", {}, `${ev.ship} ${ev.slot} → ${ev.target} ${ev.location} (range ${ev.range}) `),
-      el("span", { class: "dice" }, ev.dice.map(([role, die, face]) => el("span", { class: `die ${die}`, title: `${role} ${die}` }, face)),
-        el("span", { class: "die d6", title: "slot die" }, ev.slot_roll)),
-      el("span", {}, ` = ${ev.total}: ${ev.results.join("; ")}`));
+    const dropped = new Set(ev.dropped || []);
+    const ranges = ev.ranges && ev.ranges.length ? `ranges ${ev.ranges.join(", ")}` : `range ${ev.range}`;
+    const slots = [ev.slot_roll, ...(ev.more_slots || [])];
+    if (dropped.size) node.classList.add("bracket");
+    node.append(el("span", {}, `${ev.ship} ${ev.slot} → ${ev.target} ${ev.location} (${ranges}) `),
+      el("span", { class: "dice" }, ev.dice.map(([role, die, face], i) => dropped.has(i)
+        ? el("span", { class: `die ${die} dropped`, title: `${role} ${die}: not counted` }, face)
+        : el("span", { class: `die ${die}`, title: `${role} ${die}` }, face)),
+        slots.map((n, i) => el("span", { class: "die d6 slot-die", title: `slot die${slots.length > 1 ? ` ${i + 1} of ${slots.length}` : ""}` }, n))),
+      el("span", {}, ` = ${ev.total}${dropped.size ? ` (kept: ${ev.dice.filter((_, i) => !dropped.has(i)).map(([role, , face]) => `${role} ${face}`).join(", ")})` : ""}: ${ev.results.join("; ")}`));
     return node;
   }
   node.textContent = plain(ev);

@@ -1,14 +1,16 @@
 // The game page: a live view of one game over a websocket, and controls that offer only
 // what the engine says is legal (the server sends the legal actions of the seat to move).
-import { api, heldTokens, holdTokens, el, pct, outcomeText, pageProblem } from "/static/common.js";
+import { api, heldTokens, holdTokens, el, outcomeText, pageProblem } from "/static/common.js";
 import { Board, hexDistance } from "/static/board.js";
 import { airControls } from "/static/airfleet.js";
 import { airSummary } from "/static/summary.js";
 import { RULES } from "/static/rules.js";
 import { diceOn, diceToggle, showRoll, skipRoll } from "/static/dice.js";
+import { eventNode } from "/static/events.js";
 import { warControls, warSummary } from "/static/warfleet.js";
 import { fogControls, fogInitiative, fogSummary, fogUnit } from "/static/fog.js";
 import { turnCue } from "/static/turncue.js";
+import { starControls } from "/static/starship.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const params = new URLSearchParams(location.search);
@@ -22,7 +24,8 @@ let ws = null;
 let retry = 500;
 const pick = {};       // what the player has selected in the controls
 let weaponShown = null;
-let warStats = null;   // War Fleet: every ship's stats (fixed for the game), fetched once
+let warStats = null;   // War Fleet: every ship's stats, fetched again each turn (W3: an engagement
+let warStatsTurn = null;  // folded back converts its damaged cards again)
 let pending = 0;       // actions sent and not yet answered (a confirmed move is several)
 let firstError = null; // the first refusal among them
 let awaited = 0;       // the step the last answer reached: the page waits for that state
@@ -39,7 +42,11 @@ function connect() {
   ws.onopen = () => { retry = 500; setConn("live"); };
   ws.onmessage = (m) => {
     const msg = JSON.parse(m.data);
-    if (msg.type === "state") { data = msg; if (!pending && data.seq >= awaited) render(); }
+    if (msg.type === "state") {
+      data = msg;
+      if (!pending && data.seq >= awaited) render();
+      document.body.dataset.live = data.seq;  // the live state has come (tests wait for it)
+    }
     else if (msg.type === "error") { firstError = firstError || msg.error; answered(); }
     else if (msg.type === "ack") { awaited = Math.max(awaited, msg.seq); answered(); }
   };
@@ -108,13 +115,22 @@ function render() {
   document.getElementById("seat").textContent = data.you.length
     ? `you: ${data.you.join(" & ")}` : "spectating";
   weaponShown = null;
-  for (const k of ["onHex", "onShip", "onElement", "onSpot", "onGhost", "onHover", "onWheel"]) board[k] = null;
+  for (const k of ["onHex", "onShip", "onElement", "onSpot", "onGhost", "onHover", "onWheel", "onDrag"]) board[k] = null;
   ruler = null;
   board.describe = (hex) => (ruler ? `${hexDistance(ruler.from, hex)} hexes from ${ruler.what}` : null);
   board.show(data.svg);
   board.onCard = showCard;
   document.getElementById("controls").classList.remove("busy");
-  if (data.game.ruleset === "airfleet") { frameAir(); wreckTags(); }
+  if (data.game.ruleset === "airfleet") { frameBoard(); wreckTags(); }
+  else if (data.game.ruleset === "warfleet") {
+    frameBoard();
+    if (warStatsTurn !== view.turn) {
+      warStatsTurn = view.turn;
+      api(`/api/games/${encodeURIComponent(gameId)}/stats`).then((s) => { warStats = s.ships; renderControls(); })
+        .catch(() => { warStatsTurn = null; });
+    }
+  }
+  else frameTable(data.view.elements.filter((e) => e.x !== null), 4);
   renderControls();
   if (data.game.ruleset === "airfleet") landRolls();
   renderLog();
@@ -174,6 +190,17 @@ function drawOffer() {
 
 function renderControls() {
   showControls();
+  if (data.game.ruleset === "warfleet") {
+    const list = engagementList(data);
+    if (list) document.getElementById("controls").insertBefore(list, document.getElementById("error"));
+  }
+  const parent = gameId.match(/^(.+)\.e(\d+)$/);  // a War Fleet engagement's own game (W3)
+  if (parent) {
+    document.getElementById("controls").insertBefore(el("p", { class: "fleet-map" },
+      `War Fleet engagement ${parent[2]}: `, el("a", { href: `/game/${encodeURIComponent(parent[1])}`, id: "fleet-map-link" },
+        data.view.outcome ? "back to the fleet map (the result is folded back)" : "the fleet map")),
+    document.getElementById("error"));
+  }
   const fog = data.view.fog && fogSummary(data.view.fog, fogUnit(data.game.ruleset));
   if (fog) {
     const box = document.getElementById("controls");
@@ -213,7 +240,39 @@ function showControls() {
     if (fog.length) fogControls(fogContext(), fog, fogUnit("warfleet"));
     else warControls({ data, board, pick, controls, button, send, concede, allLegal, showWeapon, stats: warStats });
   }
-  else starControls();
+  else starControls(starContext());
+}
+
+// W3: the engagements of a War Fleet game, each an air-fleet game of its own: a link to play it
+// (this browser's seats), to watch it, and to its replay.
+function engagementList(d) {
+  const list = d.engagements || [];
+  if (!list.length) return null;
+  return el("div", { id: "engagements", class: "engagements" }, el("h4", {}, "Engagements (fought in detail)"),
+    el("ul", {}, list.map((e) => {
+      const mine = Object.values(e.tokens || {});
+      const query = mine.map((t) => `token=${encodeURIComponent(t)}`).join("&");
+      return el("li", { "data-engagement": e.number },
+        `Engagement ${e.number}: ${e.fighting ? "being fought" : "folded back"} · `,
+        el("a", { href: `/game/${encodeURIComponent(e.game)}${query ? `?${query}` : ""}`, class: "engagement-link",
+          "data-engagement": e.number }, e.fighting ? (mine.length ? "fight it" : "watch it") : "see it"),
+        " · ", el("a", { href: `/replay/${encodeURIComponent(e.game)}`, class: "engagement-replay" }, "replay"));
+    })),
+    damageList(d),
+    el("p", {}, el("a", { href: `/campaign/${encodeURIComponent(gameId)}`, id: "campaign-link" }, "the campaign: every engagement")));
+}
+
+// The damage the ships carry back from their engagements: card slots (and the locations that
+// lost every slot, destroyed at fleet scale), or lost.
+function damageList(d) {
+  const hurt = d.view.ships.filter((s) => (s.card_damage || []).length);
+  if (!hurt.length) return null;
+  return el("div", { id: "fleet-damage" }, el("strong", {}, "Damage carried from the engagements:"),
+    el("ul", {}, hurt.map((s) => {
+      const lost = Object.entries(s.locations).filter(([, l]) => l.destroyed).map(([n]) => n);
+      return el("li", { "data-ship": s.name }, `${s.name} (${s.status}): ${s.card_damage.length} card slots destroyed`
+        + (lost.length ? `; locations destroyed: ${lost.join(", ")}` : ""));
+    })));
 }
 
 function fogContext() {
@@ -251,14 +310,16 @@ function tokenQuery() { return tokens.map((t) => `token=${encodeURIComponent(t)}
 
 // The board opens on what matters: the ships in play (and, while deploying, the hexes where
 // the ship may go), a few hexes around them; the user's own zoom and pan are kept until "fit".
-function frameAir() {
+// The air-fleet and War Fleet maps share their hex geometry.
+function frameBoard() {
   const svg = board.svg;
-  const shipHexes = (g) => g.dataset.hexes.split(" ");
+  // an air-fleet ship covers several hexes (bow first), a War Fleet counter one
+  const shipHexes = (g) => (g.dataset.hexes || g.dataset.hex || "").split(" ").filter(Boolean);
   let hexes = [...svg.querySelectorAll("g.ship")].flatMap(shipHexes);
   // at the end, where the lost ships went down too
   if (data.view.outcome) hexes = hexes.concat([...svg.querySelectorAll("g.wreck")].flatMap(shipHexes));
   const side = data.perspective || data.to_move;
-  if (data.view.phase === "deployment") {
+  if (data.view.phase === "deployment" || data.view.phase === "placement") {
     const zone = data.legal.map((a) => a.match(/@(\d{4}):/)).filter(Boolean).map((m) => m[1]);
     const own = zone.length ? zone : [...svg.querySelectorAll(`polygon.hex.zone-${side}`)].map((p) => p.dataset.hex);
     // a small screen shows the zone being deployed in, a large one the enemy's ships too
@@ -276,6 +337,22 @@ function frameOn(hexes, least = narrow() ? 9 : 18) {
   const min = board.geo.step * least;  // never closer than so many columns across
   if (box.w < min) { box.x -= (min - box.w) / 2; box.w = min; }
   if (box.h < min * 0.6) { box.y -= (min * 0.6 - box.h) / 2; box.h = min * 0.6; }
+  board.frame(box);
+}
+
+// The starship table opens on the elements in play (a few inches around them, never closer than
+// a third of the table across); the user's own zoom and pan are kept until "fit".
+function frameTable(points, pad) {
+  const svg = board.svg;
+  if (!svg || !points.length) { board.frame(null); return; }
+  const ppi = Number(svg.dataset.pxPerInch), margin = Number(svg.dataset.margin);
+  const xs = points.map((p) => margin + p.x * ppi), ys = points.map((p) => margin + p.y * ppi);
+  const box = { x: Math.min(...xs) - pad * ppi, y: Math.min(...ys) - pad * ppi };
+  box.w = Math.max(...xs) + pad * ppi - box.x;
+  box.h = Math.max(...ys) + pad * ppi - box.y;
+  const least = Number(svg.dataset.width) * ppi / 3;
+  if (box.w < least) { box.x -= (least - box.w) / 2; box.w = least; }
+  if (box.h < least * 0.6) { box.y -= (least * 0.6 - box.h) / 2; box.h = least * 0.6; }
   board.frame(box);
 }
 
@@ -349,180 +426,19 @@ function ask(question, yes = "yes", no = "no") {
 
 // --- starship ------------------------------------------------------------------------------
 
-function tableXY(x, y) {
-  // The table drawing's scale and margin are on its root element (see svg_starship.py).
-  const svg = board.svg;
-  const ppi = Number(svg.dataset.pxPerInch);
-  const margin = Number(svg.dataset.margin);
-  return { x: margin + x * ppi, y: margin + y * ppi };
-}
-
-function preview(pose, radius) {
-  // A ghost of the element where a step would leave it (the server computed the pose).
-  const svg = board.svg;
-  svg.querySelectorAll(".preview").forEach((n) => n.remove());
-  if (!pose) return;
-  const ns = "http://www.w3.org/2000/svg";
-  const { x, y } = tableXY(pose.x, pose.y);
-  const r = Math.max(4, radius * Number(svg.dataset.pxPerInch));
-  const g = document.createElementNS(ns, "g");
-  g.setAttribute("class", "preview");
-  g.setAttribute("pointer-events", "none");
-  const c = document.createElementNS(ns, "circle");
-  c.setAttribute("cx", x); c.setAttribute("cy", y); c.setAttribute("r", r);
-  c.setAttribute("fill", "rgba(197,139,22,.35)"); c.setAttribute("stroke", "#c58b16");
-  c.setAttribute("stroke-dasharray", "4 3");
-  const rad = (pose.heading * Math.PI) / 180;
-  const l = document.createElementNS(ns, "line");
-  l.setAttribute("x1", x); l.setAttribute("y1", y);
-  l.setAttribute("x2", x + Math.sin(rad) * r * 1.6); l.setAttribute("y2", y - Math.cos(rad) * r * 1.6);
-  l.setAttribute("stroke", "#c58b16"); l.setAttribute("stroke-width", 2);
-  g.append(c, l);
-  svg.append(g);
-}
-
-function starControls() {
-  const legal = data.legal;
-  const view = data.view;
-  document.onkeydown = null;
-  if (legal.includes("mulligan")) {
-    return controls("Command: a mulligan?", el("p", {}, "None of your CMD dice shows more than 3."),
-      el("div", { class: "buttons" }, button("mulligan (re-roll all)", () => send("mulligan"), { id: "mulligan" }),
-        button("keep", () => send("keep"), { id: "keep", class: "secondary" })));
-  }
-  const assigns = legal.filter((a) => a.startsWith("cmd "));
-  if (assigns.length) return starCommand(assigns);
-  if (view.pending_roll && legal.includes("accept")) return starRoll(view.pending_roll, legal);
-  const places = legal.map((a) => a.match(/^(.+):(?:P|arrive)(-?[\d.]+),(-?[\d.]+)/)).filter(Boolean);
-  const moves = legal.filter((a) => /:(F[\d.]+|T-?[\d.]+|E|jump)$/.test(a));
-  if (places.length || moves.length) return starMove(moves, places);
-  const attacks = legal.filter((a) => a.includes(">") && !a.startsWith("launch ") && !a.startsWith("embark "));
-  if (attacks.length || legal.some((a) => a.endsWith(":done"))) return starAttack(attacks);
-  const titles = { hangar: "Hangars", morale: "Morale", movement: "Movement" };
-  controls(titles[view.phase] || `${data.to_move} to act`,
-    el("div", { class: "buttons" }, legal.slice(0, 60).map((a) => button(a, () => send(a), { "data-action": a }))),
-    concede());
-}
-
-function starRoll(roll, legal) {
-  // A roll waiting for the re-roll pools: its dice, and each re-roll with its exact effect.
-  const names = { attack: "attack roll", morale: "morale roll", initiative: "initiative roll-off", shields: "shields roll" };
-  const whose = roll.roller === (data.perspective || data.to_move) ? "Your" : `${roll.roller}'s`;
-  const attack = roll.kind === "attack" ? data.view.pending_attack : null;
-  const hints = data.hints || {};
-  const die = (v, i) => attack ? `${v}${attack.hits[i] ? "✓" : "✗"}` : roll.kind === "initiative" ? `${roll.owners[i]} ${v}` : `${v}`;
-  const label = (a) => {
-    const h = hints[a];
-    return h ? `${a} (${h.measure} for ${h.for}: ${h.now.probability.toFixed(2)} → ${h.after.probability.toFixed(2)})` : a;
+function starContext() {
+  const drawn = generation;
+  return {
+    current: () => drawn === generation,
+    data, board, pick, controls, button, send, sendMany, concede, showError, ask, showWeapon,
+    sending: () => pending > 0,
+    focus: (points, pad) => { if (narrow()) frameTable(points, pad); },  // on a phone, frame the move
+    plan: (element, steps, extra = "") => api(`/api/games/${encodeURIComponent(gameId)}/plan?ship=${encodeURIComponent(element)}`
+      + `&steps=${encodeURIComponent(steps)}${extra}&${tokenQuery()}`),
   };
-  return controls(`${whose} ${names[roll.kind] || "roll"}`,
-    el("p", {}, attack ? `${attack.attacker} ${attack.weapon} → ${attack.target}: ` : roll.element ? `${roll.element}: ` : "",
-      el("span", { class: "dice" }, roll.values.map((v, i) => el("span", { class: "die" }, die(v, i))))),
-    el("div", { class: "buttons" }, legal.map((a) => button(label(a), () => send(a), { "data-action": a }))));
-}
-
-function starCommand(assigns) {
-  const me = data.perspective;
-  const pool = data.view.pools[me];
-  const values = [...new Set(assigns.filter((a) => a !== "cmd done").map((a) => Number(a.split(/[ >]/)[1])))].sort((a, b) => b - a);
-  if (!values.includes(pick.die)) pick.die = values[0];
-  const targets = assigns.filter((a) => a.startsWith(`cmd ${pick.die}>`));
-  controls(`Command: assign ${me}'s CMD dice (secret)`,
-    el("p", {}, "Rolled: ", el("span", { class: "dice" }, pool.rolled.map((d) => el("span", { class: "die d6" }, d)))),
-    el("p", { class: "muted" }, `Assigned: ${(pool.assigned || []).map(([d, t]) => `${d}→${t}`).join(", ") || "nothing yet"}`),
-    el("div", { class: "buttons" }, values.map((v) => button(`die ${v}`, () => { pick.die = v; starCommand(assigns); },
-      { class: v === pick.die ? "active" : "secondary", "data-die": v }))),
-    el("div", { class: "buttons", id: "assign-targets" }, targets.map((a) => button(a.split(">")[1], () => send(a), { "data-action": a }))),
-    el("div", { class: "buttons" }, button("done (discard the rest)", () => send("cmd done"), { id: "cmd-done", class: "secondary" })),
-    concede());
-}
-
-function starMove(moves, places) {
-  const names = [...new Set([...moves.map((a) => a.split(":")[0]), ...places.map((m) => m[1])])];
-  const moving = data.view.moving;
-  pick.element = moving || (names.includes(pick.element) ? pick.element : names[0]);
-  board.mark(`g.element[data-element="${CSS.escape(pick.element)}"]`, "moving", true);
-  board.onElement = (name) => { if (!moving && names.includes(name)) { pick.element = name; starMove(moves, places); } };
-  const mine = moves.filter((a) => a.startsWith(`${pick.element}:`));
-  const spots = places.filter((m) => m[1] === pick.element);
-  if (spots.length) {
-    board.spots(spots.map((m) => ({ ...tableXY(Number(m[2]), Number(m[3])), key: m[0] })));
-    board.onSpot = (action) => send(action);
-  }
-  controls(`Move ${pick.element}`,
-    !moving && names.length > 1 ? el("div", { class: "buttons" }, names.map((n) => button(n, () => { pick.element = n; starMove(moves, places); },
-      { class: n === pick.element ? "active" : "secondary" }))) : null,
-    spots.length ? el("p", { class: "muted" }, `Click one of the ${spots.length} marked places.`) : null,
-    el("div", { class: "buttons", id: "moves" }, mine.map((a) => {
-      const b = button(a.split(":").pop(), () => send(a), { "data-action": a });
-      const pose = (data.hints || {})[a];
-      const radius = (data.view.elements.find((e) => e.name === pick.element) || {}).radius || 0.5;
-      b.addEventListener("mouseenter", () => preview(pose, radius));
-      b.addEventListener("mouseleave", () => preview(null));
-      return b;
-    })),
-    el("p", { class: "muted" }, "Point at a step to see where it leaves the element."),
-    concede());
-}
-
-function starAttack(attacks) {
-  const weapons = [...new Set(attacks.map((a) => a.split(">")[0]))];
-  if (!weapons.includes(pick.weapon)) pick.weapon = weapons[0];
-  if (pick.weapon) showWeapon(pick.weapon);
-  const hints = data.hints || {};
-  const stands = data.legal.filter((a) => a.endsWith(":done"));
-  controls(`Attack: ${data.to_move}`,
-    el("div", { class: "buttons" }, weapons.map((w) => button(w, () => { pick.weapon = w; starAttack(attacks); },
-      { class: w === pick.weapon ? "active" : "secondary", "data-weapon": w }))),
-    el("div", { id: "targets" }, attacks.filter((a) => a.startsWith(`${pick.weapon}>`)).map((a) => {
-      const h = hints[a] || {};
-      const hit = (h.hit || []).map((x) => pct(x.probability)).join(", ");
-      return el("div", { class: "target" }, el("strong", {}, a.split(">")[1]),
-        h.dice ? el("span", { class: "odds" }, `${h.dice}: hit ${hit}; expected ${h.expected.toFixed(2)}; destroy ${pct(h.destroy.probability)}`) : null,
-        button(`fire at ${a.split(">")[1]}`, () => send(a), { "data-action": a }));
-    })),
-    el("div", { class: "buttons" }, stands.map((a) => button(`${a.split(":")[0]} holds fire`, () => send(a), { class: "secondary", "data-action": a }))),
-    concede());
 }
 
 // --- log and cards -------------------------------------------------------------------------
-
-function eventNode(ev) {
-  const kind = ev.event || "";
-  const node = el("div", { class: `ev ${kind === "TurnStarted" || kind === "turn" ? "turn" : ""}` });
-  if (kind === "AttackRolled") {
-    node.classList.add("roll", ev.hit ? "hit" : "miss");
-    node.append(el("span", {}, `${ev.ship} ${ev.saturation ? "saturation" : ev.guns.join("+")} (${ev.weapon}) → ${ev.target} ${ev.location} (range ${ev.range}) `),
-      el("span", { class: "dice" }, ev.dice.map((d, i) => el("span", { class: `die ${d}`, title: `${d} die` }, ev.faces[i]))),
-      el("span", {}, ` = ${ev.total} vs ${ev.resilience}${ev.dialed.length ? ` (dialed up: ${ev.dialed.join(", ")})` : ""}: `),
-      el("strong", {}, ev.hit ? "hit" : "miss"));
-    return node;
-  }
-  if (kind === "AttackResult") {
-    node.append(el("span", {}, `${ev.ship} ${ev.slot} → ${ev.target} ${ev.location} (range ${ev.range}) `),
-      el("span", { class: "dice" }, ev.dice.map(([role, die, face]) => el("span", { class: `die ${die}`, title: `${role} ${die}` }, face)),
-        el("span", { class: "die d6", title: "slot die" }, ev.slot_roll)),
-      el("span", {}, ` = ${ev.total}: ${ev.results.join("; ")}`));
-    return node;
-  }
-  node.textContent = ev.text || kindText(ev);
-  return node;
-}
-
-function kindText(ev) {
-  const copy = { ...ev }; delete copy.event;
-  return `${ev.event}: ${JSON.stringify(copy)}`;
-}
-
-const TEXTS = {
-  TurnStarted: (e) => `== Turn ${e.turn} ==`,
-  InitiativeRolled: (e) => `Initiative → ${e.winner}`,
-  Deployed: (e) => `${e.ship} deploys at ${e.bow} facing ${e.facing}`,
-  MoveEnded: (e) => e.mp_spent ? `${e.ship} moves ${e.start} → ${e.bow} facing ${e.facing} (${e.mp_spent} of ${e.mp} MP)` : `${e.ship} stays at ${e.bow} facing ${e.facing}`,
-  ShipLost: (e) => `${e.ship} is destroyed: ${e.reason}`,
-  TurnEnded: (e) => `End of turn ${e.turn}`,
-  GameEnded: (e) => `Game over: ${e.winner ? `${e.winner} wins` : "draw"}: ${e.reason}`,
-};
 
 function renderLog() {
   const box = document.getElementById("log");
@@ -530,7 +446,6 @@ function renderLog() {
   for (const step of data.log) {
     for (const ev of step.events) {
       if (ev.event === "move-start") continue;
-      if (!ev.text && TEXTS[ev.event]) ev.text = TEXTS[ev.event](ev);
       nodes.push(eventNode(ev));
     }
   }

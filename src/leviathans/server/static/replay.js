@@ -26,6 +26,7 @@ async function loadOutline() {
   live = data.live;
   slider.max = String(last());
   document.getElementById("title").textContent = data.game.title;
+  document.body.dataset.ruleset = data.game.ruleset;  // hex labels only zoomed in close, as in a game
   document.title = `Leviathans: replay of ${data.game.title}`;
   document.getElementById("result").textContent = outcomeText(data.game.outcome);
   document.getElementById("live").textContent = live

@@ -31,6 +31,8 @@ export const RULES = {
   turnInPlace: "Turn in place (A8): a ship with an intact engine that has entered no hex this turn may turn one or two hexsides about its pivot, then enters no hex [commander].",
   broach: "Broach turn (A8): three hexsides at once about the pivot, only when a rule forces it; it ends the move, and no button offers it [commander].",
   keepMoving: "Planned steps played now with the move still open, so that the ship may ram or hug from where they lead [commander].",
+  bracket: "Bracket fire (A4): two or more triangle-marked guns of one name on one ship that can each fire at the same location join in one attack; the two best weapon results and the best crew result count, and every gun joined is spent [commander].",
+  saturation: "Saturation (A4): each square mark on a gun adds a slot die to its attack, each a separate hit on the location as the attack found it [commander].",
   repair: "Repair (A9): two red dice and the crew's die must reach 15 for a slot in the crew's own location, 18 elsewhere; one try per crew a turn [commander].",
   repairNone: "No repair (A9): this crew makes no repair this turn [commander].",
 };

@@ -14,6 +14,7 @@ export function warControls(ctx) {
   ctx.board.onHex = null;
   ctx.board.onShip = null;
   document.onkeydown = null;
+  if (legal.includes("engage none")) return warEngage(ctx, legal);
   const places = legal.map((a) => a.match(PLACE)).filter(Boolean);
   if (places.length) return warPlace(ctx, places);
   const steps = legal.map((a) => a.match(STEP) || a.match(PIVOT)).filter(Boolean);
@@ -24,6 +25,35 @@ export function warControls(ctx) {
 
 function shipView(ctx, name) {
   return ctx.data.view.ships.find((s) => s.name === name);
+}
+
+// --- W3: naming an engagement ---------------------------------------------------------------
+
+function warEngage(ctx, legal) {
+  const { pick, board, data } = ctx;
+  const hints = data.hints || {};
+  const hexes = new Set(legal.filter((a) => a !== "engage none").map((a) => a.slice(7)));
+  if (!hexes.has(pick.engage)) pick.engage = null;
+  board.mark("polygon.hex", "hl", false);
+  board.mark("polygon.hex", "picked", false);
+  board.mark("g.ship", "target", false);
+  for (const h of hexes) board.mark(`polygon.hex[data-hex="${h}"]`, "hl", true);
+  const joins = pick.engage ? ((hints[`engage ${pick.engage}`] || {}).joins || []) : [];
+  if (pick.engage) {
+    board.mark(`polygon.hex[data-hex="${pick.engage}"]`, "picked", true);
+    for (const name of joins) board.mark(`g.ship[data-ship="${CSS.escape(name)}"]`, "target", true);
+  }
+  board.onHex = (hex) => { if (hexes.has(hex)) { pick.engage = hex; warEngage(ctx, legal); } };
+  ctx.controls(`Engage: ${data.to_move} may name an engagement`,
+    el("p", { class: "muted", id: "engage-help" }, pick.engage
+      ? `An engagement at ${pick.engage}: every ship within 2 hexes fights it in detail on the air-fleet board this turn (ruling W3).`
+      : "Click a highlighted hex to engage there: every ship within 2 hexes of it fights this turn in detail, on the air-fleet board."),
+    pick.engage ? el("p", { id: "engage-joins" }, el("strong", {}, "Joining: "), joins.join(", ")) : null,
+    el("div", { class: "buttons" },
+      ctx.button(pick.engage ? `engage here (${pick.engage})` : "engage here", () => ctx.send(`engage ${pick.engage}`),
+        { id: "engage-here", disabled: !pick.engage }),
+      ctx.button("no engagement", () => ctx.send("engage none"), { id: "engage-none", class: "secondary" })),
+    ctx.concede());
 }
 
 // --- placement --------------------------------------------------------------------------------
@@ -144,30 +174,24 @@ function warCombat(ctx, declares) {
     statsPanel(ctx, pick.ship), ctx.concede());
 }
 
-// The best hit chance of the chosen guns at each target, next to its counter on the board.
+// The best hit chance of the chosen guns at each target, next to its counter on the board
+// (a tag laid out with the names: never over another text, a leader line to a stacked counter).
 function oddsTags(board, targets, hints) {
   const svg = board.svg;
   if (!svg) return;
-  svg.querySelectorAll(".odds-tag").forEach((n) => n.remove());
+  board.clear("tags");
   const best = new Map();
   for (const t of targets) {
     const h = hints[t.action];
     if (h && h.hit && (!best.has(t.target) || h.hit.probability > best.get(t.target))) best.set(t.target, h.hit.probability);
   }
-  const ns = "http://www.w3.org/2000/svg";
   for (const [name, p] of best) {
     const body = svg.querySelector(`g.ship[data-ship="${CSS.escape(name)}"] circle.body`);
     if (!body) continue;
-    const r = Number(body.getAttribute("r"));
-    const label = document.createElementNS(ns, "text");
-    label.setAttribute("class", "odds-tag");
-    label.setAttribute("x", Number(body.getAttribute("cx")) + r * 1.2);
-    label.setAttribute("y", Number(body.getAttribute("cy")) - r * 1.2);
-    label.setAttribute("pointer-events", "none");
-    label.dataset.target = name;
-    label.textContent = pct(p);
-    svg.append(label);
+    const b = body.getBBox();
+    board.tag("tags", { x: b.x, y: b.y, w: b.width, h: b.height }, pct(p), "odds-tag", { "data-target": name });
   }
+  board.relabel();
 }
 
 // --- stats and summary --------------------------------------------------------------------------
@@ -184,8 +208,11 @@ export function statsPanel(ctx, name) {
       el("td", {}, `${loc.destroyed.resilience} / +${loc.destroyed.si_modifier}`),
       el("td", {}, now.destroyed ? "destroyed" : (attacks.join("; ") || "—")));
   });
+  const damage = ship.card_damage || [];
   return el("div", { class: "ship-stats", id: "ship-stats", "data-ship": name },
     el("h4", {}, `${name} (${stats.side}) · ${stats.design} · class ${stats.class} · SI ${stats.si} · MP ${ship.mp}${ship.mp !== stats.mp ? " (stern destroyed)" : ""}`),
+    damage.length ? el("p", { class: "card-damage", id: "card-damage" },
+      `Card slots destroyed in detailed engagements (${damage.length}): ${damage.join(", ")}`) : null,
     el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "location"), el("th", {}, "resil."),
       el("th", {}, "destroyed res./SI"), el("th", {}, "attacks (short/long)"))), el("tbody", {}, rows)));
 }
