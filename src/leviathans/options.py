@@ -105,8 +105,8 @@ class RulesOptions(BaseModel):
         raw = data.get(name, error.get("input"))
         value = shown(raw)
         info = next((o for o in cls.declared() if o["name"] == name), None)
-        if info is None:
-            return f"{where}: {error['msg']}"
+        if info is None:  # a rule between options (a model validator)
+            return f"{where}: {error['msg'].removeprefix('Value error, ')}"
         if info["type"] == "choice":
             choices = ", ".join(str(c) for c in info["choices"])
             named = one_line(repr(raw))

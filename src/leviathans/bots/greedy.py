@@ -89,7 +89,7 @@ def _repair_worth(state: AirState, action: Repair) -> int:
         return 0
     spec = state.spec(action.ship)
     kind = spec.slots[spec.slot_index(action.slot)].kind
-    return 2 if active_effect(kind, state.setup.options.rules) in _WORTH_TWICE else 1
+    return 2 if active_effect(kind, state.setup.options.level) in _WORTH_TWICE else 1
 
 
 @lru_cache(maxsize=64)

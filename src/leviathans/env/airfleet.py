@@ -150,7 +150,7 @@ class AirFleetActions(ActionTable[GameState]):
             cells = sorted(setup.board.cells(), key=lambda h: h.offset())
             launches = 0
             for spec in setup.ships:
-                for torp in torpedo_slots(spec, setup.options.rules):
+                for torp in torpedo_slots(spec, setup.options.level):
                     launches += 1
                     for cell in cells:
                         self._text(Launch(spec.name, spec.slot_ref(torp.flat), cell).text())

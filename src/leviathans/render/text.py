@@ -140,7 +140,7 @@ def _commander(state: GameState, index: int) -> dict[str, Any]:
     enemy = {h: j for j in state.afloat() if state.setup.ships[j].side != spec.side
              for h in state.hexes(j)}
     torpedoes = []
-    for tslot in torpedo_slots(spec, state.setup.options.rules):
+    for tslot in torpedo_slots(spec, state.setup.options.level):
         if ship.destroyed >> tslot.flat & 1:
             continue
         ref = f"{spec.name}:{spec.slot_ref(tslot.flat)}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from ...fog import FOG_CARDS, FogCards
 from ...options import RulesOptions, option
@@ -59,5 +59,20 @@ class Options(RulesOptions):
         help="Fog of war: four ship-type cards a side, or as many as the side deploying the "
              "most ship types deploys.", record_default=False, lobby=False))] = 4
     nations: Annotated[bool, Field(**option(
-        help="The 8 Nations: the nations' variant cards (N1) may be chosen; off, only the "
-             "published cards.", record_default=False))] = False
+        help="The 8 Nations (with the Commander rules): each nation's special action and "
+             "slots (N1-N9), and its variant cards; off, only the published cards.",
+        record_default=False))] = False
+
+    @model_validator(mode="after")
+    def _nations_need_commander(self) -> Options:
+        # N1: the 8 Nations stand on the Commander rules (repair, torpedoes, ramming...)
+        if self.nations and self.rules != "commander":
+            raise ValueError('the option nations needs rules = "commander" (the 8 Nations '
+                             "stand on the Commander rules)")
+        return self
+
+    @property
+    def level(self) -> str:
+        """The rules level slots and marks play at (``slot_kinds.LEVELS``): the 8 Nations'
+        ``nations`` on top of the Commander rules, else ``rules``."""
+        return "nations" if self.nations else self.rules

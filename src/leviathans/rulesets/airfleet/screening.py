@@ -141,7 +141,7 @@ def hug_cost(state: GameState, ship: int, other: int) -> int:
     s = state.ships[ship]
     hexes = state.hexes(ship)
     targets = state.hexes(other)
-    for flat in _screening_crews(spec, state.setup.options.rules):
+    for flat in _screening_crews(spec, state.setup.options.level):
         if s.destroyed >> flat & 1:
             continue
         loc = flat // 6

@@ -218,7 +218,7 @@ def parse_setup(data: Mapping[str, Any], where: str = "scenario") -> GameSetup:
             raise ScenarioError(f"{at}.side: {shown(side)} is not one of {', '.join(SIDES)}")
         at = f"{where}.ships[{i + 1}] ({name})"
         try:
-            spec = compile_ship(i, name, side, card, options.rules)
+            spec = compile_ship(i, name, side, card, options.level)
         except LeviathansError as exc:
             raise ScenarioError(f"{at}: {exc}") from None
         bow_label, facing_text = entry.get("bow"), entry.get("facing")

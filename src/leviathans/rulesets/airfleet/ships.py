@@ -7,6 +7,7 @@ Sets of slots (destroyed, destroyed this turn, fired) are integer bit masks.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -15,7 +16,14 @@ from ...dice import DiceExpr, Die
 from ...errors import ScenarioError
 from ...hexgrid import Facing, Hex, footprint
 from . import primitives as P
-from .slot_kinds import NEVER_REPAIRED, Effect, active_effect, effect_of, mark_active
+from .slot_kinds import (
+    NEVER_REPAIRED,
+    Effect,
+    active_effect,
+    effect_of,
+    mark_active,
+    plain_effect,
+)
 
 __all__ = ["AFLOAT", "KEEL_BROKEN", "REMOVED", "ShipSpec", "ShipState", "compile_ship"]
 
@@ -125,6 +133,11 @@ class ShipSpec:
     slips: tuple[int, int] = (0, 0)
     #: A6 (N8): Ramming Crew slots, each +2 to the ship's ramming checks while intact
     ram_crew_mask: int = 0
+    #: the card's nation (N1: a special action belongs to ships of its nation)
+    nation: str = ""
+    #: the 8 Nations (N2-N9): the slots of each special effect in play, by effect (masks of
+    #: flat slot numbers); empty below the ``nations`` level
+    specials: Mapping[Effect, int] = field(default_factory=dict)
     #: a number shared by every ship of the same shape (footprint, arcs, weapon hexes,
     #: locations): what the geometry of attacks depends on, so it can be cached by shape
     shape: int = 0
@@ -155,6 +168,10 @@ class ShipSpec:
                     if band is not None and band.range > reach:
                         reach = band.range
         object.__setattr__(self, "gun_reach", reach)
+
+    def special(self, effect: Effect) -> int:
+        """The mask of the slots with the 8 Nations ``effect`` in play (0: none)."""
+        return self.specials.get(effect, 0)
 
     @property
     def type(self) -> int:
@@ -209,6 +226,13 @@ def _shape_number(*shape: object) -> int:
 
 
 _ENGINES = (Effect.ENGINE, Effect.RESERVE_ENGINE)
+#: N4: Compartment Armor's bonus to its location's breach numbers
+COMPARTMENT_BONUS = 3
+#: the effects listed in ``ShipSpec.specials`` although they are their own plain kind
+_SPECIAL = frozenset({Effect.OFFICER, Effect.MAGAZINE, Effect.INITIATIVE_CREW, Effect.FLAK,
+                      Effect.BOMBA_MINES, Effect.BOMBER, Effect.EFFAS_RAY, Effect.RAM,
+                      Effect.REPAIR_CREW, Effect.SCREENING_CREW, Effect.RAMMING_CREW,
+                      Effect.STEERING})
 #: the slots that fire: at a target (guns) or along a line (torpedoes, A5)
 _WEAPONS = (Effect.GUN, Effect.TORPEDO)
 #: A9: crews that repair, and how many times their die is rolled (a Repair Crew twice, N6)
@@ -242,6 +266,7 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
     miss = gun = trim = arms = never = 0
     miss = gun = trim = ram_crew = 0
     steering, slips = [0, 0], [0, 0]
+    specials: dict[Effect, int] = {}
     for li, loc in enumerate(locations):
         loc_slots = card.locations[loc].slots
         loc_mask.append(0b111111 << (6 * li))
@@ -250,7 +275,10 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
         for si, slot in enumerate(loc_slots):
             flat = 6 * li + si
             slots.append(slot)
-            effect = active_effect(slot.kind, level)
+            effect = plain_effect(slot.kind, level)  # a special slot as its plain kind too
+            special = active_effect(slot.kind, level)
+            if special is not effect or special in _SPECIAL:
+                specials[special] = specials.get(special, 0) | 1 << flat
             if effect is Effect.MISS:
                 miss |= 1 << flat
             elif effect is Effect.GUN:
@@ -259,6 +287,8 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
                 trim |= 1 << flat
             elif effect is Effect.CREW and slot.die is not None:
                 crews.append((flat, slot.die))
+            elif effect is Effect.ARMOUR and special is Effect.COMPARTMENT_ARMOUR:
+                armours.append((flat, COMPARTMENT_BONUS))
             elif effect is Effect.ARMOUR and slot.bonus is not None:
                 armours.append((flat, slot.bonus))
             elif effect in _ENGINES and slot.mp is not None:
@@ -271,7 +301,8 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
                 slips[_side(loc)] |= 1 << flat
                 if effect is Effect.STEERING:
                     steering[_side(loc)] |= 1 << flat
-            if effect in _REPAIRS and slot.die is not None:
+            # N7: a Gunner Crew is a crew in gunnery only
+            if effect in _REPAIRS and slot.die is not None and special is not Effect.GUNNER_CREW:
                 repairers.append((flat, slot.die, _REPAIRS[effect]))
             if effect is Effect.GUN or (level != "quick-start"
                                         and effect_of(slot.kind).effect in _ARMS):
@@ -325,6 +356,8 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
         steering=(steering[0], steering[1]),
         slips=(slips[0], slips[1]),
         ram_crew_mask=ram_crew,
+        nation=card.nation,
+        specials=specials,
         shape=_shape_number(length, pivot, card.type, locations, tuple(arc), tuple(weapon_hex),
                             firing[0]),
         firing_arcs=firing[0],
@@ -348,7 +381,7 @@ def _firing(slots: list[Slot], locations: tuple[str, ...], level: str, arc: list
     turret = mark_active("turret", level)
     for flat, slot in enumerate(slots):
         li = flat // 6
-        if turret and "turret" in slot.marks and active_effect(slot.kind, level) in _WEAPONS:
+        if turret and "turret" in slot.marks and plain_effect(slot.kind, level) in _WEAPONS:
             side_of = locations[li].removeprefix("fore-").removeprefix("aft-")
             found = (weapon_hex[li], _TURRET_ARCS[side_of])
             if found not in arcs:

@@ -21,7 +21,7 @@ from ...cards.schema import MARKS, SLOT_KINDS
 
 __all__ = ["CREW_KINDS", "LEVELS", "MARK_RULES", "NATION_SLOTS", "NEVER_REPAIRED",
            "SLOT_EFFECTS", "Effect", "MarkRule", "SlotEffect", "active_effect", "effect_of",
-           "mark_active"]
+           "mark_active", "plain_effect"]
 
 #: The rules levels of the air-fleet game, lowest first (A1): a level has every effect of the
 #: levels before it.
@@ -64,8 +64,8 @@ class Effect(StrEnum):
     RAM = "ram"
     #: no effect in play: its rule is not among our texts
     INERT = "inert"
-    # The 8 Nations special slots (N2-N9), declared at the "nations" level; the engine does not
-    # play them yet (a ship with one in play is refused by the compiled loop).
+    # The 8 Nations special slots (N2-N9), at the "nations" level (the compiled loop refuses a
+    # ship with one in play). Each may also play as a plain kind (``SlotEffect.acts_as``).
     #: +2 to its location's crew in gunnery and repair; counts as crew (N2)
     OFFICER = "officer"
     #: its die joins its location's gun attacks; its loss sets off a saturation attack (N2)
@@ -119,11 +119,15 @@ class SlotEffect:
     #: Aerodynamique Engine is an engine; Stabilizers and Tesla Coils are trim tanks); ``None``:
     #: inert below its level
     below: Effect | None = None
+    #: the plain kind it also is at its level, besides its own rule (a Resolute gun is a gun,
+    #: a Lungo a torpedo, a Gunner Crew a crew): the ship compiler files it there
+    acts_as: Effect | None = None
 
 
 def _e(effect: Effect, level: str, ruling: str, note: str, *,
-       repairable: bool = True, below: Effect | None = None) -> SlotEffect:
-    return SlotEffect(effect, level, ruling, note, repairable, below)
+       repairable: bool = True, below: Effect | None = None,
+       acts_as: Effect | None = None) -> SlotEffect:
+    return SlotEffect(effect, level, ruling, note, repairable, below, acts_as)
 
 
 _QS, _CMD, _NAT = LEVELS
@@ -165,38 +169,45 @@ SLOT_EFFECTS: Mapping[str, SlotEffect] = {
                    "its die joins its location's gun attacks; explodes when destroyed",
                    repairable=False),
     "resolute-gun": _e(Effect.RESOLUTE_GUN, _NAT, "N2",
-                       "a gun: +1 per destroyed slot of its location"),
+                       "a gun: +1 per destroyed slot of its location",
+                       acts_as=Effect.GUN),
     "aerodynamique-engine": _e(Effect.AERO_ENGINE, _NAT, "N3",
                                "movement points; never the target of Flank Speed",
-                               below=Effect.ENGINE),
+                               below=Effect.ENGINE, acts_as=Effect.ENGINE),
     "initiative-crew": _e(Effect.INITIATIVE_CREW, _NAT, "N3", "+1 to its ship's initiative",
                           repairable=False),
     "compartment-armour": _e(Effect.COMPARTMENT_ARMOUR, _NAT, "N4",
                              "+3 to its location's breach numbers, even on a critical re-roll",
-                             repairable=False),
+                             repairable=False, acts_as=Effect.ARMOUR),
     "flak": _e(Effect.FLAK, _NAT, "N4",
                "1 red + best crew die >= 8 cancels a torpedo-phase attack on its location"),
-    "lungo-torpedo": _e(Effect.LUNGO, _NAT, "N5", "a torpedo: 24 hexes, 2 red"),
-    "grasso-torpedo": _e(Effect.GRASSO, _NAT, "N5", "a torpedo: 12 hexes, 4 red"),
+    "lungo-torpedo": _e(Effect.LUNGO, _NAT, "N5", "a torpedo: 24 hexes, 2 red",
+                         acts_as=Effect.TORPEDO),
+    "grasso-torpedo": _e(Effect.GRASSO, _NAT, "N5", "a torpedo: 12 hexes, 4 red",
+                          acts_as=Effect.TORPEDO),
     "doppio-torpedo": _e(Effect.DOPPIO, _NAT, "N5",
-                         "two torpedoes aimed apart: 18 hexes, 2 red each"),
+                         "two torpedoes aimed apart: 18 hexes, 2 red each",
+                         acts_as=Effect.TORPEDO),
     "stabilizer": _e(Effect.STABILIZER, _NAT, "N6",
                      "a trim tank; +1 to every gun range of a ship that did not move",
-                     below=Effect.TRIM_TANK),
+                     below=Effect.TRIM_TANK, acts_as=Effect.TRIM_TANK),
     "bomba-mines": _e(Effect.BOMBA_MINES, _NAT, "N6", "lays a mine: 4 red, saturation"),
     "gunner-crew": _e(Effect.GUNNER_CREW, _NAT, "N7",
                       "its die rolled twice and summed in gunnery; never repairs",
-                      repairable=False),
-    "long-gun": _e(Effect.LONG_GUN, _NAT, "N7", "a gun that never fires at short range"),
+                      repairable=False, acts_as=Effect.CREW),
+    "long-gun": _e(Effect.LONG_GUN, _NAT, "N7", "a gun that never fires at short range",
+                    acts_as=Effect.GUN),
     "bomber-levs": _e(Effect.BOMBER, _NAT, "N7",
                       "bombs an enemy within 12 hexes: 2 red, no location dice"),
-    "blast-gun": _e(Effect.BLAST_GUN, _NAT, "N8", "a gun with one range band"),
+    "blast-gun": _e(Effect.BLAST_GUN, _NAT, "N8", "a gun with one range band",
+                     acts_as=Effect.GUN),
     "arc-torpedo": _e(Effect.ARC_TORPEDO, _NAT, "N9",
-                      "a torpedo disabling the trim tanks it strikes for the turn"),
+                      "a torpedo disabling the trim tanks it strikes for the turn",
+                       acts_as=Effect.TORPEDO),
     "effas-ray": _e(Effect.EFFAS_RAY, _NAT, "N9",
                     "2 red >= 12 per Tesla charge: torque turning the target"),
     "tesla-coil": _e(Effect.TESLA_COIL, _NAT, "N9", "a trim tank that stores a Tesla charge",
-                     below=Effect.TRIM_TANK),
+                     below=Effect.TRIM_TANK, acts_as=Effect.TRIM_TANK),
 }
 
 if set(SLOT_EFFECTS) != set(SLOT_KINDS):  # pragma: no cover - caught at import by every test
@@ -229,6 +240,16 @@ NATION_SLOTS: Mapping[str, tuple[str, ...]] = {
 def effect_of(kind: str) -> SlotEffect:
     """The entry of ``kind``."""
     return SLOT_EFFECTS[kind]
+
+
+def plain_effect(kind: str, level: str = _QS) -> Effect:
+    """The plain kind a slot of ``kind`` plays as at rules ``level`` (gun, torpedo, crew,
+    engine, trim tank, armour...): a special slot's ``acts_as`` at its level, else its
+    :func:`active_effect`. What the ship compiler files it under."""
+    entry = SLOT_EFFECTS[kind]
+    if entry.acts_as is not None and LEVELS.index(level) >= LEVELS.index(entry.level):
+        return entry.acts_as
+    return active_effect(kind, level)
 
 
 def active_effect(kind: str, level: str = _QS) -> Effect:

@@ -23,6 +23,7 @@ from ...protocol import Concede, Draw, Event, Outcome, field_copier
 from ...turns import OVER, drive
 from ...turns import Phase as PhaseId
 from .actions import AirAction, parse_action
+from .nations.state import NationsState
 from .setup import GameSetup
 from .ships import REMOVED, ShipSpec, ShipState
 
@@ -98,8 +99,8 @@ class GameState:
 
     __slots__ = (
         "attacks", "cache", "destroyed_before", "draw_offer", "events", "finished", "firing",
-        "fog", "groups", "hugs", "initiative", "moving", "outcome", "phase", "ram", "repairs",
-        "setup", "ships", "torpedoes", "turn",
+        "fog", "groups", "hugs", "initiative", "moving", "nations", "outcome", "phase", "ram",
+        "repairs", "setup", "ships", "torpedoes", "turn",
     )
 
     setup: GameSetup
@@ -133,6 +134,8 @@ class GameState:
     destroyed_before: tuple[int, ...]
     #: the repair phase under way (A9, ``repair.py``), if any
     repairs: Repairs | None
+    #: the 8 Nations' rules (option ``nations``): what they keep (``nations/state.py``)
+    nations: NationsState | None
     outcome: Outcome | None
     events: tuple[Event, ...]
     #: derived data computed once per state (legal-move helpers); never copied by evolve
@@ -158,6 +161,7 @@ class GameState:
         self.hugs = ()
         self.destroyed_before = tuple(s.destroyed for s in ships)
         self.repairs = None
+        self.nations = NationsState() if setup.options.nations else None
         self.outcome = None
         self.events = ()
         self.cache = {}

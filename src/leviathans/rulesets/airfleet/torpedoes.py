@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ...cards.schema import FIXED_DICE, Slot
 from ...dice import DiceExpr, DiceSource, Die
 from ...errors import HexError, IllegalActionError
 from ...hexgrid import Hex, distance
@@ -45,7 +46,7 @@ from .actions import register_notation
 from .events import ShipLost, TorpedoLaunched, TorpedoLost, TorpedoStruck
 from .geometry import damage_locations, slot_in_arc
 from .ships import AFLOAT, REMOVED, ShipSpec
-from .slot_kinds import Effect, active_effect
+from .slot_kinds import Effect, plain_effect
 from .state import GameState
 
 if TYPE_CHECKING:
@@ -101,6 +102,23 @@ class TorpedoSlot:
 _SLOTS: dict[tuple[int, str], tuple[ShipSpec, tuple[TorpedoSlot, ...]]] = {}
 
 
+def _range(slot: Slot) -> int:
+    """A torpedo's range: the card's, an 8 Nations torpedo's fixed one (N5), else A5's."""
+    if slot.range is not None:
+        return slot.range
+    fixed = FIXED_DICE.get(slot.kind, (None, ""))[0]
+    return DEFAULT_RANGE if fixed is None else fixed
+
+
+def _dice(slot: Slot) -> DiceExpr:
+    """A torpedo's strike dice: the card's, an 8 Nations torpedo's fixed ones (N5), else
+    A5's."""
+    if slot.dice is not None:
+        return slot.dice
+    fixed = FIXED_DICE.get(slot.kind)
+    return DiceExpr.parse(fixed[1]) if fixed is not None else DEFAULT_DICE
+
+
 def torpedo_slots(spec: ShipSpec, level: str) -> tuple[TorpedoSlot, ...]:
     """The ship's torpedo slots at rules ``level`` (none below the Commander rules)."""
     key = (id(spec), level)
@@ -109,17 +127,15 @@ def torpedo_slots(spec: ShipSpec, level: str) -> tuple[TorpedoSlot, ...]:
         if len(_SLOTS) >= 4096:  # bounded: specs of finished games are not kept alive
             _SLOTS.clear()
         slots = tuple(
-            TorpedoSlot(flat, flat // 6, DEFAULT_RANGE if slot.range is None else slot.range,
-                        DEFAULT_DICE if slot.dice is None else slot.dice,
-                        "turret" in slot.marks)
+            TorpedoSlot(flat, flat // 6, _range(slot), _dice(slot), "turret" in slot.marks)
             for flat, slot in enumerate(spec.slots)
-            if active_effect(slot.kind, level) is Effect.TORPEDO)
+            if plain_effect(slot.kind, level) is Effect.TORPEDO)
         found = _SLOTS[key] = (spec, slots)
     return found[1]
 
 
 def _slot(state: GameState, ship: int, flat: int) -> TorpedoSlot | None:
-    for t in torpedo_slots(state.setup.ships[ship], state.setup.options.rules):
+    for t in torpedo_slots(state.setup.ships[ship], state.setup.options.level):
         if t.flat == flat:
             return t
     return None
@@ -302,7 +318,7 @@ def _launch_sides(state: GameState, winner: str) -> tuple[str, ...]:
 def _can_launch(state: GameState, side: str) -> Iterator[tuple[int, TorpedoSlot]]:
     """The side's torpedoes that may still launch this turn."""
     torps = _torpedoes(state)
-    level = state.setup.options.rules
+    level = state.setup.options.level
     for i, (spec, s) in enumerate(zip(state.setup.ships, state.ships, strict=True)):
         if spec.side != side or s.status != AFLOAT or s.bow is None:
             continue
@@ -630,7 +646,7 @@ def torpedo_odds(state: GameState, torp: Torpedo | Launch) -> TorpedoOdds:
         tslot = _slot(state, index, flat)
         if tslot is None:
             raise IllegalActionError(f"{torp.ship} {torp.slot} is not a torpedo (under the "
-                                     f"{state.setup.options.rules} rules)")
+                                     f"{state.setup.options.level} rules)")
         if state.ships[index].bow is None:
             raise IllegalActionError(f"{torp.ship} is not on the board")
         problem = _aim_problem(state, index, tslot, torp.target)

@@ -71,7 +71,8 @@ class TurnStart(BasePhase):
         ships = tuple(s._replace(moved=False, fired=0) if s.moved or s.fired else s
                       for s in state.ships)
         # A9: what was destroyed before this turn, the only slots a repair may mend
-        return state.evolve(phase=self.phase, ships=ships,
+        nations = state.nations.new_turn() if state.nations is not None else None
+        return state.evolve(phase=self.phase, ships=ships, nations=nations,
                             destroyed_before=tuple(s.destroyed for s in ships))
 
 

@@ -1,0 +1,34 @@
+"""What the 8 Nations' rules keep during a game (``GameState.nations``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+__all__ = ["NationsState"]
+
+
+@dataclass(frozen=True, slots=True)
+class NationsState:
+    """The nations' part of a game state: a value (change it with :meth:`evolve`).
+
+    Each nation's rules add their fields here, each with a comment naming its ruling."""
+
+    #: the special actions taken this turn, as (action name, ship index): most may be tried
+    #: once per ship per turn (N3 Flank Speed, N6 Evasive Maneuvers, N8 For Glory!...)
+    used: frozenset[tuple[str, int]] = frozenset()
+
+    def evolve(self, **changes: Any) -> NationsState:
+        return replace(self, **changes)
+
+    def took(self, action: str, ship: int) -> bool:
+        """Has ``ship`` taken the special action ``action`` this turn?"""
+        return (action, ship) in self.used
+
+    def taking(self, action: str, ship: int) -> NationsState:
+        """The state with ``ship`` having taken ``action`` this turn."""
+        return replace(self, used=self.used | {(action, ship)})
+
+    def new_turn(self) -> NationsState:
+        """What a new turn wipes (:class:`.turn.TurnStart`)."""
+        return replace(self, used=frozenset())
