@@ -17,6 +17,8 @@ class NationsState:
     #: the special actions taken this turn, as (action name, ship index): most may be tried
     #: once per ship per turn (N3 Flank Speed, N6 Evasive Maneuvers, N8 For Glory!...)
     used: frozenset[tuple[str, int]] = frozenset()
+    #: in a step of declarations (``declare.py``): the sides still to declare, the first now
+    declaring: tuple[str, ...] = ()
 
     def evolve(self, **changes: Any) -> NationsState:
         return replace(self, **changes)
