@@ -22,6 +22,7 @@ from ...protocol import Event
 from . import breach
 from .actions import Bracket
 from .gunnery import AttackOption, current_attacks, firing_ship, strike
+from .nations import america
 from .state import GameState
 
 __all__ = ["BracketOption", "apply_bracket", "bracket_options", "find_bracket", "why_illegal"]
@@ -161,6 +162,7 @@ def apply_bracket(state: GameState, action: Bracket, dice: DiceSource, events: l
     setup = state.setup
     spec = setup.ships[opt.ship]
     shot = breach.volley(spec, state.ships[opt.ship], opt.guns, opt.weapon_dice)
+    shot = america.adjust_shot(state, opt.ship, shot)  # N9: charges, Arc Torpedo
     struck = breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location)
     rolled = breach.roll_volley(shot, struck, dice)
     results = breach.hits(rolled.rolled, rolled.total, struck, dice, shot.slot_dice)

@@ -30,6 +30,7 @@ from . import primitives as P
 from .actions import AirAction, Bracket, Cease, Fire
 from .events import AttackResult, NothingBears
 from .geometry import attack_geometry
+from .nations import america
 from .ships import KEEL_BROKEN, ShipSpec, ShipState
 from .state import GameState, Phase
 
@@ -88,6 +89,7 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
     if not guns or s.bow is None:
         return out
     slots = spec.slots
+    boost = america.range_boost(state, index)  # N9: Tesla charges on short range
     for j in state.afloat():
         tspec = setup.ships[j]
         if tspec.side == spec.side:
@@ -112,7 +114,7 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
             for g in arc_guns:
                 if not guns >> g & 1:
                     continue
-                band = slots[g].band(rng)
+                band = slots[g].band(rng) if not boost else america.band(slots[g], rng, boost)
                 if band is None:
                     continue
                 for tl in locs:
@@ -260,6 +262,7 @@ def apply_fire(state: GameState, action: Fire, dice: DiceSource, events: list[Ev
     setup = state.setup
     shot = breach.shooter(setup.ships[opt.ship], state.ships[opt.ship], opt.slot,
                           opt.weapon_dice)
+    shot = america.adjust_shot(state, opt.ship, shot)  # N9: charges, Arc Torpedo
     struck = breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location)
     results = breach.roll_attack(shot, struck, dice)
     return strike(state, opt.ship, (opt.slot,), opt.target, opt.location, struck, results,

@@ -21,6 +21,7 @@ from . import breach
 from . import primitives as P
 from .bracket import BracketOption
 from .gunnery import AttackOption
+from .nations import america
 from .ships import ShipSpec, ShipState
 from .state import GameState
 
@@ -60,8 +61,8 @@ def breach_total_counts(state: GameState, opt: AttackOption) -> tuple[DiceExpr, 
 
 def _parts(state: GameState, opt: AttackOption) -> tuple[breach.Shooter, breach.Struck]:
     setup = state.setup
-    return (breach.shooter(setup.ships[opt.ship], state.ships[opt.ship], opt.slot,
-                           opt.weapon_dice),
+    return (america.adjust_shot(state, opt.ship, breach.shooter(  # N9
+                setup.ships[opt.ship], state.ships[opt.ship], opt.slot, opt.weapon_dice)),
             breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location))
 
 
@@ -127,8 +128,8 @@ def bracket_odds(state: GameState, opt: BracketOption) -> AttackOdds:
 
 def _bracket_parts(state: GameState, opt: BracketOption) -> tuple[breach.Volley, breach.Struck]:
     setup = state.setup
-    return (breach.volley(setup.ships[opt.ship], state.ships[opt.ship], opt.guns,
-                          opt.weapon_dice),
+    return (america.adjust_shot(state, opt.ship, breach.volley(  # N9
+                setup.ships[opt.ship], state.ships[opt.ship], opt.guns, opt.weapon_dice)),
             breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location))
 
 

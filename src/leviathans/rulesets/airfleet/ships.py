@@ -301,13 +301,16 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
                 slips[_side(loc)] |= 1 << flat
                 if effect is Effect.STEERING:
                     steering[_side(loc)] |= 1 << flat
-            # N7: a Gunner Crew is a crew in gunnery only
-            if effect in _REPAIRS and slot.die is not None and special is not Effect.GUNNER_CREW:
+            # N7: a Gunner Crew is a crew in gunnery only; N8: a Ramming Crew never repairs
+            # under the 8 Nations (the Commander level keeps A9's reading)
+            if (effect in _REPAIRS and slot.die is not None and special is not Effect.GUNNER_CREW
+                    and not (special is Effect.RAMMING_CREW and level == "nations")):
                 repairers.append((flat, slot.die, _REPAIRS[effect]))
             if effect is Effect.GUN or (level != "quick-start"
                                         and effect_of(slot.kind).effect in _ARMS):
                 arms |= 1 << flat
-            if slot.kind in NEVER_REPAIRED:
+            # N8: the Ram Prow is not repairable (at the level where it is one)
+            if slot.kind in NEVER_REPAIRED or special is Effect.RAM:
                 never |= 1 << flat
         crews.sort(key=lambda c: c[1].mean, reverse=True)
         crew.append(tuple(crews))

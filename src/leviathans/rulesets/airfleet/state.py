@@ -315,6 +315,8 @@ class GameState:
             # the Commander rules (A5, A7): torpedo tokens and screening hugs
             "torpedoes": torpedoes.view(self),
             "hugs": screening.view(self),
+            # the 8 Nations (N1-N9): charges, tokens, locks... (``nations/state.py``)
+            "nations": self.nations.view(self) if self.nations is not None else None,
         }
 
     def __repr__(self) -> str:

@@ -45,6 +45,7 @@ from . import breach
 from .actions import register_notation
 from .events import ShipLost, TorpedoLaunched, TorpedoLost, TorpedoStruck
 from .geometry import damage_locations, slot_in_arc
+from .nations import america
 from .ships import AFLOAT, REMOVED, ShipSpec
 from .slot_kinds import Effect, plain_effect
 from .state import GameState
@@ -513,6 +514,10 @@ def strike(state: GameState, torp: Torpedo, ship: int, location: int, dice: Dice
     spec = setup.ships[torp.ship]
     tspec = setup.ships[ship]
     target = state.ships[ship]
+    if america.is_arc(spec, torp.slot):  # N9: an Arc Torpedo rolls no attack
+        return america.arc_strike(state, torp.number, torp.ship, torp.slot, ship, location,
+                                  events)
+    before = target.destroyed
     struck = breach.struck(tspec, target, location)
     result = breach.roll(_shooter(_tslot(state, torp)), struck, _Labelled(dice))
     destroyed: tuple[str, ...] = ()
@@ -533,7 +538,8 @@ def strike(state: GameState, torp: Torpedo, ship: int, location: int, dice: Dice
         events.append(ShipLost(tspec.name, tspec.side, "its keel broke (a torpedo)"))
     ships = list(state.ships)
     ships[ship] = target
-    return state.evolve(ships=tuple(ships))
+    # N9: a Tesla coil destroyed by a torpedo loses its charge at once
+    return america.coil_damage(state.evolve(ships=tuple(ships)), ship, before, events)
 
 
 def _resolved(state: GameState) -> GameState:
@@ -658,7 +664,9 @@ def torpedo_odds(state: GameState, torp: Torpedo | Launch) -> TorpedoOdds:
     shot = _shooter(_tslot(state, torp))
     setup = state.setup
     attacks: dict[tuple[str, str], AttackOdds] = {}
-    for i, loc in strike_options(state, torp):
+    # N9: an Arc Torpedo rolls no attack (its strike disables trim tanks: no odds to give)
+    arc = america.is_arc(setup.ships[torp.ship], torp.slot)
+    for i, loc in () if arc else strike_options(state, torp):
         tspec = setup.ships[i]
         slots, keel, critical = breach.exact_odds(shot, breach.struck(tspec, state.ships[i], loc))
         refs = {tspec.slot_ref(6 * loc + k): p for k, p in enumerate(slots)

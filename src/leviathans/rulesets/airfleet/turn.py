@@ -19,6 +19,7 @@ from .events import (
     TurnEnded,
     TurnStarted,
 )
+from .nations import america
 from .ships import AFLOAT, KEEL_BROKEN, REMOVED
 from .state import GameState, Phase
 
@@ -72,6 +73,8 @@ class TurnStart(BasePhase):
                       for s in state.ships)
         # A9: what was destroyed before this turn, the only slots a repair may mend
         nations = state.nations.new_turn() if state.nations is not None else None
+        if nations is not None:  # N9: Tesla charges kept and gained
+            nations = america.turn_start(state, nations, events)
         return state.evolve(phase=self.phase, ships=ships, nations=nations,
                             destroyed_before=tuple(s.destroyed for s in ships))
 
@@ -125,7 +128,12 @@ class GunneryDamage(BasePhase):
     def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
         ships = tuple(s._replace(destroyed=s.destroyed | s.circled, circled=0) if s.circled
                       else s for s in state.ships)
-        return state.evolve(phase=self.phase, ships=ships)
+        before = state
+        state = state.evolve(phase=self.phase, ships=ships)
+        for i, s in enumerate(before.ships):  # N9: Tesla coils lost in gunnery lose charges
+            if s.circled:
+                state = america.coil_damage(state, i, s.destroyed, events)
+        return state
 
 
 def begin_movement(state: GameState, winner: str) -> GameState:

@@ -19,6 +19,19 @@ class NationsState:
     used: frozenset[tuple[str, int]] = frozenset()
     #: in a step of declarations (``declare.py``): the sides still to declare, the first now
     declaring: tuple[str, ...] = ()
+    #: N9: each ship's Tesla charges, by ship index (missing: none); gained at the start of a
+    #: turn, kept between turns up to one per intact Tesla Coil Trim Tank (``america.py``)
+    charges: tuple[int, ...] = ()
+    #: N9: ships (bit mask by index) whose trim tanks an Arc Torpedo disabled this turn
+    disabled: int = 0
+    #: N9: per ship, the Tesla charges spent before gunnery this turn on short range and on
+    #: attacks (``america.py``)
+    range_boost: tuple[int, ...] = ()
+    attack_boost: tuple[int, ...] = ()
+    #: N9: the torque an EFFAS Ray made, waiting for its firer's turns (``america.TorqueLeft``)
+    torque: Any = None
+    #: N8: the For Glory! charge under way, if any (``austria.Glory``)
+    glory: Any = None
 
     def evolve(self, **changes: Any) -> NationsState:
         return replace(self, **changes)
@@ -31,6 +44,14 @@ class NationsState:
         """The state with ``ship`` having taken ``action`` this turn."""
         return replace(self, used=self.used | {(action, ship)})
 
+    def view(self, state: Any) -> dict[str, Any]:
+        """What the players see of the nations' rules (``GameState.view()["nations"]``)."""
+        from .america import view as america
+        from .austria import view as austria
+
+        return {**america(state), **austria(state)}
+
     def new_turn(self) -> NationsState:
         """What a new turn wipes (:class:`.turn.TurnStart`)."""
-        return replace(self, used=frozenset())
+        return replace(self, used=frozenset(), disabled=0, range_boost=(), attack_boost=(),
+                       glory=None, torque=None)
