@@ -33,7 +33,7 @@ ship whose keel breaks is removed at once.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ...dice import DiceExpr, DiceSource, die
@@ -45,6 +45,7 @@ from .actions import Ram, RamStrike
 from .events import RamAttack, RamCheck, ShipLost, ShipPushed
 from .geometry import damage_locations
 from .gunnery import _describe
+from .nations import america, austria
 from .ships import REMOVED, ShipSpec, ShipState
 from .state import GameState, MoveProgress
 
@@ -408,18 +409,26 @@ def _resolve_if_chosen(state: GameState, dice: DiceSource, events: list[Event]) 
     if ram.waiting() >= 0:
         return state
     ships = list(state.ships)
+    before = [s.destroyed for s in ships]
     setup = state.setup
+    prow = austria.prow_bonus(state, ram.rammer, dice, events)  # N8: the Ram Prow
     for strike, loc in zip(ram.strikes, ram.chosen, strict=True):
         if not strike.options:
             continue  # lost in the pushes
         spec = setup.ships[strike.ship]
         other = setup.ships[strike.other].name
+        # N8: the rammer's Ram Prow adds to each attack on a ship it rams
+        shot = (replace(RAM_SHOT, modifier=prow) if prow and strike.other == ram.rammer
+                and strike.ship != ram.rammer else RAM_SHOT)
         for _ in range(strike.attacks):
             target = ships[strike.ship]
             if target.status == REMOVED:
                 break  # its keel broke: nothing left to strike
             struck = _struck(spec, target, loc)
-            result = breach.roll(RAM_SHOT, struck, dice)
+            # N8: the rammer's own damage strikes its intact Ram slots first
+            aimed = (austria.prow_aimed(spec, target, loc, dice) if strike.ship == ram.rammer
+                     else dice)
+            result = breach.roll(shot, struck, aimed)
             destroyed: tuple[str, ...] = ()
             if result.destroyed >= 0:
                 bit = 1 << (6 * loc + result.destroyed)
@@ -437,4 +446,10 @@ def _resolve_if_chosen(state: GameState, dice: DiceSource, events: list[Event]) 
             if result.keel_broken:
                 events.append(ShipLost(spec.name, spec.side, "its keel broke (ram)"))
     prog = state.moving
-    return finish_move(state.evolve(ships=tuple(ships), ram=None), prog, events)
+    state = state.evolve(ships=tuple(ships), ram=None)
+    for i, was in enumerate(before):  # N9: Tesla coils destroyed at once lose their charges
+        if ships[i].destroyed != was:
+            state = america.coil_damage(state, i, was, events)
+    if austria.charging(state, ram.rammer):  # N8: For Glory! goes on
+        return austria.charge_on(state, dice, events)
+    return finish_move(state, prog, events)
