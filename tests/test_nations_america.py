@@ -271,6 +271,20 @@ def test_a_coil_destroyed_by_a_torpedo_loses_its_charge_at_once_n9() -> None:
     assert america.charges(state, 1) == 0
 
 
+def test_a_coil_destroyed_by_a_ram_loses_its_charge_at_once_n9() -> None:
+    ships = [ship("HML Raven", "british", "1010", "N"),
+             ship(VIRGINIA, "french", "1009", "NE", name="Virginia")]
+    state = game(ships, ScriptedDice(), options=NATIONS, phase="movement", initiative="french")
+    state = with_charges(state, Virginia=4)
+    d = ScriptedDice.by_label({"ram:check": [6, 6], "ram": [10, 10, 1, 1, 1, 1],
+                               "location": [8, 1, 1], "slot": [6, 1, 1]})
+    state = play(state, ["Virginia:E", "HML Raven:RAM"], d)
+    assert state.ship("Virginia").destroyed >> state.setup.ship("Virginia").slot_index(
+        "starboard.6") & 1  # a coil, destroyed at once
+    (lost,) = of(state, TeslaLost)
+    assert (lost.ship, lost.lost, lost.left) == ("Virginia", 1, 3)
+
+
 # --- the Arc Torpedo ----------------------------------------------------------------------------
 
 

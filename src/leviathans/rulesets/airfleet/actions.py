@@ -33,6 +33,15 @@
                                    move hugging the Pontbriand (or ``:defensive``)
 ``torpedo 2>Pontbriand:port``      the launching side's choice for torpedo 2 (ship met at one
                                    point with another, location on a line between arcs)
+``Habsburg:GLORY>port``            8 Nations (N8, ``nations/austria.py``): For Glory! before the
+                                   Habsburg's move; ``>port``/``>starboard``: its broach if it fails
+``charge Virginia:mp``             8 Nations (N9, ``nations/america.py``): a Tesla charge spent
+                                   within the move: ``mp`` (+1 MP), ``turn`` (one hex fewer
+                                   before a turn); before gunnery ``range``, ``attack``
+``effas Virginia:starboard.5>Habsburg*2``  N9: the EFFAS Ray fired with 2 charges
+``torque Habsburg:L``              N9: the torque made turns the Habsburg one hexside (L/R)
+``after-repair done``              8 Nations: no more declarations in that step
+                                   (``nations/declare.py``)
 =================================  ==========================================================
 
 Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.
