@@ -214,6 +214,29 @@ def test_a_pushed_ship_is_not_rammed_again_as_the_charge_moves_into_it_n8() -> N
     assert hexes(state, "Habsburg") == ["1008", "1009", "1010"]  # all 11 MP, beyond it
 
 
+def test_the_charge_waits_for_a_location_choice_and_goes_on_n8() -> None:
+    # a Type 4 across the path (Bellegarde, bow 1214 facing NE: 1214, 1115, 1015, 0916):
+    # rammed in its starboard side, fore or aft as the charging side chooses (A2, A6); then
+    # the charge goes on to the Pelletier at 1009, which it still overlaps at the end: rammed
+    # again then (our reading of N8: every ship overlapped at the end) and pushed clear
+    ships = [ship(HABSBURG, "british", "1018", "N", name="Habsburg"),
+             ship("Bellegarde", "french", "1214", "NE", name="Big"),
+             ship("Pelletier", "french", "1009", "NE", name="P2")]
+    d = glory_dice()
+    state = play(moving(ships), ["Big:E", "Habsburg:GLORY>port"], d)
+    assert legal(state) == ["Habsburg:RAM>Big:fore-starboard", "Habsburg:RAM>Big:aft-starboard"]
+    assert state.view()["nations"]["for_glory"] == "Habsburg"
+    with pytest.raises(IllegalActionError, match="waits for the location"):
+        play(state, ["Habsburg:F"], d)
+    state = play(state, ["Habsburg:RAM>Big:aft-starboard"], d)
+    assert {a.location for a in of(state, RamAttack) if a.ship == "Big"} == {"aft-starboard"}
+    assert [(r.targets, r.final) for r in of(state, GloryRam)] == [
+        (("P2",), False), (("P2",), True)]
+    assert hexes(state, "Habsburg") == ["1007", "1008", "1009"]
+    assert hexes(state, "P2") == ["1006", "0907"]
+    assert state.moving is None and state.nations.glory is None
+
+
 def test_for_glory_fails_below_twenty_with_a_broach_to_the_chosen_side_n8() -> None:
     state = moving(CHARGE)
     state = play(state, ["Habsburg:GLORY>starboard"], glory_dice((6, 7)))
