@@ -522,3 +522,16 @@ def test_random_american_play_is_legal_ends_and_replays() -> None:
     final = list(replay(again))[-1].state
     assert final.view(None) == state.view(None)
     assert [e.to_dict() for e in final.events] == [e.to_dict() for e in state.events]
+
+
+def test_the_greedy_bot_passes_the_declaration_steps_and_plays_to_the_end() -> None:
+    from leviathans.bots.greedy import GreedyBot
+
+    d = SeededDice(1)
+    state = AIRFLEET.new_game(parse_setup(BATTLE), d)
+    bot = GreedyBot()
+    phases = set()
+    while state.outcome is None:
+        phases.add(state.phase.name)
+        state = state.apply(bot.choose(state), d)
+    assert "NATIONS_BEFORE_GUNNERY" in phases and state.phase is Phase.OVER

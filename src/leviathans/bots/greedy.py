@@ -36,6 +36,7 @@ from ..rulesets.airfleet.deployment import placements, side_to_deploy
 from ..rulesets.airfleet.geometry import relative_sectors
 from ..rulesets.airfleet.gunnery import AttackOption, current_attacks
 from ..rulesets.airfleet.movement import candidates
+from ..rulesets.airfleet.nations.declare import EndDeclarations
 from ..rulesets.airfleet.odds import attack_value as _attack_value
 from ..rulesets.airfleet.odds import bracket_value
 from ..rulesets.airfleet.repair import repair_odds
@@ -165,7 +166,11 @@ class GreedyBot:
         if state.phase == RESOLUTION:
             return best_strike(state, [a for a in state.legal_actions() if isinstance(a, Strike)],
                                KEEL_VALUE, self._random.random)
-        return self._fog(state, [a for a in state.legal_actions() if isinstance(a, FogChoice)])
+        legal = list(state.legal_actions())
+        fog = [a for a in legal if isinstance(a, FogChoice)]
+        if not fog:  # an 8 Nations declaration step (N2-N9): the greedy bot declares nothing
+            return next(a for a in legal if isinstance(a, EndDeclarations))
+        return self._fog(state, fog)
 
     # --- deployment --------------------------------------------------------------------------
 
