@@ -302,8 +302,8 @@ BATTLE: dict[str, Any] = {
         {"card": HABSBURG, "side": "british", "bow": "1210", "facing": "SE"},
         {"card": "SML Hohenberg (8 Nations)", "side": "british", "bow": "1214",
          "facing": "SE"},
-        {"card": "USG Kansas (8 Nations)", "side": "french", "bow": "1810", "facing": "NW"},
-        {"card": HABSBURG, "name": "Habsburg II", "side": "french", "bow": "1814",
+        {"card": "USG Kansas (8 Nations)", "side": "french", "bow": "1610", "facing": "NW"},
+        {"card": HABSBURG, "name": "Habsburg II", "side": "french", "bow": "1614",
          "facing": "NW"},
     ],
 }
