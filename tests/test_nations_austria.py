@@ -126,7 +126,8 @@ def test_the_ram_prow_adds_its_die_to_each_attack_and_draws_the_rammers_damage_n
     (prow,) = of(state, RamProw)
     assert (prow.ship, prow.dice, prow.bonus) == ("Habsburg", (("bow.3", "green", 4),), 4)
     on_pelletier = [a for a in of(state, RamAttack) if a.ship == "Pelletier"]
-    assert [a.total for a in on_pelletier] == [7, 7]  # 1 + 1 + 1, + 4
+    assert [(a.total, a.modifier) for a in on_pelletier] == [(7, 4), (7, 4)]  # 1 + 1 + 1, + 4
+    assert "+ 4 (Ram Prow) = 7" in on_pelletier[0].text()
     (on_habsburg,) = [a for a in of(state, RamAttack) if a.ship == "Habsburg"]
     assert on_habsburg.total == 3 and on_habsburg.slot_roll == 3  # its Ram slot, not bow.1
 

@@ -299,9 +299,13 @@ class RamAttack(_Event):
     keel: tuple[int, int, int] | None = None
     keel_broken: bool = False
     destroyed: tuple[str, ...] = field(default=())
+    #: N8: the rammer's Ram Prow bonus in the total (0 without)
+    modifier: int = 0
 
     def text(self) -> str:
         dice = " ".join(f"{role} {d}={face}" for role, d, face in self.dice)
+        if self.modifier:
+            dice += f" + {self.modifier} (Ram Prow)"
         return (f"{self.ship} {self.location} struck in the ram with {self.other}: {dice} = "
                 f"{self.total}, slot die {self.slot_roll}: {'; '.join(self.results)}")
 

@@ -442,7 +442,7 @@ def _resolve_if_chosen(state: GameState, dice: DiceSource, events: list[Event]) 
             events.append(RamAttack(spec.name, other, spec.locations[loc], result.rolled,
                                     result.total, result.slot_roll,
                                     _describe(spec, loc, struck, result), result.keel,
-                                    result.keel_broken, destroyed))
+                                    result.keel_broken, destroyed, shot.modifier))
             if result.keel_broken:
                 events.append(ShipLost(spec.name, spec.side, "its keel broke (ram)"))
     prog = state.moving
