@@ -3,17 +3,26 @@ and exact odds checked by enumeration."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from conftest import game, ship
-from leviathans.dice import ScriptedDice
+from conftest import game, play, ship
+from leviathans.dice import ScriptedDice, die
 from leviathans.rulesets.airfleet import GameState
-from leviathans.rulesets.airfleet.events import AttackResult
+from leviathans.rulesets.airfleet.events import AttackResult, FlakRolled, TorpedoStruck
 from leviathans.rulesets.airfleet.gunnery import AttackOption, ship_attack_options
+from leviathans.rulesets.airfleet.nations.germany import flak_chance, flak_odds
+from leviathans.rulesets.airfleet.torpedoes import torpedo_odds
+from pathdice import PathDice
 from test_airfleet_odds import card as make_card
 from test_airfleet_odds import check_exact, gun, plain, shooter_card
+from test_torpedoes import EAST, LAUNCHER, commander, entry, events, resolve
+from test_torpedoes import card as tcard
+from test_torpedoes import crew as tcrew
+from test_torpedoes import plain as tplain
+from test_torpedoes import torp as ttorp
 
 NATIONS = {"rules": "commander", "nations": True}
 
@@ -86,3 +95,124 @@ def test_compartment_armour_exact_odds_match_the_enumeration(destroyed: list[str
         assert odds.slots == plain_odds.slots
     else:  # the re-roll needs 3 more: port.5 is destroyed less often
         assert odds.slots["port.5"] < plain_odds.slots["port.5"]
+
+
+# --- Flak (N4): 1 red + the best crew die >= 8 cancels a torpedo-phase attack -----------------
+
+
+def flak(breach: int = 20) -> dict[str, Any]:
+    return {"kind": "flak", "breach": breach}
+
+
+def _flak_target(port: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    """A Type 1 target on 1312 facing N: the Boat's torpedo due east strikes its port side."""
+    return entry("Near", tcard("Near", ship_type=1, si=12, port=port), "british", "1312", "N",
+                 **extra)
+
+
+#: port: a red crew, two Flak slots, three plain slots (breach 11)
+FLAK_PORT = [tcrew(20, "green"), flak(), flak(), tplain(11), tplain(11), tplain(11)]
+
+
+def _flak_game(port: list[dict[str, Any]] = FLAK_PORT, launcher: dict[str, Any] = LAUNCHER,
+               **extra: Any) -> GameState:
+    state = commander(launcher, _flak_target(port, **extra), nations=True)
+    return play(state, [EAST], ScriptedDice())
+
+
+def test_flak_reaching_8_cancels_the_torpedo() -> None:
+    after = resolve(_flak_game(), ["launch done"], flak=[4], flak_crew=[4])
+    (roll,) = events(after, FlakRolled)
+    assert (roll.ship, roll.slot, roll.weapon, roll.total, roll.cancelled) == (
+        "Near", "port.2", "torpedo 1", 8, True)
+    assert roll.dice == (("flak", "red", 4), ("crew", "green", 4))
+    assert roll.text() == ("Near Flak port.2 against torpedo 1: flak red=4 + crew green=4 = 8 "
+                           "(needs 8): cancelled")
+    assert not events(after, TorpedoStruck) and after.ship("Near").destroyed == 0
+    assert roll.to_dict()["event"] == "FlakRolled"
+
+
+def test_flak_below_8_lets_the_torpedo_strike_each_flak_slot_rolling() -> None:
+    after = resolve(_flak_game(), ["launch done"], flak=[4, 3], flak_crew=[3, 4],
+                    torpedo_weapon=[10, 10, 10], torpedo_location=[4], torpedo_slot=[4])
+    assert [(e.slot, e.total, e.cancelled) for e in events(after, FlakRolled)] == [
+        ("port.2", 7, False), ("port.3", 7, False)]
+    (hit,) = events(after, TorpedoStruck)
+    assert hit.destroyed == ("port.4",)
+
+
+def test_the_second_flak_slot_may_cancel_after_the_first_fails() -> None:
+    after = resolve(_flak_game(), ["launch done"], flak=[1, 10], flak_crew=[1, 1])
+    assert [e.cancelled for e in events(after, FlakRolled)] == [False, True]
+    assert not events(after, TorpedoStruck)
+
+
+def test_destroyed_flak_does_not_roll_and_without_crew_it_rolls_red_alone() -> None:
+    port = [tplain(20), flak(), flak(), tplain(11), tplain(11), tplain(11)]
+    after = resolve(_flak_game(port, destroyed=["port.2"]), ["launch done"], flak=[8])
+    (roll,) = events(after, FlakRolled)
+    assert (roll.slot, roll.dice, roll.cancelled) == ("port.3", (("flak", "red", 8),), True)
+
+
+def test_flak_only_under_the_nations_and_only_in_the_struck_location() -> None:
+    # Without the option the slot is inert: the torpedo strikes, nothing rolls for Flak
+    state = play(commander(LAUNCHER, _flak_target(FLAK_PORT)), [EAST], ScriptedDice())
+    after = resolve(state, ["launch done"], torpedo_weapon=[1, 1, 1], torpedo_location=[1],
+                    torpedo_slot=[6])
+    assert events(after, TorpedoStruck) and not events(after, FlakRolled)
+    # Flak in the starboard location does not guard the port side
+    state = commander(LAUNCHER, entry("Near", tcard("Near", ship_type=1, si=12,
+                                                    starboard=FLAK_PORT), "british", "1312",
+                                      "N"), nations=True)
+    after = resolve(play(state, [EAST], ScriptedDice()), ["launch done"],
+                    torpedo_weapon=[1, 1, 1], torpedo_location=[1], torpedo_slot=[6])
+    assert events(after, TorpedoStruck) and not events(after, FlakRolled)
+
+
+def test_flak_chance_is_exact() -> None:
+    red, green = die("red"), die("green")
+    count = sum(1 for r in red.faces for g in green.faces if r + g >= 8)
+    assert flak_chance(green) == Fraction(count, 144) == Fraction(81, 144)
+    assert flak_chance(None) == Fraction(3, 12)  # 8, 9, 10 on red alone
+    state = _flak_game()
+    spec, near = state.setup.ships[1], state.ships[1]
+    assert flak_odds(spec, near, 1) == 1 - (1 - Fraction(81, 144)) ** 2
+    assert flak_odds(spec, near, 0) == 0
+
+
+#: a launcher with one red die for its torpedo: few enough paths to enumerate (its port
+#: torpedo keeps the launch phase waiting for "launch done")
+ONE_RED = tcard("Boat", starboard=[tplain(), tplain(), ttorp(dice="red"), tplain(), tplain(),
+                                   tplain()],
+                port=[tplain(), tplain(), ttorp(), tplain(), tplain(), tplain()])
+
+
+def test_torpedo_odds_count_the_flak_exactly() -> None:
+    """torpedo_odds against every path of the engine's dice (pathdice): one Flak slot with a
+    green crew, a one-red torpedo."""
+    port = [tcrew(20, "green"), flak(), tplain(9), tplain(10), tplain(11), tplain(12)]
+    state = _flak_game(port, entry("Boat", ONE_RED, "french", "1010", "N"))
+    odds = torpedo_odds(state, state.torpedoes.launched[0]).attacks[("Near", "port")]
+    got: dict[str, Fraction] = {}
+    choices: list[int] = []
+    total = Fraction(0)
+    while True:
+        dice = PathDice(choices)
+        after = state.apply(state.parse_action("launch done"), dice)
+        new = after.ship("Near").destroyed
+        if new:
+            ref = after.setup.ships[1].slot_ref(new.bit_length() - 1)
+            got[ref] = got.get(ref, Fraction(0)) + dice.prob
+        total += dice.prob
+        while choices and choices[-1] + 1 == len(dice.branches[len(choices) - 1]):
+            choices.pop()
+        if not choices:
+            break
+        choices[-1] += 1
+    assert total == 1
+    assert {r: p for r, p in odds.slots.items() if p} == got
+    # the Flak lets through 1 - 81/144 of what the same torpedo does without the option
+    plain = play(commander(entry("Boat", ONE_RED, "french", "1010", "N"),
+                           _flak_target(port)), [EAST], ScriptedDice())
+    unguarded = torpedo_odds(plain, plain.torpedoes.launched[0]).attacks[("Near", "port")]
+    assert odds.slots == {r: p * Fraction(63, 144) for r, p in unguarded.slots.items()}

@@ -22,6 +22,7 @@ __all__ = [
     "Deployed",
     "DrawAnswered",
     "DrawOffered",
+    "FlakRolled",
     "FogPlaced",
     "GameEnded",
     "Hugged",
@@ -346,3 +347,26 @@ class RepairRolled(_Event):
         verdict = "repaired" if self.repaired else "not repaired"
         return (f"{self.ship} {self.crew} repairs {self.slot}: {dice} = {self.total} against "
                 f"{self.target}: {verdict}")
+
+
+# --- the 8 Nations ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FlakRolled(_Event):
+    """N4: a Flak slot's roll against a torpedo-phase attack on its location: 1 red + the
+    location's best crew die; reaching ``need`` cancels the attack's damage."""
+
+    ship: str
+    slot: str
+    weapon: str
+    #: (role, die, face): the red die ("flak") and the crew die
+    dice: tuple[tuple[str, str, int], ...]
+    total: int
+    need: int
+    cancelled: bool
+
+    def text(self) -> str:
+        dice = " + ".join(f"{role} {d}={face}" for role, d, face in self.dice)
+        return (f"{self.ship} Flak {self.slot} against {self.weapon}: {dice} = {self.total} "
+                f"(needs {self.need}): {'cancelled' if self.cancelled else 'fails'}")

@@ -511,6 +511,12 @@ def strike(state: GameState, torp: Torpedo, ship: int, location: int, dice: Dice
     effect at once (A5)."""
     setup = state.setup
     spec = setup.ships[torp.ship]
+    if state.nations is not None:  # N4: the struck location's Flak may cancel it
+        from .nations import germany
+
+        if germany.flak_cancels(state, ship, location, dice, events,
+                                f"torpedo {torp.number}"):
+            return state
     tspec = setup.ships[ship]
     target = state.ships[ship]
     struck = breach.struck(tspec, target, location)
@@ -661,6 +667,11 @@ def torpedo_odds(state: GameState, torp: Torpedo | Launch) -> TorpedoOdds:
     for i, loc in strike_options(state, torp):
         tspec = setup.ships[i]
         slots, keel, critical = breach.exact_odds(shot, breach.struck(tspec, state.ships[i], loc))
+        if state.nations is not None:  # N4: what gets past the location's Flak
+            from .nations import germany
+
+            past = 1 - germany.flak_odds(tspec, state.ships[i], loc)
+            slots, keel, critical = tuple(p * past for p in slots), keel * past, critical * past
         refs = {tspec.slot_ref(6 * loc + k): p for k, p in enumerate(slots)
                 if tspec.breach[loc][k] is not None}
         attacks[(tspec.name, tspec.locations[loc])] = AttackOdds(refs, keel, critical)
