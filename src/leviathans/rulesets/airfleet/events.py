@@ -35,6 +35,7 @@ __all__ = [
     "RamAttack",
     "RamCheck",
     "RepairRolled",
+    "ShipFled",
     "ShipLost",
     "ShipPushed",
     "TorpedoLaunched",
@@ -42,6 +43,7 @@ __all__ = [
     "TorpedoStruck",
     "TurnEnded",
     "TurnStarted",
+    "WithdrawalRolled",
 ]
 
 
@@ -370,3 +372,38 @@ class FlakRolled(_Event):
         dice = " + ".join(f"{role} {d}={face}" for role, d, face in self.dice)
         return (f"{self.ship} Flak {self.slot} against {self.weapon}: {dice} = {self.total} "
                 f"(needs {self.need}): {'cancelled' if self.cancelled else 'fails'}")
+
+
+@dataclass(frozen=True, slots=True)
+class ShipFled(_Event):
+    """N5: an Italian ship flew off the board by its own move: a token on its last pivot hex;
+    it may return."""
+
+    ship: str
+    side: str
+    token: str
+    #: the facings it may return with (away from the edge it left by)
+    away: tuple[str, ...]
+
+    def text(self) -> str:
+        return (f"{self.ship} ({self.side}) flies off the board: its token on {self.token} "
+                f"(Tactical Withdrawal)")
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawalRolled(_Event):
+    """N5: a fled ship's roll to return: 2 red, ``need`` or more returns it (``bow``: its
+    bow hex then), a 2 takes it out of the battle for good."""
+
+    ship: str
+    facing: str
+    dice: tuple[int, int]
+    total: int
+    need: int
+    outcome: str
+    bow: str | None = None
+
+    def text(self) -> str:
+        where = f" at {self.bow} facing {self.facing}" if self.bow else ""
+        return (f"{self.ship} rolls to return: red {self.dice[0]} + red {self.dice[1]} = "
+                f"{self.total} (needs {self.need}): {self.outcome}{where}")

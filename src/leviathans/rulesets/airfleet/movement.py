@@ -259,6 +259,11 @@ def finish_move(state: GameState, prog: MoveProgress, events: list[Event]) -> Ga
     ships = state.ships
     if s.status != REMOVED and not state.setup.board.edge().isdisjoint(
             footprint(s.bow, s.facing, spec.length)):
+        from .nations import italy
+
+        if italy.flees(state, index):  # N5: an Italian ship flees and may return
+            return italy.flee(state, index, events).evolve(
+                moving=None, finished=state.finished | 1 << index)
         ships = (*ships[:index], s._replace(status=REMOVED), *ships[index + 1:])
         events.append(ShipLost(spec.name, spec.side, "ended its move on a half-hex"))
     return state.evolve(ships=ships, moving=None, finished=state.finished | 1 << index)

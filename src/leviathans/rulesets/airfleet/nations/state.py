@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["NationsState"]
+from ....hexgrid import Hex
+
+__all__ = ["Fled", "NationsState"]
+
+
+class Fled(NamedTuple):
+    """N5: an Italian ship that flew off the board by its own move and may return."""
+
+    ship: int
+    #: its last pivot hex on the board
+    token: Hex
+    #: the facings pointing away from the edge(s) it left by
+    away: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +31,8 @@ class NationsState:
     used: frozenset[tuple[str, int]] = frozenset()
     #: in a step of declarations (``declare.py``): the sides still to declare, the first now
     declaring: tuple[str, ...] = ()
+    #: N5 Tactical Withdrawal: the Italian ships off the board that may still return
+    fled: tuple[Fled, ...] = ()
 
     def evolve(self, **changes: Any) -> NationsState:
         return replace(self, **changes)

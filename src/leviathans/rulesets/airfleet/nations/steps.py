@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .italy import TacticalWithdrawal
+
 __all__ = ["AFTER_MOVE", "AFTER_REPAIR", "BEFORE_GUNNERY", "MOVE_EXTRAS", "REINFORCE",
            "STEP_TITLES"]
 
@@ -23,7 +25,7 @@ BEFORE_GUNNERY: list[Any] = []
 #: A1 step 8, before repair (N2 Reinforce)
 REINFORCE: list[Any] = []
 #: A1 step 8, after repair (N9 EFFAS rays, N5 Tactical Withdrawal)
-AFTER_REPAIR: list[Any] = []
+AFTER_REPAIR: list[Any] = [TacticalWithdrawal()]
 
 #: each declaration step's word (``STEP done``) and its name in refusals
 STEP_TITLES = {

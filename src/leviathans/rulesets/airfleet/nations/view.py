@@ -1,0 +1,15 @@
+"""What players see of the nations' rules (``GameState.view()["nations"]``): each nation's
+part, JSON-plain."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..state import GameState
+from . import italy
+
+__all__ = ["view"]
+
+
+def view(state: GameState) -> dict[str, Any]:
+    return {**italy.view(state)}
