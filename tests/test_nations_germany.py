@@ -11,7 +11,7 @@ import pytest
 from conftest import game, play, ship
 from leviathans.dice import ScriptedDice, die
 from leviathans.rulesets.airfleet import GameState
-from leviathans.rulesets.airfleet.events import AttackResult, FlakRolled, TorpedoStruck
+from leviathans.rulesets.airfleet.events import AttackResult, FlakRolled, Hugged, TorpedoStruck
 from leviathans.rulesets.airfleet.gunnery import AttackOption, ship_attack_options
 from leviathans.rulesets.airfleet.nations.germany import flak_chance, flak_odds
 from leviathans.rulesets.airfleet.torpedoes import torpedo_odds
@@ -216,3 +216,32 @@ def test_torpedo_odds_count_the_flak_exactly() -> None:
                            _flak_target(port)), [EAST], ScriptedDice())
     unguarded = torpedo_odds(plain, plain.torpedoes.launched[0]).attacks[("Near", "port")]
     assert odds.slots == {r: p * Fraction(63, 144) for r, p in unguarded.slots.items()}
+
+
+# --- Screening Crew (N4, A7): a hug for 1 MP -------------------------------------------------
+
+HAMBURG = "SML Hamburg (8 Nations)"
+BREMEN = "SML Bremen (8 Nations)"
+
+
+def _hamburg_beside_bremen(**hamburg: Any) -> GameState:
+    """Movement, the British won initiative: the Hamburg (Type 2, a Screening Crew in its bow,
+    bow 1010 facing N) moves first; the Bremen lies ahead of it on 1007-1008."""
+    return game([ship(HAMBURG, "british", "1010", "N", **hamburg),
+                 ship(BREMEN, "british", "1007", "N"),
+                 ship("Pelletier", "french", "3018", "N")],
+                ScriptedDice(), phase="movement", initiative="british", options=NATIONS)
+
+
+def test_a_screening_crew_on_a_german_variant_card_hugs_for_1_mp() -> None:
+    state = play(_hamburg_beside_bremen(), [f"{HAMBURG}:F"], ScriptedDice())
+    assert state.moving is not None and state.moving.mp == 4  # of 5
+    after = play(state, [f"hug {HAMBURG}>{BREMEN}:defensive"], ScriptedDice())
+    (hug,) = [e for e in after.events if isinstance(e, Hugged)]
+    assert hug.mp == 1
+    # with its Screening Crew destroyed in an earlier turn, the hug costs 3 MP
+    state = play(_hamburg_beside_bremen(destroyed=["bow.3"]), [f"{HAMBURG}:F"],
+                 ScriptedDice())
+    after = play(state, [f"hug {HAMBURG}>{BREMEN}:defensive"], ScriptedDice())
+    (hug,) = [e for e in after.events if isinstance(e, Hugged)]
+    assert hug.mp == 3
