@@ -10,10 +10,31 @@ import pytest
 
 from conftest import game, play, ship
 from leviathans.dice import ScriptedDice, die
-from leviathans.rulesets.airfleet import GameState
-from leviathans.rulesets.airfleet.events import AttackResult, FlakRolled, Hugged, TorpedoStruck
+from leviathans.errors import IllegalActionError
+from leviathans.hexgrid import Facing
+from leviathans.rulesets.airfleet import GameState, parse_action
+from leviathans.rulesets.airfleet.events import (
+    AttackResult,
+    FlakRolled,
+    Hugged,
+    LockBroken,
+    LockMoved,
+    LockRolled,
+    RamAttack,
+    RamCheck,
+    ShipPushed,
+    TorpedoStruck,
+)
 from leviathans.rulesets.airfleet.gunnery import AttackOption, ship_attack_options
-from leviathans.rulesets.airfleet.nations.germany import flak_chance, flak_odds
+from leviathans.rulesets.airfleet.nations.germany import (
+    LockOn,
+    LockStep,
+    flak_chance,
+    flak_odds,
+    lock_chance,
+    lock_crews,
+    touching,
+)
 from leviathans.rulesets.airfleet.torpedoes import torpedo_odds
 from pathdice import PathDice
 from test_airfleet_odds import card as make_card
@@ -245,3 +266,157 @@ def test_a_screening_crew_on_a_german_variant_card_hugs_for_1_mp() -> None:
     after = play(state, [f"hug {HAMBURG}>{BREMEN}:defensive"], ScriptedDice())
     (hug,) = [e for e in after.events if isinstance(e, Hugged)]
     assert hug.mp == 3
+
+
+# --- Lock Formation (N4) ----------------------------------------------------------------------
+
+CHAFF = {"kind": "chaff", "breach": 20}
+SCREEN = {"kind": "screening-crew", "breach": 20}
+
+
+def wolf(name: str, screens: bool = True) -> dict[str, Any]:
+    """A German Type 2 card: a Screening Crew in each side (if ``screens``), a gun in the bow,
+    6 MP, one hex before a turn."""
+    side = [SCREEN if screens else CHAFF, *[CHAFF] * 5]
+    data = make_card(name, port=side, starboard=side,
+                     bow=[gun(20), *[CHAFF] * 5],
+                     stern=[{"kind": "engine", "breach": 20, "mp": 3},
+                            {"kind": "engine", "breach": 20, "mp": 3}, *[CHAFF] * 4])
+    return {**data, "nation": "german", "starting_mp": 6, "enter_before_turn": 1}
+
+
+def _wolves(screens: bool = True, **start: Any) -> GameState:
+    """Movement of turn 1 (the British won initiative): the Wolf (1010-1012) and the Cub
+    (1110-1112) lie side by side facing N; the French Pelletier far away."""
+    return game([ship("Wolf", "british", "1010", "N", card_data=wolf("Wolf", screens)),
+                 ship("Cub", "british", "1110", "N", card_data=wolf("Cub", screens)),
+                 ship("Pelletier", "french", "3818", "N")],
+                ScriptedDice(), phase="movement", initiative="british", options=NATIONS,
+                **start)
+
+
+def _locked() -> GameState:
+    """The Wolf locked to the Cub (4 + 4 + 2 x 2 screening crews = 12)."""
+    return play(_wolves(), ["lock Wolf>Cub"], ScriptedDice.by_label({"lock": [4, 4]}))
+
+
+def test_lock_formation_at_12_locks_the_two() -> None:
+    state = _wolves()
+    assert touching(state, 0, 1) == ((2,), (1,))  # the Wolf's starboard, the Cub's port
+    assert lock_crews(state, 0, 1) == 2
+    assert "lock Wolf>Cub" in {a.text() for a in state.legal_actions()}
+    after = _locked()
+    (rolled,) = [e for e in after.events if isinstance(e, LockRolled)]
+    assert (rolled.total, rolled.crews, rolled.success, rolled.mp) == (12, 2, True, 1)
+    assert rolled.text() == ("Wolf tries to lock with Cub (1 MP): red 4 + red 4 + 4 (2 "
+                             "screening crew) = 12 (needs 12): locked")
+    assert after.nations.locks == ((0, 1),)
+    assert after.view()["nations"]["locks"] == [["Wolf", "Cub"]]
+    assert after.finished & 1  # the Wolf's move ended
+    # the two screen each other defensively (A7)
+    assert {(h.ship, h.other, h.kind) for h in after.hugs} == {
+        (0, 1, "defensive"), (1, 0, "defensive")}
+
+
+def test_lock_formation_needs_two_more_per_screening_crew() -> None:
+    state = _wolves(screens=False)
+    assert lock_crews(state, 0, 1) == 0
+    after = play(state, ["lock Wolf>Cub"], ScriptedDice.by_label({
+        "lock": [4, 4], "ram": [1] * 8, "location": [1] * 4, "slot": [1] * 4}))
+    (rolled,) = [e for e in after.events if isinstance(e, LockRolled)]
+    assert (rolled.total, rolled.success, rolled.mp) == (8, False, 3)  # a hug's 3 MP
+
+
+def test_a_failed_lock_is_a_ram_on_both_side_locations_without_check_or_push() -> None:
+    """Must show (issue 16): a failed Lock Formation becoming a ram on both side
+    locations."""
+    state = _wolves()
+    after = play(state, ["lock Wolf>Cub"], ScriptedDice.by_label({
+        "lock": [4, 3], "ram": [10] * 8, "location": [6] * 4, "slot": [1, 6, 1, 6]}))
+    (rolled,) = [e for e in after.events if isinstance(e, LockRolled)]
+    assert (rolled.total, rolled.success) == (11, False)
+    # each takes two attacks (the other's Type, A6), in its side facing the other
+    attacks = [(e.ship, e.other, e.location) for e in after.events
+               if isinstance(e, RamAttack)]
+    assert attacks == [("Cub", "Wolf", "port")] * 2 + [("Wolf", "Cub", "starboard")] * 2
+    assert not [e for e in after.events if isinstance(e, (RamCheck, ShipPushed))]
+    assert [h.label() for h in after.hexes(0)] == ["1010", "1011", "1012"]
+    assert [h.label() for h in after.hexes(1)] == ["1110", "1111", "1112"]
+    # 10 + 10 + 6 = 26 destroys what the slot dice find, at once: the Cub's port.1 and .6,
+    # the Wolf's starboard.1 and .6
+    assert [e.destroyed for e in after.events if isinstance(e, RamAttack)] == [
+        ("port.1",), ("port.6",), ("starboard.1",), ("starboard.6",)]
+    assert after.nations.locks == ()
+
+
+def test_lock_chance_is_exact() -> None:
+    red = die("red").faces
+    for crews in range(4):
+        count = sum(1 for a in red for b in red if a + b + 2 * crews >= 12)
+        assert lock_chance(crews) == Fraction(count, 144)
+
+
+def test_the_locked_target_may_stay_or_move_and_break_the_lock() -> None:
+    state = _locked()
+    assert state.to_move == "british" and not state.ship("Cub").moved
+    stayed = play(state, ["Cub:E"], ScriptedDice())
+    assert stayed.nations.locks == ((0, 1),) and not stayed.ship("Cub").moved
+    moved = play(state, ["Cub:F"], ScriptedDice())
+    (broken,) = [e for e in moved.events if isinstance(e, LockBroken)]
+    assert broken.ship == "Cub" and moved.nations.locks == ()
+
+
+NEXT_TURN = {"initiative:british": [5, 5], "initiative:french": [1, 1]}
+
+
+def _next_turn_locked() -> GameState:
+    """Turn 2's movement, the Wolf and the Cub locked since turn 1."""
+    state = play(_locked(), ["Cub:E", "Pelletier:E"], ScriptedDice.by_label(NEXT_TURN))
+    assert state.turn == 2 and state.phase.name == "MOVEMENT"
+    return state
+
+
+def test_a_lock_moves_and_turns_as_one() -> None:
+    state = _next_turn_locked()
+    offered = {a.text() for a in state.legal_actions()}
+    assert {"locked Wolf:F", "locked Cub:F", "locked Wolf:E"} <= offered
+    assert "locked Wolf:R@Cub" not in offered  # one hex before a turn
+    state = play(state, ["locked Wolf:F"], ScriptedDice())
+    assert (state.hexes(0)[0].label(), state.hexes(1)[0].label()) == ("1009", "1109")
+    assert {a.text() for a in state.legal_actions()} >= {"locked Wolf:R@Cub",
+                                                           "locked Wolf:L@Wolf"}
+    # nothing else while the lock moves
+    assert all(isinstance(a, LockStep) for a in state.legal_actions())
+    with pytest.raises(IllegalActionError, match="a lock is moving as one"):
+        state.apply(state.parse_action("Wolf:F"), ScriptedDice())
+    before = state.nations.lock_move.mp
+    state = play(state, ["locked Wolf:R@Cub"], ScriptedDice())
+    assert state.nations.lock_move.mp == before - 2  # 1 MP per member
+    assert state.ship("Wolf").facing == state.ship("Cub").facing == Facing.NE
+    cub_pivot = state.hexes(1)[1]
+    assert cub_pivot.label() == "1110"  # the Cub turned about its own pivot
+    assert touching(state, 0, 1) is not None  # still side by side
+    after = play(state, ["locked Wolf:E"], ScriptedDice())
+    (moved,) = [e for e in after.events if isinstance(e, LockMoved)]
+    assert moved.members == ("Wolf", "Cub") and moved.mp == 3
+    assert after.finished & 0b11 == 0b11 and after.nations.lock_move is None
+    assert after.ship("Wolf").moved and after.ship("Cub").moved
+
+
+def test_the_lock_moves_with_its_lowest_mp() -> None:
+    state = _next_turn_locked()
+    slow = list(state.ships)
+    slow[1] = slow[1]._replace(destroyed=1 << 18)  # the Cub's stern.1: 3 MP left
+    state = state.evolve(ships=tuple(slow))
+    state = play(state, ["locked Wolf:F", "locked Wolf:F"], ScriptedDice())
+    assert state.nations.lock_move.mp == 1
+    after = play(state, ["locked Wolf:F"], ScriptedDice())
+    assert after.nations.lock_move is None  # 3 MP spent: the move is over
+
+
+def test_the_lock_notation_round_trips() -> None:
+    for action in (LockOn("SML Kaiser", "SML Hamburg"), LockStep("Wolf", "F"),
+                   LockStep("Wolf", "L", "Cub"), LockStep("Wolf", "E")):
+        assert parse_action(action.text()) == action
+    with pytest.raises(IllegalActionError, match="turns about a member's pivot"):
+        parse_action("locked Wolf:L")

@@ -33,6 +33,10 @@
                                    move hugging the Pontbriand (or ``:defensive``)
 ``torpedo 2>Pontbriand:port``      the launching side's choice for torpedo 2 (ship met at one
                                    point with another, location on a line between arcs)
+``lock Wolf>Cub``                   the 8 Nations (N4, ``nations/germany.py``): Lock Formation
+                                   of the moving Wolf with the Cub beside it
+``locked Wolf:F``                  the lock led by Wolf moves as one: ``F``, ``L@Cub`` /
+                                   ``R@Cub`` (one hexside about the Cub's pivot), ``E``
 ``return Andromeda>SE``            the 8 Nations (N5, ``nations/italy.py``): the fled
                                    Andromeda rolls to return, facing SE
 =================================  ==========================================================

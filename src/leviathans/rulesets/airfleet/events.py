@@ -29,6 +29,9 @@ __all__ = [
     "InitiativeDie",
     "InitiativeRolled",
     "InitiativeTie",
+    "LockBroken",
+    "LockMoved",
+    "LockRolled",
     "MoveEnded",
     "MovementOrder",
     "NothingBears",
@@ -407,3 +410,50 @@ class WithdrawalRolled(_Event):
         where = f" at {self.bow} facing {self.facing}" if self.bow else ""
         return (f"{self.ship} rolls to return: red {self.dice[0]} + red {self.dice[1]} = "
                 f"{self.total} (needs {self.need}): {self.outcome}{where}")
+
+
+@dataclass(frozen=True, slots=True)
+class LockRolled(_Event):
+    """N4: Lock Formation: 2 red + 2 per Screening Crew in the touching locations >= need;
+    ``mp`` spent (a defensive hug's cost). Failure is a ram without check or push."""
+
+    ship: str
+    target: str
+    dice: tuple[int, int]
+    crews: int
+    total: int
+    need: int
+    success: bool
+    mp: int
+
+    def text(self) -> str:
+        crews = f" + {2 * self.crews} ({self.crews} screening crew)" if self.crews else ""
+        result = "locked" if self.success else "fails: the two ram each other"
+        return (f"{self.ship} tries to lock with {self.target} ({self.mp} MP): red "
+                f"{self.dice[0]} + red {self.dice[1]}{crews} = {self.total} (needs "
+                f"{self.need}): {result}")
+
+
+@dataclass(frozen=True, slots=True)
+class LockMoved(_Event):
+    """N4: a lock moved as one (its members, its lead, the MP spent, the members' bows)."""
+
+    members: tuple[str, ...]
+    lead: str
+    mp: int
+    bows: tuple[str, ...]
+
+    def text(self) -> str:
+        return (f"The lock of {', '.join(self.members)} (led by {self.lead}) moves as one, "
+                f"{self.mp} MP: bows on {', '.join(self.bows)}")
+
+
+@dataclass(frozen=True, slots=True)
+class LockBroken(_Event):
+    """N4: a ship leaves its lock."""
+
+    ship: str
+    why: str
+
+    def text(self) -> str:
+        return f"{self.ship} leaves its lock: {self.why}"

@@ -33,6 +33,10 @@ class NationsState:
     declaring: tuple[str, ...] = ()
     #: N5 Tactical Withdrawal: the Italian ships off the board that may still return
     fled: tuple[Fled, ...] = ()
+    #: N4 Lock Formation: the locks, each the ship indices of its members (sorted)
+    locks: tuple[tuple[int, ...], ...] = ()
+    #: N4: a lock moving as one now (``germany.LockMove``), if any
+    lock_move: Any = None
 
     def evolve(self, **changes: Any) -> NationsState:
         return replace(self, **changes)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..state import GameState
-from . import italy
+from . import germany, italy
 
 __all__ = ["view"]
 
 
 def view(state: GameState) -> dict[str, Any]:
-    return {**italy.view(state)}
+    return {**germany.lock_view(state), **italy.view(state)}
