@@ -31,10 +31,13 @@ from leviathans.rulesets.airfleet.nations.germany import (
     LockStep,
     flak_chance,
     flak_odds,
+    live_locks,
     lock_chance,
     lock_crews,
+    rammed,
     touching,
 )
+from leviathans.rulesets.airfleet.ships import KEEL_BROKEN
 from leviathans.rulesets.airfleet.torpedoes import torpedo_odds
 from pathdice import PathDice
 from test_airfleet_odds import card as make_card
@@ -420,3 +423,31 @@ def test_the_lock_notation_round_trips() -> None:
         assert parse_action(action.text()) == action
     with pytest.raises(IllegalActionError, match="turns about a member's pivot"):
         parse_action("locked Wolf:L")
+
+
+def test_a_rammed_lock_breaks_for_all_and_a_broken_keel_leaves_it() -> None:
+    state = _next_turn_locked()
+    events: list[Any] = []
+    after = rammed(state, (1,), events)
+    assert after.nations.locks == () and [e.ship for e in events] == ["Wolf", "Cub"]
+    assert rammed(state, (2,), []).nations.locks == ((0, 1),)  # the Pelletier is no member
+    ships = list(state.ships)
+    ships[1] = ships[1]._replace(status=KEEL_BROKEN)
+    assert live_locks(state.evolve(ships=tuple(ships))) == ()
+    assert live_locks(state) == ((0, 1),)
+
+
+def test_a_successful_ram_on_a_member_breaks_the_lock() -> None:
+    state = game([ship("Wolf", "british", "1010", "N", card_data=wolf("Wolf")),
+                  ship("Cub", "british", "1110", "N", card_data=wolf("Cub")),
+                  ship("Pelletier", "french", "1211", "NW")],
+                 ScriptedDice(), phase="movement", initiative="british", options=NATIONS)
+    state = play(state, ["lock Wolf>Cub", "Cub:E"], ScriptedDice.by_label({"lock": [6, 6]}))
+    assert state.nations.locks == ((0, 1),)
+    assert "Pelletier:RAM" in {a.text() for a in state.legal_actions()}
+    dice = ScriptedDice.by_label({"ram:check": [6, 6], "ram": [1] * 40, "location": [1] * 40,
+                                  "slot": [1] * 40, "slot:reroll": [2] * 40})
+    after = state.apply(state.parse_action("Pelletier:RAM"), dice)
+    assert [e.why for e in after.events if isinstance(e, LockBroken)] == [
+        "the lock was rammed"] * 2
+    assert after.nations.locks == ()
