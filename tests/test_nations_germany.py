@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from conftest import game, play, ship
-from leviathans.dice import ScriptedDice, die
+from leviathans.dice import DiceExpr, ScriptedDice, die
 from leviathans.errors import IllegalActionError
 from leviathans.hexgrid import Facing
-from leviathans.rulesets.airfleet import GameState, parse_action
+from leviathans.rulesets.airfleet import GameState, breach, parse_action
 from leviathans.rulesets.airfleet.events import (
     AttackResult,
     FlakRolled,
@@ -451,3 +451,31 @@ def test_a_successful_ram_on_a_member_breaks_the_lock() -> None:
     assert [e.why for e in after.events if isinstance(e, LockBroken)] == [
         "the lock was rammed"] * 2
     assert after.nations.locks == ()
+
+
+def test_compartment_armour_in_saturation_odds_matches_the_enumeration() -> None:
+    """A4 saturation (two slot dice on one total) against a location with Compartment Armor:
+    breach.exact_odds against every path of breach.roll_attack's dice."""
+    state, _ = _anvil_attack(PORT, destroyed=["port.2"])
+    spec, ship_ = state.setup.ships[1], state.ships[1]
+    target = breach.struck(spec, ship_, 1)
+    assert target.compartment == 3
+    shot = breach.Shooter(DiceExpr.parse("green"), None, 0, slot_dice=2)
+    slots = [Fraction(0)] * 6
+    keel = Fraction(0)
+    choices: list[int] = []
+    while True:
+        dice = PathDice(choices)
+        results = breach.roll_attack(shot, target, dice)
+        for result in results:
+            if result.destroyed >= 0:
+                slots[result.destroyed] += dice.prob
+        if any(result.keel_broken for result in results):
+            keel += dice.prob
+        while choices and choices[-1] + 1 == len(dice.branches[len(choices) - 1]):
+            choices.pop()
+        if not choices:
+            break
+        choices[-1] += 1
+    exact_slots, exact_keel, _ = breach.exact_odds(shot, target)
+    assert list(exact_slots) == slots and exact_keel == keel

@@ -71,7 +71,7 @@ def flak_odds(spec: ShipSpec, ship: ShipState, location: int) -> Fraction:
 
 
 def flak_cancels(state: GameState, ship: int, location: int, dice: DiceSource,
-                 events: list[Event], weapon: str) -> bool:
+                 events: list[Event], weapon: str = "a torpedo-phase attack") -> bool:
     """N4: the Flak of ``location`` of ``ship`` rolls against a torpedo-phase attack
     (``weapon``: what it is, for the log), slot after slot until one cancels it. ``True``: the
     attack does no damage to the ship."""
