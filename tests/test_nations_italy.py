@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from conftest import game, play, ship
+from leviathans.bots.greedy import GreedyBot
 from leviathans.cards.loader import find_card
 from leviathans.dice import ScriptedDice, die
 from leviathans.errors import IllegalActionError
@@ -191,3 +192,10 @@ def test_the_return_notation_round_trips() -> None:
         assert parse_action(action.text()) == action
     with pytest.raises(IllegalActionError, match="unknown facing"):
         parse_action("return Julius>UP")
+
+
+def test_the_greedy_bot_rolls_a_fled_ships_return() -> None:
+    state = play(_fleeing(), FLY_OFF, ScriptedDice())
+    assert state.phase.name == "NATIONS_AFTER_REPAIR"
+    choice = GreedyBot(seed=1).choose(state)
+    assert isinstance(choice, Return) and state.is_legal(choice)
