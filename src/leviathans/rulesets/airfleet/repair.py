@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ...dice import DiceExpr, DiceSource, Die, die
 from ...errors import LeviathansError
@@ -151,13 +151,11 @@ def _present(state: GameState, index: int) -> bool:
     s = state.ships[index]
     if s.status == AFLOAT and s.bow is not None:
         return True
-    return state.nations is not None and _italy().repairs_off_board(state, index)
-
-
-def _italy() -> Any:
+    if state.nations is None:
+        return False
     from .nations import italy
 
-    return italy
+    return italy.repairs_off_board(state, index)
 
 
 def _repairing(state: GameState) -> Iterator[int]:
