@@ -34,6 +34,7 @@ from leviathans.rulesets.airfleet.nations.germany import (
     live_locks,
     lock_chance,
     lock_crews,
+    lock_odds,
     rammed,
     touching,
 )
@@ -357,6 +358,8 @@ def test_lock_chance_is_exact() -> None:
     for crews in range(4):
         count = sum(1 for a in red for b in red if a + b + 2 * crews >= 12)
         assert lock_chance(crews) == Fraction(count, 144)
+    assert lock_odds(_wolves(), LockOn("Wolf", "Cub")) == lock_chance(2)
+    assert lock_odds(_wolves(screens=False), LockOn("Wolf", "Cub")) == lock_chance(0)
 
 
 def test_the_locked_target_may_stay_or_move_and_break_the_lock() -> None:

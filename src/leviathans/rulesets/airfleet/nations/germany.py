@@ -32,8 +32,8 @@ from ..state import GameState, MoveProgress
 
 __all__ = ["FLAK_NEED", "LOCKS", "LOCK_NEED", "LockFormation", "LockMove", "LockOn",
            "LockStep", "flak_cancels", "flak_chance", "flak_crew", "flak_odds", "flak_slots",
-           "leave_lock", "live_locks", "lock_chance", "lock_crews", "lock_of", "lock_view",
-           "touching"]
+           "leave_lock", "live_locks", "lock_chance", "lock_crews", "lock_odds", "lock_of",
+           "lock_view", "rammed", "touching"]
 
 RED = die("red")
 #: N4: what 1 red + the best crew die must reach for a Flak slot to cancel the attack
@@ -228,6 +228,13 @@ def lock_crews(state: GameState, a: int, b: int) -> int:
 def lock_chance(crews: int) -> Fraction:
     """The exact chance of Lock Formation: 2 red + 2 per Screening Crew >= 12."""
     return TWO_RED.prob_at_least(LOCK_NEED - LOCK_CREW_BONUS * crews)
+
+
+def lock_odds(state: GameState, action: LockOn) -> Fraction:
+    """The exact chance that a legal ``action`` locks the two (its failure: the ram)."""
+    setup = state.setup
+    return lock_chance(lock_crews(state, setup.by_name[action.ship],
+                                  setup.by_name[action.target]))
 
 
 def lock_of(state: GameState, ship: int) -> tuple[int, ...] | None:
