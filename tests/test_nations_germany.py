@@ -11,7 +11,7 @@ import pytest
 from conftest import game, play, ship
 from leviathans.dice import DiceExpr, ScriptedDice, die
 from leviathans.errors import IllegalActionError
-from leviathans.hexgrid import Facing
+from leviathans.hexgrid import Facing, Hex
 from leviathans.rulesets.airfleet import GameState, breach, parse_action
 from leviathans.rulesets.airfleet.events import (
     AttackResult,
@@ -482,3 +482,26 @@ def test_compartment_armour_in_saturation_odds_matches_the_enumeration() -> None
         choices[-1] += 1
     exact_slots, exact_keel, _ = breach.exact_odds(shot, target)
     assert list(exact_slots) == slots and exact_keel == keel
+
+
+def test_a_lock_passes_over_a_ship_but_never_ends_on_it() -> None:
+    state = _next_turn_locked()
+    ships = list(state.ships)
+    ships[2] = ships[2]._replace(bow=Hex.from_label("1007"), facing=Facing.N)  # on 1007-1008
+    state = state.evolve(ships=tuple(ships))
+    state = play(state, ["locked Wolf:F", "locked Wolf:F"], ScriptedDice())
+    assert state.hexes(0)[0].label() == "1008"  # the Wolf's bow over the Pelletier
+    offered = {a.text() for a in state.legal_actions()}
+    assert "locked Wolf:E" not in offered and "locked Wolf:F" in offered
+    with pytest.raises(IllegalActionError, match="may not end its move over another ship"):
+        state.apply(state.parse_action("locked Wolf:E"), ScriptedDice())
+    # 4 MP left: just enough to clear it (bow 1004, hexes 1004-1006)
+    after = play(state, ["locked Wolf:F"] * 4, ScriptedDice())
+    assert after.nations.lock_move is None
+    assert after.hexes(0)[0].label() == "1004"
+    assert not set(after.hexes(0)) & set(after.hexes(2))
+    # one hex further ahead, a Pelletier on 1006-1007 could never be cleared: no step onto it
+    ships[2] = ships[2]._replace(bow=Hex.from_label("1006"))
+    blocked = play(_next_turn_locked().evolve(ships=tuple(ships)),
+                   ["locked Wolf:F", "locked Wolf:F"], ScriptedDice())
+    assert "locked Wolf:F" not in {a.text() for a in blocked.legal_actions()}

@@ -110,7 +110,9 @@ def flak_cancels(state: GameState, ship: int, location: int, dice: DiceSource,
 # A lock moves as one when its first member would (no member having moved this turn): with
 # the lowest MP of its members, forward, or turning rigidly one hexside about any member's
 # pivot at 1 MP per member, after the highest hexes-before-turn of its members, one hexside a
-# hex (``locked SHIP:F``, ``locked SHIP:L@MEMBER``, ``locked SHIP:E``). A member taking its
+# hex (``locked SHIP:F``, ``locked SHIP:L@MEMBER``, ``locked SHIP:E``); it may pass over other
+# ships but never end on one (a step is offered only if the lock can still end clear, straight
+# ahead), and never enters the half-hex ring. A member taking its
 # own move (the lead breaking away, the target moving) leaves the lock; a lock ends when fewer
 # than two members remain side by side, afloat (a broken keel ends it), or when a member is
 # successfully rammed.
@@ -451,15 +453,16 @@ def _before_turn(state: GameState, move: LockMove) -> int:
 
 def _placed(state: GameState, move: LockMove, step: str, about: int | None
             ) -> list[tuple[Hex, Facing]] | None:
-    """Every member's (bow, facing) after ``step``, or ``None`` where a member would leave the
-    board, lie on the half-hex ring or on a ship not of the lock."""
-    board = state.setup.board
-    out = []
+    """Every member's (bow, facing) after ``step``, or ``None`` where the lock could not
+    make it: a member off the board or on the half-hex ring, or the lock unable to end its
+    move clear of every other ship with the MP it would have left (it may pass over ships,
+    never end on one; its way out is checked straight ahead)."""
     centre = None
     if about is not None:
         spec = state.setup.ships[about]
         centre = state.hexes(about)[spec.pivot]
     turn = {"L": -1, "R": 1}.get(step, 0)
+    out = []
     for m in move.members:
         s = state.ships[m]
         assert s.bow is not None
@@ -469,12 +472,36 @@ def _placed(state: GameState, move: LockMove, step: str, about: int | None
             assert centre is not None
             bow, facing = _rotate(s.bow, centre, turn), s.facing.turned(turn)
         out.append((bow, facing))
-    others = {h for i in state.afloat() if i not in move.members for h in state.hexes(i)}
-    for m, (bow, facing) in zip(move.members, out, strict=True):
-        for h in footprint(bow, facing, state.setup.ships[m].length):
-            if not board.contains(h) or board.is_half_hex(h) or h in others:
-                return None
-    return out
+    left = move.mp - (1 if step == "F" else len(move.members))
+    return out if _can_end(state, move.members, out, left) else None
+
+
+def _can_end(state: GameState, members: tuple[int, ...], placed: list[tuple[Hex, Facing]],
+             mp: int) -> bool:
+    """Can the lock, placed so, end clear of other ships now or after up to ``mp`` steps
+    straight ahead, every member on the board and off the half-hex ring on the way?"""
+    board = state.setup.board
+    others = {h for i in state.afloat() if i not in members for h in state.hexes(i)}
+    for k in range(mp + 1):
+        clear = True
+        for m, (bow, facing) in zip(members, placed, strict=True):
+            for h in footprint(bow.neighbour(facing, k), facing, state.setup.ships[m].length):
+                if not board.contains(h) or board.is_half_hex(h):
+                    return False
+                clear = clear and h not in others
+        if clear:
+            return True
+    return False
+
+
+def _clear(state: GameState, members: tuple[int, ...]) -> bool:
+    """Do the lock's members stand clear of every other ship (may it end its move here)?"""
+    placed = []
+    for m in members:
+        s = state.ships[m]
+        assert s.bow is not None
+        placed.append((s.bow, s.facing))
+    return _can_end(state, members, placed, 0)
 
 
 def _rotate(h: Hex, centre: Hex, turn: int) -> Hex:
@@ -496,7 +523,8 @@ def _steps_of(state: GameState, move: LockMove) -> Iterator[LockStep]:
             for m in move.members:
                 if _placed(state, move, step, m) is not None:
                     yield LockStep(lead, step, names[m].name)
-    yield LockStep(lead, "E")
+    if _clear(state, move.members):
+        yield LockStep(lead, "E")
 
 
 def _lock_steps(state: GameState) -> Iterator[LockStep]:
@@ -527,6 +555,8 @@ def _why_lock_step(state: GameState, action: LockStep) -> str | None:
         return f"the lock moving is led by {state.setup.ships[move.lead].name}"
     if action in set(_steps_of(state, move)):
         return None
+    if action.step == "E":
+        return "the lock may not end its move over another ship"
     if action.step == "F" or move.mp < len(move.members):
         return f"the lock cannot make that step ({move.mp} MP left)"
     if move.turned or move.since < _before_turn(state, move):
