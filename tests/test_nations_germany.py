@@ -505,3 +505,21 @@ def test_a_lock_passes_over_a_ship_but_never_ends_on_it() -> None:
     blocked = play(_next_turn_locked().evolve(ships=tuple(ships)),
                    ["locked Wolf:F", "locked Wolf:F"], ScriptedDice())
     assert "locked Wolf:F" not in {a.text() for a in blocked.legal_actions()}
+
+
+def test_lock_formation_refusals_say_why() -> None:
+    state = _wolves()
+    for text, why in (("lock Wolf>Pelletier", "Pelletier is not a friendly German ship"),
+                      ("lock Wolf>Wolf", "Wolf cannot lock itself")):
+        assert state.why_illegal(state.parse_action(text)) == why
+    italian = game([ship("Wolf", "british", "1010", "N", card_data={**wolf("Wolf"),
+                                                                     "nation": "italian"}),
+                    ship("Cub", "british", "1110", "N", card_data=wolf("Cub")),
+                    ship("Pelletier", "french", "3818", "N")],
+                   ScriptedDice(), phase="movement", initiative="british", options=NATIONS)
+    assert italian.why_illegal(italian.parse_action("lock Wolf>Cub")) == (
+        "Wolf is not German: Lock Formation is the German special action (N4)")
+    apart = play(_wolves(), ["Wolf:F", "Wolf:L"], ScriptedDice())  # now facing NW
+    assert apart.why_illegal(apart.parse_action("lock Wolf>Cub")) == (
+        "Wolf is not side by side with Cub facing the same way")
+    assert apart.why_illegal(apart.parse_action("lock Cub>Wolf")) == "Cub does not move now"

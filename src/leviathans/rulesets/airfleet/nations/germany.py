@@ -265,8 +265,7 @@ def _why_lock(state: GameState, i: int, j: int) -> str | None:
     setup = state.setup
     a, b = setup.ships[i], setup.ships[j]
     if not _german(state, i):
-        return f"Lock Formation is the German special action: {a.name} is {a.nation or 'no'} " \
-               f"nation's"
+        return f"{a.name} is not German: Lock Formation is the German special action (N4)"
     if i == j:
         return f"{a.name} cannot lock itself"
     if b.side != a.side or not _german(state, j):
