@@ -36,7 +36,8 @@ from ..rulesets.airfleet.deployment import placements, side_to_deploy
 from ..rulesets.airfleet.geometry import relative_sectors
 from ..rulesets.airfleet.gunnery import AttackOption, current_attacks
 from ..rulesets.airfleet.movement import candidates
-from ..rulesets.airfleet.nations.declare import EndDeclarations
+from ..rulesets.airfleet.nations.declare import STEPS, EndDeclarations
+from ..rulesets.airfleet.nations.italy import Return
 from ..rulesets.airfleet.odds import attack_value as _attack_value
 from ..rulesets.airfleet.odds import bracket_value
 from ..rulesets.airfleet.repair import repair_odds
@@ -166,11 +167,18 @@ class GreedyBot:
         if state.phase == RESOLUTION:
             return best_strike(state, [a for a in state.legal_actions() if isinstance(a, Strike)],
                                KEEL_VALUE, self._random.random)
-        legal = list(state.legal_actions())
-        fog = [a for a in legal if isinstance(a, FogChoice)]
-        if not fog:  # an 8 Nations declaration step (N2-N9): the greedy bot declares nothing
-            return next(a for a in legal if isinstance(a, EndDeclarations))
-        return self._fog(state, fog)
+        if state.phase in STEPS.values():  # the 8 Nations' declarations
+            return self._declare(state)
+        return self._fog(state, [a for a in state.legal_actions() if isinstance(a, FogChoice)])
+
+    def _declare(self, state: AirState) -> Action:
+        """The 8 Nations' declarations: a fled ship's return (N5: it can only gain a ship
+        back, at the risk of the 1 in 144 that leaves for good), else the step's end."""
+        actions = list(state.legal_actions())
+        returns = [a for a in actions if isinstance(a, Return)]
+        if returns:
+            return returns[self._random.randrange(len(returns))]
+        return next(a for a in actions if isinstance(a, EndDeclarations))
 
     # --- deployment --------------------------------------------------------------------------
 

@@ -42,6 +42,12 @@
 ``torque Habsburg:L``              N9: the torque made turns the Habsburg one hexside (L/R)
 ``after-repair done``              8 Nations: no more declarations in that step
                                    (``nations/declare.py``)
+``lock Wolf>Cub``                   the 8 Nations (N4, ``nations/germany.py``): Lock Formation
+                                   of the moving Wolf with the Cub beside it
+``locked Wolf:F``                  the lock led by Wolf moves as one: ``F``, ``L@Cub`` /
+                                   ``R@Cub`` (one hexside about the Cub's pivot), ``E``
+``return Andromeda>SE``            the 8 Nations (N5, ``nations/italy.py``): the fled
+                                   Andromeda rolls to return, facing SE
 =================================  ==========================================================
 
 Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.

@@ -27,7 +27,8 @@ from itertools import pairwise
 
 from ...dice import D6, DiceExpr, DiceSource, Die, die
 from . import primitives as P
-from .ships import ShipSpec, ShipState
+from .ships import COMPARTMENT_BONUS, ShipSpec, ShipState
+from .slot_kinds import Effect
 
 __all__ = [
     "KEPT_WEAPONS",
@@ -110,6 +111,10 @@ class Struck:
     keel_modifier: int
     #: the structural integrity, armoured hull included (A10)
     si: int
+    #: N4: the bonus of the location's Compartment Armor not destroyed in an earlier turn,
+    #: which (unlike other armour, part of ``armour`` too) also raises a critical re-roll's
+    #: breach number
+    compartment: int = 0
 
     @property
     def keel_need(self) -> int:
@@ -164,7 +169,16 @@ def struck(spec: ShipSpec, ship: ShipState, location: int) -> Struck:
         P.keel_modifier(gone, spec.loc_mask[location]),
         # A10: armoured hull slots add to it while intact (as armour, R6)
         spec.structure(ship.destroyed),
+        _compartment(spec, ship.destroyed, first),
     )
+
+
+def _compartment(spec: ShipSpec, destroyed: int, first: int) -> int:
+    """N4: the Compartment Armor bonus of the location whose first slot is ``first``."""
+    mask = spec.special(Effect.COMPARTMENT_ARMOUR)
+    if not mask:
+        return 0
+    return COMPARTMENT_BONUS * P.popcount((mask & ~destroyed) >> first & 0b111111)
 
 
 def breach_dice(weapon: DiceExpr, crew: Die | None, location: DiceExpr) -> DiceExpr:
@@ -330,7 +344,9 @@ def judge(rolled: tuple[tuple[str, str, int], ...], total: int, target: Struck,
         if target.breach[again - 1] != P.MISS_SLOT:
             break
     k = rerolls[-1] - 1
-    second = P.critical_result(total, target.breach[k], bool(target.gone >> k & 1))
+    # N4: Compartment Armor's bonus still counts on the re-roll (other armour does not)
+    second = P.critical_result(total - target.compartment, target.breach[k],
+                               bool(target.gone >> k & 1))
     keel = None
     broken = False
     if second == P.KEEL_ROLL:
@@ -439,12 +455,14 @@ def exact_odds(shot: Shooter | Volley, target: Struck
     lost = sum(1 for k, b in enumerate(target.breach)
                if b != P.MISS_SLOT and target.gone >> k & 1)
     denominator = 6 * live * outcomes
+    # N4: a Compartment Armor bonus c raises the re-roll's breach numbers by c: the counts
+    # with armour - c and modifier - c (a direct hit's sum unchanged, the re-roll's up by c)
+    armour, modifier = target.armour - target.compartment, shot.modifier - target.compartment
     slots = tuple(
         Fraction(0) if b == P.MISS_SLOT or target.gone >> k & 1 else
-        Fraction(P.slot_count(reach, b, target.armour, shot.modifier, live, lost), denominator)
+        Fraction(P.slot_count(reach, b, armour, modifier, live, lost), denominator)
         for k, b in enumerate(target.breach))
-    _, keels, _ = P.location_counts(reach, target.breach, target.armour, shot.modifier,
-                                    target.gone)
+    _, keels, _ = P.location_counts(reach, target.breach, armour, modifier, target.gone)
     keel = Fraction(keels, denominator) * TWO_RED.prob_at_least(target.keel_need)
     return slots, keel, Fraction(lost, 6)
 
@@ -455,8 +473,9 @@ def value(shot: Shooter | Volley, target: Struck) -> tuple[float, float]:
         slots, keel, _ = exact_odds(shot, target)
         return float(sum(slots, Fraction(0))), float(keel)
     reach, outcomes = total_reach(shot, target)
-    return P.location_value(reach, outcomes, target.breach, target.armour, shot.modifier,
-                            target.gone, reach_counts(TWO_RED), target.keel_need,
+    c = target.compartment  # N4: as in exact_odds
+    return P.location_value(reach, outcomes, target.breach, target.armour - c,
+                            shot.modifier - c, target.gone, reach_counts(TWO_RED), target.keel_need,
                             TWO_RED.outcomes())
 
 
@@ -496,7 +515,8 @@ def _chains(reach: tuple[int, ...], outcomes: int, modifier: int, count: int, ta
     breach = target.breach
     top = len(reach) - 1
     thresholds = sorted({t for k in live
-                         for t in (breach[k] + target.armour - modifier, breach[k] - modifier)})
+                         for t in (breach[k] + target.armour - modifier,
+                                   breach[k] + target.compartment - modifier)})
     # each class of totals: (the lowest total of the class with the modifier, outcomes in it)
     bounds = [0, *(t for t in thresholds if 0 < t <= top), top]
     for low, high in pairwise(bounds):
@@ -544,7 +564,8 @@ def _one_die(chain: _Chain, total: int, target: Struck, live: list[int]) -> _Cha
             else:  # critical damage: the re-roll finds one of the live slots, evenly
                 each = sixth / len(live)
                 for r in live:
-                    second = P.critical_result(total, breach[r], bool(gone >> r & 1))
+                    second = P.critical_result(total - target.compartment, breach[r],
+                                               bool(gone >> r & 1))
                     if second == P.DESTROYED:
                         add((gone | 1 << r, broken, True), each)
                     elif second == P.KEEL_ROLL:

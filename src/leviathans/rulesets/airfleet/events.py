@@ -22,18 +22,23 @@ __all__ = [
     "Deployed",
     "DrawAnswered",
     "DrawOffered",
+    "FlakRolled",
     "FogPlaced",
     "GameEnded",
     "Hugged",
     "InitiativeDie",
     "InitiativeRolled",
     "InitiativeTie",
+    "LockBroken",
+    "LockMoved",
+    "LockRolled",
     "MoveEnded",
     "MovementOrder",
     "NothingBears",
     "RamAttack",
     "RamCheck",
     "RepairRolled",
+    "ShipFled",
     "ShipLost",
     "ShipPushed",
     "TorpedoLaunched",
@@ -41,6 +46,7 @@ __all__ = [
     "TorpedoStruck",
     "TurnEnded",
     "TurnStarted",
+    "WithdrawalRolled",
 ]
 
 
@@ -350,3 +356,108 @@ class RepairRolled(_Event):
         verdict = "repaired" if self.repaired else "not repaired"
         return (f"{self.ship} {self.crew} repairs {self.slot}: {dice} = {self.total} against "
                 f"{self.target}: {verdict}")
+
+
+# --- the 8 Nations ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FlakRolled(_Event):
+    """N4: a Flak slot's roll against a torpedo-phase attack on its location: 1 red + the
+    location's best crew die; reaching ``need`` cancels the attack's damage."""
+
+    ship: str
+    slot: str
+    weapon: str
+    #: (role, die, face): the red die ("flak") and the crew die
+    dice: tuple[tuple[str, str, int], ...]
+    total: int
+    need: int
+    cancelled: bool
+
+    def text(self) -> str:
+        dice = " + ".join(f"{role} {d}={face}" for role, d, face in self.dice)
+        return (f"{self.ship} Flak {self.slot} against {self.weapon}: {dice} = {self.total} "
+                f"(needs {self.need}): {'cancelled' if self.cancelled else 'fails'}")
+
+
+@dataclass(frozen=True, slots=True)
+class ShipFled(_Event):
+    """N5: an Italian ship flew off the board by its own move: a token on its last pivot hex;
+    it may return."""
+
+    ship: str
+    side: str
+    token: str
+    #: the facings it may return with (away from the edge it left by)
+    away: tuple[str, ...]
+
+    def text(self) -> str:
+        return (f"{self.ship} ({self.side}) flies off the board: its token on {self.token} "
+                f"(Tactical Withdrawal)")
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawalRolled(_Event):
+    """N5: a fled ship's roll to return: 2 red, ``need`` or more returns it (``bow``: its
+    bow hex then), a 2 takes it out of the battle for good."""
+
+    ship: str
+    facing: str
+    dice: tuple[int, int]
+    total: int
+    need: int
+    outcome: str
+    bow: str | None = None
+
+    def text(self) -> str:
+        where = f" at {self.bow} facing {self.facing}" if self.bow else ""
+        return (f"{self.ship} rolls to return: red {self.dice[0]} + red {self.dice[1]} = "
+                f"{self.total} (needs {self.need}): {self.outcome}{where}")
+
+
+@dataclass(frozen=True, slots=True)
+class LockRolled(_Event):
+    """N4: Lock Formation: 2 red + 2 per Screening Crew in the touching locations >= need;
+    ``mp`` spent (a defensive hug's cost). Failure is a ram without check or push."""
+
+    ship: str
+    target: str
+    dice: tuple[int, int]
+    crews: int
+    total: int
+    need: int
+    success: bool
+    mp: int
+
+    def text(self) -> str:
+        crews = f" + {2 * self.crews} ({self.crews} screening crew)" if self.crews else ""
+        result = "locked" if self.success else "fails: the two ram each other"
+        return (f"{self.ship} tries to lock with {self.target} ({self.mp} MP): red "
+                f"{self.dice[0]} + red {self.dice[1]}{crews} = {self.total} (needs "
+                f"{self.need}): {result}")
+
+
+@dataclass(frozen=True, slots=True)
+class LockMoved(_Event):
+    """N4: a lock moved as one (its members, its lead, the MP spent, the members' bows)."""
+
+    members: tuple[str, ...]
+    lead: str
+    mp: int
+    bows: tuple[str, ...]
+
+    def text(self) -> str:
+        return (f"The lock of {', '.join(self.members)} (led by {self.lead}) moves as one, "
+                f"{self.mp} MP: bows on {', '.join(self.bows)}")
+
+
+@dataclass(frozen=True, slots=True)
+class LockBroken(_Event):
+    """N4: a ship leaves its lock."""
+
+    ship: str
+    why: str
+
+    def text(self) -> str:
+        return f"{self.ship} leaves its lock: {self.why}"

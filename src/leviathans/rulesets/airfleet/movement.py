@@ -218,6 +218,10 @@ def why_illegal(state: GameState, action: Step) -> str | None:
 
 def apply_step(state: GameState, action: Step, events: list[Event]) -> GameState:
     index = state.setup.by_name[action.ship]
+    if action.step != "E" and state.nations is not None and state.nations.locks:
+        from .nations import germany  # N4: a member moving on its own leaves its lock
+
+        state = germany.leave_lock(state, index, "it moves on its own", events)
     prog = state.moving if state.moving is not None else start_move(state, index)
     if action.step == "E":
         return finish_move(state, prog, events)
@@ -259,6 +263,11 @@ def finish_move(state: GameState, prog: MoveProgress, events: list[Event]) -> Ga
     ships = state.ships
     if s.status != REMOVED and not state.setup.board.edge().isdisjoint(
             footprint(s.bow, s.facing, spec.length)):
+        from .nations import italy
+
+        if italy.flees(state, index):  # N5: an Italian ship flees and may return
+            return italy.flee(state, index, events).evolve(
+                moving=None, finished=state.finished | 1 << index)
         ships = (*ships[:index], s._replace(status=REMOVED), *ships[index + 1:])
         events.append(ShipLost(spec.name, spec.side, "ended its move on a half-hex"))
     return state.evolve(ships=ships, moving=None, finished=state.finished | 1 << index)
@@ -336,6 +345,10 @@ class MovementPhase(GroupMovement):
     def legal_actions(self, state: GameState) -> Iterator[AirAction]:
         if state.ram is not None:  # A6: the ram's player chooses where it strikes
             return ramming.legal_strikes(state)
+        if state.nations is not None and state.nations.lock_move is not None:
+            from .nations import germany  # N4: a lock moving as one takes only its steps
+
+            return germany.LOCKS.legal_actions(state)
         if not self.extras:
             return legal_steps(state)
         return chain(legal_steps(state), *(e.legal_actions(state) for e in self.extras))
@@ -345,6 +358,11 @@ class MovementPhase(GroupMovement):
             return ramming.why_strike_illegal(state, action)
         if state.ram is not None:
             return ramming.why_waiting(state)
+        if state.nations is not None and state.nations.lock_move is not None:
+            from .nations import germany  # N4: a lock moving as one takes only its steps
+
+            if not isinstance(action, germany.LockStep):
+                return "a lock is moving as one: it moves or ends its move first"
         if isinstance(action, Ram):
             return why_ram_illegal(state, action)
         if isinstance(action, Step):

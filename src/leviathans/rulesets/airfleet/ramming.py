@@ -329,6 +329,12 @@ def apply_ram(state: GameState, action: Ram, dice: DiceSource, events: list[Even
     if not success:  # it stops before the hex; its move ends
         return finish_move(state, prog, events)
     ships, pushes, strikes = chain(state, index, target)
+    if state.nations is not None:  # N4: a lock successfully rammed breaks
+        from .nations import germany
+
+        state = germany.rammed(state, tuple(s.ship for s in strikes if s.ship != index),
+                               events)
+        state = germany.leave_lock(state, index, "it rams on its own move", events)
     names = state.setup.ships
     for push in pushes:
         s = ships[push.ship]

@@ -135,7 +135,7 @@ def _crews(state: GameState, index: int) -> Iterator[tuple[int, Die, int]]:
     """The crew slots of ship ``index`` still to decide this turn: intact, of a kind that
     repairs, on a ship afloat with something to repair."""
     s = state.ships[index]
-    if s.status != AFLOAT or s.bow is None or not repairable(state, index):
+    if not _present(state, index) or not repairable(state, index):
         return
     repairs = state.repairs
     decided = repairs.decided[index] if repairs is not None else 0
@@ -145,8 +145,29 @@ def _crews(state: GameState, index: int) -> Iterator[tuple[int, Die, int]]:
             yield flat, crew_die, times
 
 
+def _present(state: GameState, index: int) -> bool:
+    """Does ship ``index`` repair: afloat on the board, or (N5) fled and repairing as if
+    present?"""
+    s = state.ships[index]
+    if s.status == AFLOAT and s.bow is not None:
+        return True
+    if state.nations is None:
+        return False
+    from .nations import italy
+
+    return italy.repairs_off_board(state, index)
+
+
+def _repairing(state: GameState) -> Iterator[int]:
+    """The ships that may repair: afloat ones, and (N5) fled Italians repairing off the
+    board."""
+    yield from state.afloat()
+    if state.nations is not None:
+        yield from (f.ship for f in state.nations.fled)
+
+
 def _side_waits(state: GameState, side: str) -> bool:
-    return any(next(_crews(state, i), None) is not None for i in state.afloat()
+    return any(next(_crews(state, i), None) is not None for i in _repairing(state)
                if state.setup.ships[i].side == side)
 
 
@@ -157,7 +178,7 @@ def legal_repairs(state: GameState) -> Iterator[Repair]:
     if repairs is None or not repairs.sides:
         return
     side = repairs.sides[0]
-    for i in state.afloat():
+    for i in _repairing(state):
         spec = state.setup.ships[i]
         if spec.side != side:
             continue
@@ -190,9 +211,9 @@ def why_illegal(state: GameState, action: Repair) -> str | None:
     s = state.ships[index]
     if spec.side != side:
         return f"{action.ship} is not {side}'s: {side} is repairing"
-    if not s.on_board:
+    if not s.on_board and not _present(state, index):
         return f"{action.ship} is no longer on the board"
-    if s.status != AFLOAT:
+    if not _present(state, index):
         return f"{action.ship}'s keel broke: it makes no repairs"
     try:
         flat = spec.slot_index(action.crew)

@@ -98,6 +98,8 @@ class TorpedoSlot:
     dice: DiceExpr
     #: marked T: fires into the neighbouring arcs too (A3)
     turret: bool
+    #: launches a turn: one, two for a Doppio (N5)
+    launches: int = 1
 
 
 _SLOTS: dict[tuple[int, str], tuple[ShipSpec, tuple[TorpedoSlot, ...]]] = {}
@@ -125,10 +127,13 @@ def torpedo_slots(spec: ShipSpec, level: str) -> tuple[TorpedoSlot, ...]:
     key = (id(spec), level)
     found = _SLOTS.get(key)
     if found is None or found[0] is not spec:
+        from .nations.italy import launches
+
         if len(_SLOTS) >= 4096:  # bounded: specs of finished games are not kept alive
             _SLOTS.clear()
         slots = tuple(
-            TorpedoSlot(flat, flat // 6, _range(slot), _dice(slot), "turret" in slot.marks)
+            TorpedoSlot(flat, flat // 6, _range(slot), _dice(slot), "turret" in slot.marks,
+                        launches(slot.kind, level))
             for flat, slot in enumerate(spec.slots)
             if plain_effect(slot.kind, level) is Effect.TORPEDO)
         found = _SLOTS[key] = (spec, slots)
@@ -225,6 +230,10 @@ class Torpedoes:
 
     def launched_from(self, ship: int, slot: int) -> bool:
         return any(t.ship == ship and t.slot == slot for t in self.launched)
+
+    def launches_from(self, ship: int, slot: int) -> int:
+        """How many launches the slot made this turn (a Doppio makes two, N5)."""
+        return sum(1 for t in self.launched if t.ship == ship and t.slot == slot)
 
     @property
     def next(self) -> Torpedo | None:
@@ -324,7 +333,7 @@ def _can_launch(state: GameState, side: str) -> Iterator[tuple[int, TorpedoSlot]
         if spec.side != side or s.status != AFLOAT or s.bow is None:
             continue
         for t in torpedo_slots(spec, level):
-            if not s.destroyed >> t.flat & 1 and not torps.launched_from(i, t.flat):
+            if not s.destroyed >> t.flat & 1 and torps.launches_from(i, t.flat) < t.launches:
                 yield i, t
 
 
@@ -361,8 +370,9 @@ def why_launch_illegal(state: GameState, action: Launch | EndLaunches) -> str | 
         return f"{action.ship} {action.slot} is not a torpedo"
     if s.destroyed >> flat & 1:
         return f"{action.ship} {action.slot} is destroyed"
-    if _torpedoes(state).launched_from(index, flat):
-        return f"{action.ship} {action.slot} has already launched this turn"
+    if _torpedoes(state).launches_from(index, flat) >= tslot.launches:
+        times = "" if tslot.launches == 1 else " twice"
+        return f"{action.ship} {action.slot} has already launched{times} this turn"
     return _aim_problem(state, index, tslot, action.target)
 
 
@@ -512,6 +522,12 @@ def strike(state: GameState, torp: Torpedo, ship: int, location: int, dice: Dice
     effect at once (A5)."""
     setup = state.setup
     spec = setup.ships[torp.ship]
+    if state.nations is not None:  # N4: the struck location's Flak may cancel it
+        from .nations import germany
+
+        if germany.flak_cancels(state, ship, location, dice, events,
+                                f"torpedo {torp.number}"):
+            return state
     tspec = setup.ships[ship]
     target = state.ships[ship]
     if america.is_arc(spec, torp.slot):  # N9: an Arc Torpedo rolls no attack
@@ -669,6 +685,11 @@ def torpedo_odds(state: GameState, torp: Torpedo | Launch) -> TorpedoOdds:
     for i, loc in () if arc else strike_options(state, torp):
         tspec = setup.ships[i]
         slots, keel, critical = breach.exact_odds(shot, breach.struck(tspec, state.ships[i], loc))
+        if state.nations is not None:  # N4: what gets past the location's Flak
+            from .nations import germany
+
+            past = 1 - germany.flak_odds(tspec, state.ships[i], loc)
+            slots, keel, critical = tuple(p * past for p in slots), keel * past, critical * past
         refs = {tspec.slot_ref(6 * loc + k): p for k, p in enumerate(slots)
                 if tspec.breach[loc][k] is not None}
         attacks[(tspec.name, tspec.locations[loc])] = AttackOdds(refs, keel, critical)

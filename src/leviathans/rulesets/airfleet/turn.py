@@ -198,6 +198,10 @@ def end_turn(state: GameState, events: list[Event]) -> GameState:
 
 def _defeat(state: GameState, side: str) -> str | None:
     ships = [i for i in state.afloat() if state.setup.ships[i].side == side]
+    if state.nations is not None:  # A11: fled Italian ships that may return count (N5)
+        from .nations import italy
+
+        ships += italy.may_return(state, side)
     if not ships:
         return f"every {side} ship is destroyed"
     # guns; from the commander level torpedoes and ram slots too (A11)

@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["NationsState"]
+from ....hexgrid import Hex
+
+__all__ = ["Fled", "NationsState"]
+
+
+class Fled(NamedTuple):
+    """N5: an Italian ship that flew off the board by its own move and may return."""
+
+    ship: int
+    #: its last pivot hex on the board
+    token: Hex
+    #: the facings pointing away from the edge(s) it left by
+    away: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +44,12 @@ class NationsState:
     torque: Any = None
     #: N8: the For Glory! charge under way, if any (``austria.Glory``)
     glory: Any = None
+    #: N5 Tactical Withdrawal: the Italian ships off the board that may still return
+    fled: tuple[Fled, ...] = ()
+    #: N4 Lock Formation: the locks, each the ship indices of its members (sorted)
+    locks: tuple[tuple[int, ...], ...] = ()
+    #: N4: a lock moving as one now (``germany.LockMove``), if any
+    lock_move: Any = None
 
     def evolve(self, **changes: Any) -> NationsState:
         return replace(self, **changes)
@@ -43,13 +61,6 @@ class NationsState:
     def taking(self, action: str, ship: int) -> NationsState:
         """The state with ``ship`` having taken ``action`` this turn."""
         return replace(self, used=self.used | {(action, ship)})
-
-    def view(self, state: Any) -> dict[str, Any]:
-        """What the players see of the nations' rules (``GameState.view()["nations"]``)."""
-        from .america import view as america
-        from .austria import view as austria
-
-        return {**america(state), **austria(state)}
 
     def new_turn(self) -> NationsState:
         """What a new turn wipes (:class:`.turn.TurnStart`)."""

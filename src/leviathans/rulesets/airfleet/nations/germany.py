@@ -1,0 +1,654 @@
+"""Germany (N4): Compartment Armor, Flak, Screening Crew and Lock Formation.
+
+- Compartment Armor is armour of +3 whose bonus also counts on a critical re-roll: the breach
+  roll itself holds it (``breach.Struck.compartment``).
+- Flak: when a location holding Flak is struck by a weapon that damages in the torpedo phase
+  (a torpedo strike; the Russian mines and Japanese bombers call :func:`flak_cancels` too),
+  each intact Flak slot of the location rolls 1 red + the location's best crew die (as in
+  gunnery, R6); 8 or more and the weapon does no damage to the ship. Labels ``flak`` (the red
+  die) and ``flak:crew``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+from ....dice import DiceExpr, DiceSource, Die, die
+from ....errors import IllegalActionError
+from ....hexgrid import Facing, Hex, distance, footprint
+from ....protocol import Event
+from .. import breach
+from .. import primitives as P
+from ..actions import register_notation
+from ..events import FlakRolled, LockBroken, LockMoved, LockRolled, RamAttack, ShipLost
+from ..geometry import in_arc
+from ..ships import AFLOAT, REMOVED, ShipSpec, ShipState
+from ..slot_kinds import Effect
+from ..state import GameState, MoveProgress
+
+__all__ = ["FLAK_NEED", "LOCKS", "LOCK_NEED", "LockFormation", "LockMove", "LockOn",
+           "LockStep", "flak_cancels", "flak_chance", "flak_crew", "flak_odds", "flak_slots",
+           "leave_lock", "live_locks", "lock_chance", "lock_crews", "lock_odds", "lock_of",
+           "lock_view", "rammed", "touching"]
+
+RED = die("red")
+#: N4: what 1 red + the best crew die must reach for a Flak slot to cancel the attack
+FLAK_NEED = 8
+
+
+def flak_slots(spec: ShipSpec, ship: ShipState, location: int) -> tuple[int, ...]:
+    """The intact Flak slots (flat numbers) of ``location`` (torpedo-phase damage has taken
+    effect at once, so ``destroyed`` holds it)."""
+    mask = spec.special(Effect.FLAK) & ~ship.destroyed
+    return tuple(f for f in range(6 * location, 6 * location + 6) if mask >> f & 1)
+
+
+def flak_crew(spec: ShipSpec, ship: ShipState, location: int) -> Die | None:
+    """The location's best intact crew die (R6, as in gunnery), or ``None``."""
+    crews = spec.crew_slots[location]
+    k = P.first_intact(crews, len(crews), ship.destroyed)
+    return None if k < 0 else spec.crew[location][k][1]
+
+
+def flak_chance(crew: Die | None) -> Fraction:
+    """One Flak slot's chance to cancel: 1 red + ``crew`` >= 8 (exact)."""
+    faces = crew.faces if crew is not None else (0,)
+    hits = sum(1 for r, c in product(RED.faces, faces) if r + c >= FLAK_NEED)
+    return Fraction(hits, len(RED.faces) * len(faces))
+
+
+def flak_odds(spec: ShipSpec, ship: ShipState, location: int) -> Fraction:
+    """The chance that the Flak of ``location`` cancels a torpedo-phase attack on it: one
+    minus the chance that every intact Flak slot fails (exact)."""
+    n = len(flak_slots(spec, ship, location))
+    if not n:
+        return Fraction(0)
+    return 1 - (1 - flak_chance(flak_crew(spec, ship, location))) ** n
+
+
+def flak_cancels(state: GameState, ship: int, location: int, dice: DiceSource,
+                 events: list[Event], weapon: str = "a torpedo-phase attack") -> bool:
+    """N4: the Flak of ``location`` of ``ship`` rolls against a torpedo-phase attack
+    (``weapon``: what it is, for the log), slot after slot until one cancels it. ``True``: the
+    attack does no damage to the ship."""
+    spec = state.setup.ships[ship]
+    s = state.ships[ship]
+    slots = flak_slots(spec, s, location)
+    if not slots:
+        return False
+    crew = flak_crew(spec, s, location)
+    for flat in slots:
+        rolled = [("flak", RED.name, dice.roll(RED, "flak"))]
+        if crew is not None:
+            rolled.append(("crew", crew.name, dice.roll(crew, "flak:crew")))
+        total = sum(face for _, _, face in rolled)
+        cancelled = total >= FLAK_NEED
+        events.append(FlakRolled(spec.name, spec.slot_ref(flat), weapon, tuple(rolled), total,
+                                 FLAK_NEED, cancelled))
+        if cancelled:
+            return True
+    return False
+
+
+# --- Lock Formation (N4) ------------------------------------------------------------------------
+#
+# Within a German ship's move (MOVE_EXTRAS): side by side with a friendly German ship of the
+# same facing, it spends what a defensive hug would cost it (A7: 3 MP, 1 with a Screening Crew
+# whose arc holds the other) and rolls 2 red + 2 per intact Screening Crew in the touching
+# side locations of both (label ``lock``) >= 12. Its move ends either way.
+# - Success: the two are Locked (``NationsState.locks``; a lock joined grows). The target does
+#   not move this turn and counts as not moved in gunnery (``moved`` off): it may still take
+#   its own move if it has not, which breaks the lock. Members screen each other defensively
+#   (mutual defensive hugs, A7, each turn the lock forms or moves).
+# - Failure: a ram without a check and without a push: each ship takes A6's attacks (as many
+#   as the other's Type, option ``ram_attacks``) in its side location facing the other (on a
+#   Type 4, the fore or aft side whose weapon hex is nearer the other ship).
+# A lock moves as one when its first member would (no member having moved this turn): with
+# the lowest MP of its members, forward, or turning rigidly one hexside about any member's
+# pivot at 1 MP per member, after the highest hexes-before-turn of its members, one hexside a
+# hex (``locked SHIP:F``, ``locked SHIP:L@MEMBER``, ``locked SHIP:E``); it may pass over other
+# ships but never end on one (a step is offered only if the lock can still end clear, straight
+# ahead), and never enters the half-hex ring. A member taking its
+# own move (the lead breaking away, the target moving) leaves the lock; a lock ends when fewer
+# than two members remain side by side, afloat (a broken keel ends it), or when a member is
+# successfully rammed.
+
+LOCK_NEED = 12
+LOCK_CREW_BONUS = 2
+#: the name of the action in ``NationsState.used``
+LOCK_FORMATION = "lock-formation"
+TWO_RED = DiceExpr.parse("2red")
+
+
+@dataclass(frozen=True, slots=True)
+class LockOn:
+    """N4: the moving ``ship`` tries to lock itself to ``target``."""
+
+    ship: str
+    target: str
+
+    def text(self) -> str:
+        return f"lock {self.ship}>{self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class LockStep:
+    """N4: a step of the lock led by ``ship``: ``F`` forward, ``L``/``R`` one hexside about
+    the pivot of ``about`` (a member), ``E`` the end of the lock's move."""
+
+    ship: str
+    step: str
+    about: str | None = None
+
+    def text(self) -> str:
+        about = f"@{self.about}" if self.about is not None else ""
+        return f"locked {self.ship}:{self.step}{about}"
+
+
+@register_notation
+def _read_lock(text: str) -> LockOn | LockStep | None:
+    head, _, rest = text.partition(" ")
+    if head == "lock":
+        ship, arrow, target = rest.partition(">")
+        if arrow and ship.strip() and target.strip() and ":" not in target:
+            return LockOn(ship.strip(), target.strip())
+        return None
+    if head == "locked":
+        ship, colon, step = rest.rpartition(":")
+        step, at, about = step.partition("@")
+        step = step.strip()
+        if not colon or not ship.strip() or step not in ("F", "L", "R", "E"):
+            return None
+        if (step in ("L", "R")) != bool(at and about.strip()):
+            raise IllegalActionError(f"cannot read action {text!r}: a lock turns about a "
+                                     f"member's pivot (locked SHIP:L@MEMBER), and only turns "
+                                     f"name one")
+        return LockStep(ship.strip(), step, about.strip() if at else None)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class LockMove:
+    """A lock moving as one (``NationsState.lock_move``)."""
+
+    members: tuple[int, ...]
+    lead: int
+    mp: int
+    #: hexes entered since the start of the move or the last turn
+    since: int
+    #: turned in the current hex
+    turned: bool
+    used: int = 0
+
+
+def _side(name: str) -> str:
+    return name.removeprefix("fore-").removeprefix("aft-")
+
+
+def touching(state: GameState, a: int, b: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """N4: are ships ``a`` and ``b`` side by side (adjacent, the same facing, each with the
+    other in one side's arc, port to starboard)? Their touching side locations, else
+    ``None``."""
+    sa, sb = state.ships[a], state.ships[b]
+    if sa.bow is None or sb.bow is None or sa.facing != sb.facing:
+        return None
+    ha, hb = state.hexes(a), state.hexes(b)
+    if not any(distance(h, g) == 1 for h in ha for g in hb):
+        return None
+    found = []
+    for i, mine, theirs in ((a, ha, hb), (b, hb, ha)):
+        spec = state.setup.ships[i]
+        locs = tuple(loc for loc, name in enumerate(spec.locations)
+                     if _side(name) in ("port", "starboard")
+                     and any(in_arc(spec, mine, sa.facing, loc, t) for t in theirs))
+        if len({_side(spec.locations[loc]) for loc in locs}) != 1:
+            return None
+        found.append(locs)
+    sides = {_side(state.setup.ships[a].locations[found[0][0]]),
+             _side(state.setup.ships[b].locations[found[1][0]])}
+    if sides != {"port", "starboard"}:
+        return None
+    return found[0], found[1]
+
+
+def lock_crews(state: GameState, a: int, b: int) -> int:
+    """N4: the intact Screening Crews in the touching locations of both ships."""
+    touch = touching(state, a, b)
+    if touch is None:
+        return 0
+    n = 0
+    for i, locs in ((a, touch[0]), (b, touch[1])):
+        mask = state.setup.ships[i].special(Effect.SCREENING_CREW) & ~state.ships[i].destroyed
+        n += sum(P.popcount(mask >> 6 * loc & 0b111111) for loc in locs)
+    return n
+
+
+def lock_chance(crews: int) -> Fraction:
+    """The exact chance of Lock Formation: 2 red + 2 per Screening Crew >= 12."""
+    return TWO_RED.prob_at_least(LOCK_NEED - LOCK_CREW_BONUS * crews)
+
+
+def lock_odds(state: GameState, action: LockOn) -> Fraction:
+    """The exact chance that a legal ``action`` locks the two (its failure: the ram)."""
+    setup = state.setup
+    return lock_chance(lock_crews(state, setup.by_name[action.ship],
+                                  setup.by_name[action.target]))
+
+
+def lock_of(state: GameState, ship: int) -> tuple[int, ...] | None:
+    """The members of the lock ``ship`` is in, if any."""
+    if state.nations is None:
+        return None
+    return next((m for m in state.nations.locks if ship in m), None)
+
+
+def _german(state: GameState, i: int) -> bool:
+    return state.setup.ships[i].nation == "german"
+
+
+def _mover(state: GameState) -> list[int]:
+    from ..movement import candidates
+
+    if state.moving is not None:
+        return [state.moving.ship]
+    return list(candidates(state))
+
+
+def _why_lock(state: GameState, i: int, j: int) -> str | None:
+    from ..movement import free_end, start_move
+    from ..screening import hug_cost
+
+    setup = state.setup
+    a, b = setup.ships[i], setup.ships[j]
+    if not _german(state, i):
+        return f"{a.name} is not German: Lock Formation is the German special action (N4)"
+    if i == j:
+        return f"{a.name} cannot lock itself"
+    if b.side != a.side or not _german(state, j):
+        return f"{b.name} is not a friendly German ship"
+    if state.ships[j].status != AFLOAT or not state.ships[j].on_board:
+        return f"{b.name} is no longer on the board"
+    members = lock_of(state, i)
+    if members is not None and j in members:
+        return f"{a.name} and {b.name} are locked already"
+    if touching(state, i, j) is None:
+        return f"{a.name} is not side by side with {b.name} facing the same way"
+    prog = state.moving if state.moving is not None else start_move(state, i)
+    if not free_end(state, i, prog.position):
+        return f"{a.name} may not end its move on another ship"
+    cost = hug_cost(state, i, j)
+    if prog.mp < cost:
+        return f"Lock Formation costs {cost} MP (a defensive hug): {a.name} has {prog.mp} left"
+    return None
+
+
+class LockFormation:
+    """N4 within a German ship's move (:class:`..movement.MoveExtra`): Lock Formation, and a
+    lock's move as one."""
+
+    actions: tuple[type, ...] = (LockOn, LockStep)
+
+    def legal_actions(self, state: GameState) -> Iterator[Any]:
+        if state.nations is None:
+            return
+        if state.nations.lock_move is not None:
+            yield from _lock_steps(state)
+            return
+        setup = state.setup
+        for i in _mover(state):
+            if not _german(state, i):
+                continue
+            for j in state.afloat():
+                if j != i and _german(state, j) and _why_lock(state, i, j) is None:
+                    yield LockOn(setup.ships[i].name, setup.ships[j].name)
+        if state.moving is None:
+            yield from _lock_starts(state)
+
+    def why_illegal(self, state: GameState, action: Any) -> str | None:
+        setup = state.setup
+        assert state.nations is not None
+        if isinstance(action, LockStep):
+            return _why_lock_step(state, action)
+        if state.nations.lock_move is not None:
+            return "a lock is moving: it moves or ends its move first"
+        i, j = setup.by_name.get(action.ship), setup.by_name.get(action.target)
+        if i is None or j is None:
+            return f"there is no ship named {action.ship if i is None else action.target!r}"
+        if i not in _mover(state):
+            return f"{action.ship} does not move now"
+        return _why_lock(state, i, j)
+
+    def apply(self, state: GameState, action: Any, dice: DiceSource, events: list[Event]
+              ) -> GameState:
+        if isinstance(action, LockStep):
+            return _apply_lock_step(state, action, events)
+        return _apply_lock(state, action, dice, events)
+
+
+def _apply_lock(state: GameState, action: LockOn, dice: DiceSource, events: list[Event]
+                ) -> GameState:
+    from ..movement import finish_move, start_move
+    from ..screening import Hugging, hug_cost
+
+    nations = state.nations
+    assert nations is not None
+    setup = state.setup
+    i, j = setup.by_name[action.ship], setup.by_name[action.target]
+    prog = state.moving if state.moving is not None else start_move(state, i)
+    cost = hug_cost(state, i, j)
+    crews = lock_crews(state, i, j)
+    touch = touching(state, i, j)
+    assert touch is not None
+    a, b = dice.roll(RED, "lock"), dice.roll(RED, "lock")
+    total = a + b + LOCK_CREW_BONUS * crews
+    success = total >= LOCK_NEED
+    events.append(LockRolled(action.ship, action.target, (a, b), crews, total, LOCK_NEED,
+                             success, cost))
+    spent = MoveProgress(i, prog.mp - cost, prog.since, prog.turned, prog.used + cost,
+                         prog.occupied, prog.start, prog.memo, prog.position)
+    state = state.evolve(moving=spent)
+    if success:
+        joined = set(lock_of(state, i) or (i,)) | set(lock_of(state, j) or (j,))
+        locks = tuple(m for m in nations.locks if not joined.intersection(m))
+        ships = list(state.ships)
+        ships[j] = ships[j]._replace(moved=False)  # counts as not moved in gunnery (N4)
+        state = state.evolve(ships=tuple(ships), nations=nations.evolve(
+            locks=(*locks, tuple(sorted(joined)))),
+            hugs=(*state.hugs, Hugging(i, j, "defensive"), Hugging(j, i, "defensive")))
+    else:
+        state = _failed_lock_ram(state, i, j, touch, dice, events)
+    return finish_move(state, spent, events)
+
+
+def _facing_location(state: GameState, ship: int, other: int, locs: tuple[int, ...]) -> int:
+    """Of the touching side locations, the one whose weapon hex is nearest the other ship."""
+    spec = state.setup.ships[ship]
+    hexes, theirs = state.hexes(ship), state.hexes(other)
+    return min(locs, key=lambda loc: (min(distance(hexes[spec.weapon_hex[loc]], t)
+                                          for t in theirs), loc))
+
+
+def _failed_lock_ram(state: GameState, i: int, j: int,
+                     touch: tuple[tuple[int, ...], tuple[int, ...]], dice: DiceSource,
+                     events: list[Event]) -> GameState:
+    """N4 failure: a ram without a check or push; each ship takes A6's attacks in its side
+    location facing the other, at once."""
+    from ..gunnery import _describe
+    from ..ramming import RAM_SHOT, _struck
+
+    setup = state.setup
+    per_type = setup.options.ram_attacks == "type"
+    ships = list(state.ships)
+    for ship, other, locs in ((j, i, touch[1]), (i, j, touch[0])):
+        spec = setup.ships[ship]
+        loc = _facing_location(state, ship, other, locs)
+        for _ in range(setup.ships[other].type if per_type else 1):
+            target = ships[ship]
+            if target.status == REMOVED:
+                break
+            struck = _struck(spec, target, loc)
+            result = breach.roll(RAM_SHOT, struck, dice)
+            destroyed: tuple[str, ...] = ()
+            if result.destroyed >= 0:
+                bit = 1 << (6 * loc + result.destroyed)
+                target = target._replace(destroyed=target.destroyed | bit,
+                                         circled=target.circled | bit)
+                destroyed = (spec.slot_ref(6 * loc + result.destroyed),)
+            if result.keel_broken:
+                target = target._replace(status=REMOVED)
+            ships[ship] = target
+            events.append(RamAttack(spec.name, setup.ships[other].name, spec.locations[loc],
+                                    result.rolled, result.total, result.slot_roll,
+                                    _describe(spec, loc, struck, result), result.keel,
+                                    result.keel_broken, destroyed))
+            if result.keel_broken:
+                events.append(ShipLost(spec.name, spec.side, "its keel broke (ram)"))
+    return state.evolve(ships=tuple(ships))
+
+
+# --- a lock moving as one -------------------------------------------------------------------------
+
+
+def live_locks(state: GameState) -> tuple[tuple[int, ...], ...]:
+    """The locks that still hold: members afloat (a broken keel leaves), each still side by
+    side with another member; a lock of fewer than two ends."""
+    assert state.nations is not None
+    out = []
+    for members in state.nations.locks:
+        alive = [m for m in members if state.ships[m].status == AFLOAT
+                 and state.ships[m].on_board]
+        kept = tuple(m for m in alive
+                     if any(n != m and touching(state, m, n) is not None for n in alive))
+        if len(kept) >= 2:
+            out.append(kept)
+    return tuple(out)
+
+
+def _lock_starts(state: GameState) -> Iterator[LockStep]:
+    """A lock whose member is to move now (none having moved this turn) may move as one."""
+    from ..movement import candidates
+
+    waiting = set(candidates(state))
+    for members in live_locks(state):
+        if any(state.finished >> m & 1 for m in members):
+            continue
+        for lead in members:
+            if lead in waiting:
+                move = _new_move(state, members, lead)
+                yield from _steps_of(state, move)
+
+
+def _new_move(state: GameState, members: tuple[int, ...], lead: int) -> LockMove:
+    return LockMove(members, lead, min(state.mp_available(m) for m in members), 0, False)
+
+
+def _before_turn(state: GameState, move: LockMove) -> int:
+    return max(state.setup.ships[m].enter_before_turn for m in move.members)
+
+
+def _placed(state: GameState, move: LockMove, step: str, about: int | None
+            ) -> list[tuple[Hex, Facing]] | None:
+    """Every member's (bow, facing) after ``step``, or ``None`` where the lock could not
+    make it: a member off the board or on the half-hex ring, or the lock unable to end its
+    move clear of every other ship with the MP it would have left (it may pass over ships,
+    never end on one; its way out is checked straight ahead)."""
+    centre = None
+    if about is not None:
+        spec = state.setup.ships[about]
+        centre = state.hexes(about)[spec.pivot]
+    turn = {"L": -1, "R": 1}.get(step, 0)
+    out = []
+    for m in move.members:
+        s = state.ships[m]
+        assert s.bow is not None
+        if step == "F":
+            bow, facing = s.bow.neighbour(s.facing), s.facing
+        else:
+            assert centre is not None
+            bow, facing = _rotate(s.bow, centre, turn), s.facing.turned(turn)
+        out.append((bow, facing))
+    left = move.mp - (1 if step == "F" else len(move.members))
+    return out if _can_end(state, move.members, out, left) else None
+
+
+def _can_end(state: GameState, members: tuple[int, ...], placed: list[tuple[Hex, Facing]],
+             mp: int) -> bool:
+    """Can the lock, placed so, end clear of other ships now or after up to ``mp`` steps
+    straight ahead, every member on the board and off the half-hex ring on the way?"""
+    board = state.setup.board
+    others = {h for i in state.afloat() if i not in members for h in state.hexes(i)}
+    for k in range(mp + 1):
+        clear = True
+        for m, (bow, facing) in zip(members, placed, strict=True):
+            for h in footprint(bow.neighbour(facing, k), facing, state.setup.ships[m].length):
+                if not board.contains(h) or board.is_half_hex(h):
+                    return False
+                clear = clear and h not in others
+        if clear:
+            return True
+    return False
+
+
+def _clear(state: GameState, members: tuple[int, ...]) -> bool:
+    """Do the lock's members stand clear of every other ship (may it end its move here)?"""
+    placed = []
+    for m in members:
+        s = state.ships[m]
+        assert s.bow is not None
+        placed.append((s.bow, s.facing))
+    return _can_end(state, members, placed, 0)
+
+
+def _rotate(h: Hex, centre: Hex, turn: int) -> Hex:
+    """``h`` turned one hexside about ``centre`` (clockwise for +1)."""
+    q, r = h.q - centre.q, h.r - centre.r
+    s = -q - r
+    q, r = (-r, -s) if turn > 0 else (-s, -q)
+    return Hex(centre.q + q, centre.r + r)
+
+
+def _steps_of(state: GameState, move: LockMove) -> Iterator[LockStep]:
+    names = state.setup.ships
+    lead = names[move.lead].name
+    if move.mp >= 1 and _placed(state, move, "F", None) is not None:
+        yield LockStep(lead, "F")
+    cost = len(move.members)
+    if move.mp >= cost and move.since >= _before_turn(state, move) and not move.turned:
+        for step in ("L", "R"):
+            for m in move.members:
+                if _placed(state, move, step, m) is not None:
+                    yield LockStep(lead, step, names[m].name)
+    if _clear(state, move.members):
+        yield LockStep(lead, "E")
+
+
+def _lock_steps(state: GameState) -> Iterator[LockStep]:
+    assert state.nations is not None
+    yield from _steps_of(state, state.nations.lock_move)
+
+
+def _current(state: GameState, action: LockStep) -> tuple[LockMove | None, str | None]:
+    assert state.nations is not None
+    move = state.nations.lock_move
+    if move is not None:
+        return move, None
+    index = state.setup.by_name.get(action.ship)
+    if index is None:
+        return None, f"there is no ship named {action.ship!r}"
+    for step in _lock_starts(state):
+        if step.ship == action.ship:
+            live = next(m for m in live_locks(state) if index in m)
+            return _new_move(state, live, index), None
+    return None, f"{action.ship} does not lead a lock moving now"
+
+
+def _why_lock_step(state: GameState, action: LockStep) -> str | None:
+    move, why = _current(state, action)
+    if move is None:
+        return why
+    if state.setup.by_name.get(action.ship) != move.lead:
+        return f"the lock moving is led by {state.setup.ships[move.lead].name}"
+    if action in set(_steps_of(state, move)):
+        return None
+    if action.step == "E":
+        return "the lock may not end its move over another ship"
+    if action.step == "F" or move.mp < len(move.members):
+        return f"the lock cannot make that step ({move.mp} MP left)"
+    if move.turned or move.since < _before_turn(state, move):
+        return (f"the lock must enter {_before_turn(state, move)} hex(es) before each turn, "
+                f"one hexside a hex ({move.since} so far)")
+    return f"the lock cannot turn {action.step} about {action.about}"
+
+
+def _apply_lock_step(state: GameState, action: LockStep, events: list[Event]) -> GameState:
+    assert state.nations is not None
+    move, _ = _current(state, action)
+    assert move is not None
+    setup = state.setup
+    if action.step == "E" or move.mp == 0:
+        return _end_lock_move(state, move, events)
+    about = None if action.about is None else setup.by_name[action.about]
+    placed = _placed(state, move, action.step, about)
+    assert placed is not None
+    ships = list(state.ships)
+    entered = action.step == "F"
+    for m, (bow, facing) in zip(move.members, placed, strict=True):
+        ships[m] = ships[m]._replace(bow=bow, facing=facing, moved=ships[m].moved or entered)
+    cost = 1 if entered else len(move.members)
+    move = LockMove(move.members, move.lead, move.mp - cost,
+                    move.since + 1 if entered else 0, not entered, move.used + cost)
+    state = state.evolve(ships=tuple(ships), nations=state.nations.evolve(lock_move=move))
+    if move.mp == 0:
+        return _end_lock_move(state, move, events)
+    return state
+
+
+def _end_lock_move(state: GameState, move: LockMove, events: list[Event]) -> GameState:
+    from ..screening import Hugging
+
+    assert state.nations is not None
+    finished = state.finished
+    names = state.setup.ships
+    for m in move.members:
+        finished |= 1 << m
+    hugs = tuple(Hugging(a, b, "defensive") for a in move.members for b in move.members
+                 if a != b)
+    bows = []
+    for m in move.members:
+        bow = state.ships[m].bow
+        assert bow is not None
+        bows.append(bow.label())
+    events.append(LockMoved(tuple(names[m].name for m in move.members), names[move.lead].name,
+                            move.used, tuple(bows)))
+    return state.evolve(finished=finished, hugs=(*state.hugs, *hugs),
+                        nations=state.nations.evolve(lock_move=None))
+
+
+def leave_lock(state: GameState, ship: int, why: str, events: list[Event]) -> GameState:
+    """``ship`` leaves its lock (its own move, a ram on it): the lock ends for it, and for
+    all if fewer than two remain."""
+    assert state.nations is not None
+    members = lock_of(state, ship)
+    if members is None:
+        return state
+    rest = tuple(m for m in members if m != ship)
+    locks = tuple(m for m in state.nations.locks if m != members)
+    if len(rest) >= 2:
+        locks = (*locks, rest)
+    events.append(LockBroken(state.setup.ships[ship].name, why))
+    return state.evolve(nations=state.nations.evolve(locks=locks))
+
+
+def rammed(state: GameState, ships: tuple[int, ...], events: list[Event]) -> GameState:
+    """N4: a successful ram on a lock (any of ``ships``, the ships it strikes, a member): every
+    member breaks the lock."""
+    if state.nations is None or not state.nations.locks:
+        return state
+    hit = [m for m in state.nations.locks if set(ships).intersection(m)]
+    if not hit:
+        return state
+    names = state.setup.ships
+    for members in hit:
+        for m in members:
+            events.append(LockBroken(names[m].name, "the lock was rammed"))
+    return state.evolve(nations=state.nations.evolve(
+        locks=tuple(m for m in state.nations.locks if m not in hit)))
+
+
+def lock_view(state: GameState) -> dict[str, Any]:
+    """What players see of N4: the locks (member names) and a lock moving now."""
+    assert state.nations is not None
+    names = state.setup.ships
+    move = state.nations.lock_move
+    return {"locks": [[names[m].name for m in members] for members in live_locks(state)],
+            "lock_moving": None if move is None else {
+                "lead": names[move.lead].name, "mp_left": move.mp,
+                "hexes_before_turn": max(0, _before_turn(state, move) - move.since)}}
+
+
+#: the rule, for ``steps.MOVE_EXTRAS``
+LOCKS = LockFormation()

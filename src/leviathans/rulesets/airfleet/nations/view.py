@@ -1,0 +1,16 @@
+"""What players see of the nations' rules (``GameState.view()["nations"]``): each nation's
+part, JSON-plain."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..state import GameState
+from . import america, austria, germany, italy
+
+__all__ = ["view"]
+
+
+def view(state: GameState) -> dict[str, Any]:
+    return {**germany.lock_view(state), **italy.view(state), **america.view(state),
+            **austria.view(state)}
