@@ -753,7 +753,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--ruleset", choices=("airfleet",), default="airfleet")
     s.add_argument("--ships", metavar="NAMES",
                    help="cards separated by commas (default: the four quick-start cards)")
-    s.add_argument("--sizes", default="1,2", help="fleet sizes to play (default 1,2)")
+    s.add_argument("--sizes", default=None, help="fleet sizes to play (default 1,2)")
+    s.add_argument("--nations", nargs="?", const="all", default=None, metavar="NATIONS",
+                   help="the 8 Nations instead: each nation's variant fleet against each "
+                   "other's in the free-for-all battle (nations-X-Y): all eight, or these "
+                   "separated by commas (britain, france, germany, italy, russia, japan, "
+                   "austria-hungary, america)")
     s.add_argument("--bot", default="greedy", help="the bot on both sides (default greedy)")
     s.add_argument("--mirror", action="store_true", help="each fleet against itself too")
     add_run_options(s, games=20, per_pairing=True)
