@@ -107,8 +107,7 @@ AIR_SCENARIOS = {
     "battleship-action": "Battleship action (60×33, Commander rules): Types 3 and 4 of Britain "
                          "and France",
     "nations-britain-france": "8 Nations (60×33, Commander rules with the nations): Britain's "
-                              "variant cards against France's (any two nations: choose them "
-                              "under Fleets)",
+                              "variant cards against France's",
 }
 
 
