@@ -14,8 +14,7 @@ from leviathans.errors import LeviathansError
 from leviathans.fastbattle import refusal
 from leviathans.rulesets.airfleet import load_scenario
 from leviathans.rulesets.airfleet.free_for_all import free_for_all_data, nation_fleet
-from leviathans.sim import airfleet_matchup, simulate
-from leviathans.sim.tournament import nations_balance
+from leviathans.sim import airfleet_matchup, nations_balance, nations_matchup, simulate
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -104,3 +103,13 @@ def test_balance_nations_bad_input_fails_with_one_line(capsys: pytest.CaptureFix
 def test_nations_balance_refuses_an_unknown_bot() -> None:
     with pytest.raises(LeviathansError, match="bot"):
         nations_balance(["britain", "france"], bot="nobody")
+
+
+def test_a_nations_matchup_is_the_free_for_all_battle_with_its_bots() -> None:
+    m = nations_matchup("japan", "japan", bots=("random", "greedy"), turn_limit=5)
+    assert m.setup == free_for_all_data("japan", "japan") and m.turn_limit == 5
+    assert m.bots == {"british": "random", "french": "greedy"}
+    assert m.sides == {"british": "Ishikawa (8 Nations), Tokushima (8 Nations)",
+                       "french": "Ishikawa (8 Nations), Tokushima (8 Nations)"}
+    assert m.label.startswith("british random (Ishikawa (8 Nations), Tokushima")
+    assert simulate(m, 1, seed=1).n == 1

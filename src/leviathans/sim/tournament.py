@@ -15,7 +15,13 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from ..errors import LeviathansError
-from .matchup import Matchup, airfleet_matchup, starship_matchup, warfleet_matchup
+from .matchup import (
+    Matchup,
+    airfleet_matchup,
+    nations_matchup,
+    starship_matchup,
+    warfleet_matchup,
+)
 from .results import Results
 from .runner import Job, run_jobs
 from .seeds import derive_seed
@@ -251,20 +257,6 @@ def balance(ships: Sequence[str] | None = None, sizes: Sequence[int] = (1, 2), g
     return play_tournaments(plans, games, seed, workers, cluster, progress)
 
 
-def _nations_matchup(british: str, french: str, bot: str, turn_limit: int | None,
-                     options: Mapping[str, Any]) -> Matchup:
-    """The free-for-all battle of nation ``british`` (first seat) against ``french``."""
-    from ..rulesets.airfleet.free_for_all import free_for_all_data, nation_fleet
-    from .matchup import _label, _limit
-
-    setup = free_for_all_data(british, french)
-    sides = {side: ", ".join(nation_fleet(n)) for side, n in (("british", british),
-                                                               ("french", french))}
-    m = Matchup("airfleet", setup, {"british": bot, "french": bot},
-                _limit("airfleet", turn_limit, setup), sides=sides, options=dict(options))
-    return replace(m, label=_label(m))
-
-
 def nations_balance(nations: Sequence[str] | None = None, games: int = 20, seed: int = 1,
                     bot: str = "greedy", mirror: bool = False, turn_limit: int | None = None,
                     workers: int = 1, cluster: str | None = None, progress: bool = False,
@@ -286,9 +278,12 @@ def nations_balance(nations: Sequence[str] | None = None, games: int = 20, seed:
     if len(set(chosen)) != len(chosen):
         raise LeviathansError(f"--nations names a nation twice: {', '.join(chosen)}")
     pairs = (combinations_with_replacement(chosen, 2) if mirror else combinations(chosen, 2))
-    extra = {k: v for k, v in (options or {}).items()}
-    specs = [PairSpec(TITLES[a], TITLES[b], _nations_matchup(a, b, bot, turn_limit, extra),
-                      _nations_matchup(b, a, bot, turn_limit, extra))
+    extra = dict(options or {})
+    specs = [PairSpec(TITLES[a], TITLES[b],
+                      replace(nations_matchup(a, b, bots=(bot, bot), turn_limit=turn_limit),
+                              options=extra),
+                      replace(nations_matchup(b, a, bots=(bot, bot), turn_limit=turn_limit),
+                              options=extra))
              for a, b in pairs]
     if not specs:
         raise LeviathansError("the nations' round robin needs two nations (or --mirror)")
