@@ -93,3 +93,17 @@ def test_battle_plays_a_free_for_all_by_name(capsys: pytest.CaptureFixture[str])
     assert "Result: draw: turn limit (2) reached" in out
     assert main(["battle", "--scenario", "nations-japan-prussia"]) == 2
     assert "no such file (or a built-in air-fleet scenario" in capsys.readouterr().err
+
+
+def test_battle_refuses_the_variant_cards_with_the_option_turned_off(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--option`` re-reads the scenario: its variant cards need the option (N1)."""
+    assert main(["battle", "--scenario", "nations-britain-france", "--option", "nations=false",
+                 "--turn-limit", "1", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "'HML Leinster (8 Nations)' is an 8 Nations variant card: play it with the option " \
+           "nations = true" in err and err.count("\n") == 1
+    # and the option turned on compiles a Commander scenario's ships at the nations level
+    assert main(["battle", "--scenario", "commander-battle", "--option", "rules=commander",
+                 "--option", "nations=true", "--turn-limit", "1", "--quiet"]) == 0
+    assert "Result: draw: turn limit (1) reached" in capsys.readouterr().out
