@@ -304,7 +304,7 @@ def test_a_broken_keel_and_the_half_hex_ring_destroy_under_the_commander_rules()
 
 def test_the_commander_battle_scenario() -> None:
     setup = load_scenario("commander-battle")
-    assert scenario_names() == ("commander-battle", "battleship-action")
+    assert scenario_names() == ("commander-battle", "battleship-action", "nations-britain-france")
     assert setup.options.rules == "commander"
     cards = {s.card.name for s in setup.ships}
     assert {"HML Hertfordshire", "HML Raven", "Pontbriand", "Pelletier"} <= cards

@@ -53,7 +53,8 @@ def legal(state: object) -> list[str]:
 def test_the_lobby_lists_the_commander_scenarios_with_board_size_and_options(
         client: TestClient) -> None:
     air = client.get("/api/meta").json()["rulesets"]["airfleet"]
-    assert list(air["scenarios"]) == ["quickstart", "commander-battle", "battleship-action"]
+    assert list(air["scenarios"]) == ["quickstart", "commander-battle", "battleship-action",
+                                      "nations-britain-france"]
     assert "40×22" in air["scenarios"]["commander-battle"]
     assert "60×33" in air["scenarios"]["battleship-action"]
     facts = air["scenario_facts"]

@@ -228,9 +228,9 @@ def _cmd_battle(args: argparse.Namespace) -> int:
         from .rulesets.airfleet import Options, quickstart_battle
 
         if args.scenario is not None:
-            from .scenarios import load_scenario
+            from .scenarios import airfleet_scenario
 
-            setup: Any = load_scenario(args.scenario)
+            setup: Any = airfleet_scenario(args.scenario)
             if args.turn_limit is not None:
                 setup = setup.with_options(setup.options.changed(turn_limit=args.turn_limit))
             title = f"Air-fleet battle: {args.scenario}"
@@ -249,7 +249,13 @@ def _cmd_battle(args: argparse.Namespace) -> int:
     from .options import command_line_options
 
     options = command_line_options(args.ruleset, args.option)
-    if options:
+    if options and args.ruleset == "airfleet":
+        # read back with the options, as the simulator does: the ships compile at the level
+        # they set (N1: an 8 Nations variant card only with nations = true)
+        setup = ruleset.load_setup({**ruleset.setup_data(setup),
+                                    "options": setup.options.changed(**options).to_dict()},
+                                   "--option")
+    elif options:
         setup = setup.with_options(setup.options.changed(**options))
     chosen = {"british": args.british, "french": args.french, "red": args.red,
               "blue": args.blue, **_side_bots(args.bot)}
@@ -634,7 +640,10 @@ def build_parser() -> argparse.ArgumentParser:
                    default="airfleet")
     s.add_argument("--scenario", metavar="FILE", help="War Fleet: a scenario file or a "
                    "built-in scenario (skirmish, the default; fleet-action); air fleet: a "
-                   "scenario file (default: the quick-start battle)")
+                   "scenario file or a built-in scenario (commander-battle, "
+                   "battleship-action, nations-britain-france, or nations-X-Y: the 8 Nations "
+                   "free-for-all, X and Y any of britain, france, germany, italy, russia, "
+                   "japan, austria-hungary, america) (default: the quick-start battle)")
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--british", default="greedy", help="air fleet and War Fleet: bot for "
                    "the British "
@@ -710,8 +719,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--french", metavar="CARDS", help="air fleet: cards of the French seat "
                    "(any card may take either seat)")
     s.add_argument("--scenario", metavar="FILE", help="a scenario file instead of the sides "
-                   "(War Fleet: a file or a built-in scenario, skirmish by default, or "
-                   "fleet-action)")
+                   "(air fleet: or a built-in scenario: commander-battle, battleship-action, "
+                   "nations-britain-france, nations-X-Y for any two nations; War Fleet: a "
+                   "file or a built-in scenario, skirmish by default, or fleet-action)")
     s.add_argument("--red", metavar="FILE", help="starship: red's fleet file (default: the "
                    "first sample fleet)")
     s.add_argument("--blue", metavar="FILE", help="starship: blue's fleet file")
@@ -739,8 +749,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--bots", metavar="NAMES", help="bots separated by commas (default: all)")
     s.add_argument("--self-play", action="store_true", help="each bot against itself too")
     s.add_argument("--scenario", metavar="NAME_OR_FILE", help="air fleet: a built-in scenario "
-                   "(commander-battle, battleship-action) or a scenario file instead of the "
-                   "quick-start battle")
+                   "(commander-battle, battleship-action, nations-britain-france, nations-X-Y) "
+                   "or a scenario file instead of the quick-start battle")
     add_run_options(s, games=20, per_pairing=True)
     s.set_defaults(func=_cmd_ladder)
 
@@ -749,7 +759,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--ruleset", choices=("airfleet",), default="airfleet")
     s.add_argument("--ships", metavar="NAMES",
                    help="cards separated by commas (default: the four quick-start cards)")
-    s.add_argument("--sizes", default="1,2", help="fleet sizes to play (default 1,2)")
+    s.add_argument("--sizes", default=None, help="fleet sizes to play (default 1,2)")
+    s.add_argument("--nations", nargs="?", const="all", default=None, metavar="NATIONS",
+                   help="the 8 Nations instead: each nation's variant fleet against each "
+                   "other's in the free-for-all battle (nations-X-Y): all eight, or these "
+                   "separated by commas (britain, france, germany, italy, russia, japan, "
+                   "austria-hungary, america)")
     s.add_argument("--bot", default="greedy", help="the bot on both sides (default greedy)")
     s.add_argument("--mirror", action="store_true", help="each fleet against itself too")
     add_run_options(s, games=20, per_pairing=True)

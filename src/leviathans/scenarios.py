@@ -39,15 +39,18 @@ def load_scenario(path: str | Path, ruleset: str = "airfleet") -> Any:
 
 def airfleet_scenario(name: str | Path) -> Any:
     """An air-fleet setup: a built-in scenario by name (``commander-battle``,
-    ``battleship-action``) or a scenario file."""
+    ``battleship-action``, ``nations-britain-france``, or an 8 Nations free-for-all battle
+    ``nations-X-Y``) or a scenario file."""
     from .rulesets.airfleet import load_scenario as builtin
     from .rulesets.airfleet import scenario_names
+    from .rulesets.airfleet.free_for_all import NATIONS, nations_of
 
-    if str(name) in scenario_names():
+    if str(name) in scenario_names() or nations_of(str(name)) is not None:
         return builtin(str(name))
     if not Path(name).is_file():
         raise ScenarioError(f"{name}: no such file (or a built-in air-fleet scenario: "
-                            f"{', '.join(scenario_names())})")
+                            f"{', '.join(scenario_names())}, or nations-X-Y for any two of "
+                            f"{', '.join(NATIONS)})")
     return load_scenario(name)
 
 

@@ -15,6 +15,17 @@ action text itself is the key. The table lists, from the setup:
   yellow, blue: the first ones for a smaller hand) in the ``d``-th permutation; a hand of
   ``k < 4`` cards uses the permutations that keep places ``k..3`` fixed (so fewer cards map
   into the same table).
+* under the Commander rules, appended after those: sideslips, rams and where they strike,
+  torpedo launches at every hex, strikes, hugs, repairs, bracket groups;
+* with the 8 Nations (option ``nations``), appended after those: each declaration step's
+  ``STEP done``, then every action a nation's rule says can ever be legal in the setup. The
+  table is generic over the rules: each rule of the setup's turn plan (a declaration step's
+  :class:`~leviathans.rulesets.airfleet.nations.declare.Declaration`, a movement
+  ``MoveExtra``, or a phase itself) that defines ``table_actions(setup)`` (an iterable of
+  actions, position-independent: every ship of the nation x every slot or target it may
+  name) has those actions' texts listed, in plan order, each once. A rule without it has its
+  actions counted as unexpressed (:attr:`~.base.LeviathansEnv.unexpressed`), which the
+  tests catch.
 
 Observation (``AirFleetObservation.layout()`` names the blocks), from the player's side: the
 turn (over the turn limit), the phase, who is to move, who holds initiative, the moving
@@ -57,6 +68,8 @@ from ..rulesets.airfleet.actions import (
 )
 from ..rulesets.airfleet.deployment import placements
 from ..rulesets.airfleet.fog import DICE_ORDER, fog_dice, hand
+from ..rulesets.airfleet.movement import MovementPhase
+from ..rulesets.airfleet.nations.declare import DeclarationPhase, EndDeclarations
 from ..rulesets.airfleet.repair import Repair
 from ..rulesets.airfleet.screening import Hug
 from ..rulesets.airfleet.ships import ShipSpec
@@ -184,6 +197,32 @@ class AirFleetActions(ActionTable[GameState]):
                                     for location in target.locations:
                                         self._text(Bracket(spec.name, refs, target.name,
                                                            location).text())
+
+        if setup.options.nations:
+            self._nations(setup)
+
+    def _nations(self, setup: GameSetup) -> None:
+        """The 8 Nations' actions (see the module's docstring): each declaration step's end,
+        then each rule's ``table_actions(setup)``, in the turn plan's order."""
+        rules: list[Any] = []
+        for phase in setup.plan.turn:
+            if isinstance(phase, DeclarationPhase):
+                self._text(EndDeclarations(phase.step).text())
+                rules.extend(phase.rules)
+            elif isinstance(phase, MovementPhase):
+                rules.extend(phase.extras)
+            rules.append(phase)
+        for rule in rules:
+            listed = getattr(rule, "table_actions", None)
+            if listed is None:
+                continue
+            for action in listed(setup):
+                text = action.text()
+                if self.index_of(text) is None:  # a rule may list what another has
+                    self._text(text)
+
+    def index_of(self, key: Hashable) -> int | None:
+        return self._index.get(key)
 
     def _text(self, text: str) -> None:
         self.add(text, text)

@@ -21,6 +21,9 @@ __all__ = ["COVERED_EFFECTS", "OPTION_VALUES", "REFUSED_EFFECTS", "refusal"]
 
 #: Every option: the values the loop plays (``None``: any value).
 OPTION_VALUES: Mapping[str, frozenset[Any] | None] = {
+    # N1: the 8 Nations variant cards and their special slots are not covered (first: a
+    # nations battle is refused for that, the simulator's note naming it)
+    "nations": frozenset({False}),
     "turn_limit": None,
     "fire_order": frozenset({"loser-first", "winner-first"}),
     "rules": frozenset({"quick-start"}),
@@ -32,8 +35,6 @@ OPTION_VALUES: Mapping[str, frozenset[Any] | None] = {
     "initiative": frozenset({"quick-start"}),
     # the fog-of-war cards play no part with the quick-start initiative
     "fog_cards": None,
-    # N1: the 8 Nations variant cards and their special slots are not covered
-    "nations": frozenset({False}),
 }
 
 #: The slot effects the loop implements (an inert slot is only a breach number).

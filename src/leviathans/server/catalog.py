@@ -1,8 +1,9 @@
 """What the lobby offers to build fleets from: every ship card the package holds, with the
 figures a player chooses by, and the simulator's figures shipped as data.
 
-* Air-fleet game: Type, SI, MP and a strength rating per card. No official points exist for
-  these cards, so the rating is measured: ``data/ratings.json``, made by
+* Air-fleet game: Type, SI, MP and a strength rating per card; the 8 Nations variant cards
+  (unrated, marked ``variant``) and each nation's variant fleet for the free-for-all. No
+  official points exist for these cards, so the rating is measured: ``data/ratings.json``, made by
   ``tools/make_ratings.py`` (each card against a fixed reference set, greedy bots; the file
   says how it was made and how long it took).
 * War Fleet: the converted stats (class, SI, MP, attacks; ruling W2).
@@ -18,7 +19,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ..cards import builtin_cards
+from ..cards import builtin_cards, variant_cards
 from ..errors import LeviathansError
 
 __all__ = ["catalog", "playable", "ratings", "scenario_odds"]
@@ -93,7 +94,31 @@ def _airfleet() -> list[dict[str, Any]]:
             "rating": None if r is None else {k: r[k] for k in ("rating", "low", "high",
                                                                  "games", "against")},
         })
+    return out + _variants()
+
+
+def _variants() -> list[dict[str, Any]]:
+    """The 8 Nations variant cards (N1): fielded only with the option nations (the lobby
+    shows them then), never rated (the ratings are of published cards, without the nations'
+    rules)."""
+    from ..rulesets.airfleet.ships import compile_ship
+
+    out = []
+    for name, card in sorted(variant_cards().items()):
+        ship = compile_ship(0, name, "british", card, "nations")
+        out.append({"name": name, "nation": card.nation, "type": card.type,
+                    "class": card.class_, "si": card.structural_integrity,
+                    "mp": card.starting_mp, "guns": bin(ship.gun_mask).count("1"),
+                    "rating": None, "variant": card.variant, "base": card.base})
     return out
+
+
+def _nations() -> dict[str, Any]:
+    """The 8 Nations free-for-all's fleets (``nations-X-Y``): each nation's variant cards."""
+    from ..rulesets.airfleet.free_for_all import NATIONS, TITLES, nation_fleet
+
+    return {n: {"title": TITLES[n], "nation": NATIONS[n], "fleet": list(nation_fleet(n))}
+            for n in NATIONS}
 
 
 def _warfleet() -> list[dict[str, Any]]:
@@ -115,7 +140,8 @@ def catalog(ruleset: str) -> dict[str, Any]:
     if ruleset == "airfleet":
         made = ratings()
         return {"cards": _airfleet(), "rating": {"about": made["about"],
-                                                 "method": made["method"]}}
+                                                 "method": made["method"]},
+                "nations": _nations()}
     if ruleset == "warfleet":
         return {"cards": _warfleet(), "rating": None}
     raise LeviathansError(f"fleets are chosen from the catalog in the airfleet and warfleet "

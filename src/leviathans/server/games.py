@@ -106,6 +106,8 @@ AIR_SCENARIOS = {
                         "a torpedo-armed destroyer and cruiser a side",
     "battleship-action": "Battleship action (60×33, Commander rules): Types 3 and 4 of Britain "
                          "and France",
+    "nations-britain-france": "8 Nations (60×33, Commander rules with the nations): Britain's "
+                              "variant cards against France's",
 }
 
 
@@ -147,14 +149,30 @@ def _with_options(ruleset: str, setup: Any, options: Mapping[str, Any] | None) -
     """The setup with these rules options changed (checked by their declaration)."""
     if not options:
         return setup
-    model = getattr(get_ruleset(ruleset), "options_model", None)
+    rules = get_ruleset(ruleset)
+    model = getattr(rules, "options_model", None)
     if model is None:
         raise ApiError(422, f"the {ruleset} game takes no rules options here")
     try:
-        return setup.with_options(model.from_dict({**setup.options.to_dict(), **options},
-                                                  "options"))
+        chosen = model.from_dict({**setup.options.to_dict(), **options}, "options")
+        if ruleset == "airfleet":
+            # read back with the options: the ships compile at the level they set (N1: the
+            # 8 Nations variant cards only with nations = true)
+            return rules.load_setup({**rules.setup_data(setup), "options": chosen.to_dict()},
+                                    "options")
+        return setup.with_options(chosen)
     except LeviathansError as exc:
         raise ApiError(422, str(exc)) from None
+
+
+def free_for_all_title(ruleset: str, scenario: str) -> str | None:
+    """An 8 Nations free-for-all battle's title (``nations-X-Y``), else None."""
+    if ruleset != "airfleet":
+        return None
+    from ..rulesets.airfleet.free_for_all import nations_of, title
+
+    pair = nations_of(scenario)
+    return None if pair is None else title(*pair)
 
 
 def scenario_setup(ruleset: str, scenario: str) -> Any:
@@ -330,8 +348,10 @@ class GameManager:
             raise ApiError(422, f"bot {bot!r} is not one of {', '.join(BOTS)}")
         names = scenarios(ruleset_name)
         scenario = scenario or next(iter(names))
-        if scenario not in names:
-            raise ApiError(422, f"scenario {scenario!r} is not one of {', '.join(names)}")
+        if scenario not in names and free_for_all_title(ruleset_name, scenario) is None:
+            raise ApiError(422, f"scenario {scenario!r} is not one of {', '.join(names)}"
+                                + (", or nations-X-Y (the 8 Nations free-for-all)"
+                                   if ruleset_name == "airfleet" else ""))
         if turn_limit is not None and not 1 <= turn_limit <= 200:
             raise ApiError(422, "turn_limit must be between 1 and 200")
         plain_text(title, "title")
@@ -367,7 +387,9 @@ class GameManager:
         state = ruleset.new_game(setup, dice)
         row = GameRow(game_id, ruleset_name, ruleset.setup_data(setup), seed,
                       title or (fleets_title(fleets) if fleets
-                                else scenarios(ruleset_name)[scenario]), _now())
+                                else scenarios(ruleset_name).get(scenario)
+                                or free_for_all_title(ruleset_name, scenario) or scenario),
+                      _now())
         opening = ActionRow(game_id, 0, None, tuple(dice.rolls), _now())
         await asyncio.to_thread(self.storage.create_game, row, seats, opening)
         dice.rolls.clear()

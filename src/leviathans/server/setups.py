@@ -44,10 +44,11 @@ def _columns(ruleset: str, data: Mapping[str, Any]) -> int:
     return int(data["map"]["sheet_columns"]) * int(data["map"].get("sheets_across", 1))
 
 
-def _ships(ruleset: str, sides: Sequence[str], fleets: Mapping[str, Sequence[str]]
-           ) -> list[dict[str, Any]]:
+def _ships(ruleset: str, sides: Sequence[str], fleets: Mapping[str, Sequence[str]],
+           variants: bool = False) -> list[dict[str, Any]]:
     """Scenario ship entries for the chosen cards; a card fielded twice gets a number (ship
-    names are unique in a game: ``HML Raven``, ``HML Raven 2``)."""
+    names are unique in a game: ``HML Raven``, ``HML Raven 2``). ``variants``: the 8 Nations
+    variant cards may be fielded too (the option nations, N1)."""
     if set(fleets) != set(sides):
         raise SetupError(f"fleets: give the ships of every side ({', '.join(sides)}), got "
                          f"{', '.join(fleets) or 'none'}")
@@ -59,10 +60,10 @@ def _ships(ruleset: str, sides: Sequence[str], fleets: Mapping[str, Sequence[str
         for k, name in enumerate(cards):
             where = f"fleets.{side}[{k + 1}]"
             try:
-                card = find_card(name)
+                card = find_card(name, variants=variants)
             except LeviathansError as exc:
                 raise SetupError(f"{where}: {exc}") from None
-            if not playable(ruleset, card.name):
+            if card.variant is None and not playable(ruleset, card.name):
                 raise SetupError(f"{where}: {card.name} (Type {card.type}) cannot be fielded "
                                  f"in this game: its rules give Type {card.type} no "
                                  f"{'footprint' if ruleset == 'airfleet' else 'layout'} yet")
@@ -143,7 +144,8 @@ def custom_setup(ruleset: str, setup: Any, fleets: Mapping[str, Sequence[str]] |
     data = dict(rules.setup_data(setup))
     sides = tuple(setup.sides)
     if fleets:
-        data["ships"] = _ships(ruleset, sides, fleets)
+        data["ships"] = _ships(ruleset, sides, fleets,
+                               bool(getattr(setup.options, "nations", False)))
     if deployment:
         _deploy(ruleset, data, sides, deployment)
     made = rules.load_setup(data, "new game")
@@ -180,7 +182,7 @@ def scenario_facts(ruleset: str, setup: Any) -> dict[str, Any]:
 def fleets_title(fleets: Mapping[str, Sequence[str]]) -> str:
     """A game's default title from its chosen fleets: the ships of each side (or their
     number, when the names would make it long)."""
-    named = " against ".join(", ".join(find_card(c).name for c in cards)
+    named = " against ".join(", ".join(find_card(c, variants=True).name for c in cards)
                              for cards in fleets.values())
     if len(named) <= 80:
         return named

@@ -17,6 +17,7 @@ from .matchup import (
     DEFAULT_TURN_LIMITS,
     Matchup,
     airfleet_matchup,
+    nations_matchup,
     starship_matchup,
     warfleet_matchup,
 )
@@ -24,7 +25,7 @@ from .results import Results
 from .runner import BatchTask, Job, play_batch, run_jobs, simulate
 from .seeds import derive_seed, game_seeds
 from .stats import Rate, summarise, wilson_interval
-from .tournament import Pairing, Tournament, balance, ladder
+from .tournament import Pairing, Tournament, balance, ladder, nations_balance
 
 __all__ = [
     "DEFAULT_TURN_LIMITS",
@@ -41,6 +42,8 @@ __all__ = [
     "derive_seed",
     "game_seeds",
     "ladder",
+    "nations_balance",
+    "nations_matchup",
     "play_batch",
     "play_one",
     "run_jobs",

@@ -236,10 +236,20 @@ def _sizes(text: str) -> list[int]:
 
 
 def cmd_balance(args: argparse.Namespace) -> int:
-    from .tournament import balance
+    from .tournament import balance, nations_balance
 
     start = time.perf_counter()
-    tournaments = balance(_names(args.ships), _sizes(args.sizes), args.games, args.seed,
+    if args.nations is not None:
+        if args.ships is not None or args.sizes is not None:
+            raise LeviathansError("--nations plays each nation's variant fleet: give it "
+                                  "without --ships and --sizes")
+        chosen = None if args.nations == "all" else _names(args.nations)
+        t = nations_balance(chosen, args.games, args.seed, args.bot, args.mirror,
+                            args.turn_limit, options=_options(args, "airfleet"),
+                            **_run_options(args))
+        _tournament_outputs(args, [t], time.perf_counter() - start, "balance")
+        return 0
+    tournaments = balance(_names(args.ships), _sizes(args.sizes or "1,2"), args.games, args.seed,
                           args.bot, args.mirror, args.turn_limit,
                           options=_options(args, "airfleet"),
                           **_run_options(args))

@@ -25,6 +25,7 @@ __all__ = [
     "airfleet_matchup",
     "airfleet_ships",
     "load_setup",
+    "nations_matchup",
     "players_of",
     "roster",
     "starship_matchup",
@@ -197,6 +198,22 @@ def airfleet_matchup(british: Sequence[str] | None = None, french: Sequence[str]
                  for side in players}
     m = Matchup("airfleet", setup, _bots(players, bots), _limit("airfleet", turn_limit, setup),
                 sides=sides)
+    return replace(m, label=_label(m))
+
+
+def nations_matchup(british: str, french: str, *, bots: Sequence[str] = ("greedy", "greedy"),
+                    turn_limit: int | None = None) -> Matchup:
+    """The 8 Nations free-for-all battle ``nations-X-Y``: nation ``british``'s variant fleet
+    in the first seat against nation ``french``'s (names as in
+    :data:`~leviathans.rulesets.airfleet.free_for_all.NATIONS`)."""
+    from ..rulesets.airfleet import AIRFLEET
+    from ..rulesets.airfleet.free_for_all import free_for_all_data, nation_fleet
+
+    setup = free_for_all_data(british, french)
+    sides = {side: ", ".join(nation_fleet(n)) for side, n in (("british", british),
+                                                               ("french", french))}
+    m = Matchup("airfleet", setup, _bots(AIRFLEET.players, bots),
+                _limit("airfleet", turn_limit, setup), sides=sides)
     return replace(m, label=_label(m))
 
 

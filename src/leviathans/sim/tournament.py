@@ -15,13 +15,20 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from ..errors import LeviathansError
-from .matchup import Matchup, airfleet_matchup, starship_matchup, warfleet_matchup
+from .matchup import (
+    Matchup,
+    airfleet_matchup,
+    nations_matchup,
+    starship_matchup,
+    warfleet_matchup,
+)
 from .results import Results
 from .runner import Job, run_jobs
 from .seeds import derive_seed
 from .stats import Rate
 
-__all__ = ["PairSpec", "Pairing", "Tournament", "balance", "ladder", "play_tournaments"]
+__all__ = ["PairSpec", "Pairing", "Tournament", "balance", "ladder", "nations_balance",
+           "play_tournaments"]
 
 
 @dataclass(frozen=True)
@@ -248,3 +255,37 @@ def balance(ships: Sequence[str] | None = None, sizes: Sequence[int] = (1, 2), g
                  for a, b in pairs]
         plans.append((f"{size} against {size}", [_fleet_name(f) for f in fleets], specs))
     return play_tournaments(plans, games, seed, workers, cluster, progress)
+
+
+def nations_balance(nations: Sequence[str] | None = None, games: int = 20, seed: int = 1,
+                    bot: str = "greedy", mirror: bool = False, turn_limit: int | None = None,
+                    workers: int = 1, cluster: str | None = None, progress: bool = False,
+                    options: Mapping[str, Any] | None = None) -> Tournament:
+    """A round robin of the 8 Nations' variant fleets (issue 16.6): each nation's variant
+    cards (:func:`~leviathans.rulesets.airfleet.free_for_all.nation_fleet`) against each
+    other nation's, in the free-for-all battle, the same bot on both sides; which nation's
+    variant cards win. ``nations`` (default all eight) are the free-for-all's names
+    (``britain``, ``austria-hungary``...); ``mirror`` adds each nation against itself."""
+    from ..bots import make_bot
+    from ..rulesets.airfleet.free_for_all import NATIONS, TITLES
+
+    make_bot(bot)
+    chosen = list(nations) if nations else list(NATIONS)
+    for n in chosen:
+        if n not in NATIONS:
+            raise LeviathansError(f"--nations: unknown nation {n!r} (known: "
+                                  f"{', '.join(NATIONS)})")
+    if len(set(chosen)) != len(chosen):
+        raise LeviathansError(f"--nations names a nation twice: {', '.join(chosen)}")
+    pairs = (combinations_with_replacement(chosen, 2) if mirror else combinations(chosen, 2))
+    extra = dict(options or {})
+    specs = [PairSpec(TITLES[a], TITLES[b],
+                      replace(nations_matchup(a, b, bots=(bot, bot), turn_limit=turn_limit),
+                              options=extra),
+                      replace(nations_matchup(b, a, bots=(bot, bot), turn_limit=turn_limit),
+                              options=extra))
+             for a, b in pairs]
+    if not specs:
+        raise LeviathansError("the nations' round robin needs two nations (or --mirror)")
+    return play_tournaments([("8 Nations: the variant fleets", [TITLES[n] for n in chosen],
+                              specs)], games, seed, workers, cluster, progress)[0]

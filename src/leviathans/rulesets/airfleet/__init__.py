@@ -45,8 +45,9 @@ __all__ = [
 ]
 
 #: The built-in scenarios (``scenarios/NAME.toml``): the Commander rules' battle of the
-#: quick-start ships with torpedo-armed cards, and a battleship action of Types 3 and 4.
-SCENARIOS = ("commander-battle", "battleship-action")
+#: quick-start ships with torpedo-armed cards, a battleship action of Types 3 and 4, and the 8
+#: Nations' British against French variant cards (any other two nations: :mod:`.free_for_all`).
+SCENARIOS = ("commander-battle", "battleship-action", "nations-britain-france")
 
 
 def scenario_names() -> tuple[str, ...]:
@@ -54,10 +55,17 @@ def scenario_names() -> tuple[str, ...]:
 
 
 def scenario_data(name: str) -> dict[str, Any]:
-    """The built-in scenario ``name`` as plain data."""
+    """The built-in scenario ``name`` as plain data (or an 8 Nations free-for-all battle,
+    ``nations-X-Y``: :mod:`.free_for_all`)."""
+    from .free_for_all import NATIONS, free_for_all_data, nations_of
+
+    pair = nations_of(name) if name not in SCENARIOS else None
+    if pair is not None:
+        return free_for_all_data(*pair)
     if name not in SCENARIOS:
         raise ScenarioError(f"unknown air-fleet scenario {name!r} (known: "
-                            f"{', '.join(SCENARIOS)})")
+                            f"{', '.join(SCENARIOS)}, or nations-X-Y for any two of "
+                            f"{', '.join(NATIONS)})")
     text = resources.files(__package__).joinpath(f"scenarios/{name}.toml").read_text("utf-8")
     return tomllib.loads(text)
 

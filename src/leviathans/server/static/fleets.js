@@ -18,8 +18,10 @@ export function ratingText(r) {
 }
 
 export class FleetPicker {
-  constructor(onChange) {
+  // `variantsOn()`: whether the 8 Nations are on (their variant cards are offered then only).
+  constructor(onChange, variantsOn = () => false) {
     this.onChange = onChange;
+    this.variantsOn = variantsOn;
     this.ruleset = null;
     this.sides = [];
     this.fleets = {};
@@ -42,6 +44,7 @@ export class FleetPicker {
     if (changed) this.fillFilters();
     this.renderSides();
     this.renderCatalog();
+    this.renderNations();
     const note = document.getElementById("rating-note");
     note.replaceChildren(...ratingNote(data.rating));
   }
@@ -55,6 +58,34 @@ export class FleetPicker {
     const type = document.getElementById("cat-type");
     type.replaceChildren(el("option", { value: "" }, "every Type"),
       ...types.map((t) => el("option", { value: String(t) }, `Type ${t}`)));
+  }
+
+  // The 8 Nations free-for-all (when the option is on): a nation per side, whose variant
+  // fleet fills that side.
+  renderNations() {
+    const box = document.getElementById("fleet-nations");
+    const nations = (this.data && this.data.nations) || {};
+    const on = this.ruleset === "airfleet" && this.variantsOn() && Object.keys(nations).length > 0;
+    box.hidden = !on;
+    if (!on) return;
+    box.replaceChildren(el("span", { class: "muted" }, "8 Nations free-for-all: "),
+      ...this.sides.map((side) => {
+        const select = el("select", { id: `nation-${side}`, "data-nation": side },
+          el("option", { value: "" }, "choose a nation"),
+          ...Object.entries(nations).map(([key, n]) => el("option", { value: key }, n.title)));
+        const fleet = JSON.stringify(this.fleets[side] || []);
+        const match = Object.entries(nations).find(([, n]) => JSON.stringify(n.fleet) === fleet);
+        select.value = match ? match[0] : "";
+        select.addEventListener("change", () => {
+          const n = nations[select.value];
+          if (!n) return;
+          this.fleets[side] = [...n.fleet];
+          this.renderSides();
+          this.onChange();
+        });
+        return el("label", { title: `the ${side} seat flies this nation's variant cards` },
+          `${cap(side)} seat`, select);
+      }));
   }
 
   add(side, name) {
@@ -94,14 +125,16 @@ export class FleetPicker {
     const ships = this.fleets[side].map((n) => this.byName.get(n)).filter(Boolean);
     const sum = (key) => ships.reduce((t, c) => t + (key(c) || 0), 0);
     return { ships: ships.length, rating: sum((c) => c.rating && c.rating.rating),
+             rated: ships.filter((c) => c.rating).length,
              si: sum((c) => c.si), attacks: sum((c) => c.attacks) };
   }
 
   totalText(side) {
     const t = this.total(side);
     const n = `${t.ships} ${t.ships === 1 ? "ship" : "ships"}`;
-    return this.ruleset === "airfleet" ? `${n}, rating total ${Math.round(t.rating)}`
-                                       : `${n}, SI ${t.si}, ${t.attacks} attacks`;
+    if (this.ruleset !== "airfleet") return `${n}, SI ${t.si}, ${t.attacks} attacks`;
+    // the 8 Nations variant cards have no rating: a total of none of them says nothing
+    return t.ships && !t.rated ? `${n}, not rated` : `${n}, rating total ${Math.round(t.rating)}`;
   }
 
   columns() {
@@ -122,7 +155,9 @@ export class FleetPicker {
     const nation = document.getElementById("cat-nation").value;
     const type = document.getElementById("cat-type").value;
     const key = this.columns().find(([k]) => k === this.sort.key)[2];
+    const variants = this.variantsOn();
     return this.data.cards
+      .filter((c) => Boolean(c.variant) === false || variants)
       .filter((c) => (!text || c.name.toLowerCase().includes(text))
         && (!nation || c.nation === nation) && (!type || String(c.type) === type))
       .sort((a, b) => {

@@ -6,7 +6,7 @@ import { DeployPicker } from "/static/deploy.js";
 import { chanceText } from "/static/chance.js";
 
 let meta = null;
-const fleets = new FleetPicker(() => showChance());
+const fleets = new FleetPicker(() => showChance(), () => currentValue("nations") === true);
 const deploy = new DeployPicker(() => showChance());
 
 function fillSelect(select, values, labels = {}) {
@@ -340,6 +340,11 @@ async function main() {
   for (const id of ["side", "initiative", "options"]) {
     document.getElementById(id).addEventListener("change", showChance);
   }
+  // the 8 Nations on or off: their variant cards and the nations' fleets shown or not
+  document.getElementById("options").addEventListener("change", () => {
+    fleets.renderCatalog();
+    fleets.renderNations();
+  });
   document.getElementById("fleet-reset").addEventListener("click", refreshScenario);
   document.getElementById("new-game").addEventListener("submit", start);
   document.getElementById("record-file").addEventListener("change", upload);

@@ -1,0 +1,134 @@
+"""Issue 16 item 8: the PettingZoo environment covers the 8 Nations option: PettingZoo's API and
+seed tests pass on the nations scenarios, every legal action of random play has its index,
+and the nations' actions get indices generically: each rule of the turn plan that lists
+``table_actions(setup)`` (the engine's nations add theirs that way)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
+
+from leviathans.env import AirFleetEnv
+from leviathans.rulesets.airfleet import GameSetup, parse_setup
+from leviathans.rulesets.airfleet.free_for_all import free_for_all_data
+from leviathans.rulesets.airfleet.nations import steps
+from leviathans.rulesets.airfleet.plan import turn_plan
+from leviathans.scenarios import airfleet_scenario
+from test_env import walk
+
+
+def nations_env(name: str = "nations-britain-france") -> AirFleetEnv:
+    return AirFleetEnv(airfleet_scenario(name), turn_limit=6, render_mode="ansi")
+
+
+@pytest.mark.parametrize("name", ["nations-britain-france", "nations-austria-hungary-russia"])
+def test_pettingzoo_api_test_on_a_nations_scenario(name: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    env = nations_env(name)
+    assert env.game.setup.options.nations and env.game.nations is not None
+    with pytest.warns(UserWarning):  # dict observations, agent names not "player_0" (advice)
+        api_test(env, num_cycles=300)
+    assert "Passed API test" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["nations-britain-france", "nations-japan-america"])
+def test_pettingzoo_seed_test_on_a_nations_scenario(name: str) -> None:
+    seed_test(lambda: nations_env(name), num_cycles=300)
+
+
+def close_setup() -> GameSetup:
+    """Germany against Italy on a small board, so that the fleets meet."""
+    data = free_for_all_data("germany", "italy")
+    return parse_setup({**data, "board": {"columns": 22, "rows": 14, "zone_depth": 5}})
+
+
+def every_legal_action_has_its_index(env: AirFleetEnv, seeds: range) -> Counter[str]:
+    kinds: Counter[str] = Counter()
+    for seed in seeds:
+        for obs in walk(env, seed):
+            legal = list(env.game.legal_actions())
+            mapped, missing = env.table.legal(env.game)
+            assert missing == [], f"legal actions with no index: {missing[:5]}"
+            assert int(obs["action_mask"].sum()) == len(mapped) == len(legal)
+            kinds.update(type(a).__name__ for a in legal)
+    assert env.unexpressed == []
+    return kinds
+
+
+def test_every_legal_action_of_random_nations_play_has_an_index() -> None:
+    kinds = every_legal_action_has_its_index(AirFleetEnv(close_setup(), turn_limit=4),
+                                             range(3))
+    for k in ("Deploy", "Step", "Launch", "Fire", "Repair"):
+        assert kinds[k] > 0, (k, kinds)
+
+
+# --- a nation's action kind, as the engine's nations add them --------------------------------
+
+@dataclass(frozen=True)
+class Salute:
+    """A made-up declaration after movement: a ship salutes, once a turn."""
+
+    ship: str
+
+    def text(self) -> str:
+        return f"{self.ship}:SALUTE"
+
+
+class SaluteRule:
+    actions = (Salute,)
+
+    def offers(self, state: Any, side: str) -> Iterator[Salute]:
+        for i in state.afloat():
+            spec = state.setup.ships[i]
+            if spec.side == side and state.ships[i].bow is not None \
+                    and not state.nations.took("salute", i):
+                yield Salute(spec.name)
+
+    def why_illegal(self, state: Any, action: Any) -> str | None:
+        return None
+
+    def apply(self, state: Any, action: Any, dice: Any, events: list[Any]) -> Any:
+        i = state.setup.by_name[action.ship]
+        return state.evolve(nations=state.nations.taking("salute", i))
+
+
+class ListedSaluteRule(SaluteRule):
+    def table_actions(self, setup: GameSetup) -> Iterator[Salute]:
+        return (Salute(s.name) for s in setup.ships)
+
+
+@pytest.fixture
+def after_move(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
+    """The after-movement step's rules, with the plans made while they are patched dropped."""
+    rules: list[Any] = []
+    monkeypatch.setattr(steps, "AFTER_MOVE", rules)
+    turn_plan.cache_clear()
+    yield rules
+    turn_plan.cache_clear()
+
+
+def test_a_rule_listing_its_table_actions_gets_indices_after_the_commander_ones(
+        after_move: list[Any]) -> None:
+    plain = AirFleetEnv(close_setup(), turn_limit=3).table
+    after_move.append(ListedSaluteRule())
+    turn_plan.cache_clear()  # the plain table's plan had no rule after movement
+    env = AirFleetEnv(close_setup(), turn_limit=3)
+    labels = env.table.labels
+    assert labels[:len(plain)] == plain.labels, "the other indices keep their numbers"
+    assert labels[len(plain):] == ("after-move done", *(f"{s.name}:SALUTE"
+                                                        for s in env.game.setup.ships))
+    kinds = every_legal_action_has_its_index(env, range(2))
+    assert kinds["Salute"] > 0 and kinds["EndDeclarations"] > 0
+
+
+def test_a_rule_without_table_actions_is_caught_as_unexpressed(after_move: list[Any]) -> None:
+    after_move.append(SaluteRule())
+    env = AirFleetEnv(close_setup(), turn_limit=2)
+    for _ in walk(env, 1):
+        pass
+    assert any(t.endswith(":SALUTE") for t in env.unexpressed)
