@@ -15,6 +15,7 @@ from typing import Any
 
 from ..protocol import GameState
 from .commander_hints import commander_hints, screened
+from .nations_hints import nations_hints
 
 __all__ = ["GUNS", "attack_hints", "move_plan"]
 
@@ -124,6 +125,7 @@ def _air(state: Any, legal: set[str]) -> dict[str, Any]:
     if state.phase.name == "GUNNERY" and state.firing:
         out[GUNS] = _guns(state, state.firing[0])
     out.update(commander_hints(state, legal))
+    out.update(nations_hints(state, legal))  # issue 16.7: the 8 Nations' special actions
     return out
 
 

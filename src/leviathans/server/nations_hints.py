@@ -1,0 +1,190 @@
+"""What the game page needs for the 8 Nations' special actions (issue 16.7): for each legal
+special action, a readable label, its exact chance of success from the rule's own odds
+function (``germany.lock_odds``, ``italy.withdrawal_odds``, ``america.effas_chance`` and
+``torque_odds``, ``austria.glory_chance``), and one line each of what success and failure (and
+a critical failure, where the rule has one) do; and, in a step of declarations, which step it
+is and its ``STEP done``.
+
+As :mod:`.commander_hints`: only the seat to move gets hints, and every figure is of the
+position on the table (the charges, locks, fled ships and torque are shown to both sides).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+__all__ = ["STEP", "nations_hints"]
+
+#: the hints' key of the step of declarations open now (no action text starts with "$")
+STEP = "$step"
+
+#: the first words of the nations' action texts (the others: ``SHIP:GLORY>SIDE``)
+_WORDS = ("lock ", "locked ", "charge ", "effas ", "torque ", "return ")
+
+
+def _frac(p: Fraction) -> dict[str, Any]:
+    return {"fraction": f"{p.numerator}/{p.denominator}", "probability": float(p)}
+
+
+def _short(name: str) -> str:
+    return name.split(" (8 Nations)")[0]
+
+
+def nations_hints(state: Any, legal: set[str] | list[str]) -> dict[str, Any]:
+    """The hints of the nations' actions in ``legal`` (keys: action texts, and ``$step``)."""
+    from ..rulesets.airfleet.actions import parse_action
+
+    if getattr(state, "nations", None) is None:
+        return {}
+    out: dict[str, Any] = {}
+    for text in legal:
+        if not (text.startswith(_WORDS) or ":GLORY>" in text):
+            continue
+        hint = _hint(state, parse_action(text))
+        if hint is not None:
+            out[text] = hint
+    step = _step(state, legal)
+    if step is not None:
+        out[STEP] = step
+    return out
+
+
+def _step(state: Any, legal: set[str] | list[str]) -> dict[str, Any] | None:
+    from ..rulesets.airfleet.nations.declare import STEPS
+    from ..rulesets.airfleet.nations.steps import STEP_TITLES
+
+    for step, phase in STEPS.items():
+        if state.phase == phase and f"{step} done" in legal:
+            return {"step": step, "title": STEP_TITLES.get(step, step),
+                    "done": f"{step} done"}
+    return None
+
+
+def _hint(state: Any, action: Any) -> dict[str, Any] | None:
+    from ..rulesets.airfleet.nations import america, austria, germany, italy
+
+    if isinstance(action, germany.LockOn):
+        return _lock(state, action)
+    if isinstance(action, germany.LockStep):
+        return _lock_step(action)
+    if isinstance(action, austria.Glory):
+        return _glory(state, action)
+    if isinstance(action, italy.Return):
+        return _return(action)
+    if isinstance(action, america.Charge | america.GunCharge):
+        return _charge(state, action)
+    if isinstance(action, america.Effas):
+        return _effas(state, action)
+    if isinstance(action, america.Torque):
+        return _torque(state, action)
+    return None
+
+
+def _lock(state: Any, action: Any) -> dict[str, Any]:
+    from ..rulesets.airfleet.nations import germany
+    from ..rulesets.airfleet.screening import hug_cost
+
+    setup = state.setup
+    i, j = setup.by_name[action.ship], setup.by_name[action.target]
+    crews = germany.lock_crews(state, i, j)
+    return {"nation": "german", "rule": "Lock Formation", "ship": action.ship,
+            "label": f"Lock Formation with {_short(action.target)}",
+            "chance": _frac(germany.lock_odds(state, action)),
+            "roll": f"2 red{f' + {2 * crews}' if crews else ''} ≥ {germany.LOCK_NEED}",
+            "cost": f"{hug_cost(state, i, j)} MP",
+            "success": f"locked: the two move and turn as one from the next move, "
+                       f"hugging each other; {_short(action.ship)}'s move ends",
+            "failure": "the two ram each other on their touching sides (no check, no push); "
+                       f"{_short(action.ship)}'s move ends"}
+
+
+_LOCK_STEPS = {"F": "forward one hex", "L": "turn to port", "R": "turn to starboard",
+               "E": "end the lock's move"}
+
+
+def _lock_step(action: Any) -> dict[str, Any]:
+    about = f" about {_short(action.about)}" if action.about else ""
+    return {"nation": "german", "rule": "locked move", "ship": action.ship,
+            "label": f"{_LOCK_STEPS[action.step]}{about}", "step": action.step,
+            "about": action.about, "chance": None,
+            "success": "the whole lock moves as one (its lowest MP)", "failure": None}
+
+
+def _glory(state: Any, action: Any) -> dict[str, Any]:
+    from ..rulesets.airfleet import primitives as P
+    from ..rulesets.airfleet.nations import austria
+    from ..rulesets.airfleet.ramming import ramming_crews
+
+    index = state.setup.by_name[action.ship]
+    spec, ship = state.setup.ships[index], state.ships[index]
+    crews, damaged = ramming_crews(spec, ship), P.popcount(ship.all_destroyed)
+    bonus = 2 * crews + damaged
+    return {"nation": "austro-hungarian", "rule": "For Glory!", "ship": action.ship,
+            "label": f"For Glory! (broach to {action.side} if it fails)", "side": action.side,
+            "chance": _frac(austria.glory_chance(crews, damaged)),
+            "roll": f"2 red{f' + {bonus}' if bonus else ''} ≥ {austria.GLORY_NEED}",
+            "success": "charges straight ahead with all its MP, ramming every enemy ship in "
+                       "its way without a check",
+            "failure": f"a broach turn to {action.side}: its move ends"}
+
+
+def _return(action: Any) -> dict[str, Any]:
+    from ..rulesets.airfleet.nations import italy
+
+    back, _stays, leaves = italy.withdrawal_odds()
+    return {"nation": "italian", "rule": "Tactical Withdrawal", "ship": action.ship,
+            "label": f"return facing {action.facing.name}", "facing": action.facing.name,
+            "chance": _frac(back), "roll": f"2 red ≥ {italy.RETURN_NEED}",
+            "success": "it comes back on its token's hex, facing "
+                       f"{action.facing.name}",
+            "failure": "it stays off the board (it may roll again next turn)",
+            "critical": {"chance": _frac(leaves),
+                         "text": f"a roll of {italy.LEAVES}: it leaves the battle for good"}}
+
+
+_USES = {"mp": "+1 MP for this move", "turn": "one hex fewer before its next turn",
+         "range": "+1 short range for all its guns this turn",
+         "attack": "+1 to all its attacks this turn"}
+
+
+def _charge(state: Any, action: Any) -> dict[str, Any]:
+    from ..rulesets.airfleet.nations import america
+
+    have = america.charges(state, state.setup.by_name[action.ship])
+    return {"nation": "american", "rule": "Tesla charge", "ship": action.ship,
+            "label": f"Tesla charge: {_USES[action.use]}", "use": action.use, "chance": None,
+            "charges": have, "success": f"spends 1 of its {have} charge(s): "
+                                        f"{_USES[action.use]}", "failure": None}
+
+
+def _effas(state: Any, action: Any) -> dict[str, Any]:
+    from ..rulesets.airfleet.nations import america
+
+    need = state.setup.ships[state.setup.by_name[action.target]].type
+    odds = america.torque_odds(action.charges)
+    turn = sum((p for k, p in odds.items() if k >= need), Fraction(0))
+    return {"nation": "american", "rule": "EFFAS Ray", "ship": action.ship,
+            "label": f"EFFAS {action.slot} at {_short(action.target)} with "
+                     f"{action.charges} charge{'s' if action.charges > 1 else ''}",
+            "target": action.target, "charges": action.charges,
+            "chance": _frac(turn), "per_charge": _frac(america.effas_chance()),
+            "points": {str(k): _frac(p) for k, p in sorted(odds.items())},
+            "roll": f"2 red ≥ {america.EFFAS_NEED} per charge, {need} torque a hexside",
+            "success": f"torque enough to turn {_short(action.target)} (Type {need}) one "
+                       f"hexside or more, your choice of way",
+            "failure": "too little torque to turn it; the charges are spent"}
+
+
+def _torque(state: Any, action: Any) -> dict[str, Any]:
+    from ..rulesets.airfleet.nations import america
+
+    view = america.view(state)["torque"] or {}
+    index = state.setup.by_name[action.ship]
+    need = state.setup.ships[index].type
+    way = "port" if action.way == "L" else "starboard"
+    return {"nation": "american", "rule": "EFFAS torque", "ship": action.ship,
+            "label": f"turn {_short(action.ship)} to {way}", "way": action.way,
+            "chance": None, "points": view.get("points"), "cost": need,
+            "success": f"{_short(action.ship)} turns one hexside to {way} about its pivot "
+                       f"({need} torque points)", "failure": None}
