@@ -23,7 +23,9 @@ What a client can rely on (classes and data attributes):
   every other name, with a ``line.leader`` back to the ship when it had to go further off);
 * ``g.wreck[data-ship][data-side]`` where a ship was lost (under the ships in play);
 * ``polygon.arc.arc-STYLE[data-hex][data-arc]`` and ``polygon.hl[data-hex]`` overlays, which
-  let pointer events through to the hexes and ships beneath.
+  let pointer events through to the hexes and ships beneath;
+* ``g.nations-marks`` over the ships in an 8 Nations game: locks, fled ships' tokens, Tesla
+  charges, torque waiting (:mod:`.svg_nations`).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from ..rulesets.airfleet.geometry import slot_in_arc
 from ..rulesets.airfleet.ships import KEEL_BROKEN, REMOVED
 from .labels import Box, Placed, place_labels, text_width
 from .svg import caption_text, css_name, document, el, fmt, points, text
+from .svg_nations import NATIONS_STYLE, nations_marks
 
 __all__ = [
     "COLUMN_STEP",
@@ -468,6 +471,8 @@ def board_svg(state: GameState, *, highlight: Iterable[str] = (),
     if labels:
         parts.append(_hex_labels_clear_of(board, names))
     parts.append(ships)
+    marks = nations_marks(state)  # issue 16.7: locks, fled ships, charges, torque
+    parts.append(marks)
     parts.append(el("g", {"class": "highlights"},
                     *overlay(highlight, board, {"class": "hl"})))
     if caption:
@@ -479,7 +484,8 @@ def board_svg(state: GameState, *, highlight: Iterable[str] = (),
              "data-column-step": fmt(COLUMN_STEP), "data-origin-x": fmt(ORIGIN_X),
              "data-origin-y": fmt(ORIGIN_Y), "data-turn": state.turn,
              "data-phase": state.phase.name.lower()}
-    return document(width, height, _STYLE, parts, title=f"Air fleet battle: "
+    style = _STYLE + NATIONS_STYLE if marks else _STYLE
+    return document(width, height, style, parts, title=f"Air fleet battle: "
                     f"{_caption_text(state)}", attrs=attrs)
 
 
