@@ -36,7 +36,7 @@ def test_lock_formation_offered_with_its_exact_chance_and_outcomes() -> None:
     assert lock["chance"] == frac(germany.lock_odds(state, germany.LockOn("Wolf", "Cub")))
     assert lock["chance"] == frac(DiceExpr.parse("2red").prob_at_least(8))
     assert (lock["label"], lock["roll"], lock["cost"]) == (
-        "Lock Formation with Cub", "2 red + 4 ≥ 12", "1 MP")
+        "with Cub", "2 red + 4 ≥ 12", "1 MP")
     assert "move and turn as one" in lock["success"] and "ram" in lock["failure"]
     # no crews: 2 red >= 12
     bare = _wolves(screens=False)
@@ -66,7 +66,7 @@ def test_a_fled_italian_ships_return_in_the_after_repair_step() -> None:
     assert ret["chance"] == frac(back) == frac(DiceExpr.parse("2red").prob_at_least(15))
     assert ret["critical"]["chance"] == frac(leaves)
     assert "leaves the battle for good" in ret["critical"]["text"]
-    assert ret["label"] == "return facing SE" and "stays off" in ret["failure"]
+    assert ret["label"] == "facing SE" and "stays off" in ret["failure"]
 
 
 def test_for_glory_with_its_chance_from_crews_and_damage() -> None:
@@ -76,9 +76,8 @@ def test_for_glory_with_its_chance_from_crews_and_damage() -> None:
     # three Ramming Crews, nothing destroyed: 2 red + 6 >= 20
     assert glory["chance"] == frac(austria.glory_chance(3, 0))
     assert glory["roll"] == "2 red + 6 ≥ 20"
-    assert "broach turn to port" in glory["failure"]
-    assert hints["Habsburg:GLORY>starboard"]["label"] == \
-        "For Glory! (broach to starboard if it fails)"
+    assert glory["failure"] == "a broach turn to the side chosen: its move ends"
+    assert hints["Habsburg:GLORY>starboard"]["label"] == "broach to starboard if it fails"
 
 
 def test_tesla_charges_within_a_move_and_before_gunnery() -> None:
@@ -86,12 +85,12 @@ def test_tesla_charges_within_a_move_and_before_gunnery() -> None:
     hints = nations_hints(state, legal(state))
     mp = hints["charge Virginia:mp"]
     assert (mp["chance"], mp["charges"]) == (None, 2)
-    assert mp["label"] == "Tesla charge: +1 MP for this move"
+    assert (mp["label"], mp["success"]) == ("+1 MP for this move",
+                                            "spends 1 of its 2 charges for it")
     state = before_gunnery(Virginia=1)
     hints = nations_hints(state, legal(state))
     assert hints[STEP]["done"] == "before-gunnery done"
-    assert hints["charge Virginia:attack"]["label"] == \
-        "Tesla charge: +1 to all its attacks this turn"
+    assert hints["charge Virginia:attack"]["label"] == "+1 to all its attacks this turn"
 
 
 def test_an_effas_ray_gives_the_chance_of_enough_torque_and_the_torque_turns() -> None:
@@ -109,7 +108,8 @@ def test_an_effas_ray_gives_the_chance_of_enough_torque_and_the_torque_turns() -
                  ScriptedDice.by_label({"effas": [6, 6, 1, 1, 7, 5]}))
     hints = nations_hints(state, legal(state))
     turn = hints["torque Target:R"]
-    assert (turn["points"], turn["cost"], turn["label"]) == (2, 2, "turn Target to starboard")
+    assert (turn["points"], turn["cost"], turn["label"]) == (2, 2, "turn to starboard")
+    assert ray["rule"] == "EFFAS Ray starboard.5 at Target"
 
 
 def test_no_hints_without_the_nations() -> None:

@@ -2,7 +2,7 @@
 both players see (``state.view()["nations"]``):
 
 * ``g.lock-link[data-lock]``: a locked German formation (N4), a chain between its members'
-  pivot hexes;
+  middles (each the mean of its hexes' centres);
 * ``g.fled-token[data-ship][data-side]``: an Italian ship that fled (N5), its token on its
   last pivot hex with the facings it may return with;
 * ``g.tesla-charges[data-ship][data-charges]``: an American ship's Tesla charges (N9), a
@@ -70,7 +70,7 @@ def nations_marks(state: GameState) -> str:
     afloat = set(state.afloat())
     parts: list[str] = []
     for members in seen.get("locks", []):
-        parts.append(_lock([_pivot(state, by_name[m]) for m in members], members))
+        parts.append(_lock([_middle(state, by_name[m]) for m in members], members))
     for fled in seen.get("fled", []):
         spec = state.setup.ships[by_name[fled["ship"]]]
         parts.append(_fled(fled, spec.side))
@@ -108,8 +108,12 @@ def _centre(h: Hex) -> tuple[float, float]:
     return hex_centre(h)
 
 
-def _lock(pivots: list[Hex], members: list[str]) -> str:
-    pts = [_centre(h) for h in pivots]
+def _middle(state: GameState, index: int) -> tuple[float, float]:
+    pts = [_centre(h) for h in state.hexes(index)]
+    return sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
+
+
+def _lock(pts: list[tuple[float, float]], members: list[str]) -> str:
     lines = []
     for (x1, y1), (x2, y2) in pairwise(pts):
         attrs = {"x1": fmt(x1), "y1": fmt(y1), "x2": fmt(x2), "y2": fmt(y2)}

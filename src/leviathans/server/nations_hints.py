@@ -89,7 +89,7 @@ def _lock(state: Any, action: Any) -> dict[str, Any]:
     i, j = setup.by_name[action.ship], setup.by_name[action.target]
     crews = germany.lock_crews(state, i, j)
     return {"nation": "german", "rule": "Lock Formation", "ship": action.ship,
-            "label": f"Lock Formation with {_short(action.target)}",
+            "label": f"with {_short(action.target)}",
             "chance": _frac(germany.lock_odds(state, action)),
             "roll": f"2 red{f' + {2 * crews}' if crews else ''} ≥ {germany.LOCK_NEED}",
             "cost": f"{hug_cost(state, i, j)} MP",
@@ -121,12 +121,12 @@ def _glory(state: Any, action: Any) -> dict[str, Any]:
     crews, damaged = ramming_crews(spec, ship), P.popcount(ship.all_destroyed)
     bonus = 2 * crews + damaged
     return {"nation": "austro-hungarian", "rule": "For Glory!", "ship": action.ship,
-            "label": f"For Glory! (broach to {action.side} if it fails)", "side": action.side,
+            "label": f"broach to {action.side} if it fails", "side": action.side,
             "chance": _frac(austria.glory_chance(crews, damaged)),
             "roll": f"2 red{f' + {bonus}' if bonus else ''} ≥ {austria.GLORY_NEED}",
             "success": "charges straight ahead with all its MP, ramming every enemy ship in "
                        "its way without a check",
-            "failure": f"a broach turn to {action.side}: its move ends"}
+            "failure": "a broach turn to the side chosen: its move ends"}
 
 
 def _return(action: Any) -> dict[str, Any]:
@@ -134,10 +134,9 @@ def _return(action: Any) -> dict[str, Any]:
 
     back, _stays, leaves = italy.withdrawal_odds()
     return {"nation": "italian", "rule": "Tactical Withdrawal", "ship": action.ship,
-            "label": f"return facing {action.facing.name}", "facing": action.facing.name,
+            "label": f"facing {action.facing.name}", "facing": action.facing.name,
             "chance": _frac(back), "roll": f"2 red ≥ {italy.RETURN_NEED}",
-            "success": "it comes back on its token's hex, facing "
-                       f"{action.facing.name}",
+            "success": "it comes back with its pivot on its token, facing the way chosen",
             "failure": "it stays off the board (it may roll again next turn)",
             "critical": {"chance": _frac(leaves),
                          "text": f"a roll of {italy.LEAVES}: it leaves the battle for good"}}
@@ -153,9 +152,10 @@ def _charge(state: Any, action: Any) -> dict[str, Any]:
 
     have = america.charges(state, state.setup.by_name[action.ship])
     return {"nation": "american", "rule": "Tesla charge", "ship": action.ship,
-            "label": f"Tesla charge: {_USES[action.use]}", "use": action.use, "chance": None,
-            "charges": have, "success": f"spends 1 of its {have} charge(s): "
-                                        f"{_USES[action.use]}", "failure": None}
+            "label": _USES[action.use], "use": action.use, "chance": None, "charges": have,
+            "roll": f"{have} held, no roll",
+            "success": f"spends 1 of its {have} charge{'s' if have != 1 else ''} for it",
+            "failure": None}
 
 
 def _effas(state: Any, action: Any) -> dict[str, Any]:
@@ -164,15 +164,16 @@ def _effas(state: Any, action: Any) -> dict[str, Any]:
     need = state.setup.ships[state.setup.by_name[action.target]].type
     odds = america.torque_odds(action.charges)
     turn = sum((p for k, p in odds.items() if k >= need), Fraction(0))
-    return {"nation": "american", "rule": "EFFAS Ray", "ship": action.ship,
-            "label": f"EFFAS {action.slot} at {_short(action.target)} with "
-                     f"{action.charges} charge{'s' if action.charges > 1 else ''}",
+    return {"nation": "american", "rule": f"EFFAS Ray {action.slot} at {_short(action.target)}",
+            "ship": action.ship,
+            "label": f"{action.charges} charge{'s' if action.charges > 1 else ''}",
+            "slot": action.slot,
             "target": action.target, "charges": action.charges,
             "chance": _frac(turn), "per_charge": _frac(america.effas_chance()),
             "points": {str(k): _frac(p) for k, p in sorted(odds.items())},
             "roll": f"2 red ≥ {america.EFFAS_NEED} per charge, {need} torque a hexside",
             "success": f"torque enough to turn {_short(action.target)} (Type {need}) one "
-                       f"hexside or more, your choice of way",
+                       f"hexside or more, either way",
             "failure": "too little torque to turn it; the charges are spent"}
 
 
@@ -184,7 +185,8 @@ def _torque(state: Any, action: Any) -> dict[str, Any]:
     need = state.setup.ships[index].type
     way = "port" if action.way == "L" else "starboard"
     return {"nation": "american", "rule": "EFFAS torque", "ship": action.ship,
-            "label": f"turn {_short(action.ship)} to {way}", "way": action.way,
+            "label": f"turn to {way}", "way": action.way,
+            "roll": f"{view.get('points')} torque point(s) waiting",
             "chance": None, "points": view.get("points"), "cost": need,
-            "success": f"{_short(action.ship)} turns one hexside to {way} about its pivot "
-                       f"({need} torque points)", "failure": None}
+            "success": f"{_short(action.ship)} turns one hexside that way about its pivot, "
+                       f"for {need} torque points", "failure": None}

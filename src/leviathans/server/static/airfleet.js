@@ -6,6 +6,7 @@
 import { el, pct } from "/static/common.js";
 import { RULES } from "/static/rules.js";
 import { commanderControls, drawScreens, drawTorpedoes, isCommander, moveExtras } from "/static/commander.js";
+import { isLockMoving, isNationsAction, isNationsStep, lockMove, nationsMoveExtras, nationsStep } from "/static/nations.js";
 
 export const FACINGS = ["N", "NE", "SE", "S", "SW", "NW"];
 const DEPLOY = /^(.+)@(\d{4}):(\w+)$/;
@@ -15,10 +16,13 @@ const STEP = /^(.+):([FLREPS])$/;
 //        ask, planUrl, ruler }
 export function airControls(ctx) {
   const legal = ctx.data.legal;
+  if (isNationsStep(ctx.data)) return nationsStep(ctx);  // the 8 Nations' declarations
+  if (isLockMoving(ctx.data)) return lockMove(ctx);
   if (isCommander(legal)) return commanderControls(ctx);
   const deploys = legal.map((a) => a.match(DEPLOY)).filter(Boolean);
   if (deploys.length) return airDeploy(ctx, deploys);
-  const steps = legal.map((a) => a.match(STEP)).filter(Boolean);
+  // a nations action ("locked SHIP:F", "torque SHIP:L") is no step of a ship's own move
+  const steps = legal.filter((a) => !isNationsAction(a)).map((a) => a.match(STEP)).filter(Boolean);
   if (steps.length) return airMove(ctx, steps);
   const fires = legal.filter((a) => a.includes(">"));
   if (fires.length || legal.includes("done")) return airFire(ctx, fires);
@@ -305,6 +309,7 @@ function drawMove(ctx, steps) {
       ctx.button("sideslip to starboard (S) ⇗", () => addStep(ctx, steps, "S"), { disabled: busy || !next.includes("S"), id: "slip-starboard", title: RULES.sideslip }),
       el("span", { class: "muted small", title: RULES.broach }, "broach turns: forced only")) : null,
     moveExtras(ctx, pick.ship, plan.steps),
+    nationsMoveExtras(ctx, pick.ship, plan.steps),
     el("div", { class: "buttons" },
       ctx.button("undo step (⌫)", () => undo(ctx, steps), { class: "secondary", disabled: busy || !plan.steps, id: "undo", title: RULES.undo }),
       ctx.button("clear plan", () => clearPlan(ctx, steps), { class: "secondary", disabled: busy || !plan.steps, id: "clear-plan", title: RULES.clear }),

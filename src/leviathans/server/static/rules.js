@@ -27,6 +27,8 @@ export const RULES = {
   ramStrike: "Ram damage (A6): each ship in a ram takes attacks of two red dice and its location's dice; where several locations qualify the ram's player picks one [commander].",
   hug: "Hugging (A7): at the end of its move a ship beside another may spend MP to hug it; fire at the hugging or defended ship may not cross the screen [commander].",
   screened: "Screening (A7): a line of fire may not pass through the screening ship, so the range counts to the nearest target hex whose line is clear [commander].",
+  nations: "The 8 Nations: a ship of a nation may take its nation's special action at its moment in the turn, once a turn unless the rule says otherwise; the chance shown is exact [nations].",
+  nationsDone: "End of declarations: this side declares nothing more at this step of the turn; the other side may still declare [nations].",
   sideslip: "Sideslip (A8): with an intact steering gear or slip shaft on that side, once a move, the whole ship shifts one hex forward-left or forward-right for 1 MP, facing kept [commander].",
   turnInPlace: "Turn in place (A8): a ship with an intact engine that has entered no hex this turn may turn one or two hexsides about its pivot, then enters no hex [commander].",
   broach: "Broach turn (A8): three hexsides at once about the pivot, only when a rule forces it; it ends the move, and no button offers it [commander].",

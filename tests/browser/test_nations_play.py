@@ -1,0 +1,213 @@
+"""Issue 16.7 in the browser: the 8 Nations' special actions offered at their moment, each with
+its exact chance and one line of what success and failure do, and their marks on the board.
+
+- A British-against-French nations game (the built-in scenario, hotseat) through the UI.
+- A test position of other nations' variant cards (a server started with one more scenario,
+  as test_commander's): Lock Formation and For Glory! in the move panel, a Tesla charge within
+  a move, the before-gunnery step's charges, a locked formation drawn; and the same controls at
+  phone width (390 px)."""
+
+from __future__ import annotations
+
+import re
+import sys
+import textwrap
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from leviathans.rulesets.airfleet.nations import austria
+
+from .clicker import TIMEOUT, ApiGame, Clicker
+from .conftest import Shots, running_server
+
+NATIONS = {"rules": "commander", "nations": True}
+#: German, Austro-Hungarian and American variant cards: the Hamburg and the Bremen side by side
+#: (Lock Formation), the Habsburg (For Glory!), the Virginia (Tesla charges)
+POSITION = {"options": NATIONS, "ships": [
+    {"card": "SML Hamburg (8 Nations)", "name": "Hamburg", "side": "british", "bow": "1010",
+     "facing": "N"},
+    {"card": "SML Bremen (8 Nations)", "name": "Bremen", "side": "british", "bow": "1110",
+     "facing": "N"},
+    {"card": "SML Habsburg (8 Nations)", "name": "Habsburg", "side": "british", "bow": "0616",
+     "facing": "NE"},
+    {"card": "USG Virginia (8 Nations)", "name": "Virginia", "side": "french", "bow": "1806",
+     "facing": "SW"},
+    {"card": "Pelletier", "side": "french", "bow": "2014", "facing": "NW"},
+]}
+POSITIONS = {"test-nations": POSITION}
+
+SCRIPT = textwrap.dedent(f"""
+    import sys
+    import leviathans.rulesets.airfleet as air
+    from leviathans.server import games
+
+    POSITIONS = {POSITIONS!r}
+    for name in POSITIONS:
+        games.AIR_SCENARIOS[name] = "Test position " + name
+    builtin = air.load_scenario
+    air.load_scenario = lambda name: (air.parse_setup(POSITIONS[name], "test position")
+                                      if name in POSITIONS else builtin(name))
+    from leviathans.cli import main
+    sys.exit(main(["serve", "--database-url", "memory://", *sys.argv[1:]]))
+""")
+
+
+@pytest.fixture(scope="module")
+def test_server() -> Iterator[str]:
+    with running_server([sys.executable, "-c", SCRIPT]) as base:
+        yield base
+
+
+def pct(p: Any) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+def legal(g: ApiGame) -> list[str]:
+    return list(g.state()["legal"])  # type: ignore[call-overload]
+
+
+def until(g: ApiGame, wanted: Any, limit: int = 60) -> dict[str, Any]:
+    """Play the plainest choice (no launch, end the move, done) until ``wanted(state)``."""
+    for _ in range(limit):
+        s: dict[str, Any] = g.state()
+        if wanted(s):
+            return s
+        acts = s["legal"]
+        pick = next((a for a in acts if a in ("launch done", "done") or a.endswith(":E")
+                     or a.endswith(" done") or a.endswith(">none")), acts[-1])
+        g.act(pick)
+    raise AssertionError(f"never reached: {g.state()['view']['phase']}")
+
+
+def rule_box(page: Page, rule: str, ship: str) -> Any:
+    return page.locator(f".nation-rule[data-rule='{rule}'][data-ship='{ship}']")
+
+
+def test_special_actions_offered_with_their_chances_and_outcomes(page: Page, test_server: str,
+                                                                 shots: Shots) -> None:
+    g = ApiGame(test_server, scenario="test-nations")
+    clicker = Clicker(page)
+
+    # For Glory! before the Habsburg's move: both broach sides, the exact chance (three
+    # Ramming Crews: 2 red + 6 >= 20), what success and failure do
+    until(g, lambda s: "Habsburg:GLORY>port" in s["legal"])
+    page.goto(g.url)
+    assert clicker.decision().startswith("Move ")
+    if page.locator("#move-ships button[data-ship='Habsburg']").count():
+        clicker.click("#move-ships button[data-ship='Habsburg']", "pick the Habsburg")
+    glory = rule_box(page, "For Glory!", "Habsburg")
+    chance = pct(austria.glory_chance(3, 0))
+    expect(glory.locator("button[data-action='Habsburg:GLORY>port']")).to_have_text(
+        f"broach to port if it fails · {chance}", timeout=TIMEOUT)
+    expect(glory).to_contain_text("2 red + 6 ≥ 20")
+    expect(glory.locator("li.success")).to_contain_text("charges straight ahead")
+    expect(glory.locator("li.failure")).to_contain_text("a broach turn")
+    page.mouse.move(5, 5)
+    shots(page, "for-glory")
+
+    # Lock Formation in the Hamburg's move: the chance from its Screening Crews
+    until(g, lambda s: any(a.startswith("lock Hamburg>") for a in s["legal"]))
+    page.goto(g.url)
+    clicker.decision()
+    if page.locator("#move-ships button[data-ship='Hamburg']").count():
+        clicker.click("#move-ships button[data-ship='Hamburg']", "pick the Hamburg")
+    lock = rule_box(page, "Lock Formation", "Hamburg")
+    button = lock.locator("button[data-action='lock Hamburg>Bremen']")
+    expect(button).to_contain_text(re.compile(r"with Bremen · [\d.]+%"),
+                                   timeout=TIMEOUT)
+    expect(lock).to_contain_text(re.compile(r"2 red( \+ \d+)? ≥ 12 · costs \d MP"))
+    expect(lock.locator("li.failure")).to_contain_text("ram each other")
+    shots(page, "lock-formation")
+    seq = clicker.seq()
+    clicker.click("#nations-move button[data-action='lock Hamburg>Bremen']", "lock")
+    expect(page.locator("#ask-text")).to_contain_text("Lock Formation (Hamburg)")
+    clicker.click("#ask-yes", "confirm the lock")
+    clicker.wait_seq_after(seq)
+    expect(page.locator("#log")).to_contain_text("Hamburg tries to lock with Bremen")
+    if g.state()["view"]["nations"]["locks"]:  # locked (else the two rammed each other)
+        link = page.locator("g.lock-link[data-lock='Hamburg+Bremen']")
+        expect(link).to_have_count(1)
+        shots(page, "locked")
+
+    # a Tesla charge within the Virginia's move: +1 MP, no roll
+    s = until(g, lambda s: "charge Virginia:mp" in s["legal"])
+    page.goto(g.url)
+    clicker.decision()
+    if page.locator("#move-ships button[data-ship='Virginia']").count():
+        clicker.click("#move-ships button[data-ship='Virginia']", "pick the Virginia")
+    charges = s["view"]["nations"]["tesla_charges"]["Virginia"]
+    expect(page.locator(f"g.tesla-charges[data-ship='Virginia'][data-charges='{charges}']")
+           ).to_have_count(1)
+    mp = page.locator("#nations-move button[data-action='charge Virginia:mp']")
+    expect(mp).to_have_text("+1 MP for this move", timeout=TIMEOUT)
+    expect(rule_box(page, "Tesla charge", "Virginia")).to_contain_text(
+        f"{charges} held, no roll")
+    expect(page.locator("#mp-left")).not_to_have_text("…")
+    before = int(page.inner_text("#mp-left"))
+    shots(page, "tesla-charge-move")
+    seq = clicker.seq()
+    clicker.click("#nations-move button[data-action='charge Virginia:mp']", "charge")
+    clicker.wait_seq_after(seq)
+    expect(page.locator("#mp-left")).to_have_text(str(before + 1), timeout=TIMEOUT)
+
+    # the before-gunnery step: the side's charges, then its end
+    until(g, lambda s: s["view"]["phase"] == "nations_before_gunnery")
+    page.goto(g.url)
+    assert clicker.decision().startswith("The declarations before gunnery: french")
+    attack = page.locator("#nations-step button[data-action='charge Virginia:attack']")
+    expect(attack).to_have_text("+1 to all its attacks this turn")
+    expect(page.locator("#nations-done")).to_have_text("no more declarations (before gunnery)")
+    page.mouse.move(5, 5)
+    shots(page, "before-gunnery")
+    seq = clicker.seq()
+    clicker.click("#nations-step button[data-action='charge Virginia:attack']", "charge")
+    clicker.wait_seq_after(seq)
+    expect(page.locator("#log")).to_contain_text("Virginia spends a Tesla charge")
+    if page.locator("#nations-done").count():
+        seq = clicker.seq()
+        clicker.click("#nations-done", "end the declarations")
+        clicker.wait_seq_after(seq)
+    assert clicker.decision().startswith("Gunnery")
+
+
+def test_the_controls_fit_a_phone(browser: Browser, test_server: str, shots: Shots) -> None:
+    """At 390 px: the move panel's nations controls and the declaration step's buttons lie
+    within the screen and can be tapped."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        g = ApiGame(test_server, scenario="test-nations")
+        until(g, lambda s: "Habsburg:GLORY>port" in s["legal"])
+        page.goto(g.url)
+        clicker = Clicker(page, touch=True)
+        clicker.decision()
+        if page.locator("#move-ships button[data-ship='Habsburg']").count():
+            clicker.click("#move-ships button[data-ship='Habsburg']", "pick the Habsburg")
+        box = rule_box(page, "For Glory!", "Habsburg")
+        expect(box).to_be_visible(timeout=TIMEOUT)
+        box.scroll_into_view_if_needed()
+        for b in box.locator("button").all():
+            r = b.bounding_box()
+            assert r is not None and r["x"] >= 0 and r["x"] + r["width"] <= 390, r
+            assert r["height"] >= 24, r  # a finger's size
+        shots(page, "phone-for-glory")
+        until(g, lambda s: s["view"]["phase"] == "nations_before_gunnery")
+        page.goto(g.url)
+        assert clicker.decision().startswith("The declarations before gunnery")
+        page.locator("#nations-done").scroll_into_view_if_needed()
+        for b in page.locator("#nations-step button, #nations-done").all():
+            r = b.bounding_box()
+            assert r is not None and r["x"] >= 0 and r["x"] + r["width"] <= 390, r
+        shots(page, "phone-before-gunnery")
+        seq = clicker.seq()
+        clicker.click("#nations-done", "end the declarations")
+        clicker.wait_seq_after(seq)
+    finally:
+        context.close()
+    assert not errors, errors
