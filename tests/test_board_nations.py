@@ -51,6 +51,7 @@ def test_a_fled_ship_leaves_its_token_with_the_facings_it_may_return_with() -> N
     assert len([p for p in token.iter(f"{NS}polygon") if p.get("class") == "away"]) == 3
     assert "facing SE, S, SW" in title(token)
     assert not [g for g in groups(svg, "ship") if g.get("data-ship") == ANDROMEDA]
+    assert not groups(svg, "wreck")  # it is not lost: it may come back
 
 
 def test_tesla_charges_and_torque_waiting_are_marked() -> None:

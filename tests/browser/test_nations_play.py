@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from leviathans.rulesets.airfleet.nations import austria
+from leviathans.rulesets.airfleet.nations import austria, italy
 
 from .clicker import TIMEOUT, ApiGame, Clicker
 from .conftest import Shots, running_server
@@ -37,7 +37,18 @@ POSITION = {"options": NATIONS, "ships": [
      "facing": "SW"},
     {"card": "Pelletier", "side": "french", "bow": "2014", "facing": "NW"},
 ]}
-POSITIONS = {"test-nations": POSITION}
+#: an Italian ship three hexes from the top edge (it flies off: Tactical Withdrawal) and the
+#: American Virginia with the Habsburg in its EFFAS Ray's arc (test_nations_italy's and
+#: test_nations_america's positions)
+AFTER_REPAIR = {"options": NATIONS, "ships": [
+    {"card": "Andromeda (8 Nations)", "name": "Andromeda", "side": "french", "bow": "1004",
+     "facing": "N"},
+    {"card": "SML Habsburg (8 Nations)", "name": "Habsburg", "side": "french", "bow": "1511",
+     "facing": "N"},
+    {"card": "USG Virginia (8 Nations)", "name": "Virginia", "side": "british", "bow": "1010",
+     "facing": "N"},
+]}
+POSITIONS = {"test-nations": POSITION, "test-after-repair": AFTER_REPAIR}
 
 SCRIPT = textwrap.dedent(f"""
     import sys
@@ -171,6 +182,45 @@ def test_special_actions_offered_with_their_chances_and_outcomes(page: Page, tes
         clicker.click("#nations-done", "end the declarations")
         clicker.wait_seq_after(seq)
     assert clicker.decision().startswith("Gunnery")
+
+
+def test_a_fled_ships_return_and_an_effas_ray_after_repair(page: Page, test_server: str,
+                                                           shots: Shots) -> None:
+    g = ApiGame(test_server, scenario="test-after-repair")
+    clicker = Clicker(page)
+    until(g, lambda s: any(a.startswith("Andromeda:") for a in s["legal"]))
+    for step in ("F", "F", "F", "E"):
+        g.act(f"Andromeda:{step}")
+    s = until(g, lambda s: s["view"]["phase"] == "nations_after_repair")
+    assert s["view"]["nations"]["fled"], s["view"]["nations"]
+    page.goto(g.url)
+    token = page.locator("g.fled-token[data-ship='Andromeda']")
+    expect(token).to_have_count(1, timeout=TIMEOUT)
+    expect(token).to_be_in_viewport()  # the board is framed on it too
+    back, _stays, leaves = italy.withdrawal_odds()
+    heading = clicker.decision()
+    if s["to_move"] == "british":  # the Virginia's ray first, the Andromeda's return after
+        assert heading == "The declarations after repair: british"
+        ray = rule_box(page, "EFFAS Ray starboard.5 at Habsburg", "Virginia")
+        expect(ray.locator("button").first).to_contain_text(re.compile(r"1 charge · [\d.]+%"))
+        expect(ray).to_contain_text("per charge, 2 torque a hexside")
+        shots(page, "effas")
+        seq = clicker.seq()
+        clicker.click("#nations-done", "end the declarations")
+        clicker.wait_seq_after(seq)
+        heading = clicker.decision()
+    assert heading == "The declarations after repair: french"
+    box = rule_box(page, "Tactical Withdrawal", "Andromeda")
+    expect(box.locator("button[data-action='return Andromeda>SE']")).to_have_text(
+        f"facing SE · {pct(back)}")
+    expect(box.locator("li.critical")).to_contain_text(
+        f"Critical failure ({pct(leaves)}): a roll of 2: it leaves the battle for good")
+    page.mouse.move(5, 5)
+    shots(page, "tactical-withdrawal")
+    seq = clicker.seq()
+    clicker.click("#nations-step button[data-action='return Andromeda>SE']", "return")
+    clicker.wait_seq_after(seq)
+    expect(page.locator("#log")).to_contain_text("Andromeda rolls to return")
 
 
 def test_the_controls_fit_a_phone(browser: Browser, test_server: str, shots: Shots) -> None:

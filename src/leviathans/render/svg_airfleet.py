@@ -421,7 +421,10 @@ def _ships(state: GameState) -> tuple[str, list[Box]]:
     views = state.view(None)["ships"]
     width, height = _board_size(state.setup.board)
     afloat = list(state.afloat())
-    wrecks = [i for i, s in enumerate(state.ships) if s.status == REMOVED and s.bow is not None]
+    # N5: a ship that fled may return: its token is drawn (svg_nations), not a wreck
+    fled = {f.ship for f in state.nations.fled} if state.nations is not None else set()
+    wrecks = [i for i, s in enumerate(state.ships)
+              if s.status == REMOVED and s.bow is not None and i not in fled]
     prints = {i: state.hexes(i) for i in afloat}
     avoid = [_hex_box(h) for hexes in prints.values() for h in hexes]
     names = [state.setup.ships[i].name for i in afloat]

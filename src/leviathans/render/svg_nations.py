@@ -31,7 +31,7 @@ NATIONS_STYLE = """
 .lock-link line { stroke: #3b3b3b; stroke-width: 3.2; stroke-linecap: round; }
 .lock-link line.inner { stroke: #e8e2c8; stroke-width: 1.2; stroke-dasharray: 3 2.5; }
 .lock-link circle { fill: #3b3b3b; stroke: #e8e2c8; stroke-width: 0.9; }
-.fled-token polygon { fill: #ffffff; fill-opacity: 0.55; stroke-width: 1.6;
+.fled-token polygon { fill: #fff6d6; fill-opacity: 0.85; stroke-width: 1.8;
   stroke-dasharray: 3 2; }
 .fled-token.side-british polygon { stroke: #1f3a66; }
 .fled-token.side-french polygon { stroke: #8e1b13; }
@@ -134,9 +134,9 @@ def _fled(fled: dict[str, Any], side: str) -> str:
         k = int(Facing.parse(name))
         a = k * math.pi / 3
         dx, dy = math.sin(a), -math.cos(a)
-        tip = (x + dx * _PX * 0.46, y + dy * _PX * 0.46)
-        l_ = (x + dx * _PX * 0.3 - dy * 2.6, y + dy * _PX * 0.3 + dx * 2.6)
-        r_ = (x + dx * _PX * 0.3 + dy * 2.6, y + dy * _PX * 0.3 - dx * 2.6)
+        tip = (x + dx * _PX * 0.5, y + dy * _PX * 0.5)
+        l_ = (x + dx * _PX * 0.3 - dy * 3.6, y + dy * _PX * 0.3 + dx * 3.6)
+        r_ = (x + dx * _PX * 0.3 + dy * 3.6, y + dy * _PX * 0.3 - dx * 3.6)
         arrows.append(el("polygon", {"class": "away", "points": " ".join(
             f"{fmt(px)},{fmt(py)}" for px, py in (tip, l_, r_))}))
     title = (f"{fled['ship']} fled the battle (N5): it may return here facing "

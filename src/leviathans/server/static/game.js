@@ -316,6 +316,8 @@ function frameBoard() {
   // an air-fleet ship covers several hexes (bow first), a War Fleet counter one
   const shipHexes = (g) => (g.dataset.hexes || g.dataset.hex || "").split(" ").filter(Boolean);
   let hexes = [...svg.querySelectorAll("g.ship")].flatMap(shipHexes);
+  // the 8 Nations: a fled ship's token, where it may come back (issue 16.7)
+  hexes = hexes.concat([...svg.querySelectorAll("g.fled-token")].map((g) => g.dataset.hex));
   // at the end, where the lost ships went down too
   if (data.view.outcome) hexes = hexes.concat([...svg.querySelectorAll("g.wreck")].flatMap(shipHexes));
   const side = data.perspective || data.to_move;

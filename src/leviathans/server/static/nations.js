@@ -85,6 +85,11 @@ export function nationsStep(ctx) {
   const step = data.hints.$step;
   const list = groups(data, () => true);
   for (const g of list) board.mark(`g.ship[data-ship="${CSS.escape(g.ship)}"]`, "moving", true);
+  // a fled ship that may roll to return: its token's hex (issue 16.7, N5)
+  const rolling = new Set(list.map((g) => g.ship));
+  for (const f of (data.view.nations || {}).fled || []) {
+    if (rolling.has(f.ship)) board.mark(`polygon.hex[data-hex="${f.token}"]`, "hl", true);
+  }
   const known = new Set(list.flatMap((g) => g.actions.map(([a]) => a)));
   // an action of a rule the hints do not describe yet: still offered, by its notation
   const other = data.legal.filter((a) => a !== step.done && !known.has(a));
