@@ -97,6 +97,63 @@ def rule_box(page: Page, rule: str, ship: str) -> Any:
     return page.locator(f".nation-rule[data-rule='{rule}'][data-ship='{ship}']")
 
 
+def play_turn(page: Page, clicker: Clicker, shots: Shots, seen: dict[str, str]) -> None:
+    """Play by clicks until turn 2's movement: deploy in the zone, no torpedo launch, each
+    ship's move towards the enemy, each gun at its best odds, no repair; each step of the
+    nations' declarations is looked at (``seen``: heading -> its panel's text) and ended."""
+    for _ in range(200):
+        h = clicker.decision()
+        turn = page.inner_text("#turn")
+        if turn != "turn 1" and h.startswith("Move"):
+            return
+        side = page.inner_text("#to-move").split(" ")[0]
+        if h.startswith("Deploy"):
+            clicker.deploy()
+        elif h.startswith("Torpedo launch"):
+            seq = clicker.seq()
+            clicker.click("#launch-done", "no launch")
+            clicker.wait_seq_after(seq)
+        elif h.startswith("Move"):
+            clicker.move(side)
+        elif h.startswith("Gunnery"):
+            clicker.fire()
+        elif h.startswith("The declarations") or h.startswith("Reinforcement"):
+            if h not in seen:
+                seen[h] = page.inner_text("#controls")
+                page.mouse.move(5, 5)
+                shots(page, "declarations")
+            seq = clicker.seq()
+            clicker.click("#nations-done", "end the declarations")
+            clicker.wait_seq_after(seq)
+        elif h.startswith(("Repair", "Torpedo", "Ram")):
+            buttons = page.locator("#controls button[data-action]")
+            nones = page.locator("#controls button[data-action$='>none']")
+            pick = nones.first if nones.count() else buttons.first
+            seq = clicker.seq()
+            pick.click()
+            clicker.wait_seq_after(seq)
+        else:
+            raise AssertionError(f"unexpected decision {h!r}")
+    raise AssertionError("turn 2 never came")
+
+
+def test_a_british_against_french_nations_game_through_the_page(page: Page, test_server: str,
+                                                                shots: Shots) -> None:
+    """The built-in British-against-French scenario, hotseat, played by clicks for a turn:
+    the variant fleets deployed, moved and fired through the page's controls."""
+    g = ApiGame(test_server, scenario="nations-britain-france")
+    page.goto(g.url)
+    clicker = Clicker(page)
+    assert clicker.decision().startswith("Deploy")
+    expect(page.locator("#title")).to_contain_text("8 Nations")
+    seen: dict[str, str] = {}
+    play_turn(page, clicker, shots, seen)
+    shots(page, "turn-2")
+    expect(page.locator("#log")).to_contain_text("== Turn 2 ==")
+    state = g.state()
+    assert state["view"]["turn"] == 2 and state["view"]["nations"] is not None
+
+
 def test_special_actions_offered_with_their_chances_and_outcomes(page: Page, test_server: str,
                                                                  shots: Shots) -> None:
     g = ApiGame(test_server, scenario="test-nations")
