@@ -6,7 +6,7 @@
 import { el, pct } from "/static/common.js";
 import { RULES } from "/static/rules.js";
 import { commanderControls, drawScreens, drawTorpedoes, isCommander, moveExtras } from "/static/commander.js";
-import { isLockMoving, isNationsAction, isNationsStep, lockMove, nationsMoveExtras, nationsStep } from "/static/nations.js";
+import { isNationsAction, isNationsChoice, isNationsStep, nationsChoice, nationsExtras, nationsMoveExtras, nationsStep } from "/static/nations.js";
 
 export const FACINGS = ["N", "NE", "SE", "S", "SW", "NW"];
 const DEPLOY = /^(.+)@(\d{4}):(\w+)$/;
@@ -17,14 +17,14 @@ const STEP = /^(.+):([FLREPS])$/;
 export function airControls(ctx) {
   const legal = ctx.data.legal;
   if (isNationsStep(ctx.data)) return nationsStep(ctx);  // the 8 Nations' declarations
-  if (isLockMoving(ctx.data)) return lockMove(ctx);
+  if (isNationsChoice(ctx.data)) return nationsChoice(ctx);
   if (isCommander(legal)) return commanderControls(ctx);
   const deploys = legal.map((a) => a.match(DEPLOY)).filter(Boolean);
   if (deploys.length) return airDeploy(ctx, deploys);
   // a nations action ("locked SHIP:F", "torque SHIP:L") is no step of a ship's own move
   const steps = legal.filter((a) => !isNationsAction(a)).map((a) => a.match(STEP)).filter(Boolean);
   if (steps.length) return airMove(ctx, steps);
-  const fires = legal.filter((a) => a.includes(">"));
+  const fires = legal.filter((a) => a.includes(">") && !isNationsAction(a));
   if (fires.length || legal.includes("done")) return airFire(ctx, fires);
   ctx.controls(`${ctx.data.to_move} to act`, ctx.concede());
 }
@@ -423,6 +423,7 @@ function airFire(ctx, fires) {
         el("thead", {}, el("tr", {}, el("th", {}, "gun"), el("th", {}, "loc."), el("th", { title: RULES.bands }, "bands"),
           el("th", { title: RULES.headline }, "targets · chance to destroy a slot"))),
         el("tbody", {}, rows))),
+    nationsExtras(ctx, "nations-gunnery"),
     el("div", { class: "buttons" }, data.legal.includes("done") ? ctx.button("done firing", () => ctx.send("done"),
       { id: "done", class: "secondary", title: RULES.done }) : null),
     el("p", { class: "muted small" }, "Point at a gun for its arc (short band orange, long yellow) and its targets' odds on the board. ",

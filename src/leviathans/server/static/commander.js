@@ -5,6 +5,7 @@
 // server's hints (the engine's own odds); nothing here knows the rules.
 import { el, pct } from "/static/common.js";
 import { RULES } from "/static/rules.js";
+import { nationsExtras } from "/static/nations.js";
 
 const LAUNCH = /^launch (.+):(\w+\.\d+)@(\d{4})$/;
 
@@ -131,6 +132,7 @@ function airLaunch(ctx) {
       () => { pick.tslot = key(s); pick.aim = null; airLaunch(ctx); },
       { class: key(s) === pick.tslot ? "active" : "secondary", "data-slot": key(s), title: `${RULES.launch} ${s.location} arc from ${s.from}.` }))),
     status,
+    nationsExtras(ctx, "nations-launch"),
     el("div", { class: "buttons" }, launchButton,
       ctx.button("end of launches", () => ctx.send("launch done"), { id: "launch-done", class: "secondary", title: RULES.launchDone })),
     el("p", { class: "muted small" }, el("a", { href: "/static/rules.html#commander", target: "_blank" }, "Commander rules")),

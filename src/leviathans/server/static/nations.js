@@ -8,7 +8,8 @@ import { el, pct } from "/static/common.js";
 import { RULES } from "/static/rules.js";
 
 // the nations' action texts the move panel and the gunnery table must leave alone
-const WORDS = ["lock ", "locked ", "charge ", "effas ", "torque ", "return "];
+const WORDS = ["lock ", "locked ", "charge ", "effas ", "torque ", "return ", "reinforce ", "flank ",
+  "evade ", "concentrate ", "mine ", "bomb ", "bracket "];
 
 export function isNationsAction(a) {
   return WORDS.some((w) => a.startsWith(w)) || a.includes(":GLORY>");
@@ -19,9 +20,10 @@ export function isNationsStep(data) {
   return Boolean((data.hints || {}).$step);
 }
 
-// A lock moving as one: only its steps are legal.
-export function isLockMoving(data) {
-  return data.legal.length > 0 && data.legal.every((a) => a.startsWith("locked "));
+// A decision made of nations actions alone (a lock moving as one, a bomb's strike...).
+export function isNationsChoice(data) {
+  const hints = data.hints || {};
+  return data.legal.length > 0 && data.legal.every((a) => isNationsAction(a) && hints[a]);
 }
 
 const short = (name) => String(name || "").replace(/ \(8 Nations\)$/, "").replace(/^HML /, "");
@@ -44,6 +46,7 @@ function groups(data, keep) {
 
 function outcomes(h) {
   return el("ul", { class: "outcomes" },
+    h.effect ? el("li", { class: "effect" }, el("strong", {}, "Effect: "), h.effect) : null,
     h.success ? el("li", { class: "success" }, el("strong", {}, h.chance ? "Success: " : "Effect: "), h.success) : null,
     h.failure ? el("li", { class: "failure" }, el("strong", {}, "Failure: "), h.failure) : null,
     h.critical ? el("li", { class: "critical" }, el("strong", {}, `Critical failure (${pct(h.critical.chance.probability)}): `), h.critical.text) : null);
@@ -133,9 +136,30 @@ export function nationsMoveExtras(ctx, ship, planned) {
     })));
 }
 
+// --- a decision of nations actions alone ------------------------------------------------------------
+
+export function nationsChoice(ctx) {
+  const { data, board } = ctx;
+  if (data.legal.every((a) => a.startsWith("locked "))) return lockMove(ctx);
+  resetBoard(board);
+  const list = groups(data, () => true);
+  for (const g of list) if (g.ship) board.mark(`g.ship[data-ship="${CSS.escape(g.ship)}"]`, "target", true);
+  ctx.controls(`${list.map((g) => g.rule).filter((r, i, all) => all.indexOf(r) === i).join(", ")}: ${data.to_move} chooses`,
+    list.map((g) => groupBox(ctx, g)),
+    ctx.drawOffer(), ctx.concede());
+}
+
+// The nations' actions of the torpedo launch phase (Bomba Mines, Bomber Levs), below the
+// torpedoes; and of gunnery (Concentrated Fire brackets), below the gun table.
+export function nationsExtras(ctx, id) {
+  const list = groups(ctx.data, () => true);
+  if (!list.length) return null;
+  return el("div", { id }, list.map((g) => groupBox(ctx, g)));
+}
+
 // --- a lock moving as one (N4) --------------------------------------------------------------------
 
-export function lockMove(ctx) {
+function lockMove(ctx) {
   const { data, board } = ctx;
   resetBoard(board);
   const moving = (data.view.nations || {}).lock_moving;
