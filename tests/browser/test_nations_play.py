@@ -225,6 +225,7 @@ def test_special_actions_offered_with_their_chances_and_outcomes(page: Page, tes
     until(g, lambda s: s["view"]["phase"] == "nations_before_gunnery")
     page.goto(g.url)
     assert clicker.decision().startswith("The declarations before gunnery: french")
+    expect(page.locator("#phase")).to_have_text("before gunnery (8 Nations)")
     attack = page.locator("#nations-step button[data-action='charge Virginia:attack']")
     expect(attack).to_have_text("+1 to all its attacks this turn")
     expect(page.locator("#nations-done")).to_have_text("no more declarations (before gunnery)")

@@ -106,7 +106,8 @@ function render() {
   document.body.dataset.ruleset = data.game.ruleset;
   document.getElementById("rules-link").hidden = data.game.ruleset !== "airfleet";  // our page covers the air-fleet game
   document.body.dataset.seq = data.seq;
-  document.getElementById("phase").textContent = String(view.phase).replaceAll("_", " ");  // "torpedo launch"
+  // "torpedo launch"; an 8 Nations step of declarations "before gunnery (8 Nations)"
+  document.getElementById("phase").textContent = String(view.phase).replace(/^nations_(.+)$/, "$1 (8 Nations)").replaceAll("_", " ");
   document.getElementById("turn").textContent = `turn ${view.turn}`;
   const tm = document.getElementById("to-move");
   tm.textContent = data.to_move ? `${data.to_move} to move` : "game over";
