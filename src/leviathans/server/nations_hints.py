@@ -11,6 +11,7 @@ position on the table (the charges, locks, fled ships and torque are shown to bo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -62,23 +63,10 @@ def _step(state: Any, legal: set[str] | list[str]) -> dict[str, Any] | None:
 
 
 def _hint(state: Any, action: Any) -> dict[str, Any] | None:
-    from ..rulesets.airfleet.nations import america, austria, germany, italy
-
-    if isinstance(action, germany.LockOn):
-        return _lock(state, action)
-    if isinstance(action, germany.LockStep):
-        return _lock_step(action)
-    if isinstance(action, austria.Glory):
-        return _glory(state, action)
-    if isinstance(action, italy.Return):
-        return _return(action)
-    if isinstance(action, america.Charge | america.GunCharge):
-        return _charge(state, action)
-    if isinstance(action, america.Effas):
-        return _effas(state, action)
-    if isinstance(action, america.Torque):
-        return _torque(state, action)
-    return None
+    """The hint of one nations action, by its type (each nation's module is imported by its
+    handler only when one of its actions is offered)."""
+    handler = _HANDLERS.get((type(action).__module__.rpartition(".")[2], type(action).__name__))
+    return None if handler is None else handler(state, action)
 
 
 def _lock(state: Any, action: Any) -> dict[str, Any]:
@@ -103,7 +91,7 @@ _LOCK_STEPS = {"F": "forward one hex", "L": "turn to port", "R": "turn to starbo
                "E": "end the lock's move"}
 
 
-def _lock_step(action: Any) -> dict[str, Any]:
+def _lock_step(state: Any, action: Any) -> dict[str, Any]:
     about = f" about {_short(action.about)}" if action.about else ""
     return {"nation": "german", "rule": "locked move", "ship": action.ship,
             "label": f"{_LOCK_STEPS[action.step]}{about}", "step": action.step,
@@ -129,7 +117,7 @@ def _glory(state: Any, action: Any) -> dict[str, Any]:
             "failure": "a broach turn to the side chosen: its move ends"}
 
 
-def _return(action: Any) -> dict[str, Any]:
+def _return(state: Any, action: Any) -> dict[str, Any]:
     from ..rulesets.airfleet.nations import italy
 
     back, _stays, leaves = italy.withdrawal_odds()
@@ -190,3 +178,12 @@ def _torque(state: Any, action: Any) -> dict[str, Any]:
             "chance": None, "points": view.get("points"), "cost": need,
             "success": f"{_short(action.ship)} turns one hexside that way about its pivot, "
                        f"for {need} torque points", "failure": None}
+
+
+#: each nations action's hint, by (its nation's module, its type)
+_HANDLERS: dict[tuple[str, str], Callable[[Any, Any], dict[str, Any] | None]] = {
+    ("germany", "LockOn"): _lock, ("germany", "LockStep"): _lock_step,
+    ("austria", "Glory"): _glory, ("italy", "Return"): _return,
+    ("america", "Charge"): _charge, ("america", "GunCharge"): _charge,
+    ("america", "Effas"): _effas, ("america", "Torque"): _torque,
+}
