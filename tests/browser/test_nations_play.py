@@ -114,6 +114,10 @@ def play_turn(page: Page, clicker: Clicker, shots: Shots, seen: dict[str, str]) 
             clicker.click("#launch-done", "no launch")
             clicker.wait_seq_after(seq)
         elif h.startswith("Move"):
+            if "move" not in seen and page.locator("#nations-move").count():
+                seen["move"] = page.inner_text("#nations-move")
+                page.mouse.move(5, 5)
+                shots(page, "move-extras")
             clicker.move(side)
         elif h.startswith("Gunnery"):
             clicker.fire()

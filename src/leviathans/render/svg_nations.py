@@ -9,7 +9,8 @@ both players see (``state.view()["nations"]``):
   badge by its stern; ``g.trims-disabled[data-ship]`` where an Arc Torpedo struck this turn;
 * ``g.torque-waiting[data-ship][data-points]``: an EFFAS Ray's torque waiting to turn a ship
   (N9), a curved arrow round its pivot with the points;
-* ``g.glory-charge[data-ship]``: the ship charging For Glory! (N8).
+* ``g.glory-charge[data-ship]``: the ship charging For Glory! (N8);
+* ``g.mine[data-hex][data-active]``: a Bomba mine (N6), spiked, faint until it is active.
 
 Every mark lets pointer events through to the hexes and ships beneath.
 """
@@ -47,6 +48,11 @@ NATIONS_STYLE = """
 .torque-waiting path { fill: none; stroke: #7b2cbf; stroke-width: 2; }
 .torque-waiting polygon { fill: #7b2cbf; }
 .torque-waiting text { fill: #7b2cbf; paint-order: stroke; stroke: #ffffff; stroke-width: 2px; }
+.mine circle { fill: #3a3a3a; stroke: #101820; stroke-width: 0.8; }
+.mine line { stroke: #101820; stroke-width: 1.6; stroke-linecap: round; }
+.mine.side-british circle { fill: #2f4b7c; }
+.mine.side-french circle { fill: #b3261e; }
+.mine.inactive { opacity: 0.45; }
 .glory-charge circle { fill: none; stroke: #c9a227; stroke-width: 2.2; stroke-dasharray: 4 2; }
 """
 
@@ -85,6 +91,9 @@ def nations_marks(state: GameState) -> str:
             parts.append(_badge(state, i, "trims-disabled", "trims off", {},
                                 f"{name}: trim tanks disabled this turn by an Arc Torpedo "
                                 f"(N9)", 1))
+    for mine in seen.get("mines", []):
+        spec = state.setup.ships[by_name[mine["ship"]]]
+        parts.append(_mine(mine, spec.side))
     torque = seen.get("torque")
     if torque and by_name[torque["ship"]] in afloat:
         parts.append(_torque(state, by_name[torque["ship"]], torque))
@@ -179,3 +188,20 @@ def _torque(state: GameState, index: int, torque: dict[str, Any]) -> str:
               el("polygon", {"points": barb_l}), el("polygon", {"points": barb_r}),
               el("text", {"x": fmt(x), "y": fmt(y - r - 2)},
                  text(f"torque {torque['points']}")))
+
+
+def _mine(mine: dict[str, Any], side: str) -> str:
+    x, y = _centre(Hex.from_label(mine["hex"]))
+    spikes = []
+    for k in range(8):
+        a = k * math.pi / 4
+        spikes.append(el("line", {"x1": fmt(x + math.cos(a) * 4), "y1": fmt(y + math.sin(a) * 4),
+                                  "x2": fmt(x + math.cos(a) * 7.5),
+                                  "y2": fmt(y + math.sin(a) * 7.5)}))
+    state = "active" if mine["active"] else "laid this turn: active from the next launch phase"
+    title = f"Bomba mine of {mine['ship']} on {mine['hex']} ({state}) (N6)"
+    cls = f"mine side-{css_name(side)}{'' if mine['active'] else ' inactive'}"
+    return el("g", {"class": cls, "data-hex": mine["hex"], "data-ship": mine["ship"],
+                    "data-active": "true" if mine["active"] else "false"},
+              el("title", None, text(title)), *spikes,
+              el("circle", {"cx": fmt(x), "cy": fmt(y), "r": "4.6"}))

@@ -113,6 +113,7 @@ function render() {
   tm.textContent = data.to_move ? `${data.to_move} to move` : "game over";
   tm.className = `to-move ${data.to_move || ""}`;
   document.getElementById("initiative").textContent = initiativeText(view);
+  moveOrder(view);
   document.getElementById("seat").textContent = data.you.length
     ? `you: ${data.you.join(" & ")}` : "spectating";
   weaponShown = null;
@@ -146,6 +147,17 @@ function initiativeText(view) {
   }
   const init = Array.isArray(view.initiative) ? view.initiative.join(" > ") : view.initiative;
   return init ? `${view.phase === "placement" ? "placement roll" : "initiative"}: ${init}` : "";
+}
+
+// The 8 Nations' Initiative Crews (N3): the ships still to move this turn, one by one in the
+// engine's order (the nations' view), each with its initiative.
+function moveOrder(view) {
+  const box = document.getElementById("move-order");
+  const order = (view.nations && view.nations.move_order) || [];
+  box.hidden = !order.length;
+  box.replaceChildren(...(order.length ? [el("span", { class: "muted" }, "move order (Initiative Crews): "),
+    ...order.map((o, i) => el("span", { class: `order-ship ${o.side}`, "data-ship": o.ship,
+      title: `${o.ship}: initiative ${o.initiative}` }, `${i ? "→ " : ""}${o.ship.replace(/ \(8 Nations\)$/, "")} ${o.initiative}`))] : []));
 }
 
 function controls(title, ...children) {

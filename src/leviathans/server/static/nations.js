@@ -60,7 +60,9 @@ function groupBox(ctx, g, opts = {}) {
   return el("div", { class: `nation-rule nation-${g.nation}`, "data-rule": g.rule, "data-ship": g.ship },
     el("div", { class: "nation-head" }, el("strong", {}, g.rule), " ", el("span", { class: "muted" }, short(g.ship)),
       facts ? el("span", { class: "muted small" }, ` · ${facts}`) : null),
-    el("div", { class: "buttons" }, g.actions.map(([a, x]) => ctx.button(
+    choiceRows(g).map(([row, actions]) => el("div", { class: "buttons", "data-row": row || null },
+      row ? el("span", { class: "muted small row-label" }, row) : null,
+      actions.map(([a, x]) => ctx.button(
       x.chance ? `${x.label} · ${pct(x.chance.probability)}` : x.label,
       async () => {
         if (opts.disabled) return;
@@ -70,9 +72,20 @@ function groupBox(ctx, g, opts = {}) {
         ctx.send(a);
       },
       { "data-action": a, class: x.chance ? "" : "secondary", disabled: Boolean(opts.disabled) || ctx.sending(),
-        title: [x.roll, x.chance ? `exact chance ${x.chance.fraction}` : null, RULES.nations].filter(Boolean).join(" · ") }))),
+        title: [x.roll, x.chance ? `exact chance ${x.chance.fraction}` : null, RULES.nations].filter(Boolean).join(" · ") })))),
     sameOutcomes(g) ? outcomes(h) : g.actions.map(([, x]) => el("div", { class: "choice-outcome" },
       el("span", { class: "muted small" }, `${x.label}:`), outcomes(x))));
+}
+
+// A group's choices in rows where the hints name one (e.g. Reinforce: a row per crew moving).
+function choiceRows(g) {
+  const rows = new Map();
+  for (const pair of g.actions) {
+    const row = pair[1].row || "";
+    if (!rows.has(row)) rows.set(row, []);
+    rows.get(row).push(pair);
+  }
+  return [...rows.entries()];
 }
 
 function sameOutcomes(g) {
