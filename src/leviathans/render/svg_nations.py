@@ -69,9 +69,7 @@ def nations_marks(state: GameState) -> str:
     """The nations' marks of ``state`` (empty without the option)."""
     if state.nations is None:
         return ""
-    from ..rulesets.airfleet.nations.view import view
-
-    seen = view(state)
+    seen = state.view(None).get("nations") or {}
     by_name = state.setup.by_name
     afloat = set(state.afloat())
     parts: list[str] = []
