@@ -133,7 +133,7 @@ function airLaunch(ctx) {
       { class: key(s) === pick.tslot ? "active" : "secondary", "data-slot": key(s), title: `${RULES.launch} ${s.location} arc from ${s.from}.` }))),
     status,
     nationsExtras(ctx, "nations-launch"),
-    el("div", { class: "buttons" }, launchButton,
+    el("div", { class: "buttons" }, slots.length ? launchButton : null,
       ctx.button("end of launches", () => ctx.send("launch done"), { id: "launch-done", class: "secondary", title: RULES.launchDone })),
     el("p", { class: "muted small" }, el("a", { href: "/static/rules.html#commander", target: "_blank" }, "Commander rules")),
     ctx.drawOffer(), ctx.concede());

@@ -72,6 +72,7 @@ function groupBox(ctx, g, opts = {}) {
         ctx.send(a);
       },
       { "data-action": a, class: x.chance ? "" : "secondary", disabled: Boolean(opts.disabled) || ctx.sending(),
+        onmouseenter: () => pointAt(ctx.board, x), onmouseleave: () => ctx.board.clear("hover"),
         title: [x.roll, x.chance ? `exact chance ${x.chance.fraction}` : null, RULES.nations].filter(Boolean).join(" · ") })))),
     sameOutcomes(g) ? outcomes(h) : g.actions.map(([, x]) => el("div", { class: "choice-outcome" },
       el("span", { class: "muted small" }, `${x.label}:`), outcomes(x))));
@@ -86,6 +87,20 @@ function choiceRows(g) {
     rows.get(row).push(pair);
   }
   return [...rows.entries()];
+}
+
+// Pointing at a choice shows where it acts: a hex (a mine), a target ship (a bomb, a ray).
+function pointAt(board, x) {
+  board.clear("hover");
+  if (x.hex) {
+    const c = board.centre(x.hex);
+    board.draw("hover", "circle", { cx: c.x, cy: c.y, r: board.geo.ppi * 0.42, class: "ghost-focus" });
+  }
+  const target = x.target && board.svg.querySelector(`g.ship[data-ship="${CSS.escape(x.target)}"]`);
+  if (target) {
+    const b = target.getBBox();
+    board.draw("hover", "rect", { x: b.x - 3, y: b.y - 3, width: b.width + 6, height: b.height + 6, rx: 4, class: "nation-target" });
+  }
 }
 
 function sameOutcomes(g) {
