@@ -5,6 +5,7 @@ game, nor the new bot's own secret seed)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,7 +15,8 @@ from leviathans.records import GameRecord
 from leviathans.rulesets.warfleet.campaign import verify
 from leviathans.server.app import create_app
 from leviathans.server.bot_turns import derive_seed
-from leviathans.server.storage import MemoryStorage, Storage
+from leviathans.server.storage import MemoryStorage, SqlStorage, Storage
+from pg import postgres_server, postgres_url  # noqa: F401  (fixtures)
 from server_helpers import (
     RecordingClient,
     act,
@@ -185,3 +187,61 @@ def test_any_game_seat_may_be_left_to_a_bot_which_plays_at_once(
     assert event["side"] == second
     p = wait_for(client, gid, tokens.values(), lambda q: q["game"]["status"] == "finished", 90)
     assert_no_seed(client.seen, _bot_seeds(_store(client), [gid]))
+
+
+def test_on_postgres_another_process_is_told_and_the_bot_plays(
+        postgres_url: str) -> None:  # noqa: F811
+    """Several server processes on one PostgreSQL (issue 19): a seat handed to a bot by one
+    process (here its storage alone: that process is gone at once) is announced; another
+    process holding the game loads its seats again, tells its clients, and plays the bot."""
+    from leviathans.server.games import GameManager
+
+    async def run() -> tuple[str, str | None, int, list[str]]:
+        other = SqlStorage(postgres_url)
+        b = GameManager(SqlStorage(postgres_url), bot_lease=1.0)
+        await b.start()
+        try:
+            session, _ = await b.create("airfleet", "british", "hotseat")
+            gid = session.game.id
+            side = session.state.to_move
+            assert side is not None
+            told = asyncio.Event()
+            session.listeners.add(told.set)
+            await asyncio.sleep(0.3)  # listening
+            await asyncio.to_thread(other.seat_to_bot, gid, side, "random", 2**62 + 7)
+            await asyncio.wait_for(told.wait(), 10)
+            for _ in range(200):  # the bot's step
+                if session.seq >= 1:
+                    break
+                await asyncio.sleep(0.05)
+            seat = session.seats[side]
+            notices = b.payload(session, [])["notices"]
+            return seat.kind, seat.bot, session.seq, notices
+        finally:
+            await b.stop()
+            b.storage.close()
+            other.close()
+
+    kind, bot, seq, notices = asyncio.run(run())
+    assert (kind, bot) == ("bot", "random") and seq >= 1
+    assert notices == ["The british seat is now played by the random bot."]
+
+
+def test_a_seat_handed_to_a_bot_is_offered_no_actions_while_its_bot_thinks() -> None:
+    """The seat's holder still watches the game as that side; when that side is to move, its
+    payload offers no legal actions (the page shows no controls the server would refuse)."""
+    from leviathans.server.games import GameManager
+
+    async def run() -> tuple[list[str], list[str], str | None]:
+        manager = GameManager(MemoryStorage())
+        session, held = await manager.create("airfleet", "british", "hotseat")
+        side = session.state.to_move
+        assert side is not None
+        before = manager.payload(session, [held[side]])["legal"]
+        await manager.hand_to_bot(session.game.id, held[side], "random")
+        # (the bot's task is scheduled, and has not run yet: the seat is still to move)
+        after = manager.payload(session, [held[side]])
+        return before, after["legal"], after["to_move"] if after["to_move"] == side else None
+
+    before, after, to_move = asyncio.run(run())
+    assert before and after == [] and to_move is not None
