@@ -300,7 +300,7 @@ function handControl(game, token, side, named, attrs = {}) {
   return el("span", { class: "hand-bot" }, chooser,
     button(named ? `Hand ${side} to bot` : "Hand to bot", () => handToBot(game, token, side, chooser.value),
       { ...attrs, class: "secondary hand-to-bot", "data-side": side,
-        title: "A bot plays this seat from now on; you still watch it" }));
+        title: RULES.bot }));
 }
 
 async function handToBot(game, token, side, bot) {
@@ -326,7 +326,7 @@ function leaveToBot(engagement) {
   const mine = data.you.filter((side) => !botOf(side));
   if (!mine.length) return null;
   return el("details", { id: "leave-to-bot", class: "leave-to-bot", open: engagement },
-    el("summary", {}, engagement ? "Let a bot fight this engagement" : "Leave this seat to a bot"),
+    el("summary", { title: RULES.bot }, engagement ? "Let a bot fight this engagement" : "Leave this seat to a bot"),
     ...mine.map((side) => handControl(gameId, tokenFor(side), side, mine.length > 1)));
 }
 
