@@ -249,3 +249,31 @@ def test_a_seat_handed_to_a_bot_is_offered_no_actions_while_its_bot_thinks() -> 
 
     before, after, to_move = asyncio.run(run())
     assert before and after == [] and to_move is not None
+
+
+def test_an_action_waiting_while_its_seat_is_handed_to_a_bot_is_refused() -> None:
+    """A player's action that arrives while the seat is being handed to a bot (it waits for
+    the game's lock behind the handing) is refused once its turn comes: the seat is the bot's."""
+    from leviathans.server.games import ApiError, GameManager
+
+    async def run() -> tuple[int, str, int]:
+        manager = GameManager(MemoryStorage())
+        session, held = await manager.create("airfleet", "british", "hotseat")
+        side = session.state.to_move
+        assert side is not None
+        action = next(iter(session.state.legal_actions())).text()
+        async with session.lock:  # both requests come while the game is busy
+            handing = asyncio.create_task(manager.hand_to_bot(session.game.id, held[side],
+                                                              "random"))
+            await asyncio.sleep(0.01)  # the handing waits for the lock first
+            acting = asyncio.create_task(manager.act(session.game.id, held[side], action))
+            await asyncio.sleep(0.01)
+        await handing
+        try:
+            await acting
+        except ApiError as exc:
+            return exc.status, exc.message, session.seq
+        return 200, "applied", session.seq
+
+    status, message, _ = asyncio.run(run())
+    assert (status, message) == (403, "that seat is played by a bot")

@@ -536,6 +536,8 @@ class GameManager:
             raise ApiError(422, "an action is a short text, e.g. 'Raven:F' or 'done'")
         plain_text(text, "the action")
         async with session.lock:
+            if session.seats[side].kind == "bot":  # handed to a bot while this waited
+                raise ApiError(403, "that seat is played by a bot")
             before = session.seq
             try:
                 action = self._checked(session, side, viewer, text, expect)
