@@ -89,7 +89,7 @@ def test_let_a_bot_fight_the_engagement_from_its_own_page(
     page.click("a.engagement-link")
     page.wait_for_function("() => document.body.dataset.ruleset === 'airfleet'", timeout=TIMEOUT)
     leave = page.locator("#leave-to-bot")
-    expect(leave).to_have_attribute("open", "")
+    expect(leave).to_have_attribute("open", "", timeout=TIMEOUT)
     expect(leave.locator("summary")).to_have_text("Let a bot fight this engagement")
     leave.locator("select.hand-bot-choice").select_option("greedy")
     leave.locator("button.hand-to-bot").click()
