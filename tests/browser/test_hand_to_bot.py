@@ -8,10 +8,12 @@ from __future__ import annotations
 import time
 
 import httpx
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from .conftest import Shots
 from .test_engagement import payload
+from .test_play import wait_for_turn
 from .test_warfleet import wait_for_decision
 
 TIMEOUT = 30_000
@@ -29,7 +31,14 @@ def _engage(page: Page, server: str) -> None:
     page.click("#start")
     page.wait_for_selector("#controls h3", timeout=TIMEOUT)
     assert wait_for_decision(page).startswith("Engage")
-    page.click('polygon.hex[data-hex="2011"]', force=True)
+    for attempt in range(10):  # the board is drawn again on each push: click the new one
+        try:
+            page.click('polygon.hex[data-hex="2011"]', force=True, timeout=3000)
+            expect(page.locator("#engage-here")).to_be_enabled(timeout=3000)
+            break
+        except (PlaywrightError, AssertionError):
+            assert attempt < 9, "the hex 2011 could not be clicked"
+            page.wait_for_timeout(300)
     page.click("#engage-here")
     expect(page.locator("a.engagement-link")).to_have_text("fight it", timeout=TIMEOUT)
 
@@ -88,8 +97,13 @@ def test_let_a_bot_fight_the_engagement_from_its_own_page(
     _engage(page, server)
     page.click("a.engagement-link")
     page.wait_for_function("() => document.body.dataset.ruleset === 'airfleet'", timeout=TIMEOUT)
+    # The first decision is a move: the planner draws the panel again once the engine has
+    # checked the move; the way back to the fleet map and the bot's control stay in it.
+    assert wait_for_turn(page, 60).startswith("Move")
+    expect(page.locator("#mp-left")).not_to_have_text("…", timeout=TIMEOUT)
+    expect(page.locator("#fleet-map-link")).to_have_text("the fleet map")
     leave = page.locator("#leave-to-bot")
-    expect(leave).to_have_attribute("open", "", timeout=TIMEOUT)
+    expect(leave).to_have_attribute("open", "")
     expect(leave.locator("summary")).to_have_text("Let a bot fight this engagement")
     leave.locator("select.hand-bot-choice").select_option("greedy")
     leave.locator("button.hand-to-bot").click()

@@ -151,10 +151,28 @@ function initiativeText(view) {
   return init ? `${view.phase === "placement" ? "placement roll" : "initiative"}: ${init}` : "";
 }
 
+// The panel: a decision's controls, then what stays under every decision (a War Fleet game's
+// engagements, an engagement's way back to its fleet map, "Hand to bot", the fog-of-war
+// cards). A control that redraws the panel itself (the move planner, once its plan comes)
+// comes here too, so these stay.
 function controls(title, ...children) {
   const box = document.getElementById("controls");
   box.replaceChildren(el("h3", {}, title), ...children.flat().filter((c) => c !== null && c !== undefined && c !== false),
-                      el("p", { class: "error", id: "error" }));
+                      ...panelExtras(), el("p", { class: "error", id: "error" }));
+  const fog = data.view.fog && fogSummary(data.view.fog, fogUnit(data.game.ruleset));
+  // Above War Fleet's (long) ship stats panel, so the revealed cards stay in sight.
+  if (fog) box.insertBefore(fog, box.querySelector("#ship-stats") || document.getElementById("error"));
+}
+
+function panelExtras() {
+  const parent = gameId.match(/^(.+)\.e(\d+)$/);  // a War Fleet engagement's own game (W3)
+  return [
+    data.game.ruleset === "warfleet" ? engagementList(data) : null,
+    parent ? el("p", { class: "fleet-map" }, `War Fleet engagement ${parent[2]}: `,
+      el("a", { href: `/game/${encodeURIComponent(parent[1])}`, id: "fleet-map-link" },
+        data.view.outcome ? "back to the fleet map (the result is folded back)" : "the fleet map")) : null,
+    leaveToBot(!!parent),
+  ].filter((c) => c);
 }
 
 function button(label, onclick, attrs = {}) {
@@ -201,26 +219,6 @@ function drawOffer() {
 
 function renderControls() {
   showControls();
-  if (data.game.ruleset === "warfleet") {
-    const list = engagementList(data);
-    if (list) document.getElementById("controls").insertBefore(list, document.getElementById("error"));
-  }
-  const parent = gameId.match(/^(.+)\.e(\d+)$/);  // a War Fleet engagement's own game (W3)
-  if (parent) {
-    document.getElementById("controls").insertBefore(el("p", { class: "fleet-map" },
-      `War Fleet engagement ${parent[2]}: `, el("a", { href: `/game/${encodeURIComponent(parent[1])}`, id: "fleet-map-link" },
-        data.view.outcome ? "back to the fleet map (the result is folded back)" : "the fleet map")),
-    document.getElementById("error"));
-  }
-  const leave = leaveToBot(!!parent);
-  if (leave) document.getElementById("controls").insertBefore(leave, document.getElementById("error"));
-  const fog = data.view.fog && fogSummary(data.view.fog, fogUnit(data.game.ruleset));
-  if (fog) {
-    const box = document.getElementById("controls");
-    // Above War Fleet's (long) ship stats panel, so the revealed cards stay in sight.
-    const before = box.querySelector("#ship-stats") || document.getElementById("error");
-    box.insertBefore(fog, before);
-  }
 }
 
 function showControls() {
