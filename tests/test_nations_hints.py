@@ -52,7 +52,8 @@ def test_a_lock_moving_as_one_has_its_steps_labelled() -> None:
     assert steps, legal(state)
     labels = {h["label"] for h in steps.values()}
     assert {"forward one hex", "end the lock's move"} <= labels
-    assert steps["locked Wolf:F"]["ship"] == "Wolf"
+    assert (steps["locked Wolf:F"]["ship"], steps["locked Wolf:F"]["rule"]) == (
+        "Wolf", "Locked formation")
     assert all(h["chance"] is None for h in steps.values())
 
 

@@ -285,6 +285,43 @@ def test_a_fled_ships_return_and_an_effas_ray_after_repair(page: Page, test_serv
     expect(page.locator("#log")).to_contain_text("Andromeda rolls to return")
 
 
+def test_a_lock_drawn_and_moved_as_one(page: Page, test_server: str, shots: Shots) -> None:
+    """N4 on the page: once the Hamburg and the Bremen are locked (the server's dice decide: a
+    new game until the roll succeeds), the board links them and the next turn's move panel
+    offers the lock's move as one; a step opens the lock's own panel."""
+    for _ in range(20):
+        g = ApiGame(test_server, scenario="test-nations")
+        until(g, lambda s: "lock Hamburg>Bremen" in s["legal"])
+        s = g.act("lock Hamburg>Bremen")
+        if s["view"]["nations"]["locks"]:
+            break
+    else:
+        raise AssertionError("twenty locks failed (each succeeds 4 times in 9 or more)")
+    until(g, lambda s: s["view"]["turn"] == 2 and "locked Hamburg:F" in s["legal"])
+    page.goto(g.url)
+    clicker = Clicker(page)
+    clicker.decision()
+    expect(page.locator("g.lock-link[data-lock='Hamburg+Bremen']")).to_have_count(1)
+    if page.locator("#move-ships button[data-ship='Hamburg']").count():
+        clicker.click("#move-ships button[data-ship='Hamburg']", "pick the Hamburg")
+    box = rule_box(page, "Locked formation", "Hamburg")
+    expect(box.locator("button[data-action='locked Hamburg:F']")).to_have_text("forward one hex")
+    expect(box.locator("button[data-action='locked Hamburg:E']")).to_have_text(
+        "end the lock's move")
+    page.mouse.move(5, 5)
+    shots(page, "lock-offered")
+    seq = clicker.seq()
+    clicker.click("#nations-move button[data-action='locked Hamburg:F']", "lock forward")
+    clicker.wait_seq_after(seq)
+    assert clicker.decision() == "Move the lock as one: Hamburg + Bremen"
+    expect(page.locator("#lock-mp")).to_contain_text("MP left")
+    shots(page, "lock-moving")
+    seq = clicker.seq()
+    clicker.click("button[data-action='locked Hamburg:E']", "end the lock's move")
+    clicker.wait_seq_after(seq)
+    expect(page.locator("#log")).to_contain_text("Hamburg")
+
+
 def test_the_controls_fit_a_phone(browser: Browser, test_server: str, shots: Shots) -> None:
     """At 390 px: the move panel's nations controls and the declaration step's buttons lie
     within the screen and can be tapped."""

@@ -93,7 +93,7 @@ _LOCK_STEPS = {"F": "forward one hex", "L": "turn to port", "R": "turn to starbo
 
 def _lock_step(state: Any, action: Any) -> dict[str, Any]:
     about = f" about {_short(action.about)}" if action.about else ""
-    return {"nation": "german", "rule": "locked move", "ship": action.ship,
+    return {"nation": "german", "rule": "Locked formation", "ship": action.ship,
             "label": f"{_LOCK_STEPS[action.step]}{about}", "step": action.step,
             "about": action.about, "chance": None,
             "success": "the whole lock moves as one (its lowest MP)", "failure": None}
