@@ -10,7 +10,9 @@ both players see (``state.view()["nations"]``):
 * ``g.torque-waiting[data-ship][data-points]``: an EFFAS Ray's torque waiting to turn a ship
   (N9), a curved arrow round its pivot with the points;
 * ``g.glory-charge[data-ship]``: the ship charging For Glory! (N8);
-* ``g.mine[data-hex][data-active]``: a Bomba mine (N6), spiked, faint until it is active.
+* ``g.mine[data-hex][data-active]``: a Bomba mine (N6), spiked, faint until it is active;
+* ``g.bomb-line[data-bomb][data-target]``: a Bomber Levs' bomb named at a ship (N7), until it
+  strikes.
 
 Every mark lets pointer events through to the hexes and ships beneath.
 """
@@ -53,6 +55,9 @@ NATIONS_STYLE = """
 .mine.side-british circle { fill: #2f4b7c; }
 .mine.side-french circle { fill: #b3261e; }
 .mine.inactive { opacity: 0.45; }
+.bomb-line line { stroke: #6b3fa0; stroke-width: 1.6; stroke-dasharray: 2 3; }
+.bomb-line text { font-size: 7.5px; font-weight: bold; fill: #6b3fa0; paint-order: stroke;
+  stroke: #ffffff; stroke-width: 2px; text-anchor: middle; }
 .glory-charge circle { fill: none; stroke: #c9a227; stroke-width: 2.2; stroke-dasharray: 4 2; }
 """
 
@@ -89,9 +94,14 @@ def nations_marks(state: GameState) -> str:
             parts.append(_badge(state, i, "trims-disabled", "trims off", {},
                                 f"{name}: trim tanks disabled this turn by an Arc Torpedo "
                                 f"(N9)", 1))
-    for mine in seen.get("mines", []):
+    # each nation's part may be flat or under its nation's key ("russia", "japan")
+    for mine in seen.get("mines") or (seen.get("russia") or {}).get("mines", []):
         spec = state.setup.ships[by_name[mine["ship"]]]
         parts.append(_mine(mine, spec.side))
+    for bomb in seen.get("bombs") or (seen.get("japan") or {}).get("bombs", []):
+        bomber, target = by_name[bomb["ship"]], by_name[bomb["target"]]
+        if not bomb.get("resolved") and bomber in afloat and target in afloat:
+            parts.append(_bomb(bomb, _middle(state, bomber), _middle(state, target)))
     torque = seen.get("torque")
     if torque and by_name[torque["ship"]] in afloat:
         parts.append(_torque(state, by_name[torque["ship"]], torque))
@@ -203,3 +213,15 @@ def _mine(mine: dict[str, Any], side: str) -> str:
                     "data-active": "true" if mine["active"] else "false"},
               el("title", None, text(title)), *spikes,
               el("circle", {"cx": fmt(x), "cy": fmt(y), "r": "4.6"}))
+
+
+def _bomb(bomb: dict[str, Any], start: tuple[float, float], end: tuple[float, float]) -> str:
+    title = (f"Bomb {bomb['number']}: {bomb['ship']} {bomb['slot']} (Bomber Levs) at "
+             f"{bomb['target']}: it strikes after the torpedoes if within reach (N7)")
+    return el("g", {"class": "bomb-line", "data-bomb": bomb["number"],
+                    "data-target": bomb["target"]},
+              el("title", None, text(title)),
+              el("line", {"x1": fmt(start[0]), "y1": fmt(start[1]), "x2": fmt(end[0]),
+                          "y2": fmt(end[1])}),
+              el("text", {"x": fmt(end[0]), "y": fmt(end[1] - 10)},
+                 text(f"bomb {bomb['number']}")))
