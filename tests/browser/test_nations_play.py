@@ -99,9 +99,10 @@ def rule_box(page: Page, rule: str, ship: str) -> Any:
 
 def play_turn(page: Page, clicker: Clicker, shots: Shots, seen: dict[str, str]) -> None:
     """Play by clicks until turn 2's movement: deploy in the zone, no torpedo launch, each
-    ship's move towards the enemy, each gun at its best odds, no repair; each step of the
-    nations' declarations is looked at (``seen``: heading -> its panel's text) and ended."""
-    for _ in range(200):
+    ship's move towards the enemy, each gun at its best odds, no repair. The nations' offers
+    are looked at (``seen``: what each showed; a screenshot each) and the first of each kind
+    is taken: a special action in the move panel (confirmed), one declaration per step."""
+    for _ in range(300):
         h = clicker.decision()
         turn = page.inner_text("#turn")
         if turn != "turn 1" and h.startswith("Move"):
@@ -114,18 +115,35 @@ def play_turn(page: Page, clicker: Clicker, shots: Shots, seen: dict[str, str]) 
             clicker.click("#launch-done", "no launch")
             clicker.wait_seq_after(seq)
         elif h.startswith("Move"):
-            if "move" not in seen and page.locator("#nations-move").count():
+            if "order" not in seen and page.locator("#move-order").is_visible():
+                seen["order"] = page.inner_text("#move-order")
+                page.mouse.move(5, 5)
+                shots(page, "move-order")
+            offer = page.locator("#nations-move button[data-action]:not([disabled])")
+            if "move" not in seen and offer.count():
                 seen["move"] = page.inner_text("#nations-move")
                 page.mouse.move(5, 5)
                 shots(page, "move-extras")
+                seq = clicker.seq()
+                offer.first.click()
+                if page.locator("#ask-yes").is_visible():
+                    clicker.click("#ask-yes", "confirm")
+                clicker.wait_seq_after(seq)
+                continue
             clicker.move(side)
         elif h.startswith("Gunnery"):
             clicker.fire()
         elif h.startswith("The declarations") or h.startswith("Reinforcement"):
+            offer = page.locator("#nations-step button[data-action]")
             if h not in seen:
                 seen[h] = page.inner_text("#controls")
                 page.mouse.move(5, 5)
                 shots(page, "declarations")
+                if offer.count():
+                    seq = clicker.seq()
+                    offer.first.click()
+                    clicker.wait_seq_after(seq)
+                    continue
             seq = clicker.seq()
             clicker.click("#nations-done", "end the declarations")
             clicker.wait_seq_after(seq)
