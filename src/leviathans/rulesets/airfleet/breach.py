@@ -73,6 +73,8 @@ class Shooter:
     role: str = "weapon"
     #: A4 saturation: the slot dice the attack rolls (one, and one more per square mark)
     slot_dice: int = 1
+    #: N7: how many times the crew die is rolled, summed as one crew result (a Gunner Crew: 2)
+    crew_times: int = 1
 
 
 #: A4: the weapon results a bracket attack keeps, the highest
@@ -92,6 +94,9 @@ class Volley:
     modifier: int
     #: A4 saturation: the slot dice the attack rolls
     slot_dice: int = 1
+    #: N7: per crew die, how many times it is rolled and summed as that location's crew result
+    #: (a Gunner Crew: 2); empty: each once
+    crew_times: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +137,16 @@ def shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr) -
     k = P.first_intact(crews, len(crews), ship.destroyed)
     return Shooter(weapon_dice, None if k < 0 else spec.crew[location][k][1],
                    P.trim_modifier(spec.trim_mask, ship.destroyed),
-                   slot_dice=spec.slot_dice[slot] if spec.slot_dice else 1)
+                   slot_dice=spec.slot_dice[slot] if spec.slot_dice else 1,
+                   crew_times=1 if k < 0 else crew_times(spec, crews[k]))
+
+
+def crew_times(spec: ShipSpec, flat: int) -> int:
+    """N7: how many times crew slot ``flat``'s die is rolled in gunnery (a Gunner Crew's
+    twice, summed as one crew result)."""
+    from .slot_kinds import Effect
+
+    return 2 if spec.special(Effect.GUNNER_CREW) >> flat & 1 else 1
 
 
 def volley(spec: ShipSpec, ship: ShipState, guns: tuple[int, ...],
@@ -142,14 +156,17 @@ def volley(spec: ShipSpec, ship: ShipState, guns: tuple[int, ...],
     once; the attack rolls as many slot dice as the fewest any of its guns rolls alone (every
     gun combined must carry a square for the attack to saturate)."""
     crews: list[Die] = []
+    times: list[int] = []
     for location in sorted({g // 6 for g in guns}):
         slots = spec.crew_slots[location]
         k = P.first_intact(slots, len(slots), ship.destroyed)
         if k >= 0:
             crews.append(spec.crew[location][k][1])
+            times.append(crew_times(spec, slots[k]))
     slot_dice = min(spec.slot_dice[g] for g in guns) if spec.slot_dice else 1
     return Volley(tuple(weapon_dice), tuple(crews),
-                  P.trim_modifier(spec.trim_mask, ship.destroyed), slot_dice)
+                  P.trim_modifier(spec.trim_mask, ship.destroyed), slot_dice,
+                  tuple(times) if any(t != 1 for t in times) else ())
 
 
 def struck(spec: ShipSpec, ship: ShipState, location: int) -> Struck:
@@ -167,9 +184,11 @@ def struck(spec: ShipSpec, ship: ShipState, location: int) -> Struck:
     )
 
 
-def breach_dice(weapon: DiceExpr, crew: Die | None, location: DiceExpr) -> DiceExpr:
-    """The dice of a breach roll, in the order they are rolled: weapon, crew, location."""
-    return DiceExpr.of([*weapon.dice(), *([crew] if crew is not None else []),
+def breach_dice(weapon: DiceExpr, crew: Die | None, location: DiceExpr,
+                crew_times: int = 1) -> DiceExpr:
+    """The dice of a breach roll, in the order they are rolled: weapon, crew (``crew_times``
+    times: a Gunner Crew's twice, N7), location."""
+    return DiceExpr.of([*weapon.dice(), *([crew] * crew_times if crew is not None else []),
                         *location.dice()])
 
 
@@ -206,15 +225,17 @@ def _top_two(weapons: tuple[DiceExpr, ...]) -> dict[int, int]:
     return out
 
 
-def _best(crews: tuple[Die, ...]) -> dict[int, int]:
-    """A4: the highest of the crew dice -> outcomes (0 with no crew die)."""
+def _best(crews: tuple[Die, ...], times: tuple[int, ...] = ()) -> dict[int, int]:
+    """A4: the highest of the crew results -> outcomes (0 with no crew die); a crew rolled
+    several times (``times``, N7) counts the sum of its faces."""
     out: dict[int, int] = {0: 1}
-    for d in crews:
+    for i, d in enumerate(crews):
+        faces = DiceExpr.of([d] * (times[i] if times else 1)).counts()
         step: dict[int, int] = {}
         for best, n in out.items():
-            for face in d.faces:
+            for face, k in faces.items():
                 key = max(best, face)
-                step[key] = step.get(key, 0) + n
+                step[key] = step.get(key, 0) + n * k
         out = step
     return out
 
@@ -229,15 +250,17 @@ def _sum(a: Mapping[int, int], b: Mapping[int, int]) -> dict[int, int]:
 
 @cache
 def volley_counts(weapons: tuple[DiceExpr, ...], crews: tuple[Die, ...],
-                  location: DiceExpr) -> tuple[Mapping[int, int], int]:
+                  location: DiceExpr, crew_times: tuple[int, ...] = ()
+                  ) -> tuple[Mapping[int, int], int]:
     """A4: a bracket attack's total before modifiers (the two highest weapon results, the
-    highest crew result, the location dice) -> outcomes, and the number of outcomes."""
-    counts = _sum(_sum(_top_two(weapons), _best(crews)), location.counts())
+    highest crew result, the location dice) -> outcomes, and the number of outcomes
+    (``crew_times``: :attr:`Volley.crew_times`)."""
+    counts = _sum(_sum(_top_two(weapons), _best(crews, crew_times)), location.counts())
     outcomes = location.outcomes()
     for expr in weapons:
         outcomes *= expr.outcomes()
-    for d in crews:
-        outcomes *= len(d.faces)
+    for i, d in enumerate(crews):
+        outcomes *= len(d.faces) ** (crew_times[i] if crew_times else 1)
     return counts, outcomes
 
 
@@ -246,17 +269,24 @@ def total_reach(shot: Shooter | Volley, target: Struck) -> tuple[tuple[int, ...]
     bracket) totalling at least t, for t = 0 .. the highest total + 1, and how many outcomes
     there are (the modifier not added)."""
     if isinstance(shot, Shooter):
-        expr = breach_dice(shot.weapon, shot.crew, target.dice)
+        expr = breach_dice(shot.weapon, shot.crew, target.dice, shot.crew_times)
         return reach_counts(expr), expr.outcomes()
     # the order of the guns and of the crews changes nothing: one cache entry for all orders
+    if shot.crew_times:
+        pairs = sorted(zip(shot.crews, shot.crew_times, strict=True),
+                       key=lambda c: (c[0].name, c[1]))
+        return _volley_reach(tuple(sorted(shot.weapons, key=str)),
+                             tuple(d for d, _ in pairs), target.dice,
+                             tuple(t for _, t in pairs))
     return _volley_reach(tuple(sorted(shot.weapons, key=str)),
                          tuple(sorted(shot.crews, key=lambda d: d.name)), target.dice)
 
 
 @cache
 def _volley_reach(weapons: tuple[DiceExpr, ...], crews: tuple[Die, ...],
-                  location: DiceExpr) -> tuple[tuple[int, ...], int]:
-    counts, outcomes = volley_counts(weapons, crews, location)
+                  location: DiceExpr, crew_times: tuple[int, ...] = ()
+                  ) -> tuple[tuple[int, ...], int]:
+    counts, outcomes = volley_counts(weapons, crews, location, crew_times)
     return _reach_of(counts), outcomes
 
 
@@ -304,7 +334,7 @@ def _roll_total(shot: Shooter, target: Struck, dice: DiceSource
                 ) -> tuple[tuple[tuple[str, str, int], ...], int]:
     rolled: list[tuple[str, str, int]] = []
     total = 0
-    crew = (shot.crew,) if shot.crew is not None else ()
+    crew = (shot.crew,) * shot.crew_times if shot.crew is not None else ()  # N7: twice
     for role, ds in ((shot.role, shot.weapon.dice()), ("crew", crew),
                      ("location", target.dice.dice())):
         for d in ds:
@@ -403,10 +433,14 @@ def roll_volley(shot: Volley, target: Struck, dice: DiceSource) -> VolleyRoll:
             result += face
         weapons.append((result, places))
     crews: list[tuple[int, list[int]]] = []
-    for d in shot.crews:
-        face = dice.roll(d, "crew")
-        crews.append((face, [len(rolled)]))
-        rolled.append(("crew", d.name, face))
+    for i, d in enumerate(shot.crews):
+        result, places = 0, []
+        for _ in range(shot.crew_times[i] if shot.crew_times else 1):  # N7: summed
+            face = dice.roll(d, "crew")
+            places.append(len(rolled))
+            rolled.append(("crew", d.name, face))
+            result += face
+        crews.append((result, places))
     total = 0
     for d in target.dice.dice():
         face = dice.roll(d, "location")

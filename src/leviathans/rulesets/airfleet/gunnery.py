@@ -30,7 +30,9 @@ from . import primitives as P
 from .actions import AirAction, Bracket, Cease, Fire
 from .events import AttackResult, NothingBears
 from .geometry import attack_geometry
+from .nations import japan, russia
 from .ships import KEEL_BROKEN, ShipSpec, ShipState
+from .slot_kinds import Effect
 from .state import GameState, Phase
 
 if TYPE_CHECKING:
@@ -88,6 +90,10 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
     if not guns or s.bow is None:
         return out
     slots = spec.slots
+    # N6 Stabilizers: +1 to both range bands per intact one of a ship that did not move
+    bonus = russia.range_bonus(state, index)
+    # N7 Long Guns: never at short range
+    long_guns = spec.special(Effect.LONG_GUN)
     for j in state.afloat():
         tspec = setup.ships[j]
         if tspec.side == spec.side:
@@ -99,7 +105,7 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
         # and the geometry need not be worked out (most placements of a battle are so)
         dq, dr = t.bow[0] - s.bow[0], t.bow[1] - s.bow[1]
         if (max(abs(dq), abs(dr), abs(dq + dr)) - spec.length - tspec.length + 2
-                > spec.gun_reach):
+                > spec.gun_reach + bonus):
             continue
         geometry = attack_geometry(spec, tspec, dq, dr, s.facing, t.facing)
         if state.hugs:  # A7: lines of fire a third ship blocks, applied outside the cache
@@ -112,12 +118,18 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
             for g in arc_guns:
                 if not guns >> g & 1:
                     continue
-                band = slots[g].band(rng)
+                at = rng
+                if long_guns >> g & 1:
+                    beyond = japan.long_gun_range(state, index, j, arc, slots[g], rng, bonus)
+                    if beyond is None:
+                        continue
+                    at = beyond
+                band = slots[g].band(at - bonus)  # each band + bonus: the range - bonus
                 if band is None:
                     continue
                 for tl in locs:
                     action = Fire(spec.name, spec.refs[g], tspec.name, tspec.locations[tl])
-                    out.append(AttackOption(index, g, j, tl, rng, band.dice, action))
+                    out.append(AttackOption(index, g, j, tl, at, band.dice, action))
     return out
 
 
@@ -125,7 +137,7 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
 #: afloat, its slots destroyed in earlier turns): the firing side's options are kept with these
 #: and computed again when any of them changes. A rule that makes an attack depend on more
 #: (a charge spent) adds what it reads here; the screening hugs (A7) are in the key too.
-ATTACK_READS = ("bow", "facing", "status", "destroyed")
+ATTACK_READS = ("bow", "facing", "status", "destroyed", "moved")  # moved: N6 Stabilizers
 _ATTACK_READ = attrgetter(*ATTACK_READS)
 
 

@@ -309,7 +309,9 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
                 arms |= 1 << flat
             if slot.kind in NEVER_REPAIRED:
                 never |= 1 << flat
-        crews.sort(key=lambda c: c[1].mean, reverse=True)
+        # N7: a Gunner Crew ranks by the mean of its two dice summed
+        crews.sort(key=lambda c: c[1].mean * (2 if specials.get(Effect.GUNNER_CREW, 0) >> c[0]
+                                              & 1 else 1), reverse=True)
         crew.append(tuple(crews))
         armour.append(tuple(armours))
         a, h = _arc_and_hex(loc, card.type, length)

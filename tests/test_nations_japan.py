@@ -1,0 +1,166 @@
+"""Japan (N7): Long Guns, Gunner Crews, Concentrated Fire and Bomber Levs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conftest import game, play, ship
+from leviathans.dice import DiceExpr, ScriptedDice, die
+from leviathans.rulesets.airfleet import GameState, breach
+from leviathans.rulesets.airfleet.events import AttackResult
+from leviathans.rulesets.airfleet.gunnery import current_attacks, find_option
+from leviathans.rulesets.airfleet.odds import attack_odds, bracket_odds
+from test_airfleet_bracket import (
+    PLAIN_PORT,
+    bracket_of,
+    card,
+    check,
+    crew,
+    engine_run,
+    enumerate_paths,
+    gun,
+    plain,
+)
+
+NATIONS = {"rules": "commander", "nations": True}
+NEXT_TURN = {"initiative:british": [5, 5], "initiative:french": [1, 1]}
+TOKUSHIMA = "Tokushima (8 Nations)"
+
+
+def gunnery(target_bow: str, target_facing: str = "N", **extra: Any) -> GameState:
+    """The Tokushima (British, 1010 N: its port long gun fires west from 1011) and the
+    Pontbriand; the British fire first."""
+    state = game([ship(TOKUSHIMA, "british", "1010", "N", **extra),
+                  ship("Pontbriand", "french", target_bow, target_facing)],
+                 phase="gunnery", initiative="french", options=NATIONS)
+    assert state.to_move == "british"
+    return state
+
+
+def options_of(state: GameState, slot: str) -> list[tuple[str, int, str]]:
+    return [(o.action.text(), o.range, str(o.weapon_dice)) for o in current_attacks(state)
+            if o.action.slot == slot]
+
+
+# --- Long Guns --------------------------------------------------------------------------------
+
+
+def test_a_long_gun_refuses_a_ship_within_its_short_range() -> None:
+    """The Pontbriand 4 hexes off, all in the port arc: the 24cm long gun (7/14) may not fire
+    (the bow's plain 15cm guns, turrets, may)."""
+    state = gunnery("0611")
+    assert options_of(state, "port.2") == []
+    assert options_of(state, "bow.2")
+    fire = state.parse_action("Tokushima (8 Nations):port.2>Pontbriand:starboard")
+    assert "not in the arc and range" in (state.why_illegal(fire) or "")
+
+
+def test_a_long_gun_fires_beyond_short_range_with_its_long_die() -> None:
+    state = gunnery("0211")
+    assert options_of(state, "port.2") == [
+        ("Tokushima (8 Nations):port.2>Pontbriand:starboard", 8, "yellow")]
+
+
+def test_a_long_gun_counts_range_to_the_nearest_hex_beyond_short_range() -> None:
+    """The Pontbriand lies across the arc (0412 SE: hexes 0412, 0312, 0211), its nearest hex 7
+    off: the long gun fires at 8, the range of 0211, with its long die; the bow turret
+    counts its own nearest hex."""
+    state = gunnery("0412", "SE")
+    assert options_of(state, "port.2") == [
+        ("Tokushima (8 Nations):port.2>Pontbriand:port", 8, "yellow")]
+    after = play(state, ["Tokushima (8 Nations):port.2>Pontbriand:port"],
+                 ScriptedDice.by_label({"weapon": [8], "crew": [4], "location": [1, 1],
+                                        "slot": [1], **NEXT_TURN}))
+    (result,) = [e for e in after.events if isinstance(e, AttackResult)]
+    assert result.range == 8 and result.dice[0] == ("weapon", "yellow", 8)
+
+
+# --- Gunner Crew --------------------------------------------------------------------------------
+
+
+def test_a_gunner_crew_rolls_its_die_twice_summed_as_one_crew_result() -> None:
+    """The Tokushima's bow 15cm (black at 4, saturation) with the bow Gunner Crew (green):
+    two crew dice, both counted."""
+    state = gunnery("0607")
+    opt = next(o for o in current_attacks(state) if o.action.slot == "bow.2")
+    after = play(state, [opt.action.text()], ScriptedDice.by_label(
+        {"weapon": [5], "crew": [2, 3], "location": [1, 1], "slot": [2],
+         "slot:saturation": [3], **NEXT_TURN}))
+    (result,) = [e for e in after.events if isinstance(e, AttackResult)]
+    assert [d for d in result.dice if d[0] == "crew"] == [("crew", "green", 2),
+                                                            ("crew", "green", 3)]
+    assert result.total == 5 + 2 + 3 + 1 + 1 + result.modifier
+
+
+def test_a_gunner_crew_never_repairs_but_ranks_by_its_two_dice() -> None:
+    spec = gunnery("0607").setup.ships[0]
+    gunner = spec.slot_index("bow.4")
+    assert gunner not in {flat for flat, _, _ in spec.repairers}
+    assert spec.crew_slots[0][0] == gunner
+
+
+def test_gunner_crew_odds_equal_the_engine_enumerated() -> None:
+    """A Japanese test card: a bracket-less green gun in the bow with a green Gunner Crew."""
+    striker = card("Striker", bow=[gun(20, ()), {"kind": "gunner-crew", "breach": 20,
+                                                 "die": "green"}, gun(20, (), "3in"),
+                                   *[plain(20)] * 3])
+    striker["nation"] = "japanese"
+    state = game([ship("Striker", "french", "0510", "N", card_data=striker),
+                  ship("Anvil", "british", "0505", "N",
+                       card_data=card("Anvil", 20, stern=PLAIN_PORT))],
+                 phase="gunnery", initiative="british", options=NATIONS)
+    opt = next(o for o in current_attacks(state) if o.action.slot == "bow.1")
+    shot, _ = breach.shooter(state.setup.ships[0], state.ships[0], opt.slot,
+                             opt.weapon_dice), None
+    assert shot.crew_times == 2
+    got = enumerate_paths(engine_run(state, opt.action, 1))
+    odds = attack_odds(state, opt)
+    exact = {18 + k: odds.slots.get(f"stern.{k + 1}", 0) for k in range(6)}
+    assert got.truncated == 0 and exact == {k: got.slots.get(k, 0) for k in exact}
+    assert sum(exact.values()) > 0
+    assert find_option(state, opt.action) == opt
+
+
+def _bracketer(crew_die: str = "red") -> GameState:
+    """A Japanese test card: bracket 2in guns in the bow (a green Gunner Crew there) and the
+    starboard side (a red crew there)."""
+    striker = card(
+        "Striker",
+        bow=[gun(20, ("bracket", "turret")), {"kind": "gunner-crew", "breach": 20,
+                                              "die": "green"}, *[plain(20)] * 4],
+        starboard=[gun(20), crew(20, crew_die), gun(20, (), "3in"), *[plain(20)] * 3])
+    striker["nation"] = "japanese"
+    return game([ship("Striker", "french", "0510", "N", card_data=striker),
+                 ship("Anvil", "british", "0910", "N",
+                      card_data=card("Anvil", 20, port=PLAIN_PORT))],
+                phase="gunnery", initiative="british", options=NATIONS)
+
+
+def test_a_gunner_crews_two_plus_three_is_chosen_over_a_single_crews_four_in_a_bracket(
+) -> None:
+    state = _bracketer()
+    text = "Striker:bow.1+starboard.1>Anvil:port"
+    after = play(state, [text], ScriptedDice.sequence([
+        ("weapon", "green", 4), ("weapon", "green", 3), ("crew", "green", 2),
+        ("crew", "green", 3), ("crew", "red", 4), ("location", "green", 1),
+        ("slot", "d6", 1)]))
+    (result,) = [e for e in after.events if isinstance(e, AttackResult)]
+    # weapons 4 + 3, the Gunner Crew's 2 + 3 = 5 (the red crew's 4 is not counted), location 1
+    assert result.total == 4 + 3 + 5 + 1 + result.modifier
+    assert result.dropped == (4,)
+    assert "crew red=4 (not counted)" in result.text()
+
+
+def test_a_volley_with_a_gunner_crew_counts_its_odds_exactly() -> None:
+    state = _bracketer("green")  # fewer paths than red
+    opt = bracket_of(state, "Striker:bow.1+starboard.1>Anvil:port")
+    shot = breach.volley(state.setup.ships[0], state.ships[0], opt.guns, opt.weapon_dice)
+    assert shot.crew_times == (2, 1)
+    got = enumerate_paths(engine_run(state, opt.action, 1))
+    check(bracket_odds(state, opt), 1, got)
+
+
+def test_the_breach_dice_of_a_gunner_crew_hold_its_die_twice() -> None:
+    green = die("green")
+    assert breach.breach_dice(DiceExpr.parse("red"), green, DiceExpr.parse("blue"), 2) == \
+        DiceExpr.of(["red", "green", "green", "blue"])
