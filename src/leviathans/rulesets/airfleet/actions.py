@@ -33,6 +33,8 @@
                                    move hugging the Pontbriand (or ``:defensive``)
 ``torpedo 2>Pontbriand:port``      the launching side's choice for torpedo 2 (ship met at one
                                    point with another, location on a line between arcs)
+``evade Bayan``                    the 8 Nations (N6, ``nations/russia.py``): the Bayan makes
+                                   Evasive Maneuvers (after movement)
 =================================  ==========================================================
 
 Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.

@@ -27,6 +27,7 @@ from itertools import pairwise
 
 from ...dice import D6, DiceExpr, DiceSource, Die, die
 from . import primitives as P
+from .nations.russia import evaded_dice, evasion_penalty
 from .ships import ShipSpec, ShipState
 
 __all__ = [
@@ -113,8 +114,10 @@ class Struck:
     gone: int
     #: what breaking the keel adds to two red dice
     keel_modifier: int
-    #: the structural integrity, armoured hull included (A10)
+    #: the structural integrity, armoured hull included (A10), less what N6 took
     si: int
+    #: N6 Evasive Maneuvers: a flat bonus to the total (each blue location die dropped to +1)
+    bonus: int = 0
 
     @property
     def keel_need(self) -> int:
@@ -126,8 +129,8 @@ class Struck:
 #: parts are keyed on exactly these (with the spec and the slot or location), so a rule that
 #: makes a part read more must add it here (``tests/test_airfleet_odds.py`` checks that the
 #: parts depend on nothing else).
-SHOOTER_READS = ("destroyed",)
-STRUCK_READS = ("destroyed", "circled", "moved")
+SHOOTER_READS = ("destroyed", "evading")
+STRUCK_READS = ("destroyed", "circled", "moved", "evading", "si_lost")
 
 
 def shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr) -> Shooter:
@@ -136,7 +139,7 @@ def shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr) -
     crews = spec.crew_slots[location]
     k = P.first_intact(crews, len(crews), ship.destroyed)
     return Shooter(weapon_dice, None if k < 0 else spec.crew[location][k][1],
-                   P.trim_modifier(spec.trim_mask, ship.destroyed),
+                   P.trim_modifier(spec.trim_mask, ship.destroyed) + evasion_penalty(spec, ship),
                    slot_dice=spec.slot_dice[slot] if spec.slot_dice else 1,
                    crew_times=1 if k < 0 else crew_times(spec, crews[k]))
 
@@ -165,7 +168,8 @@ def volley(spec: ShipSpec, ship: ShipState, guns: tuple[int, ...],
             times.append(crew_times(spec, slots[k]))
     slot_dice = min(spec.slot_dice[g] for g in guns) if spec.slot_dice else 1
     return Volley(tuple(weapon_dice), tuple(crews),
-                  P.trim_modifier(spec.trim_mask, ship.destroyed), slot_dice,
+                  P.trim_modifier(spec.trim_mask, ship.destroyed) + evasion_penalty(spec, ship),
+                  slot_dice,
                   tuple(times) if any(t != 1 for t in times) else ())
 
 
@@ -173,14 +177,19 @@ def struck(spec: ShipSpec, ship: ShipState, location: int) -> Struck:
     """The struck part of an attack on ``location`` of ``spec``."""
     first = 6 * location
     gone = ship.destroyed | ship.circled
+    dice = spec.moved_dice[location] if ship.moved else spec.stationary_dice[location]
+    bonus = 0
+    if ship.evading:  # N6: two steps down
+        dice, bonus = evaded_dice(dice)
     return Struck(
-        spec.moved_dice[location] if ship.moved else spec.stationary_dice[location],
+        dice,
         spec.breach_codes[location],
         P.armour_bonus(spec.armour_rows[location], ship.destroyed >> first),
         (gone >> first) & 0b111111,
         P.keel_modifier(gone, spec.loc_mask[location]),
-        # A10: armoured hull slots add to it while intact (as armour, R6)
-        spec.structure(ship.destroyed),
+        # A10: armoured hull slots add to it while intact (as armour, R6); N6 takes some away
+        spec.structure(ship.destroyed) - ship.si_lost,
+        bonus,
     )
 
 
@@ -268,6 +277,9 @@ def total_reach(shot: Shooter | Volley, target: Struck) -> tuple[tuple[int, ...]
     """The outcomes of the attack's dice (weapon, crew, location; kept as A4 says for a
     bracket) totalling at least t, for t = 0 .. the highest total + 1, and how many outcomes
     there are (the modifier not added)."""
+    if target.bonus:  # N6: a flat bonus shifts every total up
+        reach, outcomes = total_reach(shot, replace(target, bonus=0))
+        return (reach[0],) * target.bonus + reach, outcomes
     if isinstance(shot, Shooter):
         expr = breach_dice(shot.weapon, shot.crew, target.dice, shot.crew_times)
         return reach_counts(expr), expr.outcomes()
@@ -341,7 +353,9 @@ def _roll_total(shot: Shooter, target: Struck, dice: DiceSource
             face = dice.roll(d, role)
             rolled.append((role, d.name, face))
             total += face
-    return tuple(rolled), total + shot.modifier
+    if target.bonus:  # N6: blue location dice dropped to a flat +1 each
+        rolled.append(("evasive", "+1", target.bonus))
+    return tuple(rolled), total + shot.modifier + target.bonus
 
 
 def judge(rolled: tuple[tuple[str, str, int], ...], total: int, target: Struck,
@@ -454,7 +468,10 @@ def roll_volley(shot: Volley, target: Struck, dice: DiceSource) -> VolleyRoll:
                 total += results[i][0]
             else:
                 dropped.extend(results[i][1])
-    return VolleyRoll(tuple(rolled), tuple(sorted(dropped)), total + shot.modifier)
+    if target.bonus:  # N6: blue location dice dropped to a flat +1 each
+        rolled.append(("evasive", "+1", target.bonus))
+    return VolleyRoll(tuple(rolled), tuple(sorted(dropped)),
+                      total + shot.modifier + target.bonus)
 
 
 # --- exact odds and values -----------------------------------------------------------------------

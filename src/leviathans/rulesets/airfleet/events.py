@@ -22,6 +22,7 @@ __all__ = [
     "Deployed",
     "DrawAnswered",
     "DrawOffered",
+    "EvasiveManeuvers",
     "FogPlaced",
     "GameEnded",
     "Hugged",
@@ -346,3 +347,38 @@ class RepairRolled(_Event):
         verdict = "repaired" if self.repaired else "not repaired"
         return (f"{self.ship} {self.crew} repairs {self.slot}: {dice} = {self.total} against "
                 f"{self.target}: {verdict}")
+
+
+# --- the 8 Nations: Russia (N6) and Japan (N7) ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EvasiveManeuvers(_Event):
+    """N6: a Russian ship's Evasive Maneuvers: its location dice two steps down for the turn
+    (``steps``: each location's dice before and after), its gun attacks at ``penalty``; the
+    roll (2 red >= 15), and on a failure the structural integrity lost and the keel roll
+    made at once (red, red, modifier)."""
+
+    ship: str
+    steps: tuple[str, ...]
+    penalty: int
+    dice: tuple[int, int]
+    total: int
+    need: int
+    success: bool
+    si_lost: int = 0
+    si: int = 0
+    keel: tuple[int, int, int] | None = None
+    keel_broken: bool = False
+
+    def text(self) -> str:
+        head = (f"{self.ship} makes Evasive Maneuvers (location dice {'; '.join(self.steps)}; "
+                f"its gun attacks {self.penalty:+d}): {self.dice[0]}+{self.dice[1]} = "
+                f"{self.total} against {self.need}")
+        if self.success:
+            return f"{head}: no strain"
+        a, b, mod = self.keel or (0, 0, 0)
+        verdict = "breaks" if self.keel_broken else "holds"
+        return (f"{head}: the strain costs {self.si_lost} structural integrity (now {self.si}); "
+                f"keel roll {a}+{b}{mod:+d} = {a + b + mod} against {self.si}: the keel "
+                f"{verdict}")

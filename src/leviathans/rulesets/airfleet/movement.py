@@ -28,7 +28,7 @@ from . import manoeuvres, ramming
 from .actions import SLIPS, STEPS, AirAction, Ram, RamStrike, Step
 from .events import MoveEnded, ShipLost
 from .positions import EndSearch, PositionTable, search_ends
-from .ships import AFLOAT, REMOVED, ShipState
+from .ships import AFLOAT, REMOVED
 from .state import GameState, MoveProgress, Phase
 
 __all__ = [
@@ -238,8 +238,8 @@ def apply_step(state: GameState, action: Step, events: list[Event]) -> GameState
                                         False, 0)
     assert nxt >= 0
     ships = list(state.ships)
-    ships[index] = ShipState(table.bows[nxt], table.facings[nxt], s.status, s.destroyed,
-                             s.circled, s.fired, s.moved or entered)
+    ships[index] = s._replace(bow=table.bows[nxt], facing=table.facings[nxt],
+                              moved=s.moved or entered)
     new_prog = MoveProgress(index, prog.mp - 1, since, turned, prog.used + 1, prog.occupied,
                             prog.start, prog.memo, nxt, slipped, spun)
     state = state.evolve(ships=tuple(ships), moving=new_prog)

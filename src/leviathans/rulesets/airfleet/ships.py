@@ -408,6 +408,11 @@ class ShipState(NamedTuple):
     fired: int = 0
     #: entered a new hex this turn: location dice "go" (R6)
     moved: bool = False
+    #: N6: Evasive Maneuvers this turn: its location dice drop two steps for attacks on it,
+    #: its gun attacks take -4 (-6 for a Type 4) (``nations/russia.py``)
+    evading: bool = False
+    #: N6: structural integrity lost to failed Evasive Maneuvers (never repaired)
+    si_lost: int = 0
 
     @property
     def on_board(self) -> bool:

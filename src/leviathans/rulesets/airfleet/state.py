@@ -315,6 +315,8 @@ class GameState:
             # the Commander rules (A5, A7): torpedo tokens and screening hugs
             "torpedoes": torpedoes.view(self),
             "hugs": screening.view(self),
+            # the 8 Nations: what each nation's rules show (``nations/views.py``)
+            "nations": nations_view(self) if self.nations is not None else None,
         }
 
     def __repr__(self) -> str:
@@ -325,3 +327,4 @@ _copy_fields = field_copier(tuple(n for n in GameState.__slots__ if n != "cache"
 
 # The phase modules need GameState; import them after it is defined.
 from . import fog, screening, torpedoes, turn  # noqa: E402
+from .nations.views import view as nations_view  # noqa: E402

@@ -11,12 +11,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ....cards.schema import Slot
 from ....hexgrid import Hex, distance
 from ..geometry import in_firing_arc
 from ..state import GameState
 
-__all__ = ["GUNNER_TIMES", "long_gun_range"]
+__all__ = ["GUNNER_TIMES", "long_gun_range", "view"]
 
 #: N7: a Gunner Crew's die is rolled this many times in gunnery, summed as one crew result
 GUNNER_TIMES = 2
@@ -45,3 +47,8 @@ def long_gun_range(state: GameState, firer: int, target: int, arc: int, gun: Slo
 
     blocked = blocking_hexes(state, firer, target) if state.hugs else frozenset[Hex]()
     return screened_range(origin, state.hexes(target), beyond, blocked)
+
+
+def view(state: GameState) -> dict[str, Any]:
+    """What players see of N7 this turn."""
+    return {}

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import russia
+
 __all__ = ["AFTER_MOVE", "AFTER_REPAIR", "BEFORE_GUNNERY", "MOVE_EXTRAS", "REINFORCE",
            "STEP_TITLES"]
 
@@ -17,7 +19,7 @@ __all__ = ["AFTER_MOVE", "AFTER_REPAIR", "BEFORE_GUNNERY", "MOVE_EXTRAS", "REINF
 #: within it: N4 Lock Formation, N9 Tesla charges for MP and turns)
 MOVE_EXTRAS: list[Any] = []
 #: A1 step 4: after movement (N6 Evasive Maneuvers)
-AFTER_MOVE: list[Any] = []
+AFTER_MOVE: list[Any] = [russia.EVASIVE_MANEUVERS]
 #: A1 step 6: before gunnery (N7 Concentrated Fire, N9 Tesla charges for range and attacks)
 BEFORE_GUNNERY: list[Any] = []
 #: A1 step 8, before repair (N2 Reinforce)
