@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
+
+import pytest
 
 from conftest import game, play, ship
 from leviathans.dice import DiceExpr, ScriptedDice, die
-from leviathans.rulesets.airfleet import GameState, breach
-from leviathans.rulesets.airfleet.events import AttackResult
+from leviathans.errors import IllegalActionError
+from leviathans.rulesets.airfleet import GameState, Phase, breach, parse_action
+from leviathans.rulesets.airfleet.events import AttackResult, ConcentratedFire
 from leviathans.rulesets.airfleet.gunnery import current_attacks, find_option
+from leviathans.rulesets.airfleet.nations import japan
 from leviathans.rulesets.airfleet.odds import attack_odds, bracket_odds
 from test_airfleet_bracket import (
     PLAIN_PORT,
@@ -164,3 +169,80 @@ def test_the_breach_dice_of_a_gunner_crew_hold_its_die_twice() -> None:
     green = die("green")
     assert breach.breach_dice(DiceExpr.parse("red"), green, DiceExpr.parse("blue"), 2) == \
         DiceExpr.of(["red", "green", "green", "blue"])
+
+
+# --- Concentrated Fire --------------------------------------------------------------------------
+
+
+def before_gunnery() -> GameState:
+    """Two Tokushimas (British: the Kaga at 1010 N, the Akagi at 1014 N), their port 24cm
+    long guns (bracket) both 8 or more hexes from the Pontbriand (0212 N); the French won
+    initiative: after the moves the British declare first."""
+    state = game([ship(TOKUSHIMA, "british", "1010", "N", name="Kaga"),
+                  ship(TOKUSHIMA, "british", "1014", "N", name="Akagi"),
+                  ship("Pontbriand", "french", "0212", "N")],
+                 phase="movement", initiative="french", options=NATIONS)
+    state = play(state, ["Kaga:E", "Akagi:E", "Pontbriand:E"], ScriptedDice())
+    assert state.phase.name == "NATIONS_BEFORE_GUNNERY" and state.to_move == "british"
+    return state
+
+
+FLEET = "bracket Kaga:port.2+Akagi:port.2>Pontbriand:starboard"
+
+
+def test_concentrated_fire_is_offered_once_a_turn_to_a_side_with_japanese_ships() -> None:
+    state = before_gunnery()
+    assert sorted(a.text() for a in state.legal_actions()) == [
+        "before-gunnery done", "concentrate Pontbriand"]
+    for text in ("concentrate Pontbriand", FLEET, "before-gunnery done"):
+        assert parse_action(text).text() == text
+        assert parse_action(parse_action(text).text()) == parse_action(text)
+    assert isinstance(parse_action(FLEET), japan.FleetBracket)
+    with pytest.raises(IllegalActionError, match="not an enemy ship"):
+        state.apply(parse_action("concentrate Kaga"), ScriptedDice())
+
+
+def test_concentrated_fire_success_brackets_guns_of_two_ships() -> None:
+    state = play(before_gunnery(), ["concentrate Pontbriand"],
+                 ScriptedDice.by_label({"concentrated-fire": [8, 7]}))
+    (declared,) = [e for e in state.events if isinstance(e, ConcentratedFire)]
+    assert declared.success and declared.total == 15
+    assert state.phase == Phase.GUNNERY and state.to_move == "british"
+    assert FLEET in [a.text() for a in state.legal_actions()]
+    assert state.view()["nations"]["japan"] == {
+        "concentrated": [{"side": "british", "target": "Pontbriand", "success": True}]}
+    after = play(state, [FLEET], ScriptedDice.sequence([
+        ("weapon", "yellow", 7), ("weapon", "yellow", 5), ("crew", "green", 3),
+        ("crew", "green", 4), ("location", "red", 2), ("location", "red", 3),
+        ("slot", "d6", 2)]))
+    (result,) = [e for e in after.events if isinstance(e, AttackResult)]
+    assert result.ship == "Kaga + Akagi" and result.slot == "Kaga:port.2+Akagi:port.2"
+    # both weapon results, the best crew (4), the location dice
+    assert result.total == 7 + 5 + 4 + 2 + 3 + result.modifier
+    assert result.dropped == (2,)  # the Kaga's crew 3
+    port2 = after.setup.ships[0].slot_index("port.2")
+    assert after.ships[0].fired >> port2 & 1 and after.ships[1].fired >> port2 & 1
+    assert FLEET not in [a.text() for a in after.legal_actions()]
+
+
+def test_concentrated_fire_failure_stops_japanese_bracketing_this_turn() -> None:
+    state = play(before_gunnery(), ["concentrate Pontbriand"],
+                 ScriptedDice.by_label({"concentrated-fire": [7, 7]}))
+    (declared,) = [e for e in state.events if isinstance(e, ConcentratedFire)]
+    assert not declared.success
+    assert not [a for a in state.legal_actions() if a.text().startswith("bracket ")]
+    assert "no successful Concentrated Fire" in (state.why_illegal(parse_action(FLEET)) or "")
+    # a Japanese ship's own bracket is refused too (the test card's two 2in guns)
+    own = _bracketer()
+    text = "Striker:bow.1+starboard.1>Anvil:port"
+    assert text in [a.text() for a in own.legal_actions()]
+    assert own.nations is not None
+    failed = own.evolve(nations=own.nations.evolve(concentrated=(("french", 1, False),)))
+    assert text not in [a.text() for a in failed.legal_actions()]
+    assert failed.why_illegal(parse_action(text)) is not None
+
+
+def test_concentrated_fire_odds_equal_the_rolls_enumerated() -> None:
+    red = die("red").faces
+    wins = sum(1 for a in red for b in red if a + b >= 15)
+    assert japan.concentrated_odds() == Fraction(wins, len(red) ** 2)

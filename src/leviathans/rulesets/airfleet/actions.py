@@ -35,6 +35,10 @@
                                    point with another, location on a line between arcs)
 ``evade Bayan``                    the 8 Nations (N6, ``nations/russia.py``): the Bayan makes
                                    Evasive Maneuvers (after movement)
+``concentrate Pontbriand``         the 8 Nations (N7, ``nations/japan.py``): Concentrated Fire
+                                   on the Pontbriand (before gunnery)
+``bracket Kaga:port.2+Akagi:port.2>Pontbriand:port``  N7: a Concentrated Fire bracket, guns
+                                   of several Japanese ships combined
 =================================  ==========================================================
 
 Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.

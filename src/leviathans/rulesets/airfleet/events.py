@@ -19,6 +19,7 @@ __all__ = [
     "Broached",
     "CardDiscarded",
     "CardRevealed",
+    "ConcentratedFire",
     "Deployed",
     "DrawAnswered",
     "DrawOffered",
@@ -382,3 +383,22 @@ class EvasiveManeuvers(_Event):
         return (f"{head}: the strain costs {self.si_lost} structural integrity (now {self.si}); "
                 f"keel roll {a}+{b}{mod:+d} = {a + b + mod} against {self.si}: the keel "
                 f"{verdict}")
+
+
+@dataclass(frozen=True, slots=True)
+class ConcentratedFire(_Event):
+    """N7: a side's Concentrated Fire on a target (2 red >= 15)."""
+
+    side: str
+    target: str
+    dice: tuple[int, int]
+    total: int
+    need: int
+    success: bool
+
+    def text(self) -> str:
+        head = (f"{self.side} concentrate fire on {self.target}: {self.dice[0]}+{self.dice[1]} "
+                f"= {self.total} against {self.need}")
+        if self.success:
+            return f"{head}: their Japanese ships may bracket it together this turn"
+        return f"{head}: no Japanese ship of theirs brackets this turn"

@@ -153,7 +153,7 @@ def current_attacks(state: GameState) -> tuple[AttackOption, ...]:
     return kept[1]
 
 
-def legal_attacks(state: GameState) -> Iterator[AirAction]:
+def legal_attacks(state: GameState) -> Iterator[AirAction | japan.FleetBracket]:
     from .bracket import bracket_options
 
     for opt in current_attacks(state):
@@ -161,6 +161,8 @@ def legal_attacks(state: GameState) -> Iterator[AirAction]:
             yield opt.action
     for group in bracket_options(state):  # A4: none below the Commander rules
         yield group.action
+    for fleet in japan.fleet_brackets(state):  # N7: Concentrated Fire
+        yield fleet.action
     yield Cease()
 
 
@@ -377,7 +379,7 @@ class GunneryPhase(BasePhase):
     ``fire_order``; all fire is simultaneous, damage takes effect at the turn's end."""
 
     phase = Phase.GUNNERY
-    actions = (Fire, Bracket, Cease)
+    actions = (Fire, Bracket, Cease, japan.FleetBracket)
     title = "gunnery"
 
     def __init__(self, initiative: Initiative) -> None:
@@ -400,10 +402,12 @@ class GunneryPhase(BasePhase):
     def to_move(self, state: GameState) -> str | None:
         return state.firing[0] if state.firing else None
 
-    def legal_actions(self, state: GameState) -> Iterator[AirAction]:
+    def legal_actions(self, state: GameState) -> Iterator[AirAction | japan.FleetBracket]:
         return legal_attacks(state)
 
     def why_illegal(self, state: GameState, action: Fire | Bracket | Cease) -> str | None:
+        if isinstance(action, japan.FleetBracket):
+            return japan.why_fleet_bracket_illegal(state, action)
         if isinstance(action, Bracket):
             from . import bracket
 
@@ -414,6 +418,8 @@ class GunneryPhase(BasePhase):
               events: list[Event]) -> GameState:
         if isinstance(action, Cease):
             return cease_fire(state)
+        if isinstance(action, japan.FleetBracket):
+            return japan.apply_fleet_bracket(state, action, dice, events)
         if isinstance(action, Bracket):
             from .bracket import apply_bracket
 

@@ -41,11 +41,25 @@ class EndDeclarations:
         return f"{self.step} done"
 
 
+#: per step, its own type of :class:`EndDeclarations` (a turn plan gives each action type to
+#: one phase, and there are several steps)
+_END_TYPES: dict[str, type[EndDeclarations]] = {}
+
+
+def end_type(step: str) -> type[EndDeclarations]:
+    """The type of ``STEP done`` for ``step``."""
+    found = _END_TYPES.get(step)
+    if found is None:
+        found = _END_TYPES[step] = type(f"EndDeclarations_{step.replace('-', '_')}",
+                                        (EndDeclarations,), {"__slots__": ()})
+    return found
+
+
 @register_notation
 def _read(text: str) -> EndDeclarations | None:
     step, _, word = text.rpartition(" ")
     if word == "done" and step.strip() in STEPS:
-        return EndDeclarations(step.strip())
+        return end_type(step.strip())(step.strip())
     return None
 
 
@@ -74,7 +88,7 @@ class DeclarationPhase(BasePhase):
         self.phase = STEPS.setdefault(step, PhaseId(f"NATIONS_{step.upper().replace('-', '_')}"))
         self.initiative = initiative
         self.rules = tuple(rules)
-        self.actions = (EndDeclarations, *(a for r in self.rules for a in r.actions))
+        self.actions = (end_type(step), *(a for r in self.rules for a in r.actions))
         self.title = title
 
     def _winner(self, state: GameState) -> str:
@@ -106,7 +120,7 @@ class DeclarationPhase(BasePhase):
         if side is None:
             return
         yield from self._offers(state, side)
-        yield EndDeclarations(self.step)
+        yield end_type(self.step)(self.step)
 
     def _rule(self, action: Any) -> Declaration | None:
         return next((r for r in self.rules if isinstance(action, r.actions)), None)

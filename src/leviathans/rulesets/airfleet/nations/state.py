@@ -19,6 +19,8 @@ class NationsState:
     used: frozenset[tuple[str, int]] = frozenset()
     #: in a step of declarations (``declare.py``): the sides still to declare, the first now
     declaring: tuple[str, ...] = ()
+    #: N7 Concentrated Fire this turn: (side, target ship, success) per side that declared it
+    concentrated: tuple[tuple[str, int, bool], ...] = ()
 
     def evolve(self, **changes: Any) -> NationsState:
         return replace(self, **changes)
@@ -33,4 +35,4 @@ class NationsState:
 
     def new_turn(self) -> NationsState:
         """What a new turn wipes (:class:`.turn.TurnStart`)."""
-        return replace(self, used=frozenset())
+        return replace(self, used=frozenset(), concentrated=())
