@@ -15,6 +15,7 @@ from leviathans.rulesets.airfleet.events import AttackResult, ConcentratedFire
 from leviathans.rulesets.airfleet.gunnery import current_attacks, find_option
 from leviathans.rulesets.airfleet.nations import japan
 from leviathans.rulesets.airfleet.odds import attack_odds, bracket_odds
+from leviathans.rulesets.airfleet.ships import REMOVED
 from test_airfleet_bracket import (
     PLAIN_PORT,
     bracket_of,
@@ -210,7 +211,8 @@ def test_concentrated_fire_success_brackets_guns_of_two_ships() -> None:
     assert state.phase == Phase.GUNNERY and state.to_move == "british"
     assert FLEET in [a.text() for a in state.legal_actions()]
     assert state.view()["nations"]["japan"] == {
-        "concentrated": [{"side": "british", "target": "Pontbriand", "success": True}]}
+        "concentrated": [{"side": "british", "target": "Pontbriand", "success": True}],
+        "bombs": []}
     after = play(state, [FLEET], ScriptedDice.sequence([
         ("weapon", "yellow", 7), ("weapon", "yellow", 5), ("crew", "green", 3),
         ("crew", "green", 4), ("location", "red", 2), ("location", "red", 3),
@@ -246,3 +248,80 @@ def test_concentrated_fire_odds_equal_the_rolls_enumerated() -> None:
     red = die("red").faces
     wins = sum(1 for a in red for b in red if a + b >= 15)
     assert japan.concentrated_odds() == Fraction(wins, len(red) ** 2)
+
+
+# --- Bomber Levs --------------------------------------------------------------------------------
+
+ISHIKAWA = "Ishikawa (8 Nations)"
+#: the French win initiative: the British name their targets first (the next turn: British)
+INITIATIVE = {"initiative:british": [1, 1, 5, 5], "initiative:french": [5, 5, 1, 1]}
+
+
+def bombing(target_bow: str, **rolls: list[int]) -> GameState:
+    """The Ishikawa (British, 1010 N; Bomber Levs in starboard.3) names the Pontbriand (French,
+    facing N) in the launch phase; both stay; the torpedo resolution follows."""
+    dice = ScriptedDice.by_label({**INITIATIVE, **rolls})
+    state = game([ship(ISHIKAWA, "british", "1010", "N"),
+                  ship("Pontbriand", "french", target_bow, "N")], dice, options=NATIONS)
+    assert state.phase.name == "TORPEDO_LAUNCH" and state.to_move == "british"
+    assert [a.text() for a in state.legal_actions()] == [
+        f"bomb {ISHIKAWA}:starboard.3>Pontbriand", "launch done"]
+    return play(state, [f"bomb {ISHIKAWA}:starboard.3>Pontbriand", f"{ISHIKAWA}:E",
+                        "Pontbriand:E"], dice)
+
+
+def test_a_bomber_attacks_without_arc_or_location_dice_in_the_location_chosen() -> None:
+    """The Pontbriand 9 hexes to the east (behind the Ishikawa's starboard arc for its port
+    side): every location within 12, the British choose its port, the side turned away."""
+    state = bombing("1910")
+    assert state.phase.name == "TORPEDO_RESOLUTION" and state.to_move == "british"
+    assert [a.text() for a in state.legal_actions()] == [
+        "bomb 1>Pontbriand:bow", "bomb 1>Pontbriand:port", "bomb 1>Pontbriand:starboard",
+        "bomb 1>Pontbriand:stern"]
+    for text in ("bomb 1>Pontbriand:port", f"bomb {ISHIKAWA}:starboard.3>Pontbriand"):
+        assert parse_action(text).text() == text
+    odds = japan.bomb_odds(state, 1)
+    assert set(odds) == {"bow", "port", "starboard", "stern"}
+    assert state.view()["nations"]["japan"]["bombs"] == [
+        {"number": 1, "ship": ISHIKAWA, "slot": "starboard.3", "target": "Pontbriand",
+         "resolved": False}]
+    after = play(state, ["bomb 1>Pontbriand:port"],
+                 ScriptedDice.by_label({"bomb": [10, 9], "bomb:slot": [2], **NEXT_TURN}))
+    from leviathans.rulesets.airfleet.events import BombDropped
+
+    (dropped,) = [e for e in after.events if isinstance(e, BombDropped)]
+    assert dropped.dice == (("bomb", "red", 10), ("bomb", "red", 9))  # no location dice
+    assert dropped.total == 19 and dropped.location == "port"
+    assert "(no location dice)" in dropped.text()
+
+
+def test_a_bomber_out_of_reach_is_lost() -> None:
+    from leviathans.rulesets.airfleet.events import BombLost
+
+    state = bombing("3010")
+    assert state.phase.name != "TORPEDO_RESOLUTION"
+    assert any(isinstance(e, BombLost) for e in state.events)
+
+
+def test_bomb_odds_equal_the_engine_enumerated() -> None:
+    from test_airfleet_bracket import enumerate_paths
+
+    state = bombing("1910")
+    action = parse_action("bomb 1>Pontbriand:port")
+    target = 1
+    before = state.ships[target]
+
+    def run(dice):  # type: ignore[no-untyped-def]
+        after = state.apply_unchecked(action, dice)  # type: ignore[arg-type]
+        s = after.ships[target]
+        return s.all_destroyed & ~before.all_destroyed, s.status == REMOVED
+
+    got = enumerate_paths(run, reroll_cap=3)
+    odds = japan.bomb_odds(state, 1)["port"]
+    exact = {6 + k: odds.slots.get(f"port.{k + 1}", Fraction(0)) for k in range(6)}
+    if not got.truncated:
+        assert exact == {k: got.slots.get(k, Fraction(0)) for k in exact}
+    else:
+        for k, p in exact.items():
+            assert 0 <= p - got.slots.get(k, Fraction(0)) <= got.truncated
+    assert sum(exact.values()) > 0

@@ -43,8 +43,8 @@ def test_random_russian_and_japanese_play_is_legal_ends_and_replays(seed: int) -
             assert s.si_lost % spec.type == 0 and (s.si_lost == 0 or spec.nation == "russian")
         actions = list(state.legal_actions())
         # the engine's own actions first: a quarter of the time take a nation's if offered
-        special = [a for a in actions if isinstance(a, (russia.Evade, japan.Concentrate,
-                                                        japan.FleetBracket))]
+        special = [a for a in actions if isinstance(a, (
+            russia.Evade, japan.Concentrate, japan.FleetBracket, japan.Bomb, japan.BombStrike))]
         pick = special if special and rng.random() < 0.5 else actions
         action = pick[rng.randrange(len(pick))]
         assert parse_action(action.text()) == action

@@ -39,6 +39,8 @@
                                    on the Pontbriand (before gunnery)
 ``bracket Kaga:port.2+Akagi:port.2>Pontbriand:port``  N7: a Concentrated Fire bracket, guns
                                    of several Japanese ships combined
+``bomb Kaga:starboard.2>Pontbriand``  N7, launch phase: a Bomber Levs slot names its target;
+                                   ``bomb 1>Pontbriand:port``: where bomb 1 strikes
 =================================  ==========================================================
 
 Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.

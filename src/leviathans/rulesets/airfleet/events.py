@@ -16,6 +16,9 @@ from ...fog import (
 
 __all__ = [
     "AttackResult",
+    "BombDropped",
+    "BombLost",
+    "BomberTargeted",
     "Broached",
     "CardDiscarded",
     "CardRevealed",
@@ -402,3 +405,53 @@ class ConcentratedFire(_Event):
         if self.success:
             return f"{head}: their Japanese ships may bracket it together this turn"
         return f"{head}: no Japanese ship of theirs brackets this turn"
+
+
+@dataclass(frozen=True, slots=True)
+class BomberTargeted(_Event):
+    """N7: in the launch phase a Bomber Levs slot names an enemy ship (bomb ``number``)."""
+
+    number: int
+    ship: str
+    slot: str
+    target: str
+
+    def text(self) -> str:
+        return f"Bomb {self.number}: {self.ship} {self.slot} (Bomber Levs) targets {self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class BombDropped(_Event):
+    """N7: a bomb's attack: 2 red + the slot die (no location dice), at once."""
+
+    number: int
+    ship: str
+    slot: str
+    target: str
+    location: str
+    dice: tuple[tuple[str, str, int], ...]
+    total: int
+    slot_roll: int
+    results: tuple[str, ...]
+    keel: tuple[int, int, int] | None = None
+    keel_broken: bool = False
+    destroyed: tuple[str, ...] = field(default=())
+
+    def text(self) -> str:
+        dice = " ".join(f"{role} {d}={face}" for role, d, face in self.dice)
+        return (f"Bomb {self.number} ({self.ship} {self.slot}) strikes {self.target} "
+                f"{self.location} (no location dice): {dice} = {self.total}, slot die "
+                f"{self.slot_roll}: {'; '.join(self.results)}")
+
+
+@dataclass(frozen=True, slots=True)
+class BombLost(_Event):
+    """N7: a bomb whose target is out of reach (12 hexes) or gone, or whose ship is gone."""
+
+    number: int
+    ship: str
+    slot: str
+    target: str
+
+    def text(self) -> str:
+        return f"Bomb {self.number} ({self.ship} {self.slot}) cannot reach {self.target}: lost"

@@ -15,6 +15,16 @@
   differ in their trim-tank modifier, the attack takes the lowest (our reading); the slot dice
   are the fewest any gun rolls (A4).
 
+* **Bomber Levs** (launch phase, A1 step 2): each intact Bomber slot of a Japanese ship may
+  name any enemy ship on the board (``bomb Kaga:starboard.2>Pontbriand``). After the
+  torpedoes resolve, the bombs resolve in the order named: the target is attacked if one of its
+  locations' hexes (R3: where that location's guns fire from) lies within 12 hexes of the
+  Bomber's location hex, in any such location the bombing side chooses
+  (``bomb 1>Pontbriand:port`` where there is a choice); no arc, no line, no screening. The
+  attack: 2 red + the slot die, no location dice, no crew, no trim tanks; armour, critical
+  damage and the keel as usual; its damage takes effect at once (as a torpedo's). A bomb whose
+  ship or target has left the board, or whose target is out of reach, is lost.
+
 Notation: ``concentrate Pontbriand`` (the side to declare names the Pontbriand);
 ``bracket Kaga:port.2+Akagi:port.2>Pontbriand:port`` (a Concentrated Fire bracket: guns of
 several Japanese ships, ``SHIP:SLOT`` each, in the order of the ships' list, then card order).
@@ -35,7 +45,7 @@ from ....hexgrid import Hex, distance
 from ....protocol import Event
 from ..actions import register_notation
 from ..geometry import in_firing_arc
-from ..ships import AFLOAT
+from ..ships import AFLOAT, REMOVED
 from ..state import GameState
 
 if TYPE_CHECKING:
@@ -319,10 +329,296 @@ def apply_fleet_bracket(state: GameState, action: FleetBracket, dice: DiceSource
     return state.evolve(ships=tuple(ships))
 
 
+# --- Bomber Levs --------------------------------------------------------------------------------
+
+#: N7: how far a bomb reaches, from the Bomber's location hex to a target location's hex
+BOMBER_REACH = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Bomb:
+    """N7: in the launch phase, Bomber ``slot`` of ``ship`` names ``target``."""
+
+    ship: str
+    slot: str
+    target: str
+
+    def text(self) -> str:
+        return f"bomb {self.ship}:{self.slot}>{self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class BombStrike:
+    """N7: the bombing side's choice of the location bomb ``number`` (from 1) strikes."""
+
+    number: int
+    target: str
+    location: str
+
+    def text(self) -> str:
+        return f"bomb {self.number}>{self.target}:{self.location}"
+
+
+@register_notation
+def _read_bomb(text: str) -> Bomb | BombStrike | None:
+    head, _, rest = text.partition(" ")
+    if head != "bomb":
+        return None
+    left, arrow, right = rest.partition(">")
+    if not arrow:
+        return None
+    if left.strip().isdigit():
+        target, colon, location = right.rpartition(":")
+        if colon and target.strip() and location.strip():
+            return BombStrike(int(left), target.strip(), location.strip())
+        return None
+    ship, colon, slot = left.rpartition(":")
+    if colon and ship.strip() and slot.strip() and right.strip():
+        return Bomb(ship.strip(), slot.strip(), right.strip())
+    return None
+
+
+def _bombers(state: GameState, side: str) -> Iterator[tuple[int, int]]:
+    """The side's Bomber slots that may still name a target this turn: (ship, flat slot)."""
+    from ..slot_kinds import Effect
+
+    assert state.nations is not None
+    named = {(b[0], b[1]) for b in state.nations.bombs}
+    for i in state.afloat():
+        spec = state.setup.ships[i]
+        s = state.ships[i]
+        mask = spec.special(Effect.BOMBER) & ~s.destroyed
+        if spec.side != side or not mask or s.status != AFLOAT or not _japanese(state, i):
+            continue
+        for flat in range(len(spec.slots)):
+            if mask >> flat & 1 and (i, flat) not in named:
+                yield i, flat
+
+
+def can_bomb(state: GameState, side: str) -> bool:
+    """N7: may ``side`` still name a Bomber target this turn?"""
+    return state.nations is not None and next(_bombers(state, side), None) is not None
+
+
+def legal_bombs(state: GameState, side: str) -> Iterator[Bomb]:
+    if state.nations is None:
+        return
+    ships = state.setup.ships
+    for i, flat in _bombers(state, side):
+        for j in state.afloat():
+            if ships[j].side != side and state.ships[j].status == AFLOAT:
+                yield Bomb(ships[i].name, ships[i].refs[flat], ships[j].name)
+
+
+def why_bomb_illegal(state: GameState, action: Bomb, side: str) -> str | None:
+    if state.nations is None:
+        return "Bomber Levs are an 8 Nations slot (N7): this game plays without the nations"
+    setup = state.setup
+    index = setup.by_name.get(action.ship)
+    if index is None:
+        return f"there is no ship named {action.ship!r}"
+    spec = setup.ships[index]
+    if spec.side != side:
+        return f"{action.ship} is not {side}'s: {side} is placing launches"
+    try:
+        flat = spec.slot_index(action.slot)
+    except ValueError as exc:
+        return str(exc)
+    from ..slot_kinds import Effect
+
+    if not spec.special(Effect.BOMBER) >> flat & 1 or not _japanese(state, index):
+        return f"{action.ship} {action.slot} is not a Japanese Bomber Levs slot (N7)"
+    if (index, flat) not in set(_bombers(state, side)):
+        return f"{action.ship} {action.slot} cannot bomb this turn (destroyed, or it has named " \
+               f"a target already)"
+    target = setup.by_name.get(action.target)
+    if target is None:
+        return f"there is no ship named {action.target!r}"
+    if setup.ships[target].side == side:
+        return f"{action.target} is not an enemy ship"
+    if state.ships[target].status != AFLOAT or state.ships[target].bow is None:
+        return f"{action.target} is no longer on the board"
+    return None
+
+
+def apply_bomb(state: GameState, action: Bomb, events: list[Event]) -> GameState:
+    from ..events import BomberTargeted
+
+    assert state.nations is not None
+    setup = state.setup
+    index = setup.by_name[action.ship]
+    flat = setup.ships[index].slot_index(action.slot)
+    target = setup.by_name[action.target]
+    bombs = (*state.nations.bombs, (index, flat, target))
+    events.append(BomberTargeted(len(bombs), action.ship, action.slot, action.target))
+    return state.evolve(nations=state.nations.evolve(bombs=bombs))
+
+
+def bomb_locations(state: GameState, number: int) -> tuple[int, ...]:
+    """N7: the locations of its target bomb ``number`` may strike now (none: it is lost)."""
+    assert state.nations is not None
+    ship, slot, target = state.nations.bombs[number - 1]
+    s, t = state.ships[ship], state.ships[target]
+    if s.bow is None or s.status == REMOVED or t.bow is None or t.status == REMOVED:
+        return ()
+    spec, tspec = state.setup.ships[ship], state.setup.ships[target]
+    origin = state.hexes(ship)[spec.weapon_hex[slot // 6]]
+    hexes = state.hexes(target)
+    return tuple(loc for loc in range(len(tspec.locations))
+                 if distance(origin, hexes[tspec.weapon_hex[loc]]) <= BOMBER_REACH)
+
+
+#: N7: a bomb's own dice, labelled "bomb" (then the slot die; no location dice)
+BOMB_SHOT_DICE = TWO_RED
+
+
+def _bomb_parts(state: GameState, target: int, location: int) -> tuple[Any, Any]:
+    from .. import breach
+
+    shot = breach.Shooter(BOMB_SHOT_DICE, None, 0, "bomb")
+    struck = breach.struck(state.setup.ships[target], state.ships[target], location)
+    return shot, replace(struck, dice=DiceExpr.of([]), bonus=0)  # no location dice
+
+
+def bomb_odds(state: GameState, number: int) -> dict[str, Any]:
+    """N7: exact odds of bomb ``number`` were it to strike now: per location it may strike,
+    ``odds.AttackOdds``."""
+    from .. import breach
+    from ..odds import AttackOdds
+
+    assert state.nations is not None
+    target = state.nations.bombs[number - 1][2]
+    tspec = state.setup.ships[target]
+    out: dict[str, Any] = {}
+    for loc in bomb_locations(state, number):
+        slots, keel, critical = breach.exact_odds(*_bomb_parts(state, target, loc))
+        out[tspec.locations[loc]] = AttackOdds(
+            {tspec.slot_ref(6 * loc + k): p for k, p in enumerate(slots)
+             if tspec.breach[loc][k] is not None}, keel, critical)
+    return out
+
+
+def next_bomb(state: GameState) -> int | None:
+    """The number (from 1) of the next bomb to resolve, if any."""
+    if state.nations is None or state.nations.bombed >= len(state.nations.bombs):
+        return None
+    return state.nations.bombed + 1
+
+
+def bomb_side(state: GameState) -> str | None:
+    number = next_bomb(state)
+    if number is None:
+        return None
+    assert state.nations is not None
+    return state.setup.ships[state.nations.bombs[number - 1][0]].side
+
+
+def legal_bomb_strikes(state: GameState) -> Iterator[BombStrike]:
+    number = next_bomb(state)
+    if number is None:
+        return
+    assert state.nations is not None
+    tspec = state.setup.ships[state.nations.bombs[number - 1][2]]
+    for loc in bomb_locations(state, number):
+        yield BombStrike(number, tspec.name, tspec.locations[loc])
+
+
+def why_bomb_strike_illegal(state: GameState, action: BombStrike) -> str | None:
+    number = next_bomb(state)
+    if number is None:
+        return "no bomb is left to resolve"
+    if action.number != number:
+        return f"bomb {number} resolves now, not bomb {action.number}"
+    if action not in set(legal_bomb_strikes(state)):
+        choices = " or ".join(a.location for a in legal_bomb_strikes(state))
+        return f"bomb {number} may strike {choices}"
+    return None
+
+
+def _strike(state: GameState, number: int, location: int, dice: DiceSource,
+            events: list[Event]) -> GameState:
+    """Roll bomb ``number``'s attack on ``location`` of its target; damage at once."""
+    from .. import breach
+    from ..events import BombDropped, ShipLost
+    from ..gunnery import _describe
+
+    assert state.nations is not None
+    ship, slot, target = state.nations.bombs[number - 1]
+    setup = state.setup
+    spec, tspec = setup.ships[ship], setup.ships[target]
+    shot, struck = _bomb_parts(state, target, location)
+    result = breach.roll(shot, struck, _BombDice(dice))
+    t = state.ships[target]
+    destroyed: tuple[str, ...] = ()
+    if result.destroyed >= 0:
+        flat = 6 * location + result.destroyed
+        t = t._replace(destroyed=t.destroyed | 1 << flat, circled=t.circled | 1 << flat)
+        destroyed = (tspec.slot_ref(flat),)
+    events.append(BombDropped(number, spec.name, spec.slot_ref(slot), tspec.name,
+                              tspec.locations[location], result.rolled, result.total,
+                              result.slot_roll, _describe(tspec, location, struck, result),
+                              result.keel, result.keel_broken, destroyed))
+    if result.keel_broken:
+        t = t._replace(status=REMOVED)
+        events.append(ShipLost(tspec.name, tspec.side, "its keel broke (a bomb)"))
+    ships = list(state.ships)
+    ships[target] = t
+    return state.evolve(ships=tuple(ships))
+
+
+class _BombDice:
+    """Rolls labelled ``bomb:...`` (``bomb:bomb``, ``bomb:slot``, ``bomb:keel``...)."""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: DiceSource) -> None:
+        self.inner = inner
+
+    def roll(self, d: Any, label: str) -> int:
+        return self.inner.roll(d, label if label == "bomb" else f"bomb:{label}")
+
+
+def _resolved(state: GameState) -> GameState:
+    assert state.nations is not None
+    return state.evolve(nations=state.nations.evolve(bombed=state.nations.bombed + 1))
+
+
+def settle_bombs(state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+    """Resolve every bomb with no choice to make, in order (after the torpedoes)."""
+    from ..events import BombLost
+
+    while True:
+        number = next_bomb(state)
+        if number is None:
+            return state
+        locations = bomb_locations(state, number)
+        if len(locations) > 1:
+            return state  # the bombing side chooses
+        if locations:
+            state = _strike(state, number, locations[0], dice, events)
+        else:
+            assert state.nations is not None
+            ship, slot, target = state.nations.bombs[number - 1]
+            names = state.setup.ships
+            events.append(BombLost(number, names[ship].name, names[ship].slot_ref(slot),
+                                   names[target].name))
+        state = _resolved(state)
+
+
+def apply_bomb_strike(state: GameState, action: BombStrike, dice: DiceSource,
+                      events: list[Event]) -> GameState:
+    index = state.setup.by_name[action.target]
+    location = state.setup.ships[index].loc_index[action.location]
+    return _resolved(_strike(state, action.number, location, dice, events))
+
+
 def view(state: GameState) -> dict[str, Any]:
-    """What players see of N7 this turn: each side's Concentrated Fire."""
+    """What players see of N7 this turn: each side's Concentrated Fire, the Bombers' targets."""
     if state.nations is None:
         return {}
     names = state.setup.ships
     return {"concentrated": [{"side": side, "target": names[t].name, "success": ok}
-                             for side, t, ok in state.nations.concentrated]}
+                             for side, t, ok in state.nations.concentrated],
+            "bombs": [{"number": n, "ship": names[i].name, "slot": names[i].slot_ref(f),
+                       "target": names[t].name, "resolved": n <= state.nations.bombed}
+                      for n, (i, f, t) in enumerate(state.nations.bombs, 1)]}

@@ -21,6 +21,10 @@ class NationsState:
     declaring: tuple[str, ...] = ()
     #: N7 Concentrated Fire this turn: (side, target ship, success) per side that declared it
     concentrated: tuple[tuple[str, int, bool], ...] = ()
+    #: N7 Bomber Levs named in this turn's launch phase, in order: (ship, slot, target ship)
+    bombs: tuple[tuple[int, int, int], ...] = ()
+    #: N7: how many of them have been resolved (after the torpedoes, in order)
+    bombed: int = 0
 
     def evolve(self, **changes: Any) -> NationsState:
         return replace(self, **changes)
@@ -35,4 +39,4 @@ class NationsState:
 
     def new_turn(self) -> NationsState:
         """What a new turn wipes (:class:`.turn.TurnStart`)."""
-        return replace(self, used=frozenset(), concentrated=())
+        return replace(self, used=frozenset(), concentrated=(), bombs=(), bombed=0)
