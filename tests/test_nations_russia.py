@@ -71,7 +71,8 @@ def test_evasive_maneuvers_success_drops_the_dice_and_costs_nothing() -> None:
     # an attack on its port location (stationary blue+red): blue, +1
     struck = breach.struck(state.setup.ships[0], bayan, 1)
     assert struck.dice == DiceExpr.of(["blue"]) and struck.bonus == 1 and struck.si == 24
-    assert state.view()["nations"]["russia"] == {"evading": [BAYAN], "si_lost": {}}
+    assert state.view()["nations"]["russia"] == {"evading": [BAYAN], "si_lost": {},
+                                                 "mines": []}
 
 
 def test_evasive_maneuvers_failure_costs_its_type_in_si_and_a_keel_roll() -> None:
@@ -250,3 +251,129 @@ def test_a_repair_crew_never_joins_a_gun_attack() -> None:
     shot = breach.shooter(spec, state.ships[0], spec.slot_index("bow.2"),
                           DiceExpr.parse("yellow"))
     assert shot.crew is None
+
+
+# --- Bomba Mines ----------------------------------------------------------------------------------
+
+BERKUT = "Berkut (8 Nations)"
+INITIATIVE = {"initiative:british": [1, 1, 1, 1], "initiative:french": [5, 5, 5, 5]}
+
+
+def test_a_bomba_mine_is_laid_in_the_launch_phase_and_active_from_the_next() -> None:
+    from leviathans.hexgrid import Hex
+    from leviathans.rulesets.airfleet.events import MineLaid
+
+    dice = ScriptedDice.by_label(INITIATIVE)
+    state = game([ship(BERKUT, "british", "1010", "N"),
+                  ship("Pontbriand", "french", "3010", "N")], dice, options=NATIONS)
+    assert state.phase.name == "TORPEDO_LAUNCH" and state.to_move == "british"
+    mines = [a.text() for a in state.legal_actions() if a.text().startswith("mine ")]
+    # the Berkut (1010-1011 N): its starboard arc's empty hexes next to it
+    assert mines == [f"mine {BERKUT}:starboard.6@{h}" for h in ("1110", "1111", "1112")]
+    text = f"mine {BERKUT}:starboard.6@1110"
+    assert parse_action(text).text() == text
+    with pytest.raises(IllegalActionError, match="not an empty hex next to"):
+        state.apply(parse_action(f"mine {BERKUT}:starboard.6@0910"), dice)
+    state = play(state, [text], dice)
+    assert any(isinstance(e, MineLaid) for e in state.events)
+    assert state.view()["nations"]["russia"]["mines"] == [
+        {"hex": "1110", "ship": BERKUT, "active": False}]
+    assert state.nations is not None and state.nations.mines == ((Hex.from_label("1110"), 0,
+                                                                  False),)
+    # on to the next turn's launch phase: active now, and the Berkut may lay another
+    state = play(state, ["Pontbriand:E", f"{BERKUT}:E"], dice)  # Type 2 first
+    while state.phase.name != "TORPEDO_LAUNCH":
+        state = state.apply(next(a for a in state.legal_actions()
+                                 if a.text().endswith(("done", ">none"))), dice)
+    assert state.turn == 2
+    assert state.view()["nations"]["russia"]["mines"] == [
+        {"hex": "1110", "ship": BERKUT, "active": True}]
+    assert f"mine {BERKUT}:starboard.6@1111" in [a.text() for a in state.legal_actions()]
+
+
+def mined(*mines: tuple[str, bool], bayan: str = "0705") -> GameState:
+    """Movement, the French (Pontbriand, 0510 N) first; the Bayan's mines on the board."""
+    from leviathans.hexgrid import Hex
+
+    state = game([ship(BAYAN, "british", bayan, "N"),
+                  ship("Pontbriand", "french", "0510", "N")],
+                 phase="movement", initiative="british", options=NATIONS)
+    assert state.nations is not None and state.to_move == "french"
+    return state.evolve(nations=state.nations.evolve(
+        mines=tuple((Hex.from_label(h), 0, active) for h, active in mines)))
+
+
+def test_a_ship_entering_a_hex_next_to_an_active_mine_sets_off_a_chain() -> None:
+    """The Pontbriand steps to 0509, next to the mine on 0508: it goes off (4 red, two slot
+    dice: saturation) striking the Pontbriand's bow (the mine lies ahead); the mine on 0607
+    next to it goes off too, striking the Bayan (0705-0707, its 0707 next to 0607) in its
+    port; both mines are gone."""
+    from leviathans.rulesets.airfleet.events import MineAttack, MineExploded
+
+    state = mined(("0508", True), ("0607", True))
+    after = play(state, ["Pontbriand:F"], ScriptedDice.by_label({
+        "mine": [3, 6, 4, 7, 1, 9, 4, 3], "mine:slot": [4, 6], "mine:slot:saturation": [1, 3]}))
+    blasts = [(e.hex, e.chained) for e in after.events if isinstance(e, MineExploded)]
+    assert blasts == [("0508", False), ("0607", True)]
+    attacks = [(e.hex, e.ship, e.location, e.total, e.slot_rolls)
+               for e in after.events if isinstance(e, MineAttack)]
+    assert attacks == [("0508", "Pontbriand", "bow", 20, (4, 1)),
+                       ("0607", BAYAN, "port", 17, (6, 3))]
+    first = next(e for e in after.events if isinstance(e, MineAttack))
+    assert [role for role, _, _ in first.dice] == ["mine"] * 4  # no location dice
+    bayan = after.ships[0]
+    port = after.setup.ships[0]
+    assert bayan.destroyed >> port.slot_index("port.6") & 1  # at once
+    assert after.view()["nations"]["russia"]["mines"] == []
+
+
+def test_an_inactive_mine_does_not_go_off() -> None:
+    state = mined(("0508", False))
+    after = play(state, ["Pontbriand:F"], ScriptedDice())
+    assert after.view()["nations"]["russia"]["mines"] == [
+        {"hex": "0508", "ship": BAYAN, "active": False}]
+
+
+def test_a_ship_on_the_mine_hex_is_struck_in_its_bow() -> None:
+    from leviathans.hexgrid import Hex
+
+    state = mined()
+    assert russia.mine_locations(state, 1, Hex.from_label("0511")) == (0,)
+    assert russia.mine_locations(state, 1, Hex.from_label("0508")) == (0,)  # ahead: bow
+
+
+def test_mine_odds_equal_the_rolls_enumerated() -> None:
+    """Every total of the four red dice (weighted by its count), every path of the two slot
+    dice (saturation) and their re-rolls, rolled as the engine rolls a mine attack, on a
+    location without miss slots (a test card's bow: breach numbers 8 to 13)."""
+    from leviathans.rulesets.airfleet.breach import hits
+    from pathdice import PathDice
+    from test_airfleet_bracket import PLAIN_PORT, card, enumerate_paths
+
+    anvil = card("Anvil", 20, bow=PLAIN_PORT)
+    state = game([ship("Anvil", "british", "1010", "N", card_data=anvil),
+                  ship("Pontbriand", "french", "3010", "N")],
+                 phase="movement", initiative="british", options=NATIONS)
+    shot, struck = russia._mine_parts(state, 0, 0)
+    assert (str(shot.weapon), shot.crew, shot.slot_dice, struck.dice) == (
+        "4red", None, 2, DiceExpr.of([]))
+    odds = russia.mine_odds(state, 0, 0)
+    counts, outcomes = russia.MINE_DICE.counts(), russia.MINE_DICE.outcomes()
+    slots: dict[int, Fraction] = {}
+    keel = Fraction(0)
+    for total, n in counts.items():
+        def run(dice: PathDice, total: int = total) -> tuple[int, bool]:
+            results = hits((), total, struck, dice, shot.slot_dice)
+            gone = 0
+            for r in results:
+                if r.destroyed >= 0:
+                    gone |= 1 << r.destroyed
+            return gone, any(r.keel_broken for r in results)
+
+        got = enumerate_paths(run)  # type: ignore[arg-type]
+        for k, p in got.slots.items():
+            slots[k] = slots.get(k, Fraction(0)) + p * Fraction(n, outcomes)
+        keel += got.keel * Fraction(n, outcomes)
+    exact = {k: odds.slots.get(f"bow.{k + 1}", Fraction(0)) for k in range(6)}
+    assert exact == {k: slots.get(k, Fraction(0)) for k in range(6)}
+    assert odds.keel == keel and keel > 0

@@ -13,7 +13,7 @@ from leviathans.records import GameRecord, Recorder, replay
 from leviathans.rulesets.airfleet import AIRFLEET, parse_action, parse_setup
 from leviathans.rulesets.airfleet.nations import japan, russia
 
-LIMIT = 3
+LIMIT = 4
 
 
 def setup():  # type: ignore[no-untyped-def]
@@ -44,7 +44,8 @@ def test_random_russian_and_japanese_play_is_legal_ends_and_replays(seed: int) -
         actions = list(state.legal_actions())
         # the engine's own actions first: a quarter of the time take a nation's if offered
         special = [a for a in actions if isinstance(a, (
-            russia.Evade, japan.Concentrate, japan.FleetBracket, japan.Bomb, japan.BombStrike))]
+            russia.Evade, russia.LayMine, japan.Concentrate, japan.FleetBracket, japan.Bomb,
+            japan.BombStrike))]
         pick = special if special and rng.random() < 0.5 else actions
         action = pick[rng.randrange(len(pick))]
         assert parse_action(action.text()) == action

@@ -41,6 +41,7 @@
                                    of several Japanese ships combined
 ``bomb Kaga:starboard.2>Pontbriand``  N7, launch phase: a Bomber Levs slot names its target;
                                    ``bomb 1>Pontbriand:port``: where bomb 1 strikes
+``mine Bayan:starboard.2@1012``    N6, launch phase: a Bomba Mines slot lays a mine on 1012
 =================================  ==========================================================
 
 Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.

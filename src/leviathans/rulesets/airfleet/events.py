@@ -33,6 +33,9 @@ __all__ = [
     "InitiativeDie",
     "InitiativeRolled",
     "InitiativeTie",
+    "MineAttack",
+    "MineExploded",
+    "MineLaid",
     "MoveEnded",
     "MovementOrder",
     "NothingBears",
@@ -455,3 +458,51 @@ class BombLost(_Event):
 
     def text(self) -> str:
         return f"Bomb {self.number} ({self.ship} {self.slot}) cannot reach {self.target}: lost"
+
+
+@dataclass(frozen=True, slots=True)
+class MineLaid(_Event):
+    """N6: a Bomba Mines slot lays a mine (active from the next launch phase)."""
+
+    ship: str
+    slot: str
+    hex: str
+
+    def text(self) -> str:
+        return f"{self.ship} {self.slot} lays a Bomba mine on {self.hex}"
+
+
+@dataclass(frozen=True, slots=True)
+class MineExploded(_Event):
+    """N6: a mine goes off (set off by a ship, or by a mine next to it: ``chained``)."""
+
+    hex: str
+    layer: str
+    chained: bool = False
+
+    def text(self) -> str:
+        how = "set off by the blast next to it" if self.chained else "set off"
+        return f"The mine on {self.hex} ({self.layer}'s) is {how}"
+
+
+@dataclass(frozen=True, slots=True)
+class MineAttack(_Event):
+    """N6: a mine's attack on a ship: 4 red + two slot dice (saturation), at once."""
+
+    hex: str
+    ship: str
+    location: str
+    #: (role, die, face) of every die of the total: the mine's four red
+    dice: tuple[tuple[str, str, int], ...]
+    total: int
+    slot_rolls: tuple[int, ...]
+    results: tuple[str, ...]
+    keel: tuple[int, int, int] | None = None
+    keel_broken: bool = False
+    destroyed: tuple[str, ...] = field(default=())
+
+    def text(self) -> str:
+        dice = " ".join(f"{d}={face}" for _, d, face in self.dice)
+        return (f"The mine on {self.hex} strikes {self.ship} {self.location}: {dice} = "
+                f"{self.total}, slot dice {', '.join(map(str, self.slot_rolls))}: "
+                f"{'; '.join(self.results)}")

@@ -358,7 +358,13 @@ class MovementPhase(GroupMovement):
         if isinstance(action, RamStrike):
             return ramming.apply_strike(state, action, dice, events)
         if isinstance(action, Step):
-            return apply_step(state, action, events)
+            after = apply_step(state, action, events)
+            if after.nations is not None and after.nations.mines:  # N6: mines go off
+                from .nations.russia import mines_after_move
+
+                index = state.setup.by_name[action.ship]
+                after = mines_after_move(state, after, index, dice, events)
+            return after
         return self._extra(action).apply(state, action, dice, events)
 
     def waiting(self, state: GameState) -> list[int]:

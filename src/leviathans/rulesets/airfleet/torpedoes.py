@@ -45,7 +45,7 @@ from . import breach
 from .actions import register_notation
 from .events import ShipLost, TorpedoLaunched, TorpedoLost, TorpedoStruck
 from .geometry import damage_locations, slot_in_arc
-from .nations import japan
+from .nations import japan, russia
 from .ships import AFLOAT, REMOVED, ShipSpec
 from .slot_kinds import Effect, plain_effect
 from .state import GameState
@@ -328,7 +328,8 @@ def _can_launch(state: GameState, side: str) -> Iterator[tuple[int, TorpedoSlot]
                 yield i, t
 
 
-def legal_launches(state: GameState) -> Iterator[Launch | EndLaunches | japan.Bomb]:
+def legal_launches(state: GameState
+                   ) -> Iterator[Launch | EndLaunches | japan.Bomb | russia.LayMine]:
     side = _torpedoes(state).launching[0]
     for i, t in _can_launch(state, side):
         name = state.setup.ships[i].name
@@ -336,13 +337,16 @@ def legal_launches(state: GameState) -> Iterator[Launch | EndLaunches | japan.Bo
         for h in launch_targets(state, i, t):
             yield Launch(name, ref, h)
     yield from japan.legal_bombs(state, side)  # N7: Bomber Levs name their targets
+    yield from russia.legal_mines(state, side)  # N6: Bomba Mines
     yield EndLaunches()
 
 
-def why_launch_illegal(state: GameState, action: Launch | EndLaunches | japan.Bomb
-                       ) -> str | None:
+def why_launch_illegal(state: GameState,
+                       action: Launch | EndLaunches | japan.Bomb | russia.LayMine) -> str | None:
     if isinstance(action, EndLaunches):
         return None
+    if isinstance(action, russia.LayMine):
+        return russia.why_mine_illegal(state, action, _torpedoes(state).launching[0])
     if isinstance(action, japan.Bomb):
         return japan.why_bomb_illegal(state, action, _torpedoes(state).launching[0])
     setup = state.setup
@@ -387,10 +391,12 @@ def _aim_problem(state: GameState, index: int, tslot: TorpedoSlot, target: Hex) 
     return None
 
 
-def apply_launch(state: GameState, action: Launch | EndLaunches | japan.Bomb,
+def apply_launch(state: GameState, action: Launch | EndLaunches | japan.Bomb | russia.LayMine,
                  events: list[Event]) -> GameState:
     if isinstance(action, japan.Bomb):
         return japan.apply_bomb(state, action, events)
+    if isinstance(action, russia.LayMine):
+        return russia.apply_mine(state, action, events)
     torps = _torpedoes(state)
     if isinstance(action, EndLaunches):
         return state.evolve(torpedoes=Torpedoes(torps.launching[1:], torps.launched))
@@ -412,7 +418,7 @@ class TorpedoLaunch(BasePhase):
     then the winner (a side with nothing left to launch is passed by itself)."""
 
     phase = LAUNCH
-    actions = (Launch, EndLaunches, japan.Bomb)
+    actions = (Launch, EndLaunches, japan.Bomb, russia.LayMine)
     title = "the torpedo launch"
 
     def __init__(self, initiative: Any) -> None:
@@ -422,22 +428,24 @@ class TorpedoLaunch(BasePhase):
         winner = state.initiative
         if winner is None:  # fog of war has no roll (A1): as gunnery counts it
             winner = self.initiative.gunnery_winner(state)
-        # A new turn's tokens; last turn's hugs ended with it (A7)
-        return state.evolve(phase=self.phase, torpedoes=Torpedoes(_launch_sides(state, winner)),
-                            hugs=())
+        # A new turn's tokens; last turn's hugs ended with it (A7); last turn's mines are
+        # active now (N6)
+        return russia.activate_mines(state).evolve(
+            phase=self.phase, torpedoes=Torpedoes(_launch_sides(state, winner)), hugs=())
 
     def to_move(self, state: GameState) -> str | None:
         launching = _torpedoes(state).launching
         return launching[0] if launching else None
 
-    def legal_actions(self, state: GameState) -> Iterator[Launch | EndLaunches | japan.Bomb]:
+    def legal_actions(self, state: GameState
+                      ) -> Iterator[Launch | EndLaunches | japan.Bomb | russia.LayMine]:
         return legal_launches(state)
 
-    def why_illegal(self, state: GameState, action: Launch | EndLaunches | japan.Bomb
-                    ) -> str | None:
+    def why_illegal(self, state: GameState,
+                    action: Launch | EndLaunches | japan.Bomb | russia.LayMine) -> str | None:
         return why_launch_illegal(state, action)
 
-    def apply(self, state: GameState, action: Launch | EndLaunches | japan.Bomb,
+    def apply(self, state: GameState, action: Launch | EndLaunches | japan.Bomb | russia.LayMine,
               dice: DiceSource, events: list[Event]) -> GameState:
         return apply_launch(state, action, events)
 
@@ -445,7 +453,8 @@ class TorpedoLaunch(BasePhase):
         """A side with no torpedo left to launch places no more."""
         torps = _torpedoes(state)
         while torps.launching and next(_can_launch(state, torps.launching[0]), None) is None \
-                and not japan.can_bomb(state, torps.launching[0]):  # N7: Bombers too
+                and not japan.can_bomb(state, torps.launching[0]) \
+                and not russia.can_mine(state, torps.launching[0]):  # N7, N6: bombs, mines
             torps = Torpedoes(torps.launching[1:], torps.launched)
             state = state.evolve(torpedoes=torps)
         return state

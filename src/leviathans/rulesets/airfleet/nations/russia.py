@@ -14,18 +14,33 @@
   gunnery's attack options).
 * **Repair Crew** (``repair-crew``): repairs rolling its die twice (``ShipSpec.repairers``,
   :mod:`..repair`) and never joins a gun attack (it is not a gunnery crew).
+* **Bomba Mines** (launch phase, A1 step 2): each intact Bomba Mines slot of a Russian ship
+  may lay a mine once a turn on an empty hex (no ship, no mine, off the half-hex ring) next to
+  the ship in its location's firing arc. Mines stay from turn to turn and are active from the
+  next launch phase on (``NationsState.mines``). A ship whose step (move, turn, sideslip)
+  brings a hex of it onto or next to an active mine sets it off: every ship with a hex on or
+  next to the mine takes 4 red + two slot dice (saturation), no location dice, no crew,
+  struck in its damage arc holding the mine hex (a ship on the mine hex: its bow; a mine hex
+  on a line between two arcs: the first of them in card order, our reading, so that a chain
+  needs no decision in the middle of a move); damage at once; then every active mine next to
+  it goes off the same way (a chain), each mine removed once it has gone off. A moving ship
+  whose keel breaks ends its move. Pushes of a ram (A6) do not set mines off (our reading:
+  the text speaks of a ship that moves).
 
-Notation: ``evade Bayan`` (the Bayan makes Evasive Maneuvers).
+Notation: ``evade Bayan`` (the Bayan makes Evasive Maneuvers); ``mine Bayan:starboard.2@1012``
+(its Bomba Mines lay a mine on 1012).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ....dice import DiceExpr, DiceSource, die
+from ....errors import HexError, IllegalActionError
+from ....hexgrid import Hex, distance
 from ....protocol import Event
 from .. import primitives as P
 from ..actions import register_notation
@@ -35,8 +50,10 @@ if TYPE_CHECKING:
     from ..ships import ShipSpec, ShipState
     from ..state import GameState
 
-__all__ = ["EVADE", "EVASION_NEED", "Evade", "EvasiveOdds", "evaded_dice", "evasion_penalty",
-           "evasive_odds", "range_bonus", "view"]
+__all__ = ["EVADE", "EVASION_NEED", "MINE_DICE", "MINE_SLOT_DICE", "Evade", "EvasiveOdds",
+           "LayMine", "activate_mines", "can_mine", "evaded_dice", "evasion_penalty",
+           "evasive_odds", "legal_mines", "mine_hexes", "mine_locations", "mine_odds",
+           "mines_after_move", "range_bonus", "set_off", "view", "why_mine_illegal"]
 
 RED = die("red")
 TWO_RED = DiceExpr.parse("2red")
@@ -223,4 +240,292 @@ def view(state: GameState) -> dict[str, Any]:
     names = state.setup.ships
     return {"evading": [names[i].name for i, s in enumerate(state.ships) if s.evading],
             "si_lost": {names[i].name: s.si_lost for i, s in enumerate(state.ships)
-                        if s.si_lost}}
+                        if s.si_lost},
+            "mines": mines_view(state) if state.nations is not None else []}
+
+
+# --- Bomba Mines ----------------------------------------------------------------------------------
+
+#: N6: a mine attack's dice (then two slot dice: saturation), no location dice, no crew
+MINE_DICE = DiceExpr.parse("4red")
+#: N6: the slot dice of a mine attack (its saturation: one more)
+MINE_SLOT_DICE = 2
+
+
+@dataclass(frozen=True, slots=True)
+class LayMine:
+    """N6: in the launch phase, Bomba Mines ``slot`` of ``ship`` lays a mine on ``hex``."""
+
+    ship: str
+    slot: str
+    hex: Hex
+
+    def text(self) -> str:
+        return f"mine {self.ship}:{self.slot}@{self.hex.label()}"
+
+
+@register_notation
+def _read_mine(text: str) -> LayMine | None:
+    head, _, rest = text.partition(" ")
+    if head != "mine":
+        return None
+    left, at, label = rest.rpartition("@")
+    ship, colon, slot = left.rpartition(":")
+    if not (at and colon and ship.strip() and slot.strip() and label.strip()):
+        return None
+    try:
+        return LayMine(ship.strip(), slot.strip(), Hex.from_label(label.strip()))
+    except HexError as exc:
+        raise IllegalActionError(f"cannot read action {text!r}: {exc}") from None
+
+
+def _mine_used(flat: int) -> str:
+    return f"bomba-mines:{flat}"
+
+
+def _layers(state: GameState, side: str) -> Iterator[tuple[int, int]]:
+    """The side's Bomba Mines slots that may still lay a mine this turn: (ship, flat)."""
+    from ..ships import AFLOAT
+
+    assert state.nations is not None
+    for i in state.afloat():
+        spec = state.setup.ships[i]
+        s = state.ships[i]
+        mask = spec.special(Effect.BOMBA_MINES) & ~s.destroyed
+        if spec.side != side or not mask or s.status != AFLOAT or spec.nation != "russian":
+            continue
+        for flat in range(len(spec.slots)):
+            if mask >> flat & 1 and not state.nations.took(_mine_used(flat), i):
+                yield i, flat
+
+
+def mine_hexes(state: GameState, ship: int, flat: int) -> tuple[Hex, ...]:
+    """N6: where Bomba Mines ``flat`` of ``ship`` may lay a mine now: hexes of the board
+    (off the half-hex ring) next to the ship, in its location's firing arc, with no ship and no
+    mine on them."""
+    from ..geometry import in_firing_arc
+
+    assert state.nations is not None
+    spec = state.setup.ships[ship]
+    hexes = state.hexes(ship)
+    facing = state.ships[ship].facing
+    board = state.setup.board
+    taken = {h for i in state.afloat() for h in state.hexes(i)}
+    taken |= {m[0] for m in state.nations.mines}
+    out = set()
+    for h in hexes:
+        for f in range(6):
+            n = h.neighbour(f)
+            if (n not in taken and board.contains(n) and not board.is_half_hex(n)
+                    and in_firing_arc(spec, hexes, facing, spec.slot_arc[flat], n)):
+                out.add(n)
+    return tuple(sorted(out, key=lambda h: h.offset()))
+
+
+def can_mine(state: GameState, side: str) -> bool:
+    """N6: may ``side`` still lay a mine this turn?"""
+    return state.nations is not None and any(mine_hexes(state, i, f)
+                                             for i, f in _layers(state, side))
+
+
+def legal_mines(state: GameState, side: str) -> Iterator[LayMine]:
+    if state.nations is None:
+        return
+    ships = state.setup.ships
+    for i, flat in _layers(state, side):
+        for h in mine_hexes(state, i, flat):
+            yield LayMine(ships[i].name, ships[i].refs[flat], h)
+
+
+def why_mine_illegal(state: GameState, action: LayMine, side: str) -> str | None:
+    if state.nations is None:
+        return "Bomba Mines are an 8 Nations slot (N6): this game plays without the nations"
+    setup = state.setup
+    index = setup.by_name.get(action.ship)
+    if index is None:
+        return f"there is no ship named {action.ship!r}"
+    spec = setup.ships[index]
+    if spec.side != side:
+        return f"{action.ship} is not {side}'s: {side} is placing launches"
+    try:
+        flat = spec.slot_index(action.slot)
+    except ValueError as exc:
+        return str(exc)
+    if not spec.special(Effect.BOMBA_MINES) >> flat & 1 or spec.nation != "russian":
+        return f"{action.ship} {action.slot} is not a Russian Bomba Mines slot (N6)"
+    if (index, flat) not in set(_layers(state, side)):
+        return f"{action.ship} {action.slot} cannot lay a mine this turn (destroyed, or it has " \
+               f"laid one)"
+    if action.hex not in mine_hexes(state, index, flat):
+        return (f"hex {action.hex.label()} is not an empty hex next to {action.ship} in the "
+                f"arc of its {spec.locations[flat // 6]} location")
+    return None
+
+
+def apply_mine(state: GameState, action: LayMine, events: list[Event]) -> GameState:
+    from ..events import MineLaid
+
+    assert state.nations is not None
+    index = state.setup.by_name[action.ship]
+    flat = state.setup.ships[index].slot_index(action.slot)
+    events.append(MineLaid(action.ship, action.slot, action.hex.label()))
+    nations = state.nations.taking(_mine_used(flat), index)
+    return state.evolve(nations=nations.evolve(
+        mines=(*nations.mines, (action.hex, index, False))))
+
+
+def activate_mines(state: GameState) -> GameState:
+    """N6: before each launch phase every mine on the board becomes active."""
+    if state.nations is None or all(m[2] for m in state.nations.mines):
+        return state
+    return state.evolve(nations=state.nations.evolve(
+        mines=tuple((h, i, True) for h, i, _ in state.nations.mines)))
+
+
+def _near(a: Hex, b: Hex) -> bool:
+    return distance(a, b) <= 1
+
+
+def mine_locations(state: GameState, ship: int, mine: Hex) -> tuple[int, ...]:
+    """N6: the locations of ``ship`` a mine on ``mine`` may strike: its bow if it lies on the
+    mine hex, else its damage arcs holding the mine hex (R4)."""
+    from ..geometry import damage_locations
+
+    hexes = state.hexes(ship)
+    spec = state.setup.ships[ship]
+    if mine in hexes:
+        return (spec.loc_index["bow"],)
+    return damage_locations(spec, hexes, state.ships[ship].facing, mine)
+
+
+def _mine_parts(state: GameState, ship: int, location: int) -> tuple[Any, Any]:
+    from .. import breach
+
+    shot = breach.Shooter(MINE_DICE, None, 0, "mine", slot_dice=MINE_SLOT_DICE)
+    struck = breach.struck(state.setup.ships[ship], state.ships[ship], location)
+    return shot, replace(struck, dice=DiceExpr.of([]), bonus=0)  # no location dice
+
+
+def mine_odds(state: GameState, ship: int, location: int) -> Any:
+    """N6: exact odds of a mine attack on ``location`` of ``ship`` as it stands now
+    (``odds.AttackOdds``: each slot destroyed by either slot die, the keel, critical damage)."""
+    from .. import breach
+    from ..odds import AttackOdds
+
+    tspec = state.setup.ships[ship]
+    slots, keel, critical = breach.exact_odds(*_mine_parts(state, ship, location))
+    return AttackOdds({tspec.slot_ref(6 * location + k): p for k, p in enumerate(slots)
+                       if tspec.breach[location][k] is not None}, keel, critical)
+
+
+class _MineDice:
+    """Rolls labelled ``mine`` (its four red dice) and ``mine:...`` (``mine:slot``,
+    ``mine:slot:saturation``, ``mine:slot:reroll``, ``mine:keel``)."""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: DiceSource) -> None:
+        self.inner = inner
+
+    def roll(self, d: Any, label: str) -> int:
+        return self.inner.roll(d, label if label == "mine" else f"mine:{label}")
+
+
+def _blast(state: GameState, mine: Hex, dice: DiceSource, events: list[Event]) -> GameState:
+    """One mine going off: every ship with a hex on or next to it takes a mine attack (in
+    ship order), at once."""
+    from .. import breach
+    from ..events import MineAttack, ShipLost
+    from ..gunnery import _describe_all
+    from ..ships import REMOVED
+
+    setup = state.setup
+    for i in list(state.afloat()):
+        if state.ships[i].status == REMOVED or not any(_near(h, mine)
+                                                        for h in state.hexes(i)):
+            continue
+        # a mine hex on a line between two arcs: the first location in card order (no
+        # decision in the middle of a move; our reading)
+        location = mine_locations(state, i, mine)[0]
+        spec = setup.ships[i]
+        shot, struck = _mine_parts(state, i, location)
+        results = breach.roll_attack(shot, struck, _MineDice(dice))
+        s = state.ships[i]
+        destroyed = []
+        for r in results:
+            if r.destroyed >= 0:
+                bit = 1 << (6 * location + r.destroyed)
+                s = s._replace(destroyed=s.destroyed | bit, circled=s.circled | bit)
+                destroyed.append(spec.slot_ref(6 * location + r.destroyed))
+        broken = any(r.keel_broken for r in results)
+        keel = next((r.keel for r in results if r.keel is not None), None)
+        first = results[0]
+        events.append(MineAttack(mine.label(), spec.name, spec.locations[location], first.rolled,
+                                 first.total, tuple(r.slot_roll for r in results),
+                                 _describe_all(spec, location, struck, results), keel, broken,
+                                 tuple(destroyed)))
+        if broken:
+            s = s._replace(status=REMOVED)
+            events.append(ShipLost(spec.name, spec.side, "its keel broke (a mine)"))
+        ships = list(state.ships)
+        ships[i] = s
+        state = state.evolve(ships=tuple(ships))
+    return state
+
+
+def set_off(state: GameState, mine: Hex, dice: DiceSource, events: list[Event]) -> GameState:
+    """N6: the active mine on ``mine`` goes off, and with it every active mine next to a mine
+    going off (a chain), each removed once it has gone off."""
+    from ..events import MineExploded
+
+    assert state.nations is not None
+    queue = [mine]
+    gone: set[Hex] = set()
+    while queue:
+        here = queue.pop(0)
+        if here in gone:
+            continue
+        gone.add(here)
+        nations = state.nations
+        assert nations is not None
+        layer = next(i for h, i, _ in nations.mines if h == here)
+        state = state.evolve(nations=nations.evolve(
+            mines=tuple(m for m in nations.mines if m[0] != here)))
+        events.append(MineExploded(here.label(), state.setup.ships[layer].name,
+                                   len(gone) > 1))
+        state = _blast(state, here, dice, events)
+        assert state.nations is not None
+        queue.extend(h for h, _, active in state.nations.mines
+                     if active and _near(h, here) and h not in gone)
+    return state
+
+
+def mines_after_move(before: GameState, state: GameState, ship: int, dice: DiceSource,
+                     events: list[Event]) -> GameState:
+    """N6: after ship ``ship`` made a step: an active mine on or next to a hex it entered goes
+    off (the first by the hexes entered, then the mines' order); a moving ship whose keel
+    broke ends its move."""
+    if state.nations is None or not state.nations.mines:
+        return state
+    entered = set(state.hexes(ship)) - set(before.hexes(ship))
+    if not entered:
+        return state
+    found = next((h for h, _, active in state.nations.mines
+                  if active and any(_near(h, e) for e in entered)), None)
+    if found is None:
+        return state
+    state = set_off(state, found, dice, events)
+    from ..movement import finish_move
+    from ..ships import REMOVED
+
+    moving = state.moving
+    if moving is not None and moving.ship == ship and state.ships[ship].status == REMOVED:
+        state = finish_move(state, moving, events)
+    return state
+
+
+def mines_view(state: GameState) -> list[dict[str, Any]]:
+    assert state.nations is not None
+    names = state.setup.ships
+    return [{"hex": h.label(), "ship": names[i].name, "active": active}
+            for h, i, active in state.nations.mines]

@@ -25,6 +25,8 @@ class NationsState:
     bombs: tuple[tuple[int, int, int], ...] = ()
     #: N7: how many of them have been resolved (after the torpedoes, in order)
     bombed: int = 0
+    #: N6 Bomba mines on the board (kept from turn to turn): (hex, laying ship, active)
+    mines: tuple[tuple[Any, int, bool], ...] = ()
 
     def evolve(self, **changes: Any) -> NationsState:
         return replace(self, **changes)
