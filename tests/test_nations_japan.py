@@ -325,3 +325,26 @@ def test_bomb_odds_equal_the_engine_enumerated() -> None:
         for k, p in exact.items():
             assert 0 <= p - got.slots.get(k, Fraction(0)) <= got.truncated
     assert sum(exact.values()) > 0
+
+
+def test_concentrated_fire_bracket_odds_equal_the_engine_enumerated() -> None:
+    """Two Japanese test cards (no engines), each a green 2in bracket gun and a green crew in
+    its starboard side and a spare gun; the Anvil's green port die."""
+    def striker(name: str) -> dict[str, Any]:
+        data = card(name, starboard=[gun(20), crew(20, "green"), gun(20, (), "3in"),
+                                     *[plain(20)] * 3])
+        data["nation"] = "japanese"
+        return data
+
+    state = game([ship("Kaga", "french", "0510", "N", card_data=striker("Kaga")),
+                  ship("Akagi", "french", "0514", "N", card_data=striker("Akagi")),
+                  ship("Anvil", "british", "0912", "N",
+                       card_data=card("Anvil", 20, port=PLAIN_PORT))],
+                 phase="movement", initiative="british", options=NATIONS)
+    assert state.phase.name == "NATIONS_BEFORE_GUNNERY" and state.to_move == "french"
+    state = play(state, ["concentrate Anvil"],
+                 ScriptedDice.by_label({"concentrated-fire": [10, 10]}))
+    (option,) = list(japan.fleet_brackets(state))
+    assert option.action.text() == "bracket Kaga:starboard.1+Akagi:starboard.1>Anvil:port"
+    got = enumerate_paths(engine_run(state, option.action, 2))  # type: ignore[arg-type]
+    check(japan.fleet_bracket_odds(state, option), 1, got)

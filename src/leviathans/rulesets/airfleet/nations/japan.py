@@ -287,6 +287,44 @@ def why_fleet_bracket_illegal(state: GameState, action: FleetBracket) -> str | N
             f"listed ship by ship in card order")
 
 
+def _by_ship(option: FleetBracketOption) -> dict[int, list[AttackOption]]:
+    by_ship: dict[int, list[AttackOption]] = {}
+    for o in option.members:
+        by_ship.setdefault(o.ship, []).append(o)
+    return by_ship
+
+
+def _fleet_parts(state: GameState, option: FleetBracketOption) -> tuple[Any, Any]:
+    """The firing part of a Concentrated Fire bracket (each ship's guns and crews as its own
+    bracket brings them, the lowest modifier, the fewest slot dice) and the struck part."""
+    from .. import breach
+
+    setup = state.setup
+    parts = [breach.volley(setup.ships[i], state.ships[i], tuple(o.slot for o in opts),
+                           tuple(o.weapon_dice for o in opts))
+             for i, opts in _by_ship(option).items()]
+    times = tuple(t for p in parts for t in (p.crew_times or (1,) * len(p.crews)))
+    shot = breach.Volley(tuple(w for p in parts for w in p.weapons),
+                         tuple(c for p in parts for c in p.crews),
+                         min(p.modifier for p in parts), min(p.slot_dice for p in parts),
+                         times if any(t != 1 for t in times) else ())
+    first = option.members[0]
+    return shot, breach.struck(setup.ships[first.target], state.ships[first.target],
+                               first.location)
+
+
+def fleet_bracket_odds(state: GameState, option: FleetBracketOption) -> Any:
+    """N7: exact odds of a Concentrated Fire bracket (``odds.AttackOdds``)."""
+    from .. import breach
+    from ..odds import AttackOdds
+
+    first = option.members[0]
+    tspec = state.setup.ships[first.target]
+    slots, keel, critical = breach.exact_odds(*_fleet_parts(state, option))
+    return AttackOdds({tspec.slot_ref(6 * first.location + k): p for k, p in enumerate(slots)
+                       if tspec.breach[first.location][k] is not None}, keel, critical)
+
+
 def apply_fleet_bracket(state: GameState, action: FleetBracket, dice: DiceSource,
                         events: list[Event]) -> GameState:
     """Roll a Concentrated Fire bracket (A4 with N7): each ship's guns and crews as its own
@@ -297,18 +335,9 @@ def apply_fleet_bracket(state: GameState, action: FleetBracket, dice: DiceSource
 
     option = next(o for o in fleet_brackets(state) if o.action == action)
     setup = state.setup
-    by_ship: dict[int, list[AttackOption]] = {}
-    for o in option.members:
-        by_ship.setdefault(o.ship, []).append(o)
-    parts = [breach.volley(setup.ships[i], state.ships[i], tuple(o.slot for o in opts),
-                           tuple(o.weapon_dice for o in opts)) for i, opts in by_ship.items()]
-    times = tuple(t for p in parts for t in (p.crew_times or (1,) * len(p.crews)))
-    shot = breach.Volley(tuple(w for p in parts for w in p.weapons),
-                         tuple(c for p in parts for c in p.crews),
-                         min(p.modifier for p in parts), min(p.slot_dice for p in parts),
-                         times if any(t != 1 for t in times) else ())
+    by_ship = _by_ship(option)
+    shot, struck = _fleet_parts(state, option)
     first = option.members[0]
-    struck = breach.struck(setup.ships[first.target], state.ships[first.target], first.location)
     rolled = breach.roll_volley(shot, struck, dice)
     results = breach.hits(rolled.rolled, rolled.total, struck, dice, shot.slot_dice)
     lead, *others = by_ship
