@@ -3,6 +3,7 @@ every game over by the turn limit, every record replayed exactly."""
 
 from __future__ import annotations
 
+import json
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -51,6 +52,8 @@ def test_random_russian_and_japanese_play_is_legal_ends_and_replays(seed: int) -
         assert parse_action(action.text()) == action
         assert state.why_illegal(action) is None
         state = rec.play(action)
+        assert state.view(None)["nations"] is not None
     assert state.turn <= LIMIT
     final = list(replay(GameRecord.from_data(rec.record.to_data())))[-1].state
     assert final.view(None) == state.view(None)
+    json.dumps(state.view(None))  # JSON-plain, the nations' part included
