@@ -377,3 +377,67 @@ def test_mine_odds_equal_the_rolls_enumerated() -> None:
     exact = {k: odds.slots.get(f"bow.{k + 1}", Fraction(0)) for k in range(6)}
     assert exact == {k: slots.get(k, Fraction(0)) for k in range(6)}
     assert odds.keel == keel and keel > 0
+
+
+def test_every_active_mine_next_to_a_hex_entered_goes_off() -> None:
+    """0408 and 0608 both lie next to 0509 (the hex the Pontbriand enters), two hexes apart:
+    both go off, neither by a chain."""
+    from leviathans.dice import SeededDice
+    from leviathans.rulesets.airfleet.events import MineExploded
+
+    after = play(mined(("0408", True), ("0608", True)), ["Pontbriand:F"], SeededDice(1))
+    assert [(e.hex, e.chained) for e in after.events if isinstance(e, MineExploded)] == [
+        ("0408", False), ("0608", False)]
+
+
+def test_a_ram_sets_off_the_mines_next_to_the_hexes_its_pushes_enter() -> None:
+    """The Pontbriand (0509 N) rams the Bayan (0506 N), pushing it to 0505: next to the mine on
+    0504, which goes off once the ram's attacks are made."""
+    from leviathans.dice import SeededDice
+    from leviathans.hexgrid import Hex
+    from leviathans.rulesets.airfleet.events import MineAttack, MineExploded, RamAttack
+
+    state = game([ship(BAYAN, "british", "0506", "N"),
+                  ship("Pontbriand", "french", "0509", "N")],
+                 phase="movement", initiative="british", options=NATIONS)
+    assert state.nations is not None
+    state = state.evolve(nations=state.nations.evolve(
+        mines=((Hex.from_label("0504"), 0, True),)))
+    after = play(state, ["Pontbriand:RAM"], SeededDice(5))
+    kinds = [type(e).__name__ for e in after.events]
+    assert "RamAttack" in kinds and kinds.index("MineExploded") > max(
+        i for i, e in enumerate(after.events) if isinstance(e, RamAttack))
+    assert [e.hex for e in after.events if isinstance(e, MineExploded)] == ["0504"]
+    assert [e.ship for e in after.events if isinstance(e, MineAttack)] == [BAYAN]
+    assert after.nations is not None and after.nations.mines == () and \
+        after.nations.ram_from == ()
+
+
+def test_a_ram_waiting_for_a_location_choice_sets_off_its_mines_once_resolved() -> None:
+    """The Pontbriand (0607 NW) rams the Aleksandr III's side: fore or aft is the ram's
+    player's choice, so the ram waits; where the ships were is kept; once chosen, the mine
+    next to a hex the pushed Aleksandr entered goes off."""
+    from leviathans.dice import SeededDice
+    from leviathans.hexgrid import Hex, distance
+    from leviathans.rulesets.airfleet.events import MineExploded
+
+    alex = "Aleksandr III (8 Nations)"
+    state = game([ship(alex, "british", "0506", "N"),
+                  ship("Pontbriand", "french", "0607", "NW")],
+                 phase="movement", initiative="british", options=NATIONS)
+    state = play(state, [f"{alex}:E"], ScriptedDice())
+    old = set(state.hexes(0)) | set(state.hexes(1))
+    pushed = play(state, ["Pontbriand:RAM"], SeededDice(5))  # no mine yet: where it goes
+    new = set(pushed.hexes(0)) - set(state.hexes(0))
+    mine = next(n for h in sorted(new, key=lambda h: h.offset()) for f in range(6)
+                if (n := h.neighbour(f)) not in new | old | set(pushed.hexes(1))
+                and all(distance(n, o) > 1 for o in old))
+    assert state.nations is not None
+    state = state.evolve(nations=state.nations.evolve(mines=((Hex(*mine), 0, True),)))
+    waiting = play(state, ["Pontbriand:RAM"], SeededDice(5))
+    assert waiting.ram is not None and waiting.nations is not None
+    assert waiting.nations.ram_from and waiting.nations.mines  # kept; not gone off yet
+    choice = next(a.text() for a in waiting.legal_actions())
+    after = play(waiting, [choice], SeededDice(6))
+    assert [e.hex for e in after.events if isinstance(e, MineExploded)] == [mine.label()]
+    assert after.nations is not None and after.nations.ram_from == ()

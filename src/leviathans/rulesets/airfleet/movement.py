@@ -353,10 +353,14 @@ class MovementPhase(GroupMovement):
 
     def apply(self, state: GameState, action: Any, dice: DiceSource, events: list[Event]
               ) -> GameState:
-        if isinstance(action, Ram):
-            return ramming.apply_ram(state, action, dice, events)
-        if isinstance(action, RamStrike):
-            return ramming.apply_strike(state, action, dice, events)
+        if isinstance(action, Ram | RamStrike):
+            after = (ramming.apply_ram(state, action, dice, events) if isinstance(action, Ram)
+                     else ramming.apply_strike(state, action, dice, events))
+            if after.nations is not None and after.nations.mines:  # N6: mines go off
+                from .nations.russia import mines_after_ram
+
+                after = mines_after_ram(state, after, dice, events)
+            return after
         if isinstance(action, Step):
             after = apply_step(state, action, events)
             if after.nations is not None and after.nations.mines:  # N6: mines go off

@@ -24,8 +24,8 @@
   on a line between two arcs: the first of them in card order, our reading, so that a chain
   needs no decision in the middle of a move); damage at once; then every active mine next to
   it goes off the same way (a chain), each mine removed once it has gone off. A moving ship
-  whose keel breaks ends its move. Pushes of a ram (A6) do not set mines off (our reading:
-  the text speaks of a ship that moves).
+  whose keel breaks ends its move. A ram's step and its pushes (A6) enter hexes too: their
+  mines go off once the ram's attacks are made.
 
 Notation: ``evade Bayan`` (the Bayan makes Evasive Maneuvers); ``mine Bayan:starboard.2@1012``
 (its Bomba Mines lay a mine on 1012).
@@ -53,7 +53,8 @@ if TYPE_CHECKING:
 __all__ = ["EVADE", "EVASION_NEED", "MINE_DICE", "MINE_SLOT_DICE", "Evade", "EvasiveOdds",
            "LayMine", "activate_mines", "can_mine", "evaded_dice", "evasion_penalty",
            "evasive_odds", "legal_mines", "mine_hexes", "mine_locations", "mine_odds",
-           "mines_after_move", "range_bonus", "set_off", "view", "why_mine_illegal"]
+           "mines_after_move", "mines_after_ram", "mines_entered", "range_bonus", "set_off",
+           "view", "why_mine_illegal"]
 
 RED = die("red")
 TWO_RED = DiceExpr.parse("2red")
@@ -502,26 +503,61 @@ def set_off(state: GameState, mine: Hex, dice: DiceSource, events: list[Event]) 
 
 def mines_after_move(before: GameState, state: GameState, ship: int, dice: DiceSource,
                      events: list[Event]) -> GameState:
-    """N6: after ship ``ship`` made a step: an active mine on or next to a hex it entered goes
-    off (the first by the hexes entered, then the mines' order); a moving ship whose keel
-    broke ends its move."""
+    """N6: after ship ``ship`` made a step: every active mine on or next to a hex it entered
+    goes off (in the mines' order, with their chains); a moving ship whose keel broke ends its
+    move."""
     if state.nations is None or not state.nations.mines:
         return state
-    entered = set(state.hexes(ship)) - set(before.hexes(ship))
-    if not entered:
-        return state
-    found = next((h for h, _, active in state.nations.mines
-                  if active and any(_near(h, e) for e in entered)), None)
-    if found is None:
-        return state
-    state = set_off(state, found, dice, events)
+    return mines_entered(state, {ship: set(state.hexes(ship)) - set(before.hexes(ship))},
+                         dice, events)
+
+
+def mines_entered(state: GameState, entered: dict[int, set[Hex]], dice: DiceSource,
+                  events: list[Event]) -> GameState:
+    """N6: the ships (by index) have entered these hexes: every active mine on or next to one
+    of them goes off, ship by ship in index order, each mine with its chain; a moving ship
+    whose keel broke ends its move."""
     from ..movement import finish_move
     from ..ships import REMOVED
 
+    for ship in sorted(entered):
+        assert state.nations is not None
+        hexes = entered[ship]
+        found = [h for h, _, active in state.nations.mines
+                 if active and any(_near(h, e) for e in hexes)]
+        for mine in found:
+            assert state.nations is not None
+            if any(h == mine for h, _, _ in state.nations.mines):  # not gone in a chain
+                state = set_off(state, mine, dice, events)
     moving = state.moving
-    if moving is not None and moving.ship == ship and state.ships[ship].status == REMOVED:
+    if moving is not None and state.ships[moving.ship].status == REMOVED:
         state = finish_move(state, moving, events)
     return state
+
+
+def ram_hexes(state: GameState) -> dict[int, frozenset[Hex]]:
+    """Every ship's hexes now (kept from before a ram, N6: the ships a ram moves enter
+    hexes)."""
+    return {i: frozenset(state.hexes(i)) for i in state.afloat()}
+
+
+def mines_after_ram(before: GameState, state: GameState, dice: DiceSource,
+                    events: list[Event]) -> GameState:
+    """N6: after a ram action (``before``: the state it was made in): once the ram is
+    resolved, the rammer's step and the pushes have entered hexes, and the mines there go off
+    (while locations are still to be chosen, where the ships were before the ram is kept in
+    ``NationsState.ram_from``)."""
+    if state.nations is None or not state.nations.mines or before.nations is None:
+        return state
+    hexes = dict(before.nations.ram_from) if before.ram is not None else ram_hexes(before)
+    if state.ram is not None:
+        return state.evolve(nations=state.nations.evolve(ram_from=tuple(hexes.items())))
+    from ..ships import REMOVED
+
+    state = state.evolve(nations=state.nations.evolve(ram_from=()))
+    entered = {i: set(state.hexes(i)) - was for i, was in hexes.items()
+               if state.ships[i].bow is not None and state.ships[i].status != REMOVED}
+    return mines_entered(state, {i: e for i, e in entered.items() if e}, dice, events)
 
 
 def mines_view(state: GameState) -> list[dict[str, Any]]:

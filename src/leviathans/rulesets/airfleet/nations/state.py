@@ -27,6 +27,9 @@ class NationsState:
     bombed: int = 0
     #: N6 Bomba mines on the board (kept from turn to turn): (hex, laying ship, active)
     mines: tuple[tuple[Any, int, bool], ...] = ()
+    #: N6: during a ram whose struck locations are being chosen, each ship's hexes before it
+    #: (the ram's step and pushes enter hexes: mines go off once it is resolved)
+    ram_from: tuple[tuple[int, Any], ...] = ()
 
     def evolve(self, **changes: Any) -> NationsState:
         return replace(self, **changes)
