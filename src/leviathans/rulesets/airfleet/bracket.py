@@ -22,7 +22,7 @@ from ...protocol import Event
 from . import breach
 from .actions import Bracket
 from .gunnery import AttackOption, current_attacks, firing_ship, strike
-from .nations import america
+from .nations import america, japan
 from .state import GameState
 
 __all__ = ["BracketOption", "apply_bracket", "bracket_options", "find_bracket", "why_illegal"]
@@ -56,6 +56,8 @@ def families(state: GameState, options: Iterable[AttackOption] | None = None
     for opt in current_attacks(state) if options is None else options:
         spec = setup.ships[opt.ship]
         if spec.bracket_mask >> opt.slot & 1 and not ships[opt.ship].fired >> opt.slot & 1:
+            if state.nations is not None and not japan.may_bracket(state, opt.ship):
+                continue  # N7: a failed Concentrated Fire
             key = (opt.ship, opt.target, opt.location, spec.slots[opt.slot].name or "")
             groups.setdefault(key, []).append(opt)
     return [sorted(g, key=lambda o: o.slot) for g in groups.values() if len(g) >= 2]

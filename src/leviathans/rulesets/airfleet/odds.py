@@ -56,7 +56,8 @@ class AttackOdds:
 def breach_total_counts(state: GameState, opt: AttackOption) -> tuple[DiceExpr, int]:
     """The dice of the breach roll (weapon, crew, location) and the modifier."""
     shot, struck = _parts(state, opt)
-    return breach.breach_dice(shot.weapon, shot.crew, struck.dice), shot.modifier
+    return (breach.breach_dice(shot.weapon, shot.crew, struck.dice, shot.crew_times),
+            shot.modifier)
 
 
 def _parts(state: GameState, opt: AttackOption) -> tuple[breach.Shooter, breach.Struck]:

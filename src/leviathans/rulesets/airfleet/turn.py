@@ -177,8 +177,9 @@ def end_turn(state: GameState, events: list[Event]) -> GameState:
     """Damage takes effect, destroyed ships leave the board, and the game may end."""
     ships = []
     for s in state.ships:
-        if s.circled or s.fired or s.moved:
-            s = s._replace(destroyed=s.destroyed | s.circled, circled=0, fired=0, moved=False)
+        if s.circled or s.fired or s.moved or s.evading:  # N6: evasion lasts the turn
+            s = s._replace(destroyed=s.destroyed | s.circled, circled=0, fired=0, moved=False,
+                           evading=False)
         ships.append(s)
     state = state.evolve(ships=tuple(ships), groups=(), firing=(), attacks=None, moving=None)
     for i in list(state.afloat()):

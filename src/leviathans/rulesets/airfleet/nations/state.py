@@ -50,6 +50,17 @@ class NationsState:
     locks: tuple[tuple[int, ...], ...] = ()
     #: N4: a lock moving as one now (``germany.LockMove``), if any
     lock_move: Any = None
+    #: N7 Concentrated Fire this turn: (side, target ship, success) per side that declared it
+    concentrated: tuple[tuple[str, int, bool], ...] = ()
+    #: N7 Bomber Levs named in this turn's launch phase, in order: (ship, slot, target ship)
+    bombs: tuple[tuple[int, int, int], ...] = ()
+    #: N7: how many of them have been resolved (after the torpedoes, in order)
+    bombed: int = 0
+    #: N6 Bomba mines on the board (kept from turn to turn): (hex, laying ship, active)
+    mines: tuple[tuple[Any, int, bool], ...] = ()
+    #: N6: during a ram whose struck locations are being chosen, each ship's hexes before it
+    #: (the ram's step and pushes enter hexes: mines go off once it is resolved)
+    ram_from: tuple[tuple[int, Any], ...] = ()
 
     def evolve(self, **changes: Any) -> NationsState:
         return replace(self, **changes)
@@ -65,4 +76,4 @@ class NationsState:
     def new_turn(self) -> NationsState:
         """What a new turn wipes (:class:`.turn.TurnStart`)."""
         return replace(self, used=frozenset(), disabled=0, range_boost=(), attack_boost=(),
-                       glory=None, torque=None)
+                       glory=None, torque=None, concentrated=(), bombs=(), bombed=0)

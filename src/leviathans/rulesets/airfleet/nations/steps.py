@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import america, austria, germany, italy
+from . import america, austria, germany, italy, japan, russia
 
 __all__ = ["AFTER_MOVE", "AFTER_REPAIR", "BEFORE_GUNNERY", "MOVE_EXTRAS", "REINFORCE",
            "STEP_TITLES"]
@@ -19,9 +19,9 @@ __all__ = ["AFTER_MOVE", "AFTER_REPAIR", "BEFORE_GUNNERY", "MOVE_EXTRAS", "REINF
 #: within it: N4 Lock Formation, N9 Tesla charges for MP and turns)
 MOVE_EXTRAS: list[Any] = [germany.LOCKS, america.TESLA_MOVE, austria.GLORY]
 #: A1 step 4: after movement (N6 Evasive Maneuvers)
-AFTER_MOVE: list[Any] = []
+AFTER_MOVE: list[Any] = [russia.EVASIVE_MANEUVERS]
 #: A1 step 6: before gunnery (N7 Concentrated Fire, N9 Tesla charges for range and attacks)
-BEFORE_GUNNERY: list[Any] = [america.TESLA_GUNNERY]
+BEFORE_GUNNERY: list[Any] = [japan.CONCENTRATED_FIRE, america.TESLA_GUNNERY]
 #: A1 step 8, before repair (N2 Reinforce)
 REINFORCE: list[Any] = []
 #: A1 step 8, after repair (N9 EFFAS rays, N5 Tactical Withdrawal)

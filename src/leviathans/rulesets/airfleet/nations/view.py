@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..state import GameState
-from . import america, austria, germany, italy
+from . import america, austria, germany, italy, japan, russia
 
 __all__ = ["view"]
 
 
 def view(state: GameState) -> dict[str, Any]:
     return {**germany.lock_view(state), **italy.view(state), **america.view(state),
-            **austria.view(state)}
+            **austria.view(state), "russia": russia.view(state), "japan": japan.view(state)}
