@@ -33,6 +33,8 @@
                                    move hugging the Pontbriand (or ``:defensive``)
 ``torpedo 2>Pontbriand:port``      the launching side's choice for torpedo 2 (ship met at one
                                    point with another, location on a line between arcs)
+``flank Aquitaine:stern.5``        8 Nations (N3, ``nations/france.py``): Flank Speed on engine
+                                   stern.5, before the ship's move
 =================================  ==========================================================
 
 Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.

@@ -22,6 +22,7 @@ __all__ = [
     "Deployed",
     "DrawAnswered",
     "DrawOffered",
+    "FlankSpeedRolled",
     "FogPlaced",
     "GameEnded",
     "Hugged",
@@ -346,3 +347,28 @@ class RepairRolled(_Event):
         verdict = "repaired" if self.repaired else "not repaired"
         return (f"{self.ship} {self.crew} repairs {self.slot}: {dice} = {self.total} against "
                 f"{self.target}: {verdict}")
+
+
+# --- the 8 Nations: France (N3) -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FlankSpeedRolled(_Event):
+    """N3 Flank Speed: 2 red for an engine slot before the ship's move."""
+
+    ship: str
+    engine: str
+    dice: tuple[int, int]
+    total: int
+    need: int
+    #: "doubled" (12 or more), "stopped" (11 or less: 0 MP), "destroyed" (a roll of 2)
+    outcome: str
+    #: the ship's MP this turn after it
+    mp: int
+
+    def text(self) -> str:
+        what = {"doubled": "the engine's MP doubled this turn",
+                "stopped": "the engine gives no MP this turn",
+                "destroyed": "a roll of 2: the engine is destroyed"}[self.outcome]
+        return (f"{self.ship} tries Flank Speed on {self.engine}: {self.dice[0]}+{self.dice[1]} "
+                f"= {self.total} against {self.need}: {what} ({self.mp} MP)")

@@ -268,6 +268,10 @@ class GameState:
                 yield i
 
     def mp_available(self, index: int) -> int:
+        if self.nations is not None and self.nations.flank:  # N3 Flank Speed
+            mp = self.nations.mp(index)
+            if mp is not None:
+                return mp
         return self.setup.ships[index].mp(self.ships[index].destroyed)
 
     def view(self, player: str | None = None) -> dict[str, Any]:
@@ -315,6 +319,8 @@ class GameState:
             # the Commander rules (A5, A7): torpedo tokens and screening hugs
             "torpedoes": torpedoes.view(self),
             "hugs": screening.view(self),
+            # the 8 Nations (option nations): what each nation's rules keep
+            "nations": self.nations.view(self) if self.nations is not None else None,
         }
 
     def __repr__(self) -> str:

@@ -19,6 +19,8 @@ class NationsState:
     used: frozenset[tuple[str, int]] = frozenset()
     #: in a step of declarations (``declare.py``): the sides still to declare, the first now
     declaring: tuple[str, ...] = ()
+    #: N3 Flank Speed this turn: (ship index, its MP this turn) per ship that tried it
+    flank: tuple[tuple[int, int], ...] = ()
 
     def evolve(self, **changes: Any) -> NationsState:
         return replace(self, **changes)
@@ -33,4 +35,14 @@ class NationsState:
 
     def new_turn(self) -> NationsState:
         """What a new turn wipes (:class:`.turn.TurnStart`)."""
-        return replace(self, used=frozenset())
+        return replace(self, used=frozenset(), flank=())
+
+    def mp(self, ship: int) -> int | None:
+        """N3: the ship's MP this turn as Flank Speed set it, if it did."""
+        return next((mp for i, mp in self.flank if i == ship), None)
+
+    def view(self, state: Any) -> dict[str, Any]:
+        """What players see of the nations' rules (``GameState.view``'s "nations")."""
+        from .france import flank_view
+
+        return {"flank_speed": flank_view(state)}

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from .france import FLANK_SPEED
+
 __all__ = ["AFTER_MOVE", "AFTER_REPAIR", "BEFORE_GUNNERY", "MOVE_EXTRAS", "REINFORCE",
            "STEP_TITLES"]
 
 #: A1 step 3: actions within a ship's move (before it moves: N3 Flank Speed, N8 For Glory!;
 #: within it: N4 Lock Formation, N9 Tesla charges for MP and turns)
-MOVE_EXTRAS: list[Any] = []
+MOVE_EXTRAS: list[Any] = [FLANK_SPEED]
 #: A1 step 4: after movement (N6 Evasive Maneuvers)
 AFTER_MOVE: list[Any] = []
 #: A1 step 6: before gunnery (N7 Concentrated Fire, N9 Tesla charges for range and attacks)
