@@ -5,16 +5,19 @@ example as a golden test)."""
 from __future__ import annotations
 
 import itertools
+import tomllib
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
+import leviathans
 from conftest import game, play, ship
 from leviathans.dice import ScriptedDice, die
 from leviathans.errors import IllegalActionError
-from leviathans.rulesets.airfleet import Phase, parse_action
-from leviathans.rulesets.airfleet.events import FlankSpeedRolled, MoveEnded
+from leviathans.rulesets.airfleet import Phase, Step, parse_action
+from leviathans.rulesets.airfleet.events import FlankSpeedRolled, InitiativeOrder, MoveEnded
 from leviathans.rulesets.airfleet.nations.france import (
     FlankSpeed,
     flank_speed_odds,
@@ -143,3 +146,115 @@ def test_french_steering_gear_plays_a8_at_the_nations_level() -> None:
     assert _turns(lost) == {"L", "R", "S"}
     assert _turns(play(lost, ["Bretagne:F"], ScriptedDice())) == {"R", "S"}
     assert _turns(play(lost, ["Bretagne:F", "Bretagne:F"], ScriptedDice())) == {"L", "R", "S"}
+
+
+# --- Initiative Crew (N3) ------------------------------------------------------------------
+
+VARIANTS = Path(leviathans.__file__).parent / "cards" / "data" / "nations"
+
+
+def with_initiative_crews(file: str, name: str, slots: list[str]) -> dict:
+    """A variant card's data with Initiative Crews put in ``slots`` (keeping breach numbers)."""
+    data = tomllib.loads((VARIANTS / file).read_text())
+    data["name"] = name
+    for ref in slots:
+        loc, _, n = ref.partition(".")
+        slot = data["locations"][loc]["slots"][int(n) - 1]
+        data["locations"][loc]["slots"][int(n) - 1] = {"kind": "initiative-crew",
+                                                       "breach": slot["breach"]}
+    return data
+
+
+def golden_game(launches: bool = False):
+    """The text's worked example (N3): British 2&8 [10] against French 3&5 [8]; a French Type
+    4 with three Initiative Crews; two French Type 1s, one with two crews, one with one of two
+    intact; French ships of every Type without crew (N3: the test adds Types 3 and 2)."""
+    three = with_initiative_crews("jean-bart-8-nations.toml", "Jean Bart III",
+                                  ["bow.4", "fore-port.4"])  # and its own bow.5
+    two = with_initiative_crews("aquitaine-8-nations.toml", "Aquitaine II", ["bow.3"])
+    half = with_initiative_crews("aquitaine-8-nations.toml", "Aquitaine I", ["bow.3"])
+    ships = [
+        ship("Paris", "french", "0306", "N"),
+        {"card_data": three, "name": "Jean Bart III", "side": "french", "bow": "0606",
+         "facing": "N"},
+        ship("HML Wales", "british", "0906", "N"),
+        ship("Ardent", "french", "1206", "N"),
+        ship("HML Tiger", "british", "1506", "N"),
+        ship("Pontbriand", "french", "1806", "N"),
+        ship("HML Essex", "british", "2106", "N"),
+        ship("Pelletier", "french", "2406", "N"),
+        {"card_data": half, "name": "Aquitaine I", "side": "french", "bow": "2706",
+         "facing": "N", "destroyed": ["bow.3"]},
+        ship("HML Raven", "british", "3006", "N"),
+        {"card_data": two, "name": "Aquitaine II", "side": "french", "bow": "3306",
+         "facing": "N"},
+    ]
+    dice = ScriptedDice.by_label({"initiative:british": [2, 8], "initiative:french": [3, 5]})
+    state = game(ships, dice, options=NATIONS)
+    return state if launches else to_movement(state)
+
+
+def to_movement(state):
+    """Past the torpedo launches (A5: none placed)."""
+    while state.phase != Phase.MOVEMENT:
+        state = play(state, ["launch done"], ScriptedDice())
+    return state
+
+
+def test_the_initiative_crew_worked_example_moves_ship_by_ship() -> None:
+    """GOLDEN (N3, issue 16 item 3): the exact movement order of the text's example."""
+    state = golden_game()
+    assert state.initiative == "british"
+    order: list[str] = []
+    while state.phase == Phase.MOVEMENT:
+        movers = sorted({a.ship for a in state.legal_actions() if isinstance(a, Step)})
+        assert len(movers) == 1, movers  # one ship at a time: every rank here holds one ship
+        order.append(movers[0])
+        state = state.apply(Step(movers[0], "E"), ScriptedDice())
+    assert order == [
+        # Type 4s: French [8], British [10], French with 3 Initiative Crews [11]
+        "Paris", "HML Wales", "Jean Bart III",
+        # Type 3s and Type 2s: French [8], then British [10]
+        "Ardent", "HML Tiger", "Pontbriand", "HML Essex",
+        # Type 1s: French [8], French with 1 intact crew [9], British [10], French with 2
+        # crews [10: Initiative Crews win ties]
+        "Pelletier", "Aquitaine I", "HML Raven", "Aquitaine II"]
+
+
+def test_the_initiative_order_is_told_and_shown() -> None:
+    state = golden_game(launches=True)  # the events of the initiative roll
+    (told,) = [e for e in state.events if isinstance(e, InitiativeOrder)]
+    assert told.order[:3] == (("Paris", 8), ("HML Wales", 10), ("Jean Bart III", 11))
+    assert told.order[-2:] == (("HML Raven", 10), ("Aquitaine II", 10))
+    assert "Aquitaine I [9]" in told.text() and told.to_dict()["event"] == "InitiativeOrder"
+    shown = {e["ship"]: e["initiative"] for e in state.view()["nations"]["initiative"]}
+    assert shown["Aquitaine I"] == 9 and shown["Jean Bart III"] == 11 and shown["Paris"] == 8
+    # Paris alone: not every French Type 4
+    assert to_movement(state).groups[0] == ("french", 4, (0,))
+
+
+def test_a_ship_that_makes_up_the_difference_moves_after_and_without_crews_sides_move() -> None:
+    """Crews on both sides at equal initiative: the side that won the roll moves later; no
+    crew at all: the usual (side, Type) groups."""
+    two = with_initiative_crews("aquitaine-8-nations.toml", "Aquitaine II", ["bow.3"])
+    ships = [{"card_data": two, "name": "Aquitaine II", "side": "french", "bow": "1006",
+              "facing": "N"},
+             {"card_data": two, "name": "British Aquitaine", "side": "british", "bow": "2006",
+              "facing": "N"}]
+    raven = [ships[0], ship("HML Raven", "british", "2006", "N")]
+    dice = ScriptedDice.by_label({"initiative:british": [3, 3], "initiative:french": [2, 2]})
+    state = to_movement(game(raven, dice, options=NATIONS))  # 6 against 4+2: a tie
+    assert state.initiative == "british"  # won the roll, but the crew makes up the difference
+    assert [g[0] for g in state.groups] == ["british", "french"]
+    dice = ScriptedDice.by_label({"initiative:british": [1, 3], "initiative:french": [2, 1]})
+    state = to_movement(game(ships, dice, options=NATIONS))  # 4+2 each: the roll's winner
+    assert state.initiative == "british"
+    assert [g[0] for g in state.groups] == ["french", "british"]
+    plain = game([ship("Aquitaine (8 Nations)", "french", "1006", "N", destroyed=["bow.4"]),
+                  ship("HML Raven", "british", "2006", "N")],
+                 ScriptedDice.by_label({"initiative:british": [5, 5],
+                                        "initiative:french": [1, 1]}), options=NATIONS)
+    plain = to_movement(plain)
+    assert plain.groups == (("french", 1), ("british", 1))
+    assert plain.view()["nations"]["initiative"] == []
+    assert not any(isinstance(e, InitiativeOrder) for e in plain.events)

@@ -27,6 +27,7 @@ __all__ = [
     "GameEnded",
     "Hugged",
     "InitiativeDie",
+    "InitiativeOrder",
     "InitiativeRolled",
     "InitiativeTie",
     "MoveEnded",
@@ -372,3 +373,15 @@ class FlankSpeedRolled(_Event):
                 "destroyed": "a roll of 2: the engine is destroyed"}[self.outcome]
         return (f"{self.ship} tries Flank Speed on {self.engine}: {self.dice[0]}+{self.dice[1]} "
                 f"= {self.total} against {self.need}: {what} ({self.mp} MP)")
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeOrder(_Event):
+    """N3: with Initiative Crews in play, ships move one by one within each Type: the order
+    (ship, initiative) from the first to move, Type by Type from the highest."""
+
+    order: tuple[tuple[str, int], ...]
+
+    def text(self) -> str:
+        ships = ", ".join(f"{name} [{n}]" for name, n in self.order)
+        return f"Initiative Crew (N3): the movement order: {ships}"

@@ -108,8 +108,9 @@ class GameState:
     phase: PhaseId
     ships: tuple[ShipState, ...]
     initiative: str | None
-    #: movement groups still to move this turn, as (side, ship type); the first is moving
-    groups: tuple[tuple[str, int], ...]
+    #: movement groups still to move this turn, as (side, ship type); the first is moving.
+    #: N3 (Initiative Crew): a group may name its ships, (side, ship type, ship indices)
+    groups: tuple[tuple[str, int] | tuple[str, int, tuple[int, ...]], ...]
     #: the ship being moved, if one has started
     moving: MoveProgress | None
     #: ships that have finished moving this turn (bit mask by ship index)

@@ -25,13 +25,14 @@ from ....errors import LeviathansError
 from ....protocol import Event
 from .. import primitives as P
 from ..actions import register_notation
-from ..events import FlankSpeedRolled
+from ..events import FlankSpeedRolled, InitiativeOrder
 from ..ships import ShipSpec
 from ..slot_kinds import Effect
 from ..state import GameState
 
-__all__ = ["FLANK", "FLANK_NEED", "FLANK_SPEED", "FlankSpeed", "FlankSpeedRule", "flank_engines",
-           "flank_mp", "flank_speed_odds", "initiative_bonus"]
+__all__ = ["FLANK", "FLANK_NEED", "FLANK_SPEED", "FlankSpeed", "FlankSpeedRule",
+           "flank_engines", "flank_mp", "flank_speed_odds", "initiative_bonus",
+           "initiative_order", "initiative_view"]
 
 RED = die("red")
 TWO_RED = DiceExpr.parse("2red")
@@ -178,3 +179,73 @@ def initiative_bonus(state: GameState, index: int) -> int:
     """N3: +1 per intact Initiative Crew of the ship (never repaired)."""
     spec = state.setup.ships[index]
     return P.popcount(spec.special(Effect.INITIATIVE_CREW) & ~state.ships[index].destroyed)
+
+
+def _has_crew(state: GameState, index: int) -> bool:
+    return initiative_bonus(state, index) > 0
+
+
+def initiative_order(state: GameState, winner: str, groups: tuple[Any, ...],
+                     events: list[Event]) -> tuple[GameState, tuple[Any, ...]]:
+    """N3: with an intact Initiative Crew on any ship afloat, each ship's initiative is its
+    side's roll + 1 per intact Initiative Crew, and within each Type ships move one rank at a
+    time, lowest first: at equal initiative a ship with crew counts as winning against one
+    without, and between two with crew the side that won the roll wins (moves later). Ships of
+    one side at one rank move as a group (their player chooses the order, as usual); a rank
+    holding every ship of its side and Type is written as the usual (side, Type) group. Returns
+    the state (``NationsState.initiative`` set) and the groups; without any crew, ``groups``
+    as given."""
+    from ..events import InitiativeRolled
+    from ..ships import AFLOAT
+
+    nations = state.nations
+    assert nations is not None
+    afloat = [i for i in state.afloat() if state.ships[i].status == AFLOAT]
+    if not any(_has_crew(state, i) for i in afloat):
+        if nations.initiative:
+            state = state.evolve(nations=nations.evolve(initiative=()))
+        return state, groups
+    rolled = next(e for e in reversed(events) if isinstance(e, InitiativeRolled))
+    rolls = {side: sum(dice) for side, dice in rolled.attempts[-1].items()}
+    setup = state.setup
+    rank: dict[int, tuple[int, bool, bool]] = {}
+    for i in afloat:
+        side = setup.ships[i].side
+        rank[i] = (rolls[side] + initiative_bonus(state, i), _has_crew(state, i), side == winner)
+    out: list[Any] = []
+    for t in sorted({setup.ships[i].type for i in afloat}, reverse=True):
+        ships = sorted((i for i in afloat if setup.ships[i].type == t), key=lambda i: rank[i])
+        for (side, _), members in _runs(ships, lambda i: (setup.ships[i].side, rank[i])):
+            whole = [i for i in ships if setup.ships[i].side == side]
+            out.append((side, t) if members == whole else (side, t, tuple(members)))
+    initiative = tuple((i, rank[i][0]) for i in afloat)
+    events.append(InitiativeOrder(
+        tuple((setup.ships[i].name, rank[i][0]) for g in out for i in _members(state, g))))
+    return state.evolve(nations=nations.evolve(initiative=initiative)), tuple(out)
+
+
+def _runs(items: list[int], key: Any) -> Iterator[tuple[Any, list[int]]]:
+    """Consecutive items with the same key, as (key's side, items)."""
+    run: list[int] = []
+    for i in items:
+        if run and key(run[0]) != key(i):
+            yield key(run[0]), run
+            run = []
+        run.append(i)
+    if run:
+        yield key(run[0]), run
+
+
+def _members(state: GameState, group: tuple[Any, ...]) -> list[int]:
+    if len(group) > 2:
+        return list(group[2])
+    side, t = group
+    return [i for i in state.afloat() if state.setup.ships[i].side == side
+            and state.setup.ships[i].type == t]
+
+
+def initiative_view(state: GameState) -> list[dict[str, Any]]:
+    """N3: each ship's initiative this turn, when Initiative Crews order the moves."""
+    assert state.nations is not None
+    return [{"ship": state.setup.ships[i].name, "initiative": n}
+            for i, n in state.nations.initiative]

@@ -21,6 +21,9 @@ class NationsState:
     declaring: tuple[str, ...] = ()
     #: N3 Flank Speed this turn: (ship index, its MP this turn) per ship that tried it
     flank: tuple[tuple[int, int], ...] = ()
+    #: N3 Initiative Crew: each ship's initiative this turn (ship index, value), when any
+    #: ship afloat has an intact Initiative Crew (the moves then go ship by ship)
+    initiative: tuple[tuple[int, int], ...] = ()
 
     def evolve(self, **changes: Any) -> NationsState:
         return replace(self, **changes)
@@ -35,7 +38,7 @@ class NationsState:
 
     def new_turn(self) -> NationsState:
         """What a new turn wipes (:class:`.turn.TurnStart`)."""
-        return replace(self, used=frozenset(), flank=())
+        return replace(self, used=frozenset(), flank=(), initiative=())
 
     def mp(self, ship: int) -> int | None:
         """N3: the ship's MP this turn as Flank Speed set it, if it did."""
@@ -43,6 +46,6 @@ class NationsState:
 
     def view(self, state: Any) -> dict[str, Any]:
         """What players see of the nations' rules (``GameState.view``'s "nations")."""
-        from .france import flank_view
+        from .france import flank_view, initiative_view
 
-        return {"flank_speed": flank_view(state)}
+        return {"flank_speed": flank_view(state), "initiative": initiative_view(state)}
