@@ -35,6 +35,8 @@
                                    point with another, location on a line between arcs)
 ``flank Aquitaine:stern.5``        8 Nations (N3, ``nations/france.py``): Flank Speed on engine
                                    stern.5, before the ship's move
+``reinforce Essex:stern.3>port.5``  8 Nations (N2, ``nations/britain.py``): the crew in stern.3
+                                   tries to move to crew slot port.5 (before repair)
 =================================  ==========================================================
 
 Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.

@@ -35,6 +35,7 @@ __all__ = [
     "NothingBears",
     "RamAttack",
     "RamCheck",
+    "Reinforced",
     "RepairRolled",
     "ShipLost",
     "ShipPushed",
@@ -342,9 +343,13 @@ class RepairRolled(_Event):
     total: int
     target: int
     repaired: bool
+    #: N2: an Officer's +2 in the crew's location (0 without)
+    modifier: int = 0
 
     def text(self) -> str:
         dice = " ".join(f"{role} {d}={face}" for role, d, face in self.dice)
+        if self.modifier:
+            dice += f" officer +{self.modifier}"
         verdict = "repaired" if self.repaired else "not repaired"
         return (f"{self.ship} {self.crew} repairs {self.slot}: {dice} = {self.total} against "
                 f"{self.target}: {verdict}")
@@ -385,3 +390,31 @@ class InitiativeOrder(_Event):
     def text(self) -> str:
         ships = ", ".join(f"{name} [{n}]" for name, n in self.order)
         return f"Initiative Crew (N3): the movement order: {ships}"
+
+
+# --- the 8 Nations: Britain (N2) ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforced(_Event):
+    """N2 Reinforce: 2 red + the moving crew's die + the target crew's (if occupied) >= 15."""
+
+    ship: str
+    crew: str
+    target: str
+    #: (role, die, face): "reinforce" twice, then "crew" (the moving crew's die, if it has
+    #: one: an Officer has none), then "target" (the crew there, if the slot is occupied)
+    dice: tuple[tuple[str, str, int], ...]
+    total: int
+    need: int
+    #: "swapped", "filled" (a destroyed crew slot manned again) or "failed"
+    outcome: str
+
+    def text(self) -> str:
+        dice = " ".join(f"{role} {d}={face}" for role, d, face in self.dice)
+        what = {"swapped": f"the crews of {self.crew} and {self.target} swap places",
+                "filled": f"{self.target} is manned again; {self.crew} is left destroyed",
+                "failed": f"nothing moves; neither {self.crew} nor {self.target} repairs "
+                          f"this turn"}[self.outcome]
+        return (f"{self.ship} reinforces {self.crew} > {self.target}: {dice} = {self.total} "
+                f"against {self.need}: {what}")

@@ -24,6 +24,11 @@ class NationsState:
     #: N3 Initiative Crew: each ship's initiative this turn (ship index, value), when any
     #: ship afloat has an intact Initiative Crew (the moves then go ship by ship)
     initiative: tuple[tuple[int, int], ...] = ()
+    #: N2 Reinforce: crew slots holding another slot's crew, as (ship, slot, the slot its crew
+    #: is printed in), sorted; kept from turn to turn
+    posts: tuple[tuple[int, int, int], ...] = ()
+    #: N2: crew slots that may not repair this turn (a failed Reinforce), as (ship, slot)
+    no_repair: frozenset[tuple[int, int]] = frozenset()
 
     def evolve(self, **changes: Any) -> NationsState:
         return replace(self, **changes)
@@ -38,7 +43,7 @@ class NationsState:
 
     def new_turn(self) -> NationsState:
         """What a new turn wipes (:class:`.turn.TurnStart`)."""
-        return replace(self, used=frozenset(), flank=(), initiative=())
+        return replace(self, used=frozenset(), flank=(), initiative=(), no_repair=frozenset())
 
     def mp(self, ship: int) -> int | None:
         """N3: the ship's MP this turn as Flank Speed set it, if it did."""
@@ -46,6 +51,8 @@ class NationsState:
 
     def view(self, state: Any) -> dict[str, Any]:
         """What players see of the nations' rules (``GameState.view``'s "nations")."""
+        from . import britain
         from .france import flank_view, initiative_view
 
-        return {"flank_speed": flank_view(state), "initiative": initiative_view(state)}
+        return {"flank_speed": flank_view(state), "initiative": initiative_view(state),
+                **britain.view(state)}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .britain import REINFORCE_RULE
 from .france import FLANK_SPEED
 
 __all__ = ["AFTER_MOVE", "AFTER_REPAIR", "BEFORE_GUNNERY", "MOVE_EXTRAS", "REINFORCE",
@@ -23,7 +24,7 @@ AFTER_MOVE: list[Any] = []
 #: A1 step 6: before gunnery (N7 Concentrated Fire, N9 Tesla charges for range and attacks)
 BEFORE_GUNNERY: list[Any] = []
 #: A1 step 8, before repair (N2 Reinforce)
-REINFORCE: list[Any] = []
+REINFORCE: list[Any] = [REINFORCE_RULE]
 #: A1 step 8, after repair (N9 EFFAS rays, N5 Tactical Withdrawal)
 AFTER_REPAIR: list[Any] = []
 
