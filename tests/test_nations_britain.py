@@ -11,12 +11,20 @@ import pytest
 
 import leviathans
 from conftest import game, play, ship
-from leviathans.dice import ScriptedDice, die
+from leviathans.cards.loader import find_card
+from leviathans.dice import DiceExpr, ScriptedDice, die
 from leviathans.errors import IllegalActionError
+from leviathans.hexgrid import Facing
 from leviathans.rulesets.airfleet import Phase, parse_action
-from leviathans.rulesets.airfleet.events import Reinforced, RepairRolled
-from leviathans.rulesets.airfleet.nations.britain import Reinforce, reinforce_odds
+from leviathans.rulesets.airfleet.breach import Struck, roll_attack, shooter, total_reach
+from leviathans.rulesets.airfleet.events import AttackResult, Reinforced, RepairRolled
+from leviathans.rulesets.airfleet.nations.britain import (
+    Reinforce,
+    reinforce_odds,
+    resolute_bonus,
+)
 from leviathans.rulesets.airfleet.repair import repair_chance, repair_odds
+from leviathans.rulesets.airfleet.ships import ShipState, compile_ship
 
 NATIONS = {"rules": "commander", "nations": True}
 ESSEX = "HML Essex (8 Nations)"
@@ -188,3 +196,90 @@ def test_an_officer_adds_two_to_the_repairs_of_its_locations_crews() -> None:
                 ScriptedDice(), phase="gunnery", initiative="french", options=NATIONS)
     lost = play(lost, ["reinforce done"], ScriptedDice())
     assert repair_odds(lost, action) == repair_chance(die("green"), 1, 15)
+
+
+# --- gunnery: Officer, Resolute, Magazine, moved crews (N2) --------------------------------
+
+
+def essex_spec():
+    card = find_card(ESSEX, variants=True)
+    return compile_ship(0, ESSEX, "british", card, "nations")
+
+
+def _mask(spec, *refs: str) -> int:
+    return sum(1 << spec.slot_index(r) for r in refs)
+
+
+def test_the_officer_adds_two_to_its_locations_gun_attacks() -> None:
+    spec = essex_spec()
+    bow_gun = spec.slot_index("bow.3")
+    shot = shooter(spec, ShipState(None, Facing.N), bow_gun, DiceExpr.parse("yellow"))
+    assert (shot.crew, shot.modifier, shot.magazine) == (None, 2, None)
+    lost = ShipState(None, Facing.N, destroyed=_mask(spec, "bow.5"))  # the Officer gone
+    assert shooter(spec, lost, bow_gun, DiceExpr.parse("yellow")).modifier == 0
+    # below the nations level the card's Officer is inert
+    plain = compile_ship(0, ESSEX, "british", find_card(ESSEX, variants=True), "commander")
+    assert shooter(plain, ShipState(None, Facing.N), bow_gun,
+                   DiceExpr.parse("yellow")).modifier == 0
+
+
+def test_a_crew_moved_by_reinforce_fires_from_where_it_stands() -> None:
+    """The Officer (bow.5) and the starboard crew (starboard.5) swapped: the bow's gun has the
+    green crew die and no bonus, the starboard's the Officer's +2 and no crew die."""
+    spec = essex_spec()
+    posts = {spec.slot_index("bow.5"): spec.slot_index("starboard.5"),
+             spec.slot_index("starboard.5"): spec.slot_index("bow.5")}
+    ship_state = ShipState(None, Facing.N)
+    bow = shooter(spec, ship_state, spec.slot_index("bow.3"), DiceExpr.parse("yellow"), posts)
+    assert (bow.crew, bow.modifier) == (die("green"), 0)
+    side = shooter(spec, ship_state, spec.slot_index("starboard.2"), DiceExpr.parse("blue"),
+                   posts)
+    assert (side.crew, side.modifier) == (None, 2)
+
+
+def test_the_magazine_die_joins_its_locations_gun_attacks_with_exact_odds() -> None:
+    spec = essex_spec()
+    port_gun = spec.slot_index("port.2")
+    shot = shooter(spec, ShipState(None, Facing.N), port_gun, DiceExpr.parse("blue"))
+    assert shot.magazine == die("green") and shot.crew is None
+    lost = ShipState(None, Facing.N, destroyed=_mask(spec, "port.5"))
+    assert shooter(spec, lost, port_gun, DiceExpr.parse("blue")).magazine is None
+    # the breach roll's dice: weapon + magazine + location, counted exactly
+    target = Struck(DiceExpr.parse("red"), (10, 12, 14, 16, 18, 20), 0, 0, 0, 30)
+    reach, outcomes = total_reach(shot, target)
+    assert outcomes == 12 ** 3
+    faces = list(itertools.product(die("blue").faces, die("green").faces, die("red").faces))
+    assert reach[15] == sum(1 for f in faces if sum(f) >= 15)
+    rolled = roll_attack(shot, target, ScriptedDice.by_label(
+        {"weapon": [6], "magazine": [4], "location": [10], "slot": [2]}))
+    assert [r for r, _, _ in rolled[0].rolled] == ["weapon", "magazine", "location"]
+    assert rolled[0].total == 20 and rolled[0].destroyed == 1
+
+
+def test_resolute_counts_this_turns_torpedo_damage_but_not_this_turns_gunnery() -> None:
+    """Must show (issue 16): the Jean Bart's torpedo destroys the Essex's starboard.1 (at
+    once), its gun then starboard.3 (taking effect at the end of gunnery); the Essex's Resolute
+    starboard.2 fires with +1, not +2."""
+    start = game([ship(ESSEX, "british", "1010", "N", name="Essex"),
+                  ship("Jean Bart (8 Nations)", "french", "1410", "N", name="Jean Bart")],
+                 ScriptedDice.by_label({"initiative:british": [9, 9],
+                                        "initiative:french": [1, 1]}), options=NATIONS)
+    dice = ScriptedDice.by_label({
+        "torpedo:weapon": [10, 10, 10], "torpedo:location": [6, 6], "torpedo:slot": [1],
+        "weapon": [6, 1], "crew": [4, 1], "location": [6, 10, 1, 1], "slot": [3, 2]})
+    state = play(start, ["launch Jean Bart:aft-port.3@1011", "launch done", "launch done",
+                         "Jean Bart:E", "Essex:E", "Jean Bart:aft-port.1>Essex:starboard",
+                         "done"], dice)
+    essex = state.ships[0]
+    spec = state.setup.ships[0]
+    assert essex.destroyed == _mask(spec, "starboard.1")  # the torpedo's: at once
+    assert essex.circled == _mask(spec, "starboard.1", "starboard.3")  # and the gun's
+    state = play(state, ["Essex:starboard.2>Jean Bart:fore-port"], dice)
+    (attack,) = [e for e in state.events if isinstance(e, AttackResult)]
+    assert attack.modifier == 1
+    assert attack.total == sum(face for _, _, face in attack.dice) + 1
+    # the plain gun of the same location gets nothing (a gun is Resolute, not its location)
+    assert resolute_bonus(spec, essex.destroyed, spec.slot_index("starboard.2")) == 1
+    assert resolute_bonus(spec, essex.destroyed | essex.circled,
+                          spec.slot_index("starboard.2")) == 2
+    assert resolute_bonus(spec, essex.destroyed, spec.slot_index("port.2")) == 0

@@ -22,6 +22,7 @@ from ...protocol import Event
 from . import breach
 from .actions import Bracket
 from .gunnery import AttackOption, current_attacks, firing_ship, strike
+from .nations.britain import posts_of
 from .state import GameState
 
 __all__ = ["BracketOption", "apply_bracket", "bracket_options", "find_bracket", "why_illegal"]
@@ -160,7 +161,8 @@ def apply_bracket(state: GameState, action: Bracket, dice: DiceSource, events: l
     assert opt is not None
     setup = state.setup
     spec = setup.ships[opt.ship]
-    shot = breach.volley(spec, state.ships[opt.ship], opt.guns, opt.weapon_dice)
+    shot = breach.volley(spec, state.ships[opt.ship], opt.guns, opt.weapon_dice,
+                         posts_of(state, opt.ship))  # N2: crews moved by Reinforce
     struck = breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location)
     rolled = breach.roll_volley(shot, struck, dice)
     results = breach.hits(rolled.rolled, rolled.total, struck, dice, shot.slot_dice)

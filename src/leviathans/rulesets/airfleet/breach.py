@@ -28,6 +28,7 @@ from itertools import pairwise
 from ...dice import D6, DiceExpr, DiceSource, Die, die
 from . import primitives as P
 from .ships import ShipSpec, ShipState
+from .slot_kinds import Effect
 
 __all__ = [
     "KEPT_WEAPONS",
@@ -73,6 +74,8 @@ class Shooter:
     role: str = "weapon"
     #: A4 saturation: the slot dice the attack rolls (one, and one more per square mark)
     slot_dice: int = 1
+    #: N2: the die of a Magazine in the weapon's location (one at most), rolled "magazine"
+    magazine: Die | None = None
 
 
 #: A4: the weapon results a bracket attack keeps, the highest
@@ -92,6 +95,8 @@ class Volley:
     modifier: int
     #: A4 saturation: the slot dice the attack rolls
     slot_dice: int = 1
+    #: N2: the die of a Magazine in a location taking part (one at most)
+    magazine: Die | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +130,28 @@ SHOOTER_READS = ("destroyed",)
 STRUCK_READS = ("destroyed", "circled", "moved")
 
 
-def shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr) -> Shooter:
-    """The firing part of an attack by gun ``slot`` with ``weapon_dice`` (its range band's)."""
+#: N2: the slots whose effects come into gunnery (``nations/britain.py``)
+_BRITISH = (Effect.OFFICER, Effect.MAGAZINE, Effect.RESOLUTE_GUN)
+
+
+def _british(spec: ShipSpec, posts: Mapping[int, int] | None) -> bool:
+    """Does an attack by this ship need Britain's rules (N2: crews moved by Reinforce, an
+    Officer, a Magazine, a Resolute gun)?"""
+    return bool(spec.specials) and (bool(posts) or any(e in spec.specials for e in _BRITISH))
+
+
+def shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr,
+            posts: Mapping[int, int] | None = None) -> Shooter:
+    """The firing part of an attack by gun ``slot`` with ``weapon_dice`` (its range band's);
+    ``posts``: where Reinforce moved the ship's crews (N2, ``britain.posts_of``)."""
+    if _british(spec, posts):
+        from .nations.britain import gun_parts
+
+        dice, bonus, magazine = gun_parts(spec, ship.destroyed, (slot,), posts or {})
+        return Shooter(weapon_dice, dice[0] if dice else None,
+                       P.trim_modifier(spec.trim_mask, ship.destroyed) + bonus,
+                       slot_dice=spec.slot_dice[slot] if spec.slot_dice else 1,
+                       magazine=magazine)
     location = slot // 6
     crews = spec.crew_slots[location]
     k = P.first_intact(crews, len(crews), ship.destroyed)
@@ -136,11 +161,19 @@ def shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr) -
 
 
 def volley(spec: ShipSpec, ship: ShipState, guns: tuple[int, ...],
-           weapon_dice: tuple[DiceExpr, ...]) -> Volley:
+           weapon_dice: tuple[DiceExpr, ...], posts: Mapping[int, int] | None = None
+           ) -> Volley:
     """A4: the firing part of a bracket attack by ``guns`` (flat indices, in card order), each
     with its range band's ``weapon_dice``. Each location taking part brings its best crew die
     once; the attack rolls as many slot dice as the fewest any of its guns rolls alone (every
     gun combined must carry a square for the attack to saturate)."""
+    if _british(spec, posts):  # N2: moved crews, Officers, Magazines, Resolute guns
+        from .nations.britain import gun_parts
+
+        found, bonus, magazine = gun_parts(spec, ship.destroyed, guns, posts or {})
+        return Volley(tuple(weapon_dice), found,
+                      P.trim_modifier(spec.trim_mask, ship.destroyed) + bonus,
+                      min(spec.slot_dice[g] for g in guns) if spec.slot_dice else 1, magazine)
     crews: list[Die] = []
     for location in sorted({g // 6 for g in guns}):
         slots = spec.crew_slots[location]
@@ -167,10 +200,12 @@ def struck(spec: ShipSpec, ship: ShipState, location: int) -> Struck:
     )
 
 
-def breach_dice(weapon: DiceExpr, crew: Die | None, location: DiceExpr) -> DiceExpr:
-    """The dice of a breach roll, in the order they are rolled: weapon, crew, location."""
+def breach_dice(weapon: DiceExpr, crew: Die | None, location: DiceExpr,
+                magazine: Die | None = None) -> DiceExpr:
+    """The dice of a breach roll, in the order they are rolled: weapon, crew, (N2: magazine),
+    location."""
     return DiceExpr.of([*weapon.dice(), *([crew] if crew is not None else []),
-                        *location.dice()])
+                        *([magazine] if magazine is not None else []), *location.dice()])
 
 
 @cache
@@ -246,11 +281,14 @@ def total_reach(shot: Shooter | Volley, target: Struck) -> tuple[tuple[int, ...]
     bracket) totalling at least t, for t = 0 .. the highest total + 1, and how many outcomes
     there are (the modifier not added)."""
     if isinstance(shot, Shooter):
-        expr = breach_dice(shot.weapon, shot.crew, target.dice)
+        expr = breach_dice(shot.weapon, shot.crew, target.dice, shot.magazine)
         return reach_counts(expr), expr.outcomes()
-    # the order of the guns and of the crews changes nothing: one cache entry for all orders
+    # the order of the guns and of the crews changes nothing: one cache entry for all orders;
+    # a magazine die (N2) adds to the total as the location dice do
+    location = target.dice if shot.magazine is None else DiceExpr.of(
+        [*target.dice.dice(), shot.magazine])
     return _volley_reach(tuple(sorted(shot.weapons, key=str)),
-                         tuple(sorted(shot.crews, key=lambda d: d.name)), target.dice)
+                         tuple(sorted(shot.crews, key=lambda d: d.name)), location)
 
 
 @cache
@@ -305,7 +343,8 @@ def _roll_total(shot: Shooter, target: Struck, dice: DiceSource
     rolled: list[tuple[str, str, int]] = []
     total = 0
     crew = (shot.crew,) if shot.crew is not None else ()
-    for role, ds in ((shot.role, shot.weapon.dice()), ("crew", crew),
+    magazine = (shot.magazine,) if shot.magazine is not None else ()
+    for role, ds in ((shot.role, shot.weapon.dice()), ("crew", crew), ("magazine", magazine),
                      ("location", target.dice.dice())):
         for d in ds:
             face = dice.roll(d, role)
@@ -408,6 +447,10 @@ def roll_volley(shot: Volley, target: Struck, dice: DiceSource) -> VolleyRoll:
         crews.append((face, [len(rolled)]))
         rolled.append(("crew", d.name, face))
     total = 0
+    if shot.magazine is not None:  # N2
+        face = dice.roll(shot.magazine, "magazine")
+        rolled.append(("magazine", shot.magazine.name, face))
+        total += face
     for d in target.dice.dice():
         face = dice.roll(d, "location")
         rolled.append(("location", d.name, face))

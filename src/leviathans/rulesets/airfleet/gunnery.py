@@ -30,6 +30,7 @@ from . import primitives as P
 from .actions import AirAction, Bracket, Cease, Fire
 from .events import AttackResult, NothingBears
 from .geometry import attack_geometry
+from .nations.britain import posts_of
 from .ships import KEEL_BROKEN, ShipSpec, ShipState
 from .state import GameState, Phase
 
@@ -259,7 +260,7 @@ def apply_fire(state: GameState, action: Fire, dice: DiceSource, events: list[Ev
     assert opt is not None
     setup = state.setup
     shot = breach.shooter(setup.ships[opt.ship], state.ships[opt.ship], opt.slot,
-                          opt.weapon_dice)
+                          opt.weapon_dice, posts_of(state, opt.ship))  # N2: Reinforce
     struck = breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location)
     results = breach.roll_attack(shot, struck, dice)
     return strike(state, opt.ship, (opt.slot,), opt.target, opt.location, struck, results,
