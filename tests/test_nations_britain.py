@@ -17,14 +17,29 @@ from leviathans.errors import IllegalActionError
 from leviathans.hexgrid import Facing
 from leviathans.rulesets.airfleet import Phase, parse_action
 from leviathans.rulesets.airfleet.breach import Struck, roll_attack, shooter, total_reach
-from leviathans.rulesets.airfleet.events import AttackResult, Reinforced, RepairRolled
+from leviathans.rulesets.airfleet.events import (
+    AttackResult,
+    MagazineExploded,
+    Reinforced,
+    RepairRolled,
+    ShipLost,
+)
 from leviathans.rulesets.airfleet.nations.britain import (
     Reinforce,
+    magazine_blast,
+    magazine_blast_odds,
     reinforce_odds,
     resolute_bonus,
 )
 from leviathans.rulesets.airfleet.repair import repair_chance, repair_odds
-from leviathans.rulesets.airfleet.ships import ShipState, compile_ship
+from leviathans.rulesets.airfleet.ships import (
+    AFLOAT,
+    KEEL_BROKEN,
+    REMOVED,
+    ShipState,
+    compile_ship,
+)
+from pathdice import PathDice
 
 NATIONS = {"rules": "commander", "nations": True}
 ESSEX = "HML Essex (8 Nations)"
@@ -283,3 +298,128 @@ def test_resolute_counts_this_turns_torpedo_damage_but_not_this_turns_gunnery() 
     assert resolute_bonus(spec, essex.destroyed | essex.circled,
                           spec.slot_index("starboard.2")) == 2
     assert resolute_bonus(spec, essex.destroyed, spec.slot_index("port.2")) == 0
+
+
+# --- the Magazine's explosion (N2) ---------------------------------------------------------
+
+
+def magazine_game(dice):
+    """Gunnery, the French first: the Jean Bart's starboard guns bear on the Essex's port
+    (port.5 its Magazine, green; armour +1 in port.1; SI 24)."""
+    return game([ship(ESSEX, "british", "1010", "N", name="Essex"),
+                 ship("Jean Bart (8 Nations)", "french", "0610", "N", name="Jean Bart")],
+                dice, phase="gunnery", initiative="british", options=NATIONS)
+
+
+#: the Jean Bart's 205mm: yellow 3 + crew 4 + the Essex's port stop dice 6 + 7 = 20; slot 5
+HIT_MAGAZINE = {"weapon": [3], "crew": [4], "location": [6, 7], "slot": [5]}
+
+
+def test_a_destroyed_magazine_explodes_with_its_die_two_slot_dice_then_a_keel_roll() -> None:
+    """Must show (issue 16): Magazine destroyed: the location's saturation attack with the
+    magazine die (20 + 3), its damage at once, then the keel roll."""
+    dice = ScriptedDice.by_label({**HIT_MAGAZINE, "magazine:die": [3], "magazine:slot": [2],
+                                  "magazine:slot:saturation": [3],
+                                  "magazine:keel-check": [5, 5]})
+    state = play(magazine_game(dice), ["Jean Bart:fore-starboard.1>Essex:port"], dice)
+    (blast,) = [e for e in state.events if isinstance(e, MagazineExploded)]
+    assert (blast.magazine, blast.attack_total, blast.die, blast.total) == ("port.5", 20, 3, 23)
+    assert blast.destroyed == ("port.2", "port.3")
+    # the keel roll: 5 + 5 + (3 slots gone, all in the location: 3 + 3) = 16 against SI 24
+    assert (blast.keel, blast.si, blast.keel_broken) == ((5, 5, 6), 24, False)
+    assert "explodes" in blast.text() and blast.to_dict()["event"] == "MagazineExploded"
+    spec, essex = state.setup.ships[0], state.ships[0]
+    # the blast's damage at once; the magazine itself, gunnery's, at the end of gunnery
+    assert essex.destroyed == _mask(spec, "port.2", "port.3")
+    assert essex.circled == _mask(spec, "port.2", "port.3", "port.5")
+    assert essex.status == AFLOAT
+
+
+def test_a_magazine_explosion_can_break_the_keel() -> None:
+    dice = ScriptedDice.by_label({**HIT_MAGAZINE, "magazine:die": [3], "magazine:slot": [2],
+                                  "magazine:slot:saturation": [3],
+                                  "magazine:keel-check": [10, 10]})
+    state = play(magazine_game(dice), ["Jean Bart:fore-starboard.1>Essex:port"], dice)
+    (blast,) = [e for e in state.events if isinstance(e, MagazineExploded)]
+    assert blast.keel == (10, 10, 6) and blast.keel_broken
+    assert state.ships[0].status == KEEL_BROKEN  # in gunnery: it fires on to the turn's end
+
+
+def test_an_attack_missing_the_magazine_sets_nothing_off() -> None:
+    dice = ScriptedDice.by_label({**HIT_MAGAZINE, "slot": [2]})
+    state = play(magazine_game(dice), ["Jean Bart:fore-starboard.1>Essex:port"], dice)
+    assert not any(isinstance(e, MagazineExploded) for e in state.events)
+    assert state.ships[0].circled == _mask(state.setup.ships[0], "port.2")
+
+
+def test_a_torpedo_destroying_a_magazine_sets_it_off_at_once() -> None:
+    start = game([ship(ESSEX, "british", "1010", "N", name="Essex"),
+                  ship("Jean Bart (8 Nations)", "french", "0610", "N", name="Jean Bart")],
+                 ScriptedDice.by_label({"initiative:british": [9, 9],
+                                        "initiative:french": [1, 1]}), options=NATIONS)
+    dice = ScriptedDice.by_label({
+        "torpedo:weapon": [10, 10, 10], "torpedo:location": [6, 6], "torpedo:slot": [5],
+        "magazine:die": [4], "magazine:slot": [1], "magazine:slot:saturation": [6],
+        "magazine:keel-check": [10, 10]})
+    state = play(start, ["launch Jean Bart:aft-starboard.3@1011", "launch done",
+                         "launch done", "Jean Bart:E", "Essex:E"], dice)
+    (blast,) = [e for e in state.events if isinstance(e, MagazineExploded)]
+    assert (blast.attack_total, blast.total) == (42, 46) and blast.keel_broken
+    assert blast.destroyed == ("port.1", "port.6")
+    assert state.ships[0].status == REMOVED  # a keel broken outside gunnery: gone at once
+    assert any(isinstance(e, ShipLost) and "magazine" in e.reason for e in state.events)
+
+
+class _BlastPaths(PathDice):
+    """Every path of the blast's magazine die and slot dice; the keel roll after it is not
+    walked (it would multiply the paths by 100) but rolled as 1 + 1 and counted by its own
+    enumeration in the test."""
+
+    def roll(self, d, label: str) -> int:
+        if label == "magazine:keel-check":
+            return 1
+        return super().roll(d, label)
+
+
+def test_magazine_blast_odds_are_exact_against_the_engine_enumerated() -> None:
+    """Every path of the blast's rolls (magazine die, two slot dice, re-rolls, keel roll)
+    through the engine, against :func:`magazine_blast_odds` (the port has no miss slot, so
+    re-rolls end)."""
+    state = magazine_game(ScriptedDice())
+    spec = state.setup.ships[0]
+    mag = spec.slot_index("port.5")
+    destroyed = 0  # the magazine itself (circled) and the first die's slot: critical damage
+    essex = state.ships[0]._replace(destroyed=destroyed, circled=1 << mag)
+    state = state.evolve(ships=(essex, *state.ships[1:]))
+    red = die("red").faces
+    for total in (19,):
+        slots = [Fraction(0)] * 6
+        keel = Fraction(0)
+        seen = Fraction(0)
+        choices: list[int] = []
+        while True:
+            dice = _BlastPaths(choices)
+            events: list = []
+            after = magazine_blast(state, 0, mag, total, dice, events).ships[0]
+            new = after.destroyed & ~destroyed
+            for k in range(6):
+                if new >> (6 * (mag // 6) + k) & 1:
+                    slots[k] += dice.prob
+            (blast,) = events
+            if blast.keel is None:  # broken by the blast's own critical damage
+                assert blast.keel_broken and after.status == KEEL_BROKEN
+                keel += dice.prob
+            else:
+                modifier = blast.keel[2]
+                breaks = sum(1 for a in red for b in red if a + b + modifier >= blast.si)
+                keel += dice.prob * Fraction(breaks, len(red) ** 2)
+            seen += dice.prob
+            while choices and choices[-1] + 1 == len(dice.branches[len(choices) - 1]):
+                choices.pop()
+            if not choices:
+                break
+            choices[-1] += 1
+        assert seen == 1
+        odds = magazine_blast_odds(spec, destroyed, 1 << mag, False, mag, total)
+        assert odds == (tuple(slots), keel), total
+        assert keel > 0 and any(slots)

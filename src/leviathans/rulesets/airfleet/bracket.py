@@ -21,7 +21,7 @@ from ...dice import DiceExpr, DiceSource
 from ...protocol import Event
 from . import breach
 from .actions import Bracket
-from .gunnery import AttackOption, current_attacks, firing_ship, strike
+from .gunnery import AttackOption, blasts, current_attacks, firing_ship, strike
 from .nations.britain import posts_of
 from .state import GameState
 
@@ -166,5 +166,6 @@ def apply_bracket(state: GameState, action: Bracket, dice: DiceSource, events: l
     struck = breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location)
     rolled = breach.roll_volley(shot, struck, dice)
     results = breach.hits(rolled.rolled, rolled.total, struck, dice, shot.slot_dice)
-    return strike(state, opt.ship, opt.guns, opt.target, opt.location, struck, results,
-                  shot.modifier, opt.ranges, events, rolled.dropped)
+    after = strike(state, opt.ship, opt.guns, opt.target, opt.location, struck, results,
+                   shot.modifier, opt.ranges, events, rolled.dropped)
+    return blasts(state, after, opt.target, rolled.total, dice, events)  # N2: a Magazine

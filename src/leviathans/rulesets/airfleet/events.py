@@ -30,6 +30,7 @@ __all__ = [
     "InitiativeOrder",
     "InitiativeRolled",
     "InitiativeTie",
+    "MagazineExploded",
     "MoveEnded",
     "MovementOrder",
     "NothingBears",
@@ -418,3 +419,38 @@ class Reinforced(_Event):
                           f"this turn"}[self.outcome]
         return (f"{self.ship} reinforces {self.crew} > {self.target}: {dice} = {self.total} "
                 f"against {self.need}: {what}")
+
+
+@dataclass(frozen=True, slots=True)
+class MagazineExploded(_Event):
+    """N2: a destroyed Magazine explodes: its location suffers the destroying attack's total
+    plus a new roll of the magazine die, with two slot dice (saturation), damage at once; then
+    a keel roll."""
+
+    ship: str
+    magazine: str
+    location: str
+    #: the destroying attack's breach total, the magazine die's new roll, their sum
+    attack_total: int
+    die: int
+    total: int
+    results: tuple[str, ...]
+    destroyed: tuple[str, ...]
+    #: the keel roll after it (red, red, modifier), if one was made (none when the blast's
+    #: own critical damage broke the keel, or it was broken already)
+    keel: tuple[int, int, int] | None
+    si: int
+    keel_broken: bool
+
+    def text(self) -> str:
+        keel = ""
+        if self.keel is not None:
+            a, b, mod = self.keel
+            verdict = "breaks" if self.keel_broken else "holds"
+            keel = (f"; keel roll {a}+{b}{mod:+d} = {a + b + mod} against SI {self.si}: the "
+                    f"keel {verdict}")
+        elif self.keel_broken:
+            keel = "; the keel breaks"
+        return (f"{self.ship}'s magazine {self.magazine} explodes: {self.attack_total} + "
+                f"magazine {self.die} = {self.total} on its {self.location} location: "
+                f"{'; '.join(self.results)}{keel}")

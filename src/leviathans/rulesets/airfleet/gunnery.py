@@ -32,6 +32,7 @@ from .events import AttackResult, NothingBears
 from .geometry import attack_geometry
 from .nations.britain import posts_of
 from .ships import KEEL_BROKEN, ShipSpec, ShipState
+from .slot_kinds import Effect
 from .state import GameState, Phase
 
 if TYPE_CHECKING:
@@ -263,8 +264,20 @@ def apply_fire(state: GameState, action: Fire, dice: DiceSource, events: list[Ev
                           opt.weapon_dice, posts_of(state, opt.ship))  # N2: Reinforce
     struck = breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location)
     results = breach.roll_attack(shot, struck, dice)
-    return strike(state, opt.ship, (opt.slot,), opt.target, opt.location, struck, results,
-                  shot.modifier, (opt.range,), events)
+    after = strike(state, opt.ship, (opt.slot,), opt.target, opt.location, struck, results,
+                   shot.modifier, (opt.range,), events)
+    return blasts(state, after, opt.target, results[0].total, dice, events)
+
+
+def blasts(before: GameState, after: GameState, target: int, total: int, dice: DiceSource,
+           events: list[Event]) -> GameState:
+    """N2: a Magazine the attack destroyed explodes at once."""
+    lost = after.ships[target].circled & ~before.ships[target].circled
+    if not lost & after.setup.ships[target].special(Effect.MAGAZINE):
+        return after
+    from .nations.britain import magazine_blasts
+
+    return magazine_blasts(after, target, lost, total, dice, events)
 
 
 def strike(state: GameState, index: int, guns: tuple[int, ...], target_index: int,

@@ -46,6 +46,7 @@ from .events import RamAttack, RamCheck, ShipLost, ShipPushed
 from .geometry import damage_locations
 from .gunnery import _describe
 from .ships import REMOVED, ShipSpec, ShipState
+from .slot_kinds import Effect
 from .state import GameState, MoveProgress
 
 __all__ = [
@@ -436,5 +437,13 @@ def _resolve_if_chosen(state: GameState, dice: DiceSource, events: list[Event]) 
                                     result.keel_broken, destroyed))
             if result.keel_broken:
                 events.append(ShipLost(spec.name, spec.side, "its keel broke (ram)"))
+            elif result.destroyed >= 0 and spec.special(Effect.MAGAZINE) >> (
+                    6 * loc + result.destroyed) & 1:  # N2: the Magazine explodes at once
+                from .nations.britain import magazine_blasts
+
+                blown = magazine_blasts(state.evolve(ships=tuple(ships)), strike.ship,
+                                        1 << (6 * loc + result.destroyed), result.total, dice,
+                                        events, True)
+                ships = list(blown.ships)
     prog = state.moving
     return finish_move(state.evolve(ships=tuple(ships), ram=None), prog, events)

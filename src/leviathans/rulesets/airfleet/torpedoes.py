@@ -533,7 +533,13 @@ def strike(state: GameState, torp: Torpedo, ship: int, location: int, dice: Dice
         events.append(ShipLost(tspec.name, tspec.side, "its keel broke (a torpedo)"))
     ships = list(state.ships)
     ships[ship] = target
-    return state.evolve(ships=tuple(ships))
+    state = state.evolve(ships=tuple(ships))
+    if result.destroyed >= 0 and tspec.special(Effect.MAGAZINE) >> flat & 1 \
+            and target.status != REMOVED:  # N2: the Magazine explodes at once
+        from .nations.britain import magazine_blasts
+
+        state = magazine_blasts(state, ship, 1 << flat, result.total, dice, events, True)
+    return state
 
 
 def _resolved(state: GameState) -> GameState:

@@ -28,10 +28,11 @@ from typing import Any
 
 from ....dice import DiceExpr, DiceSource, Die, die
 from ....errors import LeviathansError
+from ....hexgrid import Facing
 from ....protocol import Event
 from .. import primitives as P
 from ..actions import register_notation
-from ..events import Reinforced
+from ..events import MagazineExploded, Reinforced
 from ..ships import AFLOAT, ShipSpec
 from ..slot_kinds import CREW_KINDS, Effect
 from ..state import GameState
@@ -47,6 +48,9 @@ __all__ = [
     "crew_slots",
     "gun_parts",
     "location_crew",
+    "magazine_blast",
+    "magazine_blast_odds",
+    "magazine_blasts",
     "posts_of",
     "reinforce_odds",
     "repair_barred",
@@ -366,3 +370,125 @@ def view(state: GameState) -> dict[str, Any]:
         "no_repair": sorted(f"{setup.ships[i].name}:{setup.ships[i].slot_ref(slot)}"
                             for i, slot in state.nations.no_repair),
     }
+
+
+# --- the Magazine's explosion ------------------------------------------------------------
+
+
+class _Labelled:
+    """A dice source whose rolls are labelled ``magazine:...`` (``magazine:die``,
+    ``magazine:slot``, ``magazine:slot:saturation``, ``magazine:slot:reroll``,
+    ``magazine:keel``, ``magazine:keel-check``)."""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: DiceSource) -> None:
+        self.inner = inner
+
+    def roll(self, d: Die, label: str) -> int:
+        return self.inner.roll(d, f"magazine:{label}")
+
+
+#: N2/A4: the slot dice of a magazine's explosion (saturation: one extra)
+BLAST_SLOT_DICE = 2
+
+
+def magazine_blasts(state: GameState, index: int, lost: int, total: int, dice: DiceSource,
+                    events: list[Event], removed: bool = False) -> GameState:
+    """N2: the Magazines among ``lost`` (slots of ship ``index`` an attack with breach total
+    ``total`` has just destroyed) explode, each in turn (:func:`magazine_blast`); ``removed``:
+    a keel the blast breaks takes the ship off at once (torpedo resolution, rams), else it
+    stays until the end of the turn (gunnery, R6)."""
+    spec = state.setup.ships[index]
+    mags = spec.special(Effect.MAGAZINE) & lost
+    for flat in range(len(spec.slots)):
+        if mags >> flat & 1 and state.ships[index].on_board:
+            state = magazine_blast(state, index, flat, total, dice, events, removed)
+    return state
+
+
+def magazine_blast(state: GameState, index: int, magazine: int, total: int,
+                   dice: DiceSource, events: list[Event], removed: bool = False) -> GameState:
+    """N2: Magazine ``magazine`` of ship ``index``, destroyed by an attack with breach total
+    ``total``, explodes at once: its location suffers an attack of that total plus a new roll
+    of the magazine die with two slot dice (saturation, A4; its damage takes effect at once),
+    then a keel roll (2 red + the keel modifier against the structural integrity). A magazine
+    it destroys explodes in turn."""
+    from .. import breach
+    from ..events import ShipLost
+    from ..gunnery import _describe_all
+    from ..ships import KEEL_BROKEN, REMOVED
+
+    spec = state.setup.ships[index]
+    s = state.ships[index]
+    location = magazine // 6
+    labelled = _Labelled(dice)
+    mag_die = spec.slots[magazine].die or die("green")
+    face = labelled.roll(mag_die, "die")
+    blast = total + face
+    struck = breach.struck(spec, s, location)
+    results = breach.hits((("magazine", mag_die.name, face),), blast, struck, labelled,
+                          BLAST_SLOT_DICE)
+    lost = 0
+    for result in results:
+        if result.destroyed >= 0:
+            lost |= 1 << (6 * location + result.destroyed)
+    s = s._replace(destroyed=s.destroyed | lost, circled=s.circled | lost)
+    broken = any(r.keel_broken for r in results)
+    keel: tuple[int, int, int] | None = None
+    si = spec.structure(s.destroyed)
+    if not broken and s.status != KEEL_BROKEN:
+        a, b = labelled.roll(RED, "keel-check"), labelled.roll(RED, "keel-check")
+        modifier = P.keel_modifier(s.destroyed | s.circled, spec.loc_mask[location])
+        keel = (a, b, modifier)
+        broken = P.keel_breaks(a, b, modifier, si)
+    was_broken = s.status == KEEL_BROKEN
+    if broken:
+        s = s._replace(status=REMOVED if removed else KEEL_BROKEN)
+    state = state.evolve(ships=(*state.ships[:index], s, *state.ships[index + 1:]))
+    events.append(MagazineExploded(
+        spec.name, spec.slot_ref(magazine), spec.locations[location], total, face, blast,
+        _describe_all(spec, location, struck, results),
+        tuple(spec.slot_ref(f) for f in range(len(spec.slots)) if lost >> f & 1), keel, si,
+        broken and not was_broken))
+    if broken and removed:
+        events.append(ShipLost(spec.name, spec.side, "its keel broke (a magazine explosion)"))
+    newly = lost & ~(1 << magazine)
+    return magazine_blasts(state, index, newly, blast, dice, events, removed) if newly else state
+
+
+def magazine_blast_odds(spec: ShipSpec, destroyed: int, circled: int, moved: bool,
+                        magazine: int, total: int) -> tuple[tuple[Fraction, ...], Fraction]:
+    """N2, exact: a magazine's explosion after an attack with breach ``total`` destroyed it
+    (the ship's slots ``destroyed`` and ``circled`` as they stand then, the magazine among
+    them): each slot of its location's chance to be destroyed by it, and the chance that the
+    keel breaks (in the blast's critical damage or in the keel roll after it). A magazine
+    destroyed by the blast does not explode again in this count."""
+    from .. import breach
+    from ..ships import ShipState
+
+    location = magazine // 6
+    struck = breach.struck(spec, ShipState(None, Facing.N, destroyed=destroyed,
+                                           circled=circled, moved=moved), location)
+    live = [k for k in range(6) if struck.breach[k] != P.MISS_SLOT]
+    mag_die = spec.slots[magazine].die or die("green")
+    two_red = DiceExpr.of([RED, RED])
+    slots = [Fraction(0)] * 6
+    keel = Fraction(0)
+    for face in sorted(set(mag_die.faces)):
+        weight = Fraction(mag_die.faces.count(face), len(mag_die.faces))
+        chain: dict[tuple[int, bool, bool], Fraction] = {(struck.gone, False, False): Fraction(1)}
+        for _ in range(BLAST_SLOT_DICE):
+            chain = breach._one_die(chain, total + face, struck, live)
+        for (gone, broken, _), p in chain.items():
+            new = gone & ~struck.gone
+            for k in range(6):
+                if new >> k & 1:
+                    slots[k] += weight * p
+            if broken:
+                keel += weight * p
+                continue
+            after = destroyed | new << 6 * location
+            modifier = P.keel_modifier(after | circled, spec.loc_mask[location])
+            keel += weight * p * two_red.prob_at_least(spec.structure(after) - modifier)
+    return tuple(slots), keel
