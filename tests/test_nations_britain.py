@@ -423,3 +423,31 @@ def test_magazine_blast_odds_are_exact_against_the_engine_enumerated() -> None:
         odds = magazine_blast_odds(spec, destroyed, 1 << mag, False, mag, total)
         assert odds == (tuple(slots), keel), total
         assert keel > 0 and any(slots)
+
+
+def test_a_ram_destroying_a_magazine_sets_it_off_at_once() -> None:
+    """The Pelletier rams the Anfield (8 Nations) in its port: the ram's attack (10 + 10 + 1)
+    destroys the Magazine port.4; the explosion (21 + 2) takes port.2 and port.3 and the keel
+    roll after it (10 + 10 + 6 against SI 21) breaks the keel: the Anfield is gone at once."""
+    start = game([ship("HML Anfield (8 Nations)", "british", "1009", "N", name="Anfield"),
+                  ship("Pelletier", "french", "0911", "NE")], ScriptedDice(),
+                 phase="movement", initiative="british", options=NATIONS)
+    dice = ScriptedDice.by_label({
+        "ram:check": [10, 10], "ram": [10, 10, 1, 1], "location": [1, 1], "slot": [4, 1],
+        "magazine:die": [2], "magazine:slot": [2], "magazine:slot:saturation": [3],
+        "magazine:keel-check": [10, 10]})
+    state = play(start, ["Pelletier:RAM"], dice)
+    (blast,) = [e for e in state.events if isinstance(e, MagazineExploded)]
+    assert (blast.magazine, blast.attack_total, blast.total) == ("port.4", 21, 23)
+    assert blast.destroyed == ("port.2", "port.3") and blast.keel == (10, 10, 6)
+    assert blast.keel_broken and state.ships[0].status == REMOVED
+    assert any(isinstance(e, ShipLost) and e.ship == "Anfield" for e in state.events)
+
+
+def test_officers_and_magazines_are_never_repaired() -> None:
+    start = essex_game(destroyed=["bow.5", "port.5", "stern.5"])
+    state = play(start, ["reinforce done"], ScriptedDice())
+    targets = {a.text().rpartition(">")[2] for a in state.legal_actions()}
+    assert targets == {"stern.5", "none"}
+    assert "never be repaired" in state.why_illegal(parse_action("repair Essex:stern.3>bow.5"))
+    assert "never be repaired" in state.why_illegal(parse_action("repair Essex:stern.3>port.5"))

@@ -260,3 +260,17 @@ def test_a_ship_that_makes_up_the_difference_moves_after_and_without_crews_sides
     assert plain.groups == (("french", 1), ("british", 1))
     assert plain.view()["nations"]["initiative"] == []
     assert not any(isinstance(e, InitiativeOrder) for e in plain.events)
+
+
+def test_initiative_crews_are_never_repaired_and_aerodynamique_engines_are() -> None:
+    start = game([ship(AQUITAINE, "french", "1010", "N", name="Aq",
+                       destroyed=["bow.4", "stern.2"]),
+                  ship(ANFIELD, "british", "3010", "N")], ScriptedDice(), phase="gunnery",
+                 initiative="british", options=NATIONS)
+    while start.phase != Phase.REPAIR:
+        start = play(start, ["reinforce done"] if "REINFORCE" in start.phase.name
+                     else ["done"], ScriptedDice())
+    targets = {a.text().rpartition(">")[2] for a in start.legal_actions()
+               if a.text().startswith("repair Aq")}
+    assert targets == {"stern.2", "none"}
+    assert "never be repaired" in start.why_illegal(parse_action("repair Aq:port.3>bow.4"))
