@@ -28,6 +28,7 @@ from leviathans.rulesets.airfleet.nations.britain import (
     Reinforce,
     magazine_blast,
     magazine_blast_odds,
+    reinforce_chance,
     reinforce_odds,
     resolute_bonus,
 )
@@ -171,6 +172,13 @@ def test_reinforce_odds_are_exact_against_enumeration() -> None:
         moving = die("green") if len(dice) > 2 else None
         target = die("green") if len(dice) > 3 else None
         assert reinforce_odds(moving, target) == Fraction(hits, total)
+    # as a player sees it: an Officer (no die) to an occupied slot, a crew to a destroyed one
+    state = essex_game(destroyed=["stern.3"])
+    green = die("green")
+    assert reinforce_chance(state, Reinforce("Essex", "bow.5", "starboard.5")) == \
+        reinforce_odds(None, green)
+    assert reinforce_chance(state, Reinforce("Essex", "starboard.5", "stern.3")) == \
+        reinforce_odds(green, None)
 
 
 def test_reinforce_is_once_a_ship_a_turn_and_british_only() -> None:

@@ -52,6 +52,7 @@ __all__ = [
     "magazine_blast_odds",
     "magazine_blasts",
     "posts_of",
+    "reinforce_chance",
     "reinforce_odds",
     "repair_barred",
     "repair_bonus",
@@ -243,6 +244,18 @@ def reinforce_odds(moving: Die | None, target: Die | None) -> Fraction:
 
 def _occupant_die(spec: ShipSpec, posts: Mapping[int, int], slot: int) -> Die | None:
     return _crew_die(spec, posts.get(slot, slot))
+
+
+def reinforce_chance(state: GameState, action: Reinforce) -> Fraction:
+    """N2, exact: the chance that a legal ``action`` succeeds (for the browser and bots)."""
+    index = state.setup.by_name[action.ship]
+    spec = state.setup.ships[index]
+    s = state.ships[index]
+    posts = posts_of(state, index)
+    a, b = spec.slot_index(action.crew), spec.slot_index(action.target)
+    occupied = not (s.destroyed | s.circled) >> b & 1
+    return reinforce_odds(_occupant_die(spec, posts, a),
+                          _occupant_die(spec, posts, b) if occupied else None)
 
 
 def _reinforcers(state: GameState, side: str) -> Iterator[int]:
