@@ -82,3 +82,19 @@ def test_random_play_exercises_the_british_and_french_rules() -> None:
     for kind in ("FlankSpeed", "FlankSpeedRolled", "Reinforce", "Reinforced",
                  "InitiativeOrder", "MagazineExploded"):
         assert seen[kind] > 0, (kind, seen)
+
+
+def test_the_greedy_bot_plays_a_nations_game_through_its_declaration_steps() -> None:
+    """The greedy bot passes the nations' declarations (Reinforce before repair) rather than
+    stopping at them; it weighs no special action yet (issue 16 item 6)."""
+    from leviathans.bots.greedy import GreedyBot
+
+    dice = SeededDice(1)
+    state = AIRFLEET.new_game(battle(), dice)
+    bots = {side: GreedyBot(seed=1) for side in ("british", "french")}
+    steps = 0
+    while state.outcome is None:
+        assert state.to_move is not None
+        state = state.apply(bots[state.to_move].choose(state), dice)
+        steps += 1
+    assert state.phase == Phase.OVER and steps > 0

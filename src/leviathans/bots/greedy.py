@@ -36,6 +36,7 @@ from ..rulesets.airfleet.deployment import placements, side_to_deploy
 from ..rulesets.airfleet.geometry import relative_sectors
 from ..rulesets.airfleet.gunnery import AttackOption, current_attacks
 from ..rulesets.airfleet.movement import candidates
+from ..rulesets.airfleet.nations.declare import DeclarationPhase, EndDeclarations
 from ..rulesets.airfleet.odds import attack_value as _attack_value
 from ..rulesets.airfleet.odds import bracket_value
 from ..rulesets.airfleet.repair import repair_odds
@@ -165,6 +166,9 @@ class GreedyBot:
         if state.phase == RESOLUTION:
             return best_strike(state, [a for a in state.legal_actions() if isinstance(a, Strike)],
                                KEEL_VALUE, self._random.random)
+        rules = state.setup.plan.by_phase[state.phase]
+        if isinstance(rules, DeclarationPhase):  # the 8 Nations' declarations: it makes none
+            return EndDeclarations(rules.step)
         return self._fog(state, [a for a in state.legal_actions() if isinstance(a, FogChoice)])
 
     # --- deployment --------------------------------------------------------------------------
