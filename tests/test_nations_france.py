@@ -119,6 +119,7 @@ def test_flank_speed_is_not_offered_without_the_option_or_to_a_ship_with_nothing
                   ship("HML Raven", "british", "3010", "N")], ScriptedDice(), phase="movement",
                  initiative="british", options={"rules": "commander"})
     assert not any(a.text().startswith("flank") for a in plain.legal_actions())
+    assert "nations" not in plain.view()  # the Commander game's view unchanged
     state = flank_game(destroyed=["stern.5", "stern.6"])
     assert state.mp_available(0) == 3
     assert not any(isinstance(a, FlankSpeed) for a in state.legal_actions())

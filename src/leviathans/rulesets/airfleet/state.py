@@ -306,7 +306,7 @@ class GameState:
                 "mp_left": m.mp,
                 "hexes_before_turn": max(0, spec.enter_before_turn - m.since),
             }
-        return {
+        out = {
             "ruleset": "airfleet",
             "turn": self.turn,
             "phase": self.phase.name.lower(),
@@ -320,9 +320,10 @@ class GameState:
             # the Commander rules (A5, A7): torpedo tokens and screening hugs
             "torpedoes": torpedoes.view(self),
             "hugs": screening.view(self),
-            # the 8 Nations (option nations): what each nation's rules keep
-            "nations": self.nations.view(self) if self.nations is not None else None,
         }
+        if self.nations is not None:  # the 8 Nations (option nations): what their rules keep
+            out["nations"] = self.nations.view(self)
+        return out
 
     def __repr__(self) -> str:
         return f"<GameState turn {self.turn} {self.phase.name.lower()} to move {self.to_move}>"
