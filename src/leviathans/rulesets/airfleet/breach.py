@@ -77,6 +77,8 @@ class Shooter:
     slot_dice: int = 1
     #: N7: how many times the crew die is rolled, summed as one crew result (a Gunner Crew: 2)
     crew_times: int = 1
+    #: N2: the die of a Magazine in the weapon's location (one at most), rolled "magazine"
+    magazine: Die | None = None
 
 
 #: A4: the weapon results a bracket attack keeps, the highest
@@ -99,6 +101,8 @@ class Volley:
     #: N7: per crew die, how many times it is rolled and summed as that location's crew result
     #: (a Gunner Crew: 2); empty: each once
     crew_times: tuple[int, ...] = ()
+    #: N2: the die of a Magazine in a location taking part (one at most)
+    magazine: Die | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +142,28 @@ SHOOTER_READS = ("destroyed", "evading")
 STRUCK_READS = ("destroyed", "circled", "moved", "evading", "si_lost")
 
 
-def shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr) -> Shooter:
-    """The firing part of an attack by gun ``slot`` with ``weapon_dice`` (its range band's)."""
+#: N2: the slots whose effects come into gunnery (``nations/britain.py``)
+_BRITISH = (Effect.OFFICER, Effect.MAGAZINE, Effect.RESOLUTE_GUN)
+
+
+def _british(spec: ShipSpec, posts: Mapping[int, int] | None) -> bool:
+    """Does an attack by this ship need Britain's rules (N2: crews moved by Reinforce, an
+    Officer, a Magazine, a Resolute gun)?"""
+    return bool(spec.specials) and (bool(posts) or any(e in spec.specials for e in _BRITISH))
+
+
+def shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr,
+            posts: Mapping[int, int] | None = None) -> Shooter:
+    """The firing part of an attack by gun ``slot`` with ``weapon_dice`` (its range band's);
+    ``posts``: where Reinforce moved the ship's crews (N2, ``britain.posts_of``)."""
+    if _british(spec, posts):
+        from .nations.britain import gun_parts
+
+        dice, bonus, magazine = gun_parts(spec, ship.destroyed, (slot,), posts or {})
+        return Shooter(weapon_dice, dice[0] if dice else None,
+                       P.trim_modifier(spec.trim_mask, ship.destroyed) + bonus,
+                       slot_dice=spec.slot_dice[slot] if spec.slot_dice else 1,
+                       magazine=magazine)
     location = slot // 6
     crews = spec.crew_slots[location]
     k = P.first_intact(crews, len(crews), ship.destroyed)
@@ -158,11 +182,20 @@ def crew_times(spec: ShipSpec, flat: int) -> int:
 
 
 def volley(spec: ShipSpec, ship: ShipState, guns: tuple[int, ...],
-           weapon_dice: tuple[DiceExpr, ...]) -> Volley:
+           weapon_dice: tuple[DiceExpr, ...], posts: Mapping[int, int] | None = None
+           ) -> Volley:
     """A4: the firing part of a bracket attack by ``guns`` (flat indices, in card order), each
     with its range band's ``weapon_dice``. Each location taking part brings its best crew die
     once; the attack rolls as many slot dice as the fewest any of its guns rolls alone (every
     gun combined must carry a square for the attack to saturate)."""
+    if _british(spec, posts):  # N2: moved crews, Officers, Magazines, Resolute guns
+        from .nations.britain import gun_parts
+
+        found, bonus, magazine = gun_parts(spec, ship.destroyed, guns, posts or {})
+        return Volley(tuple(weapon_dice), found,
+                      P.trim_modifier(spec.trim_mask, ship.destroyed) + bonus,
+                      min(spec.slot_dice[g] for g in guns) if spec.slot_dice else 1,
+                      magazine=magazine)
     crews: list[Die] = []
     times: list[int] = []
     for location in sorted({g // 6 for g in guns}):
@@ -208,11 +241,11 @@ def _compartment(spec: ShipSpec, destroyed: int, first: int) -> int:
 
 
 def breach_dice(weapon: DiceExpr, crew: Die | None, location: DiceExpr,
-                crew_times: int = 1) -> DiceExpr:
+                crew_times: int = 1, magazine: Die | None = None) -> DiceExpr:
     """The dice of a breach roll, in the order they are rolled: weapon, crew (``crew_times``
-    times: a Gunner Crew's twice, N7), location."""
+    times: a Gunner Crew's twice, N7), (N2: magazine), location."""
     return DiceExpr.of([*weapon.dice(), *([crew] * crew_times if crew is not None else []),
-                        *location.dice()])
+                        *([magazine] if magazine is not None else []), *location.dice()])
 
 
 @cache
@@ -295,17 +328,21 @@ def total_reach(shot: Shooter | Volley, target: Struck) -> tuple[tuple[int, ...]
         reach, outcomes = total_reach(shot, replace(target, bonus=0))
         return (reach[0],) * target.bonus + reach, outcomes
     if isinstance(shot, Shooter):
-        expr = breach_dice(shot.weapon, shot.crew, target.dice, shot.crew_times)
+        expr = breach_dice(shot.weapon, shot.crew, target.dice, shot.crew_times,
+                           shot.magazine)
         return reach_counts(expr), expr.outcomes()
-    # the order of the guns and of the crews changes nothing: one cache entry for all orders
+    # the order of the guns and of the crews changes nothing: one cache entry for all orders;
+    # a magazine die (N2) adds to the total as the location dice do
+    location = target.dice if shot.magazine is None else DiceExpr.of(
+        [*target.dice.dice(), shot.magazine])
     if shot.crew_times:
         pairs = sorted(zip(shot.crews, shot.crew_times, strict=True),
                        key=lambda c: (c[0].name, c[1]))
         return _volley_reach(tuple(sorted(shot.weapons, key=str)),
-                             tuple(d for d, _ in pairs), target.dice,
+                             tuple(d for d, _ in pairs), location,
                              tuple(t for _, t in pairs))
     return _volley_reach(tuple(sorted(shot.weapons, key=str)),
-                         tuple(sorted(shot.crews, key=lambda d: d.name)), target.dice)
+                         tuple(sorted(shot.crews, key=lambda d: d.name)), location)
 
 
 @cache
@@ -361,7 +398,8 @@ def _roll_total(shot: Shooter, target: Struck, dice: DiceSource
     rolled: list[tuple[str, str, int]] = []
     total = 0
     crew = (shot.crew,) * shot.crew_times if shot.crew is not None else ()  # N7: twice
-    for role, ds in ((shot.role, shot.weapon.dice()), ("crew", crew),
+    magazine = (shot.magazine,) if shot.magazine is not None else ()
+    for role, ds in ((shot.role, shot.weapon.dice()), ("crew", crew), ("magazine", magazine),
                      ("location", target.dice.dice())):
         for d in ds:
             face = dice.roll(d, role)
@@ -472,6 +510,10 @@ def roll_volley(shot: Volley, target: Struck, dice: DiceSource) -> VolleyRoll:
             result += face
         crews.append((result, places))
     total = 0
+    if shot.magazine is not None:  # N2
+        face = dice.roll(shot.magazine, "magazine")
+        rolled.append(("magazine", shot.magazine.name, face))
+        total += face
     for d in target.dice.dice():
         face = dice.roll(d, "location")
         rolled.append(("location", d.name, face))

@@ -31,6 +31,7 @@ from .actions import AirAction, Bracket, Cease, Fire
 from .events import AttackResult, NothingBears
 from .geometry import attack_geometry
 from .nations import america, japan, russia
+from .nations.britain import posts_of
 from .ships import KEEL_BROKEN, ShipSpec, ShipState
 from .slot_kinds import Effect
 from .state import GameState, Phase
@@ -276,12 +277,24 @@ def apply_fire(state: GameState, action: Fire, dice: DiceSource, events: list[Ev
     assert opt is not None
     setup = state.setup
     shot = breach.shooter(setup.ships[opt.ship], state.ships[opt.ship], opt.slot,
-                          opt.weapon_dice)
+                          opt.weapon_dice, posts_of(state, opt.ship))  # N2: Reinforce
     shot = america.adjust_shot(state, opt.ship, shot)  # N9: charges, Arc Torpedo
     struck = breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location)
     results = breach.roll_attack(shot, struck, dice)
-    return strike(state, opt.ship, (opt.slot,), opt.target, opt.location, struck, results,
-                  shot.modifier, (opt.range,), events)
+    after = strike(state, opt.ship, (opt.slot,), opt.target, opt.location, struck, results,
+                   shot.modifier, (opt.range,), events)
+    return blasts(state, after, opt.target, results[0].total, dice, events)
+
+
+def blasts(before: GameState, after: GameState, target: int, total: int, dice: DiceSource,
+           events: list[Event]) -> GameState:
+    """N2: a Magazine the attack destroyed explodes at once."""
+    lost = after.ships[target].circled & ~before.ships[target].circled
+    if not lost & after.setup.ships[target].special(Effect.MAGAZINE):
+        return after
+    from .nations.britain import magazine_blasts
+
+    return magazine_blasts(after, target, lost, total, dice, events)
 
 
 def strike(state: GameState, index: int, guns: tuple[int, ...], target_index: int,

@@ -49,10 +49,12 @@ def candidates(state: GameState) -> Iterator[int]:
     """Ships of the current movement group that have not moved yet."""
     found = state.cache.get("candidates")
     if found is None:
-        side, ship_type = state.groups[0]
+        side, ship_type = state.groups[0][:2]
         found = [i for i, (spec, s) in enumerate(zip(state.setup.ships, state.ships, strict=True))
                  if spec.side == side and spec.type == ship_type and s.status == AFLOAT
                  and s.bow is not None and not state.finished >> i & 1]
+        if len(state.groups[0]) > 2:  # N3: a group of chosen ships (Initiative Crew order)
+            found = [i for i in found if i in state.groups[0][2]]
         state.cache["candidates"] = found
     return iter(found)
 
@@ -178,7 +180,7 @@ def _progress(state: GameState, ship: str) -> tuple[MoveProgress | None, str | N
             return None, f"{current} is moving; it must end its move first"
         return state.moving, None
     if index not in candidates(state):
-        side, ship_type = state.groups[0]
+        side, ship_type = state.groups[0][:2]
         return None, f"{ship} does not move now: {side} Type {ship_type} ships are moving"
     return start_move(state, index), None
 

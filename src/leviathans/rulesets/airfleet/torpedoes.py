@@ -572,7 +572,13 @@ def strike(state: GameState, torp: Torpedo, ship: int, location: int, dice: Dice
     ships = list(state.ships)
     ships[ship] = target
     # N9: a Tesla coil destroyed by a torpedo loses its charge at once
-    return america.coil_damage(state.evolve(ships=tuple(ships)), ship, before, events)
+    state = america.coil_damage(state.evolve(ships=tuple(ships)), ship, before, events)
+    if result.destroyed >= 0 and tspec.special(Effect.MAGAZINE) >> flat & 1 \
+            and target.status != REMOVED:  # N2: the Magazine explodes at once
+        from .nations.britain import magazine_blasts
+
+        state = magazine_blasts(state, ship, 1 << flat, result.total, dice, events, True)
+    return state
 
 
 def _resolved(state: GameState) -> GameState:

@@ -102,8 +102,13 @@ class RolledInitiative(Initiative):
 
     def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
         winner = roll_initiative(state, dice, events)
+        groups = movement_groups(state, winner)
+        if state.nations is not None:  # N3: Initiative Crews order the moves ship by ship
+            from .nations.france import initiative_order
+
+            state, groups = initiative_order(state, winner, groups, events)
         return state.evolve(phase=self.phase, initiative=winner,
-                            groups=movement_groups(state, winner), moving=None, finished=0)
+                            groups=groups, moving=None, finished=0)
 
 
 class TurnEnd(BasePhase):
