@@ -85,3 +85,14 @@ def test_without_the_nations_nothing_is_added() -> None:
                  initiative="french", options={"rules": "commander"})
     svg = board_svg(state)
     assert "nations-marks" not in svg and ".lock-link" not in svg
+
+
+def test_bomba_mines_are_drawn_faint_until_active() -> None:
+    from test_nations_russia import mined
+
+    state = mined(("0606", True), ("0808", False))
+    marks = {g.get("data-hex"): g for g in groups(board_svg(state), "mine")}
+    assert set(marks) == {"0606", "0808"}
+    assert marks["0606"].get("data-active") == "true"
+    assert "inactive" in marks["0808"].get("class", "")
+    assert "active from the next launch phase" in title(marks["0808"])

@@ -59,6 +59,9 @@ def test_a_lock_moving_as_one_has_its_steps_labelled() -> None:
 
 def test_a_fled_italian_ships_return_in_the_after_repair_step() -> None:
     state = play(_fleeing(), FLY_OFF, ScriptedDice())
+    while state.phase.name == "NATIONS_REINFORCE":  # the Raven's Reinforce (N2): none
+        state = play(state, [next(a for a in legal(state) if a.endswith(" done"))],
+                     ScriptedDice())
     hints = nations_hints(state, legal(state))
     assert hints[STEP] == {"step": "after-repair", "title": "the declarations after repair",
                            "done": "after-repair done"}
@@ -118,3 +121,126 @@ def test_no_hints_without_the_nations() -> None:
     state = game(ships, ScriptedDice(), phase="movement", initiative="french",
                  options={"rules": "commander"})
     assert legal(state) and nations_hints(state, legal(state)) == {}
+
+
+# --- Britain and France (natA's rules) ------------------------------------------------------
+
+
+def test_reinforce_offered_with_the_crews_exact_chance() -> None:
+    from leviathans.rulesets.airfleet.nations import britain
+    from test_nations_britain import essex_game
+
+    state = essex_game()
+    hints = nations_hints(state, legal(state))
+    assert hints[STEP] == {"step": "reinforce", "title": "reinforcement",
+                           "done": "reinforce done"}
+    h = hints["reinforce Essex:stern.3>starboard.5"]
+    assert h["chance"] == frac(britain.reinforce_chance(
+        state, britain.Reinforce("Essex", "stern.3", "starboard.5")))
+    assert (h["rule"], h["row"], h["label"]) == ("Reinforce", "crew stern.3 to", "starboard.5")
+    assert h["failure"] == "neither crew may repair this turn"
+
+
+def test_flank_speed_offered_with_its_three_outcomes() -> None:
+    from leviathans.rulesets.airfleet.nations import france
+    from test_nations_france import AQUITAINE, flank_game
+
+    state = flank_game()
+    hints = nations_hints(state, legal(state))
+    h = hints[f"flank {AQUITAINE}:stern.5"]
+    odds = france.flank_speed_odds()
+    assert h["chance"] == frac(odds["success"])
+    assert h["critical"] == {"chance": frac(odds["critical"]),
+                             "text": "a roll of 2: the engine is destroyed"}
+    spec = state.setup.ships[0]
+    flat = spec.slot_index("stern.5")
+    assert h["success"] == f"its MP doubled: {france.flank_mp(spec, 0, flat, 2)} MP this turn"
+    assert h["failure"] == ("the engine gives no MP this turn: "
+                            f"{france.flank_mp(spec, 0, flat, 0)} MP")
+    assert f"flank {AQUITAINE}:stern.2" not in hints  # its Aerodynamique Engine
+
+
+def test_the_initiative_crews_move_order_is_in_the_view() -> None:
+    from test_nations_france import golden_game
+
+    state = golden_game()
+    order = [o["ship"] for o in state.view()["nations"]["move_order"]]
+    assert order == ["Paris", "HML Wales", "Jean Bart III", "Ardent", "HML Tiger",
+                     "Pontbriand", "HML Essex", "Pelletier", "Aquitaine I", "HML Raven",
+                     "Aquitaine II"]
+    assert state.view()["nations"]["move_order"][2] == {
+        "ship": "Jean Bart III", "side": "french", "initiative": 11}
+    after = play(state, ["Paris:E"], ScriptedDice())
+    assert [o["ship"] for o in after.view()["nations"]["move_order"]][:2] == [
+        "HML Wales", "Jean Bart III"]
+
+
+# --- Russia and Japan (natC's rules) --------------------------------------------------------
+
+
+def test_evasive_maneuvers_with_their_chance_strain_and_keel() -> None:
+    from leviathans.rulesets.airfleet.nations import russia
+    from test_nations_russia import BAYAN, after_move
+
+    state = after_move()
+    hints = nations_hints(state, legal(state))
+    assert hints[STEP]["done"] == "after-move done"
+    h = hints[f"evade {BAYAN}"]
+    odds = russia.evasive_odds(state, 0)
+    assert h["chance"] == frac(odds.success) and h["critical"]["chance"] == frac(odds.keel)
+    assert h["effect"].endswith("its own gun attacks take -4")
+    assert h["failure"] == (f"it loses {state.setup.ships[0].type} structural integrity for "
+                            f"good and rolls for its keel")
+
+
+def test_concentrated_fire_then_a_fleet_bracket_with_its_exact_odds() -> None:
+    from leviathans.rulesets.airfleet.nations import japan
+    from test_nations_japan import FLEET, before_gunnery
+
+    state = before_gunnery()
+    h = nations_hints(state, legal(state))["concentrate Pontbriand"]
+    assert h["chance"] == frac(japan.concentrated_odds()) and h["label"] == "at Pontbriand"
+    state = play(state, ["concentrate Pontbriand"],
+                 ScriptedDice.by_label({"concentrated-fire": [8, 7]}))
+    hints = nations_hints(state, legal(state))
+    fleet = hints[FLEET]
+    (option,) = [o for o in japan.fleet_brackets(state) if o.action.text() == FLEET]
+    odds = japan.fleet_bracket_odds(state, option)
+    assert fleet["chance"] == frac(sum(odds.slots.values(), Fraction(0)))
+    assert fleet["label"] == "Kaga port.2 + Akagi port.2 → starboard"
+    assert fleet["rule"] == "Concentrated Fire at Pontbriand"
+
+
+def test_mines_and_bombs_in_the_launch_phase_and_a_bombs_strike() -> None:
+    from leviathans.rulesets.airfleet.nations import japan
+    from test_nations_japan import INITIATIVE, ISHIKAWA, bombing
+
+    state = bombing("1910")
+    hints = nations_hints(state, legal(state))
+    odds = japan.bomb_odds(state, 1)
+    port = hints["bomb 1>Pontbriand:port"]
+    assert port["chance"] == frac(min(sum(odds["port"].slots.values(), Fraction(0)),
+                                      Fraction(1)))
+    assert (port["rule"], port["label"]) == ("bomb 1", "its port")
+    from conftest import game, ship
+
+    fresh = game([ship(ISHIKAWA, "british", "1010", "N"),
+                  ship("Pontbriand", "french", "1910", "N")],
+                 ScriptedDice.by_label(INITIATIVE), options={"rules": "commander",
+                                                             "nations": True})
+    h = nations_hints(fresh, legal(fresh))[f"bomb {ISHIKAWA}:starboard.3>Pontbriand"]
+    assert (h["chance"], h["label"], h["target"]) == (None, "at Pontbriand", "Pontbriand")
+
+
+def test_a_bomba_mine_offered_by_its_hex() -> None:
+    from conftest import game, ship
+    from test_nations_russia import BERKUT, INITIATIVE
+
+    state = game([ship(BERKUT, "british", "1010", "N"),
+                  ship("Pontbriand", "french", "3010", "N")],
+                 ScriptedDice.by_label(INITIATIVE), options={"rules": "commander",
+                                                             "nations": True})
+    hints = nations_hints(state, legal(state))
+    h = hints[f"mine {BERKUT}:starboard.6@1110"]
+    assert (h["rule"], h["label"], h["hex"], h["chance"]) == (
+        "Bomba Mines starboard.6", "at 1110", "1110", None)

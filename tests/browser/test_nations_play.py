@@ -162,7 +162,9 @@ def play_turn(page: Page, clicker: Clicker, shots: Shots, seen: dict[str, str]) 
 def test_a_british_against_french_nations_game_through_the_page(page: Page, test_server: str,
                                                                 shots: Shots) -> None:
     """The built-in British-against-French scenario, hotseat, played by clicks for a turn:
-    the variant fleets deployed, moved and fired through the page's controls."""
+    the variant fleets deployed, moved and fired through the page's controls; Flank Speed in
+    a French ship's move panel, the Reinforce step and the Initiative Crews' move order in the
+    banner shown, one Flank Speed and one Reinforce taken."""
     g = ApiGame(test_server, scenario="nations-britain-france")
     page.goto(g.url)
     clicker = Clicker(page)
@@ -174,6 +176,16 @@ def test_a_british_against_french_nations_game_through_the_page(page: Page, test
     expect(page.locator("#log")).to_contain_text("== Turn 2 ==")
     state = g.state()
     assert state["view"]["turn"] == 2 and state["view"]["nations"] is not None
+    # the British and French actions (N2, N3): each shown with its chance, one of each taken
+    assert re.search(r"Flank Speed .*\n.*engine [\w.-]+ · [\d.]+%", seen["move"]), seen["move"]
+    assert "Critical failure" in seen["move"]
+    assert "move order (Initiative Crews)" in seen["order"]
+    step = next(v for k, v in seen.items() if k.startswith("Reinforcement"))
+    assert re.search(r"Reinforce .*2 red \+ the crews' dice ≥ 15", step), step
+    assert re.search(r"crew [\w.-]+ to", step)
+    expect(page.locator("#log")).to_contain_text("tries Flank Speed on")
+    expect(page.locator("#log")).to_contain_text(" reinforces ")
+    expect(page.locator("#log")).to_contain_text("Initiative Crew (N3): the movement order")
 
 
 def test_special_actions_offered_with_their_chances_and_outcomes(page: Page, test_server: str,
@@ -356,6 +368,9 @@ def test_the_controls_fit_a_phone(browser: Browser, test_server: str, shots: Sho
         clicker.decision()
         if page.locator("#move-ships button[data-ship='Habsburg']").count():
             clicker.click("#move-ships button[data-ship='Habsburg']", "pick the Habsburg")
+        # the move checked (the panel is drawn again once the plan comes)
+        expect(page.locator("#mp-left")).not_to_have_text("…", timeout=TIMEOUT)
+        page.wait_for_selector("#controls:not(.busy)")
         box = rule_box(page, "For Glory!", "Habsburg")
         expect(box).to_be_visible(timeout=TIMEOUT)
         box.scroll_into_view_if_needed()

@@ -1,7 +1,9 @@
 """What the game page needs for the 8 Nations' special actions (issue 16.7): for each legal
 special action, a readable label, its exact chance of success from the rule's own odds
 function (``germany.lock_odds``, ``italy.withdrawal_odds``, ``america.effas_chance`` and
-``torque_odds``, ``austria.glory_chance``), and one line each of what success and failure (and
+``torque_odds``, ``austria.glory_chance``, ``britain.reinforce_chance``,
+``france.flank_speed_odds``, ``russia.evasive_odds``, ``japan.concentrated_odds``,
+``japan.bomb_odds`` and ``fleet_bracket_odds``), and one line each of what success and failure (and
 a critical failure, where the rule has one) do; and, in a step of declarations, which step it
 is and its ``STEP done``.
 
@@ -21,7 +23,8 @@ __all__ = ["STEP", "nations_hints"]
 STEP = "$step"
 
 #: the first words of the nations' action texts (the others: ``SHIP:GLORY>SIDE``)
-_WORDS = ("lock ", "locked ", "charge ", "effas ", "torque ", "return ")
+_WORDS = ("lock ", "locked ", "charge ", "effas ", "torque ", "return ", "reinforce ", "flank ",
+          "evade ", "concentrate ", "mine ", "bomb ", "bracket ")
 
 
 def _frac(p: Fraction) -> dict[str, Any]:
@@ -180,10 +183,146 @@ def _torque(state: Any, action: Any) -> dict[str, Any]:
                        f"for {need} torque points", "failure": None}
 
 
+# --- Britain and France (N2, N3) -------------------------------------------------------------
+
+
+def _reinforce(state: Any, action: Any) -> dict[str, Any]:
+    from ..rulesets.airfleet.nations import britain
+
+    index = state.setup.by_name[action.ship]
+    spec, s = state.setup.ships[index], state.ships[index]
+    b = spec.slot_index(action.target)
+    manned = not (s.destroyed | s.circled) >> b & 1
+    return {"nation": "british", "rule": "Reinforce", "ship": action.ship,
+            "row": f"crew {action.crew} to",
+            "label": f"{action.target}{'' if manned else ' (destroyed)'}",
+            "crew": action.crew,
+            "target": action.target,
+            "chance": _frac(britain.reinforce_chance(state, action)),
+            "roll": f"2 red + the crews' dice ≥ {britain.REINFORCE_NEED}",
+            "success": "the two crews swap posts (to a destroyed crew slot: the crew mans it, "
+                       "its own post left empty)",
+            "failure": "neither crew may repair this turn"}
+
+
+def _flank(state: Any, action: Any) -> dict[str, Any]:
+    from ..rulesets.airfleet.nations import france
+
+    index = state.setup.by_name[action.ship]
+    spec, s = state.setup.ships[index], state.ships[index]
+    flat = spec.slot_index(action.engine)
+    odds = france.flank_speed_odds()
+    fast = france.flank_mp(spec, s.destroyed, flat, 2)
+    stopped = france.flank_mp(spec, s.destroyed, flat, 0)
+    return {"nation": "french", "rule": "Flank Speed", "ship": action.ship,
+            "label": f"engine {action.engine}", "engine": action.engine,
+            "chance": _frac(odds["success"]), "roll": f"2 red ≥ {france.FLANK_NEED}",
+            "success": f"its MP doubled: {fast} MP this turn",
+            "failure": f"the engine gives no MP this turn: {stopped} MP",
+            "critical": {"chance": _frac(odds["critical"]),
+                         "text": f"a roll of {france.FLANK_CRITICAL}: the engine is destroyed"}}
+
+
+# --- Russia and Japan (N6, N7) ---------------------------------------------------------------
+
+
+def _evade(state: Any, action: Any) -> dict[str, Any]:
+    from ..rulesets.airfleet.nations import russia
+
+    index = state.setup.by_name[action.ship]
+    spec, s = state.setup.ships[index], state.ships[index]
+    odds = russia.evasive_odds(state, index)
+    penalty = russia.evasion_penalty(spec, s._replace(evading=True))
+    return {"nation": "russian", "rule": "Evasive Maneuvers", "ship": action.ship,
+            "label": "evade", "chance": _frac(odds.success),
+            "roll": f"2 red ≥ {russia.EVASION_NEED}",
+            "effect": f"this turn attacks on it roll location dice two steps down; its own "
+                      f"gun attacks take -{abs(penalty)}",
+            "success": "no strain",
+            "failure": f"it loses {spec.type} structural integrity for good and rolls for "
+                       f"its keel",
+            "critical": {"chance": _frac(odds.keel), "text": "the keel breaks: the ship is lost"}}
+
+
+def _concentrate(state: Any, action: Any) -> dict[str, Any]:
+    from ..rulesets.airfleet.nations import japan
+
+    return {"nation": "japanese", "rule": "Concentrated Fire", "ship": None,
+            "label": f"at {_short(action.target)}", "target": action.target,
+            "chance": _frac(japan.concentrated_odds()),
+            "roll": f"2 red ≥ {japan.CONCENTRATION_NEED}",
+            "success": "your Japanese ships may bracket guns of several ships at it this turn",
+            "failure": "no Japanese ship of yours brackets this turn"}
+
+
+def _mine(state: Any, action: Any) -> dict[str, Any]:
+    return {"nation": "russian", "rule": f"Bomba Mines {action.slot}", "ship": action.ship,
+            "label": f"at {action.hex.label()}", "hex": action.hex.label(), "chance": None,
+            "roll": "no roll now",
+            "success": "a mine on that hex, active from the next launch phase: a ship coming "
+                       "onto or next to it sets it off (4 red + two slot dice on every ship "
+                       "beside it; mines beside it go off too)", "failure": None}
+
+
+def _bomb(state: Any, action: Any) -> dict[str, Any]:
+    from ..rulesets.airfleet.nations import japan
+
+    return {"nation": "japanese", "rule": f"Bomber Levs {action.slot}", "ship": action.ship,
+            "label": f"at {_short(action.target)}", "target": action.target, "chance": None,
+            "roll": "no roll now",
+            "success": f"after the torpedoes it strikes a location of its target within "
+                       f"{japan.BOMBER_REACH} hexes (2 red + slot die, no arc, no location "
+                       f"dice); out of reach it is lost", "failure": None}
+
+
+def _attack_hint(odds: Any) -> dict[str, Any]:
+    slots = sum(odds.slots.values(), Fraction(0))
+    return {"chance": _frac(min(slots, Fraction(1))), "keel": _frac(odds.keel),
+            "critical_roll": _frac(odds.critical),
+            "destroy": {ref: _frac(p) for ref, p in odds.slots.items()}}
+
+
+def _bomb_strike(state: Any, action: Any) -> dict[str, Any] | None:
+    from ..rulesets.airfleet.nations import japan
+
+    found = japan.bomb_odds(state, action.number)
+    odds = found.get(action.location) if isinstance(found, dict) else None
+    hint = {"nation": "japanese", "rule": f"bomb {action.number}", "ship": action.target,
+            "label": f"its {action.location}", "location": action.location,
+            "roll": "2 red + slot die, no location dice",
+            "success": "a slot of that location destroyed (damage at once)",
+            "failure": "no slot destroyed"}
+    if odds is not None:
+        hint.update(_attack_hint(odds))
+    else:
+        hint["chance"] = None
+    return hint
+
+
+def _fleet_bracket(state: Any, action: Any) -> dict[str, Any] | None:
+    from ..rulesets.airfleet.nations import japan
+
+    option = next((o for o in japan.fleet_brackets(state) if o.action == action), None)
+    if option is None:
+        return None
+    guns = " + ".join(f"{_short(s)} {slot}" for s, slot in action.guns)
+    return {"nation": "japanese", "rule": f"Concentrated Fire at {_short(action.target)}",
+            "ship": action.target, "label": f"{guns} → {action.location}",
+            "guns": [list(g) for g in action.guns], "location": action.location,
+            "roll": "each gun's weapon dice, the two best kept; the best crew die",
+            "success": "a slot of that location destroyed",
+            "failure": "no slot destroyed; every gun joined is spent",
+            **_attack_hint(japan.fleet_bracket_odds(state, option))}
+
+
 #: each nations action's hint, by (its nation's module, its type)
 _HANDLERS: dict[tuple[str, str], Callable[[Any, Any], dict[str, Any] | None]] = {
     ("germany", "LockOn"): _lock, ("germany", "LockStep"): _lock_step,
     ("austria", "Glory"): _glory, ("italy", "Return"): _return,
     ("america", "Charge"): _charge, ("america", "GunCharge"): _charge,
     ("america", "Effas"): _effas, ("america", "Torque"): _torque,
+    ("britain", "Reinforce"): _reinforce, ("france", "FlankSpeed"): _flank,
+    ("russia", "Evade"): _evade, ("japan", "Concentrate"): _concentrate,
+    ("russia", "LayMine"): _mine, ("japan", "Bomb"): _bomb,
+    ("japan", "BombStrike"): _bomb_strike, ("japan", "FleetBracket"): _fleet_bracket,
 }

@@ -32,7 +32,7 @@ from ..state import GameState
 
 __all__ = ["FLANK", "FLANK_NEED", "FLANK_SPEED", "FlankSpeed", "FlankSpeedRule",
            "flank_engines", "flank_mp", "flank_speed_odds", "initiative_bonus",
-           "initiative_order", "initiative_view"]
+           "initiative_order", "initiative_view", "move_order"]
 
 RED = die("red")
 TWO_RED = DiceExpr.parse("2red")
@@ -249,3 +249,28 @@ def initiative_view(state: GameState) -> list[dict[str, Any]]:
     assert state.nations is not None
     return [{"ship": state.setup.ships[i].name, "initiative": n}
             for i, n in state.nations.initiative]
+
+
+def move_order(state: GameState) -> list[dict[str, Any]]:
+    """N3 (Initiative Crews): the ships still to move this turn, in the engine's order (its
+    movement groups, the Initiative Crews' ranks within each Type), each with its initiative;
+    empty when no Initiative Crew orders the moves."""
+    from ..ships import AFLOAT
+
+    assert state.nations is not None
+    rank = dict(state.nations.initiative)
+    if not rank:
+        return []
+    setup = state.setup
+    out: list[dict[str, Any]] = []
+    for group in state.groups:
+        side, ship_type = group[:2]
+        members = group[2] if len(group) > 2 else [
+            i for i in range(len(setup.ships))
+            if setup.ships[i].side == side and setup.ships[i].type == ship_type]
+        for i in members:
+            s = state.ships[i]
+            if s.status == AFLOAT and s.bow is not None and not state.finished >> i & 1:
+                out.append({"ship": setup.ships[i].name, "side": side,
+                            "initiative": rank.get(i)})
+    return out

@@ -13,6 +13,7 @@ __all__ = ["view"]
 
 def view(state: GameState) -> dict[str, Any]:
     return {"flank_speed": france.flank_view(state), "initiative": france.initiative_view(state),
+            "move_order": france.move_order(state),
             **britain.view(state), **germany.lock_view(state), **italy.view(state),
             **america.view(state), **austria.view(state), "russia": russia.view(state),
             "japan": japan.view(state)}
