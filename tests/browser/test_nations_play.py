@@ -48,7 +48,20 @@ AFTER_REPAIR = {"options": NATIONS, "ships": [
     {"card": "USG Virginia (8 Nations)", "name": "Virginia", "side": "british", "bow": "1010",
      "facing": "N"},
 ]}
-POSITIONS = {"test-nations": POSITION, "test-after-repair": AFTER_REPAIR}
+#: Russian and Japanese variant cards: Bomba Mines, Evasive Maneuvers, Bomber Levs and
+#: Concentrated Fire
+RUSSIA_JAPAN = {"options": NATIONS, "ships": [
+    {"card": "Bayan (8 Nations)", "name": "Bayan", "side": "british", "bow": "1010",
+     "facing": "NE"},
+    {"card": "Aleksandr III (8 Nations)", "name": "Aleksandr", "side": "british",
+     "bow": "0816", "facing": "NE"},
+    {"card": "Ishikawa (8 Nations)", "name": "Ishikawa", "side": "french", "bow": "1806",
+     "facing": "SW"},
+    {"card": "Tokushima (8 Nations)", "name": "Tokushima", "side": "french", "bow": "2010",
+     "facing": "SW"},
+]}
+POSITIONS = {"test-nations": POSITION, "test-after-repair": AFTER_REPAIR,
+             "test-russia-japan": RUSSIA_JAPAN}
 
 SCRIPT = textwrap.dedent(f"""
     import sys
@@ -350,6 +363,54 @@ def test_a_lock_drawn_and_moved_as_one(page: Page, test_server: str, shots: Shot
     clicker.click("button[data-action='locked Hamburg:E']", "end the lock's move")
     clicker.wait_seq_after(seq)
     expect(page.locator("#log")).to_contain_text("Hamburg")
+
+
+def test_mines_bombs_evasion_and_concentrated_fire(page: Page, test_server: str,
+                                                  shots: Shots) -> None:
+    """N6, N7 on the page: a Bomba mine laid from the launch panel (a button per hex, the
+    mine drawn), a Bomber's target named there, Evasive Maneuvers after movement and
+    Concentrated Fire before gunnery, each with its chance and outcomes."""
+    g = ApiGame(test_server, scenario="test-russia-japan")
+    clicker = Clicker(page)
+    until(g, lambda s: any(a.startswith("mine Bayan:") for a in s["legal"]))
+    page.goto(g.url)
+    assert clicker.decision().startswith("Torpedo launch")
+    mines = page.locator("#nations-launch .nation-rule[data-ship='Bayan'] button")
+    expect(mines.first).to_contain_text(re.compile(r"^at \d{4}$"))
+    expect(page.locator("#nations-launch")).to_contain_text("a mine on that hex")
+    page.mouse.move(5, 5)
+    shots(page, "mines")
+    action = mines.first.get_attribute("data-action")
+    hex_ = str(action).rpartition("@")[2]
+    seq = clicker.seq()
+    mines.first.click()
+    clicker.wait_seq_after(seq)
+    expect(page.locator(f"g.mine[data-hex='{hex_}'][data-active='false']")).to_have_count(1)
+    expect(page.locator("#log")).to_contain_text(f"lays a Bomba mine on {hex_}")
+
+    until(g, lambda s: any(a.startswith("bomb Ishikawa:") for a in s["legal"]))
+    page.goto(g.url)
+    clicker.decision()
+    bomb = page.locator("#nations-launch button[data-action^='bomb Ishikawa:']").first
+    expect(bomb).to_contain_text(re.compile(r"^at (Bayan|Aleksandr)$"))
+    shots(page, "bombs")
+
+    until(g, lambda s: s["view"]["phase"] == "nations_after_move")
+    page.goto(g.url)
+    assert clicker.decision() == "The declarations after movement: british"
+    evade = rule_box(page, "Evasive Maneuvers", "Bayan")
+    expect(evade.locator("button")).to_have_text(re.compile(r"evade · [\d.]+%"))
+    expect(evade.locator("li.effect")).to_contain_text("two steps down")
+    expect(evade.locator("li.failure")).to_contain_text("structural integrity")
+    shots(page, "evasive-maneuvers")
+
+    until(g, lambda s: s["view"]["phase"] == "nations_before_gunnery"
+          and s["to_move"] == "french")
+    page.goto(g.url)
+    assert clicker.decision() == "The declarations before gunnery: french"
+    box = page.locator(".nation-rule[data-rule='Concentrated Fire']")  # the side's, no ship
+    expect(box.locator("button").first).to_contain_text(re.compile(r"^at \w+ · 18\.8%$"))
+    shots(page, "concentrated-fire")
 
 
 def test_the_controls_fit_a_phone(browser: Browser, test_server: str, shots: Shots) -> None:

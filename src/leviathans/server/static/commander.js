@@ -125,8 +125,9 @@ function airLaunch(ctx) {
   // a click on a ship aims at the hex under the pointer (the board keeps it as hovered)
   board.onShip = () => { if (board.hovered) aimAt(board.hovered); };
   ctx.controls(`Torpedo launch: ${data.to_move}`,
-    el("p", { class: "muted small", id: "launch-help" }, "Place a launch: pick a torpedo, then click its target hex on the board. "
-      + "The line runs from the launch hex to the target and strikes the first ship it meets when torpedoes resolve, after movement."),
+    el("p", { class: "muted small", id: "launch-help" }, slots.length ? "Place a launch: pick a torpedo, then click its target hex on the board. "
+      + "The line runs from the launch hex to the target and strikes the first ship it meets when torpedoes resolve, after movement."
+      : "No torpedo of yours may launch now: the 8 Nations' launches are below."),
     el("div", { class: "buttons", id: "torpedo-slots" }, slots.map((s) => ctx.button(
       `${s.ship.replace(/^HML /, "")} ${s.slot} · ${s.range} hexes, ${s.dice.length} ${s.dice[0] || ""}`,
       () => { pick.tslot = key(s); pick.aim = null; airLaunch(ctx); },
