@@ -451,6 +451,20 @@ def test_the_controls_fit_a_phone(browser: Browser, test_server: str, shots: Sho
         seq = clicker.seq()
         clicker.click("#nations-done", "end the declarations")
         clicker.wait_seq_after(seq)
+        # the British Reinforce step: a row of buttons per crew moving
+        bf = ApiGame(test_server, scenario="nations-britain-france")
+        until(bf, lambda s: s["view"]["phase"] == "nations_reinforce"
+              and any(a.startswith("reinforce ") for a in s["legal"]), limit=120)
+        page.goto(bf.url)
+        assert clicker.decision().startswith("Reinforcement")
+        buttons = page.locator("#nations-step button[data-action]")
+        assert buttons.count() > 0
+        for b in buttons.all():
+            b.scroll_into_view_if_needed()
+            r = b.bounding_box()
+            assert r is not None and r["x"] >= 0 and r["x"] + r["width"] <= 390, r
+        page.locator("#nations-step").scroll_into_view_if_needed()
+        shots(page, "phone-reinforce")
     finally:
         context.close()
     assert not errors, errors
