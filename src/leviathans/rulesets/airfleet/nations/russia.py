@@ -48,7 +48,7 @@ from ..slot_kinds import Effect
 
 if TYPE_CHECKING:
     from ..ships import ShipSpec, ShipState
-    from ..state import GameState
+    from ..state import GameState, MoveProgress
 
 __all__ = ["EVADE", "EVASION_NEED", "MINE_DICE", "MINE_SLOT_DICE", "Evade", "EvasiveOdds",
            "LayMine", "activate_mines", "can_mine", "evaded_dice", "evasion_penalty",
@@ -532,7 +532,23 @@ def mines_entered(state: GameState, entered: dict[int, set[Hex]], dice: DiceSour
     moving = state.moving
     if moving is not None and state.ships[moving.ship].status == REMOVED:
         state = finish_move(state, moving, events)
+    elif moving is not None:
+        state = _clear_of_lost(state, moving)
     return state
+
+
+def _clear_of_lost(state: GameState, moving: MoveProgress) -> GameState:
+    """A ship a mine removed no longer stands in the moving ship's way (nor may it be rammed):
+    the hexes the move keeps clear of are those of the ships left (and what the move learnt of
+    the old ones is forgotten)."""
+    from ..state import MoveProgress
+
+    occupied = frozenset(h for j in state.afloat() if j != moving.ship for h in state.hexes(j))
+    if occupied == moving.occupied:
+        return state
+    return state.evolve(moving=MoveProgress(
+        moving.ship, moving.mp, moving.since, moving.turned, moving.used, occupied,
+        moving.start, {}, moving.position, moving.slipped, moving.spun))
 
 
 def ram_hexes(state: GameState) -> dict[int, frozenset[Hex]]:
