@@ -221,7 +221,7 @@ def test_mines_and_bombs_in_the_launch_phase_and_a_bombs_strike() -> None:
     port = hints["bomb 1>Pontbriand:port"]
     assert port["chance"] == frac(min(sum(odds["port"].slots.values(), Fraction(0)),
                                       Fraction(1)))
-    assert (port["rule"], port["label"]) == ("bomb 1", "its port")
+    assert (port["rule"], port["label"]) == ("Bomb 1", "its port")
     from conftest import game, ship
 
     fresh = game([ship(ISHIKAWA, "british", "1010", "N"),

@@ -60,8 +60,15 @@ RUSSIA_JAPAN = {"options": NATIONS, "ships": [
     {"card": "Tokushima (8 Nations)", "name": "Tokushima", "side": "french", "bow": "2010",
      "facing": "SW"},
 ]}
+#: a Japanese Bomber nine hexes from its target (test_nations_japan's): every location of the
+#: target within its reach, so its side chooses where the bomb strikes
+BOMBING = {"options": NATIONS, "ships": [
+    {"card": "Ishikawa (8 Nations)", "name": "Ishikawa", "side": "british", "bow": "1010",
+     "facing": "N"},
+    {"card": "Pontbriand", "side": "french", "bow": "1910", "facing": "N"},
+]}
 POSITIONS = {"test-nations": POSITION, "test-after-repair": AFTER_REPAIR,
-             "test-russia-japan": RUSSIA_JAPAN}
+             "test-russia-japan": RUSSIA_JAPAN, "test-bombing": BOMBING}
 
 SCRIPT = textwrap.dedent(f"""
     import sys
@@ -411,6 +418,31 @@ def test_mines_bombs_evasion_and_concentrated_fire(page: Page, test_server: str,
     box = page.locator(".nation-rule[data-rule='Concentrated Fire']")  # the side's, no ship
     expect(box.locator("button").first).to_contain_text(re.compile(r"^at \w+ · 18\.8%$"))
     shots(page, "concentrated-fire")
+
+
+def test_a_bombs_strike_chosen_by_location(page: Page, test_server: str, shots: Shots) -> None:
+    """N7 on the page: the bomb named in the launch phase is drawn to its target; when it
+    strikes, its side chooses the location from a panel of the locations with their odds."""
+    g = ApiGame(test_server, scenario="test-bombing")
+    until(g, lambda s: "bomb Ishikawa:starboard.3>Pontbriand" in s["legal"])
+    g.act("bomb Ishikawa:starboard.3>Pontbriand")
+    page.goto(g.url)
+    clicker = Clicker(page)
+    clicker.decision()
+    expect(page.locator("g.bomb-line[data-target='Pontbriand']")).to_have_count(1)
+    until(g, lambda s: any(a.startswith("bomb 1>") for a in s["legal"]))
+    page.goto(g.url)
+    assert clicker.decision() == "Bomb 1: british chooses"
+    box = rule_box(page, "Bomb 1", "Pontbriand")
+    expect(box.locator("button")).to_have_count(4)
+    expect(box.locator("button[data-action='bomb 1>Pontbriand:port']")).to_have_text(
+        re.compile(r"^its port · [\d.]+%$"))
+    page.mouse.move(5, 5)
+    shots(page, "bomb-strike")
+    seq = clicker.seq()
+    clicker.click("button[data-action='bomb 1>Pontbriand:port']", "strike the port")
+    clicker.wait_seq_after(seq)
+    expect(page.locator("#log")).to_contain_text("(no location dice)")
 
 
 def test_the_controls_fit_a_phone(browser: Browser, test_server: str, shots: Shots) -> None:

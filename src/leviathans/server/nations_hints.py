@@ -287,7 +287,7 @@ def _bomb_strike(state: Any, action: Any) -> dict[str, Any] | None:
 
     found = japan.bomb_odds(state, action.number)
     odds = found.get(action.location) if isinstance(found, dict) else None
-    hint = {"nation": "japanese", "rule": f"bomb {action.number}", "ship": action.target,
+    hint = {"nation": "japanese", "rule": f"Bomb {action.number}", "ship": action.target,
             "label": f"its {action.location}", "location": action.location,
             "roll": "2 red + slot die, no location dice",
             "success": "a slot of that location destroyed (damage at once)",
