@@ -67,8 +67,17 @@ BOMBING = {"options": NATIONS, "ships": [
      "facing": "N"},
     {"card": "Pontbriand", "side": "french", "bow": "1910", "facing": "N"},
 ]}
+#: two Tokushimas whose port long guns (bracket) both reach the Pontbriand's starboard side, in
+#: movement (test_nations_japan's): Concentrated Fire, then a bracket of both ships' guns
+FLEET = {"options": NATIONS, "start": {"phase": "movement", "initiative": "french"}, "ships": [
+    {"card": "Tokushima (8 Nations)", "name": "Kaga", "side": "british", "bow": "1010",
+     "facing": "N"},
+    {"card": "Tokushima (8 Nations)", "name": "Akagi", "side": "british", "bow": "1014",
+     "facing": "N"},
+    {"card": "Pontbriand", "side": "french", "bow": "0212", "facing": "N"},
+]}
 POSITIONS = {"test-nations": POSITION, "test-after-repair": AFTER_REPAIR,
-             "test-russia-japan": RUSSIA_JAPAN, "test-bombing": BOMBING}
+             "test-russia-japan": RUSSIA_JAPAN, "test-bombing": BOMBING, "test-fleet": FLEET}
 
 SCRIPT = textwrap.dedent(f"""
     import sys
@@ -443,6 +452,36 @@ def test_a_bombs_strike_chosen_by_location(page: Page, test_server: str, shots: 
     clicker.click("button[data-action='bomb 1>Pontbriand:port']", "strike the port")
     clicker.wait_seq_after(seq)
     expect(page.locator("#log")).to_contain_text("(no location dice)")
+
+
+def test_a_concentrated_fire_bracket_below_the_gun_table(page: Page, test_server: str,
+                                                        shots: Shots) -> None:
+    """N7 on the page: after a successful Concentrated Fire (the server's dice decide: a new
+    game until it succeeds), the bracket of both ships' guns is offered below the gun table
+    with its chance, and fired from there."""
+    fleet = "bracket Kaga:port.2+Akagi:port.2>Pontbriand:starboard"
+    for _ in range(40):
+        g = ApiGame(test_server, scenario="test-fleet")
+        s = until(g, lambda s: "concentrate Pontbriand" in s["legal"])
+        s = g.act("concentrate Pontbriand")
+        if fleet in s["legal"]:
+            break
+    else:
+        raise AssertionError("forty Concentrated Fires failed (each succeeds 3 times in 16)")
+    page.goto(g.url)
+    clicker = Clicker(page)
+    assert clicker.decision().startswith("Gunnery")
+    box = page.locator("#nations-gunnery .nation-rule[data-rule='Concentrated Fire at "
+                       "Pontbriand']")
+    button = box.locator(f"button[data-action='{fleet}']")
+    expect(button).to_have_text(re.compile(
+        r"^Kaga port\.2 \+ Akagi port\.2 → starboard · [\d.]+%$"))
+    page.mouse.move(5, 5)
+    shots(page, "fleet-bracket")
+    seq = clicker.seq()
+    clicker.click(f"#nations-gunnery button[data-action='{fleet}']", "fire the bracket")
+    clicker.wait_seq_after(seq)
+    expect(page.locator("#log")).to_contain_text("Kaga + Akagi")
 
 
 def test_the_controls_fit_a_phone(browser: Browser, test_server: str, shots: Shots) -> None:
