@@ -25,7 +25,10 @@ action text itself is the key. The table lists, from the setup:
   actions, position-independent: every ship of the nation x every slot or target it may
   name) has those actions' texts listed, in plan order, each once. A rule without it has its
   actions counted as unexpressed (:attr:`~.base.LeviathansEnv.unexpressed`), which the
-  tests catch.
+  tests catch. No list is per hex: in the ``nations-X-Y`` battles a side's nations' part is
+  a few dozen indices (Germany's 3 ships 30: locks and lock steps; Italy's 3 ships 18: a
+  return per facing; Austria-Hungary's 2 ships 4: For Glory! per broach side; America's 2
+  ships 4 charges each, EFFAS rays x targets x charges and torque per ship and way).
 
 Observation (``AirFleetObservation.layout()`` names the blocks), from the player's side: the
 turn (over the turn limit), the phase, who is to move, who holds initiative, the moving
@@ -164,7 +167,7 @@ class AirFleetActions(ActionTable[GameState]):
             launches = 0
             for spec in setup.ships:
                 for torp in torpedo_slots(spec, setup.options.level):
-                    launches += 1
+                    launches += torp.launches  # a Doppio launches twice a turn (N5)
                     for cell in cells:
                         self._text(Launch(spec.name, spec.slot_ref(torp.flat), cell).text())
             self._text(EndLaunches().text())

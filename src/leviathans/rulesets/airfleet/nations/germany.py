@@ -26,6 +26,7 @@ from .. import primitives as P
 from ..actions import register_notation
 from ..events import FlakRolled, LockBroken, LockMoved, LockRolled, RamAttack, ShipLost
 from ..geometry import in_arc
+from ..setup import GameSetup
 from ..ships import AFLOAT, REMOVED, ShipSpec, ShipState
 from ..slot_kinds import Effect
 from ..state import GameState, MoveProgress
@@ -291,6 +292,26 @@ class LockFormation:
     lock's move as one."""
 
     actions: tuple[type, ...] = (LockOn, LockStep)
+
+    def table_actions(self, setup: GameSetup) -> Iterator[Any]:
+        """Every lock action the setup could ever allow (the environment's table): each German
+        ship locking to each friendly German ship, and leading a lock (forward, the end, a
+        turn about each friendly German member): n(n-1) + n(2n+2) per side of n German ships.
+        """
+        german = [s for s in setup.ships if s.nation == "german"]
+        for a in german:
+            for b in german:
+                if b is not a and b.side == a.side:
+                    yield LockOn(a.name, b.name)
+        for a in german:
+            mates = [b for b in german if b.side == a.side]
+            if len(mates) < 2:
+                continue
+            yield LockStep(a.name, "F")
+            for step in ("L", "R"):
+                for m in mates:
+                    yield LockStep(a.name, step, m.name)
+            yield LockStep(a.name, "E")
 
     def legal_actions(self, state: GameState) -> Iterator[Any]:
         if state.nations is None:
