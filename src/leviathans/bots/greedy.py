@@ -14,7 +14,9 @@ Air-fleet game:
 * rams and hugs (Commander rules, A6, A7): a ram when its expected exchange is in its favour
   (never pushing its own ship onto the half-hex ring), the ram's locations worth the most,
   and a hug at its move's end when that denies the enemy fire (:mod:`.greedy_commander`);
-* repair (Commander rules, A9): each crew tries the repair most worth its chance.
+* repair (Commander rules, A9): each crew tries the repair most worth its chance;
+* the 8 Nations' special actions (option ``nations``), each when its expected value on the
+  rule's exact odds says so (:mod:`.greedy_nations`).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from ..rulesets.warfleet.state import GameState as WarState
 from .greedy_airfleet import CAUTION, KEEL_VALUE, best_end, end_scores
 from .greedy_commander import best_hug, best_ram_strike, wants_ram
 from .greedy_fog import place_fog_cards
+from .greedy_nations import best_declaration, move_extra
 from .greedy_starship import StarshipGreedy
 from .greedy_torpedoes import best_launch, best_strike
 from .greedy_warfleet import WarFleetGreedy
@@ -173,11 +176,15 @@ class GreedyBot:
 
     def _declare(self, state: AirState) -> Action:
         """The 8 Nations' declarations: a fled ship's return (N5: it can only gain a ship
-        back, at the risk of the 1 in 144 that leaves for good), else the step's end."""
+        back, at the risk of the 1 in 144 that leaves for good), else the declaration worth
+        most on its exact odds (:mod:`.greedy_nations`), else the step's end."""
         actions = list(state.legal_actions())
         returns = [a for a in actions if isinstance(a, Return)]
         if returns:
             return returns[self._random.randrange(len(returns))]
+        found = best_declaration(state, actions, KEEL_VALUE, self._random.random)
+        if found is not None:
+            return found
         return next(a for a in actions if isinstance(a, EndDeclarations))
 
     # --- deployment --------------------------------------------------------------------------
@@ -276,6 +283,11 @@ class GreedyBot:
     def commander_extra(self, state: AirState, index: int, planned: str) -> Action | None:
         """A ram (A6) worth declaring now, else at the move's end a hug (A7) that denies the
         enemy fire (:mod:`.greedy_commander`); ``None``: the planned step."""
+        if state.nations is not None:  # the 8 Nations' actions within a move
+            extra = move_extra(state, index, planned, KEEL_VALUE, self._random.random)
+            if extra is not None:
+                self._plan = None  # the move changes: plan it afresh after
+                return extra
         ram = wants_ram(state, index, KEEL_VALUE)
         if ram is not None:
             return ram

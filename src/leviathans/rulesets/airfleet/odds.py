@@ -147,6 +147,14 @@ def attack_value(state: GameState, opt: AttackOption, keel_value: float) -> floa
     """Expected slots destroyed plus ``keel_value`` times the keel chance, as a float (for
     bots: the same numbers as :func:`attack_odds`, cached on what decides them)."""
     setup = state.setup
+    if america.attack_modifier(state, opt.ship):  # N9: charges, Arc Torpedo (as attack_odds)
+        _make_room()
+        shot = america.adjust_shot(state, opt.ship, breach.shooter(
+            setup.ships[opt.ship], state.ships[opt.ship], opt.slot, opt.weapon_dice))
+        expected, keel = _value(_number(shot, _SHOOTERS, _SHOOTER_PARTS),
+                                _target(setup.ships[opt.target], state.ships[opt.target],
+                                        opt.location))
+        return expected + keel_value * keel
     return gun_value(setup.ships[opt.ship], state.ships[opt.ship], opt.slot, opt.weapon_dice,
                      setup.ships[opt.target], state.ships[opt.target], opt.location, keel_value)
 

@@ -67,9 +67,11 @@ __all__ = [
     "band",
     "charges",
     "coil_damage",
+    "coils",
     "effas_chance",
     "is_arc",
     "torque_odds",
+    "torqued",
     "trims_disabled",
     "turn_start",
     "view",
@@ -604,6 +606,18 @@ def _torque_position(state: GameState, target: int, way: str) -> tuple[Any, Faci
     if not others.isdisjoint(hexes):
         return None
     return bow, facing
+
+
+def torqued(state: GameState, target: int, way: str) -> tuple[Any, Facing] | None:
+    """Where one hexside of torque to ``way`` (``L``, ``R``) would put ship ``target`` (bow,
+    facing), or ``None`` where it may not go (for bots and the browser)."""
+    return _torque_position(state, target, way)
+
+
+def coils(state: GameState, index: int) -> int:
+    """N9: ship ``index``'s intact Tesla Coil Trim Tanks (the charges it keeps between
+    turns)."""
+    return _coils(state.setup.ships[index], state.ships[index])
 
 
 def _torque(state: GameState, side: str) -> TorqueLeft | None:

@@ -32,7 +32,8 @@ from ..slot_kinds import Effect
 from ..state import GameState, MoveProgress
 
 __all__ = ["FLAK_NEED", "LOCKS", "LOCK_NEED", "LockFormation", "LockMove", "LockOn",
-           "LockStep", "flak_cancels", "flak_chance", "flak_crew", "flak_odds", "flak_slots",
+           "LockStep", "facing_location", "flak_cancels", "flak_chance", "flak_crew",
+           "flak_odds", "flak_slots",
            "leave_lock", "live_locks", "lock_chance", "lock_crews", "lock_odds", "lock_of",
            "lock_view", "rammed", "touching"]
 
@@ -391,6 +392,12 @@ def _facing_location(state: GameState, ship: int, other: int, locs: tuple[int, .
     hexes, theirs = state.hexes(ship), state.hexes(other)
     return min(locs, key=lambda loc: (min(distance(hexes[spec.weapon_hex[loc]], t)
                                           for t in theirs), loc))
+
+
+def facing_location(state: GameState, ship: int, other: int, locs: tuple[int, ...]) -> int:
+    """N4: where a failed lock's ram strikes ``ship`` (of its touching side locations
+    ``locs``, the one facing ``other``; for bots)."""
+    return _facing_location(state, ship, other, locs)
 
 
 def _failed_lock_ram(state: GameState, i: int, j: int,
