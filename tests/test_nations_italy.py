@@ -92,8 +92,9 @@ def _fleeing(andromeda: dict[str, Any] | None = None, pelletier: bool = True):
     return state
 
 
+#: ... then the Raven ends its move, and (N2) its British crews make no Reinforce
 FLY_OFF = [f"{ANDROMEDA}:F", f"{ANDROMEDA}:F", f"{ANDROMEDA}:F", f"{ANDROMEDA}:E",
-           "HML Raven:E"]
+           "HML Raven:E", "reinforce done"]
 #: the next turn's initiative (the British win it again)
 NEXT = {"initiative:british": [5, 5], "initiative:french": [1, 1]}
 
@@ -107,7 +108,7 @@ def test_an_italian_ship_flees_and_returns_at_15() -> None:
     assert state.ship(ANDROMEDA).status == REMOVED
     assert state.view()["nations"]["fled"] == [
         {"ship": ANDROMEDA, "token": "1002", "away": ["SE", "S", "SW"]}]
-    state = play(state, ["HML Raven:E"], ScriptedDice())
+    state = play(state, FLY_OFF[4:], ScriptedDice())
     # after repair: facing S would put its stern on the half-hex ring 1001: not offered
     assert state.phase.name == "NATIONS_AFTER_REPAIR" and state.to_move == "french"
     assert [a.text() for a in state.legal_actions()] == [

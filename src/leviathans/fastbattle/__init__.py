@@ -163,8 +163,8 @@ def continue_greedy_battle(state: GameState, dice: random.Random,
     groups = w.groups
     ngroups = 0
     if state.phase == Phase.MOVEMENT:
-        for k, (side, ship_type) in enumerate(state.groups):
-            groups[k] = sides.index(side), ship_type
+        for k, group in enumerate(state.groups):
+            groups[k] = sides.index(group[0]), group[1]
         ngroups = len(state.groups)
     limit = setup.options.turn_limit
     log, lost = w.log, w.lost

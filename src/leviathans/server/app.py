@@ -98,6 +98,14 @@ class ActionIn(BaseModel):
     expect: int | None = Field(default=None, ge=1)
 
 
+class HandToBot(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    #: the seat's token: only its holder hands it over
+    token: str | None = Field(default=None, max_length=100)
+    bot: str = Field(default="greedy", max_length=40)
+
+
 class _BodyLimit:
     """Refuse a request body over :data:`MAX_BODY` (413) before the app reads it: by its
     Content-Length, or, for a streamed (chunked) body that has none, by counting its bytes as
@@ -316,6 +324,12 @@ def create_app(storage: Storage | str | None = None, *, bot_lease: float = 15.0)
     async def act(game_id: str, body: ActionIn) -> dict[str, Any]:
         session, seq = await manager.act(game_id, body.token, body.action, body.expect)
         return {"seq": seq, "to_move": session.state.to_move, "outcome": session.game.outcome}
+
+    @app.post("/api/games/{game_id}/bot")
+    async def hand_to_bot(game_id: str, body: HandToBot) -> dict[str, Any]:
+        """Hand the token's seat to a bot, which plays it from now on (issue 17)."""
+        session, side = await manager.hand_to_bot(game_id, body.token, body.bot)
+        return {"side": side, "bot": body.bot, "seats": manager.summary(session)["seats"]}
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> JSONResponse:

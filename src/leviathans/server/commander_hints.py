@@ -110,6 +110,7 @@ def bracket_hints(state: Any, legal: set[str]) -> dict[str, Any]:
     from ..rulesets.airfleet import breach
     from ..rulesets.airfleet.bracket import bracket_options
     from ..rulesets.airfleet.gunnery import current_attacks
+    from ..rulesets.airfleet.nations.britain import posts_of
     from ..rulesets.airfleet.odds import bracket_odds, destroy_any
 
     options = list(current_attacks(state))
@@ -121,7 +122,8 @@ def bracket_hints(state: Any, legal: set[str]) -> dict[str, Any]:
         if text not in legal:
             continue
         spec, tspec = setup.ships[opt.ship], setup.ships[opt.target]
-        volley = breach.volley(spec, state.ships[opt.ship], opt.guns, opt.weapon_dice)
+        volley = breach.volley(spec, state.ships[opt.ship], opt.guns, opt.weapon_dice,
+                               posts_of(state, opt.ship))
         struck = breach.struck(tspec, state.ships[opt.target], opt.location)
         odds = bracket_odds(state, opt)
         alone = []

@@ -121,20 +121,25 @@ async def try_fold(manager: GameManager, child: Session) -> None:
 
 def engagement_list(manager: GameManager, session: Session, sides: list[str]
                     ) -> list[dict[str, Any]]:
-    """Every engagement of a War Fleet game so far: its game, whether it is being fought, and
-    for the seats ``sides`` their tokens in it."""
+    """Every engagement of a War Fleet game so far: its game, whether it is being fought,
+    the bots playing its seats (``bots``: side to bot), and for the seats ``sides`` their
+    tokens in it."""
     out: list[dict[str, Any]] = []
     pending = {e.number: e for e in _pending(session)}
     for number in range(1, getattr(session.state, "engaged", 0) + 1):
         game_id = child_id(session.game.id, number)
         entry: dict[str, Any] = {"number": number, "game": game_id,
                                  "fighting": number in pending}
-        tokens = session.child_tokens.get(number)
-        if tokens is None:
-            seats = manager.storage.seats(game_id)
-            if seats:
-                tokens = session.child_tokens[number] = {s.side: s.token for s in seats}
-        if tokens and sides:
-            entry["tokens"] = {side: tokens[side] for side in sides if side in tokens}
+        seats = session.child_seats.get(number)
+        if seats is None:
+            held = manager.sessions.get(game_id)
+            found = list(held.seats.values()) if held is not None \
+                else manager.storage.seats(game_id)
+            if found:
+                seats = session.child_seats[number] = {s.side: s for s in found}
+        if seats:
+            entry["bots"] = {side: s.bot for side, s in seats.items() if s.kind == "bot"}
+            if sides:
+                entry["tokens"] = {side: seats[side].token for side in sides if side in seats}
         out.append(entry)
     return out

@@ -262,8 +262,9 @@ class Session:
     offered: tuple[GameState, list[str], dict[str, Any]] | None = field(default=None, repr=False)
     drawn: tuple[GameState, Callable[..., str], str] | None = field(default=None, repr=False)
     views: ViewCache = field(default_factory=ViewCache, repr=False)
-    #: War Fleet: each engagement's seat tokens by side, once looked up (engagements.py)
-    child_tokens: dict[int, dict[str, str]] = field(default_factory=dict, repr=False)
+    #: War Fleet: each engagement's seats by side, once looked up (engagements.py; dropped
+    #: when one is handed to a bot)
+    child_seats: dict[int, dict[str, SeatRow]] = field(default_factory=dict, repr=False)
 
     @property
     def shared_screen(self) -> bool:
@@ -463,6 +464,60 @@ class GameManager:
         session.notify()  # the seat is no longer open: the summary says so
         return session, seat
 
+    async def hand_to_bot(self, game_id: str, token: Any, bot: Any) -> tuple[Session, str]:
+        """Hand the human seat holding ``token`` to the bot ``bot`` (issue 17: a War Fleet
+        engagement, or any game, left to a bot), which plays it from now on; returns the
+        session and the side. The bot gets a new secret seed, drawn here and never derived
+        from anything a client sees; the seat keeps its token (its holder still watches the
+        game as that side, and may no longer act for it)."""
+        session = await self.get(game_id)
+        if not isinstance(token, str) or not token:
+            raise ApiError(403, "a seat token is needed to hand a seat to a bot")
+        side = session.side_of(token)
+        if side is None:
+            raise ApiError(403, "that token holds no seat in this game")
+        if not isinstance(bot, str) or bot not in BOTS:
+            raise ApiError(422, f"bot {bot!r} is not one of {', '.join(BOTS)}")
+        async with session.lock:
+            if self.shared:
+                await self._catch_up_locked(session)
+            seat = session.seats[side]
+            if seat.kind == "bot":
+                raise ApiError(409, f"the {side} seat is already played by the {seat.bot} bot")
+            if session.state.outcome is not None:
+                raise ApiError(409, "the game is over")
+            try:
+                handed = await asyncio.to_thread(self.storage.seat_to_bot, game_id, side, bot,
+                                                 secrets.randbits(63))
+            except Conflict as exc:  # another process changed the seat or ended the game
+                await self._reload_seats(session)
+                raise ApiError(409, str(exc)) from None
+            self._seat_changed(session, handed)
+            offer = getattr(session.state, "draw_offer", None)
+            if offer is not None and offer != side:  # the bot answers a pending offer
+                await self._bot_answers_draw(session, offer)
+        self.schedule_bots(session)
+        return session, side
+
+    def _seat_changed(self, session: Session, seat: SeatRow) -> None:
+        """A seat of ``session`` is now ``seat`` (handed to a bot, or taken): every client is
+        told, and for an engagement, the clients of its War Fleet game too (their list shows
+        the bot)."""
+        from .engagements import parent_of
+
+        session.seats = {**session.seats, seat.side: seat}
+        session.bots.pop(seat.side, None)
+        session.bot_failures.pop(seat.side, None)
+        note = (0, f"The {seat.side} seat is now played by the {seat.bot} bot.")
+        if seat.kind == "bot" and note not in session.notices:
+            session.notices.append(note)
+        session.notify()
+        link = parent_of(session.game.id)
+        parent = self.sessions.get(link[0]) if link is not None else None
+        if parent is not None and link is not None:
+            parent.child_seats.pop(link[1], None)
+            parent.notify()
+
     def keep_upload(self, record: GameRecord, states: list[GameState]) -> str:
         while len(self.uploads) >= 20:
             del self.uploads[next(iter(self.uploads))]
@@ -503,6 +558,8 @@ class GameManager:
             raise ApiError(422, "an action is a short text, e.g. 'Raven:F' or 'done'")
         plain_text(text, "the action")
         async with session.lock:
+            if session.seats[side].kind == "bot":  # handed to a bot while this waited
+                raise ApiError(403, "that seat is played by a bot")
             before = session.seq
             try:
                 action = self._checked(session, side, viewer, text, expect)
@@ -704,10 +761,13 @@ class GameManager:
                 return
 
     async def _reload_seats(self, session: Session) -> None:
+        """Another process took a seat or handed one to a bot: load the seats again (a seat
+        now a bot's is played from here too, under the claims)."""
         seats = await asyncio.to_thread(self.storage.seats, session.game.id)
-        if seats:
-            session.seats = {s.side: s for s in seats}
-            session.notify()
+        for seat in seats:
+            if seat != session.seats.get(seat.side):
+                self._seat_changed(session, seat)
+        self.schedule_bots(session)
 
     async def catch_up(self, session: Session) -> None:
         """Load the actions stored after the session's last (by another process), pushing them
@@ -872,7 +932,10 @@ class GameManager:
         to_move = state.to_move
         # With several seats on one screen, it is the seat to move that looks.
         perspective = to_move if to_move in sides else (sides[0] if sides else None)
-        legal, hints = self._offered(session, state) if to_move in sides else ([], {})
+        # Legal actions for a seat the client holds and plays itself: a seat handed to a bot
+        # (its holder still watches as that side) is the bot's to play.
+        plays = to_move in sides and session.seats[to_move].kind == "human"
+        legal, hints = self._offered(session, state) if plays else ([], {})
         viewer = session.viewer(sides)
         out: dict[str, Any] = {
             "game": self.summary(session),

@@ -206,7 +206,7 @@ def move_plan(state: Any, ship: str, steps: str) -> dict[str, Any]:
         moving = state.setup.ships[state.moving.ship].name
         raise LeviathansError(f"{moving} is moving; it must end its move first")
     if state.moving is None and index not in movement.candidates(state):
-        side, ship_type = state.groups[0]
+        side, ship_type = state.groups[0][:2]
         raise LeviathansError(f"{ship} does not move now: {side} Type {ship_type} ships are "
                               f"moving")
     trail = [where(state)]

@@ -7,6 +7,8 @@ move is one small insert rather than rewriting the whole record:
 * its :class:`SeatRow` s: which side each player token controls (human or bot), a bot
   seat's secret seed for its own random choices, and whether the seat is listed for anyone to
   take (an "open game": the first visitor who joins gets its token, nobody else ever does);
+  a human seat may later be handed to a bot (:meth:`Storage.seat_to_bot`), with a new secret
+  seed for it;
 * its :class:`ActionRow` s, one per step of the record: ``seq`` 0 holds the opening rolls (no
   action), then one row per action with every roll it caused.
 
@@ -31,8 +33,8 @@ returns, the action is on disk (SQLite commits to the WAL, which survives the pr
 killed; PostgreSQL commits with its default synchronous commit).
 
 Several server processes may share one PostgreSQL database (issue 19): each stored action (and
-each seat taken) is announced on the channel :data:`CHANNEL` at commit, for the others to load
-(:meth:`Storage.actions_after`); a bot's turn is claimed with a lease
+each seat taken or handed to a bot) is announced on the channel :data:`CHANNEL` at commit, for
+the others to load (:meth:`Storage.actions_after`); a bot's turn is claimed with a lease
 (:meth:`Storage.claim_bot_turn`, table ``bot_claims``, revision 0005) so that one process
 decides it. On SQLite and in memory the server is one process, and nothing is announced.
 """
@@ -203,6 +205,14 @@ class Storage(Protocol):
         caller, ``None`` for everyone after (or if the game has none, or is over)."""
         ...
 
+    def seat_to_bot(self, game_id: str, side: str, bot: str, bot_seed: int) -> SeatRow:
+        """Hand the human seat ``side`` of a game in play to the bot ``bot``, whose secret seed
+        is ``bot_seed``, atomically: the changed seat (same token, same name), or nothing
+        changed and :class:`StorageError` for an unknown game or side or a bad bot or seed,
+        :class:`Conflict` if the seat is already a bot's or still open (listed), or the game
+        is over."""
+        ...
+
     def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None) -> None:
         """Add the game's next action, atomically and durably.
 
@@ -233,7 +243,8 @@ class Storage(Protocol):
 
 
 #: The PostgreSQL channel on which every stored change is announced (``GAME SEQ`` for an
-#: action, ``GAME seats`` for a seat taken), for the other server processes (issue 19.1).
+#: action, ``GAME seats`` for a seat taken or handed to a bot), for the other server processes
+#: (issue 19.1).
 CHANNEL = "leviathans"
 
 
@@ -366,6 +377,31 @@ def _check_seats(game: GameRow, seats: Sequence[SeatRow]) -> list[SeatRow]:
         sides.add(seat.side)
         tokens.add(seat.token)
     return list(seats)
+
+
+def _check_bot(game_id: str, side: str, bot: object, bot_seed: object) -> None:
+    """A bot and its seed as :meth:`Storage.seat_to_bot` takes them (checked up front)."""
+    what = f"game {game_id!r}: seat {side!r}"
+    _text(bot, f"{what}: bot", _WIDTHS["bot"], empty=False)
+    if isinstance(bot_seed, bool) or not isinstance(bot_seed, int) \
+            or not _SEED_MIN <= bot_seed <= _SEED_MAX:
+        raise StorageError(f"{what}: bot_seed must be a whole number that fits in 64 bits")
+
+
+def _check_handed(seat: SeatRow | None, game_id: str, side: str, status: str | None) -> None:
+    """Raise unless ``seat`` (of a game whose status is ``status``; None: no such game) is a
+    human seat, taken, of a game in play: one that may be handed to a bot."""
+    if status is None:
+        raise StorageError(f"no game {game_id!r}")
+    if seat is None:
+        raise StorageError(f"game {game_id!r} has no seat {side!r}")
+    if status == "finished":
+        raise Conflict(f"game {game_id!r} is finished: its seats stay as they were")
+    if seat.kind == "bot":
+        raise Conflict(f"game {game_id!r}: seat {side!r} is already played by a bot "
+                       f"({seat.bot})")
+    if seat.listed:
+        raise Conflict(f"game {game_id!r}: seat {side!r} is still open for anyone to take")
 
 
 def _check_action(row: ActionRow, opening: bool = False) -> ActionRow:
@@ -523,6 +559,21 @@ class MemoryStorage:
                     self._tokens[seat.token] = taken
                     return taken
             return None
+
+    def seat_to_bot(self, game_id: str, side: str, bot: str, bot_seed: int) -> SeatRow:
+        _check_bot(game_id, side, bot, bot_seed)
+        with self._lock:
+            self._open()
+            mem = self._games.get(game_id)
+            n = next((k for k, s in enumerate(mem.seats) if s.side == side), None) \
+                if mem is not None else None
+            _check_handed(None if mem is None or n is None else mem.seats[n], game_id, side,
+                          None if mem is None else mem.row.status)
+            assert mem is not None and n is not None
+            seat = mem.seats[n] = replace(mem.seats[n], kind="bot", bot=bot,
+                                          bot_seed=bot_seed)
+            self._tokens[seat.token] = seat
+            return seat
 
     def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None) -> None:
         row = _check_action(row)
@@ -1041,6 +1092,30 @@ class SqlStorage:
             if row is not None and self._pg:
                 conn.execute(_NOTIFY, {"p": f"{game_id} seats"})
         return None if row is None else _seat_from(row)
+
+    def seat_to_bot(self, game_id: str, side: str, bot: str, bot_seed: int) -> SeatRow:
+        _check_bot(game_id, side, bot, bot_seed)
+        what = f"handing seat {side!r} of game {game_id!r} to a bot"
+        try:
+            with self._connect(what, write=True) as conn:
+                # The game's row is locked (PostgreSQL; SQLite: the write lock), so the seat
+                # cannot change hands while an action finishes the game, nor twice at once.
+                game = conn.execute(_GAME_STATUS, {"gid": game_id}).first()
+                found = conn.execute(sa.select(seats_table).where(
+                    seats_table.c.game_id == game_id, seats_table.c.side == side)).first()
+                _check_handed(None if found is None else _seat_from(found), game_id, side,
+                              None if game is None else game.status)
+                row = conn.execute(seats_table.update()
+                                   .where(seats_table.c.game_id == game_id,
+                                          seats_table.c.side == side,
+                                          seats_table.c.kind == "human")
+                                   .values(kind="bot", bot=bot, bot_seed=bot_seed)
+                                   .returning(*seats_table.c)).one()
+                if self._pg:  # the other processes reload the game's seats
+                    conn.execute(_NOTIFY, {"p": f"{game_id} seats"})
+        except IntegrityError as exc:  # a constraint refused the change: nothing was made
+            raise StorageError(f"{self}: {what}: {_reason(exc)}") from exc
+        return _seat_from(row)
 
     def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None) -> None:
         row = _check_action(row)

@@ -48,6 +48,19 @@
                                    ``R@Cub`` (one hexside about the Cub's pivot), ``E``
 ``return Andromeda>SE``            the 8 Nations (N5, ``nations/italy.py``): the fled
                                    Andromeda rolls to return, facing SE
+``evade Bayan``                    the 8 Nations (N6, ``nations/russia.py``): the Bayan makes
+                                   Evasive Maneuvers (after movement)
+``concentrate Pontbriand``         the 8 Nations (N7, ``nations/japan.py``): Concentrated Fire
+                                   on the Pontbriand (before gunnery)
+``bracket Kaga:port.2+Akagi:port.2>Pontbriand:port``  N7: a Concentrated Fire bracket, guns
+                                   of several Japanese ships combined
+``bomb Kaga:starboard.2>Pontbriand``  N7, launch phase: a Bomber Levs slot names its target;
+                                   ``bomb 1>Pontbriand:port``: where bomb 1 strikes
+``mine Bayan:starboard.2@1012``    N6, launch phase: a Bomba Mines slot lays a mine on 1012
+``flank Aquitaine:stern.5``        8 Nations (N3, ``nations/france.py``): Flank Speed on engine
+                                   stern.5, before the ship's move
+``reinforce Essex:stern.3>port.5``  8 Nations (N2, ``nations/britain.py``): the crew in stern.3
+                                   tries to move to crew slot port.5 (before repair)
 =================================  ==========================================================
 
 Ship names may hold spaces (``HML Raven:F``) but never ``:``, ``@`` or ``>``.

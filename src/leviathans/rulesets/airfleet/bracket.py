@@ -21,8 +21,9 @@ from ...dice import DiceExpr, DiceSource
 from ...protocol import Event
 from . import breach
 from .actions import Bracket
-from .gunnery import AttackOption, current_attacks, firing_ship, strike
-from .nations import america
+from .gunnery import AttackOption, blasts, current_attacks, firing_ship, strike
+from .nations import america, japan
+from .nations.britain import posts_of
 from .state import GameState
 
 __all__ = ["BracketOption", "apply_bracket", "bracket_options", "find_bracket", "why_illegal"]
@@ -56,6 +57,8 @@ def families(state: GameState, options: Iterable[AttackOption] | None = None
     for opt in current_attacks(state) if options is None else options:
         spec = setup.ships[opt.ship]
         if spec.bracket_mask >> opt.slot & 1 and not ships[opt.ship].fired >> opt.slot & 1:
+            if state.nations is not None and not japan.may_bracket(state, opt.ship):
+                continue  # N7: a failed Concentrated Fire
             key = (opt.ship, opt.target, opt.location, spec.slots[opt.slot].name or "")
             groups.setdefault(key, []).append(opt)
     return [sorted(g, key=lambda o: o.slot) for g in groups.values() if len(g) >= 2]
@@ -161,10 +164,12 @@ def apply_bracket(state: GameState, action: Bracket, dice: DiceSource, events: l
     assert opt is not None
     setup = state.setup
     spec = setup.ships[opt.ship]
-    shot = breach.volley(spec, state.ships[opt.ship], opt.guns, opt.weapon_dice)
+    shot = breach.volley(spec, state.ships[opt.ship], opt.guns, opt.weapon_dice,
+                         posts_of(state, opt.ship))  # N2: crews moved by Reinforce
     shot = america.adjust_shot(state, opt.ship, shot)  # N9: charges, Arc Torpedo
     struck = breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location)
     rolled = breach.roll_volley(shot, struck, dice)
     results = breach.hits(rolled.rolled, rolled.total, struck, dice, shot.slot_dice)
-    return strike(state, opt.ship, opt.guns, opt.target, opt.location, struck, results,
-                  shot.modifier, opt.ranges, events, rolled.dropped)
+    after = strike(state, opt.ship, opt.guns, opt.target, opt.location, struck, results,
+                   shot.modifier, opt.ranges, events, rolled.dropped)
+    return blasts(state, after, opt.target, rolled.total, dice, events)  # N2: a Magazine

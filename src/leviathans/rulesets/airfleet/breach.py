@@ -27,6 +27,7 @@ from itertools import pairwise
 
 from ...dice import D6, DiceExpr, DiceSource, Die, die
 from . import primitives as P
+from .nations.russia import evaded_dice, evasion_penalty
 from .ships import COMPARTMENT_BONUS, ShipSpec, ShipState
 from .slot_kinds import Effect
 
@@ -74,6 +75,10 @@ class Shooter:
     role: str = "weapon"
     #: A4 saturation: the slot dice the attack rolls (one, and one more per square mark)
     slot_dice: int = 1
+    #: N7: how many times the crew die is rolled, summed as one crew result (a Gunner Crew: 2)
+    crew_times: int = 1
+    #: N2: the die of a Magazine in the weapon's location (one at most), rolled "magazine"
+    magazine: Die | None = None
 
 
 #: A4: the weapon results a bracket attack keeps, the highest
@@ -93,6 +98,11 @@ class Volley:
     modifier: int
     #: A4 saturation: the slot dice the attack rolls
     slot_dice: int = 1
+    #: N7: per crew die, how many times it is rolled and summed as that location's crew result
+    #: (a Gunner Crew: 2); empty: each once
+    crew_times: tuple[int, ...] = ()
+    #: N2: the die of a Magazine in a location taking part (one at most)
+    magazine: Die | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,12 +119,14 @@ class Struck:
     gone: int
     #: what breaking the keel adds to two red dice
     keel_modifier: int
-    #: the structural integrity, armoured hull included (A10)
+    #: the structural integrity, armoured hull included (A10), less what N6 took
     si: int
     #: N4: the bonus of the location's Compartment Armor not destroyed in an earlier turn,
     #: which (unlike other armour, part of ``armour`` too) also raises a critical re-roll's
     #: breach number
     compartment: int = 0
+    #: N6 Evasive Maneuvers: a flat bonus to the total (each blue location die dropped to +1)
+    bonus: int = 0
 
     @property
     def keel_need(self) -> int:
@@ -126,50 +138,97 @@ class Struck:
 #: parts are keyed on exactly these (with the spec and the slot or location), so a rule that
 #: makes a part read more must add it here (``tests/test_airfleet_odds.py`` checks that the
 #: parts depend on nothing else).
-SHOOTER_READS = ("destroyed",)
-STRUCK_READS = ("destroyed", "circled", "moved")
+SHOOTER_READS = ("destroyed", "evading")
+STRUCK_READS = ("destroyed", "circled", "moved", "evading", "si_lost")
 
 
-def shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr) -> Shooter:
-    """The firing part of an attack by gun ``slot`` with ``weapon_dice`` (its range band's)."""
+#: N2: the slots whose effects come into gunnery (``nations/britain.py``)
+_BRITISH = (Effect.OFFICER, Effect.MAGAZINE, Effect.RESOLUTE_GUN)
+
+
+def _british(spec: ShipSpec, posts: Mapping[int, int] | None) -> bool:
+    """Does an attack by this ship need Britain's rules (N2: crews moved by Reinforce, an
+    Officer, a Magazine, a Resolute gun)?"""
+    return bool(spec.specials) and (bool(posts) or any(e in spec.specials for e in _BRITISH))
+
+
+def shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr,
+            posts: Mapping[int, int] | None = None) -> Shooter:
+    """The firing part of an attack by gun ``slot`` with ``weapon_dice`` (its range band's);
+    ``posts``: where Reinforce moved the ship's crews (N2, ``britain.posts_of``)."""
+    if _british(spec, posts):
+        from .nations.britain import gun_parts
+
+        dice, bonus, magazine = gun_parts(spec, ship.destroyed, (slot,), posts or {})
+        return Shooter(weapon_dice, dice[0] if dice else None,
+                       P.trim_modifier(spec.trim_mask, ship.destroyed) + bonus,
+                       slot_dice=spec.slot_dice[slot] if spec.slot_dice else 1,
+                       magazine=magazine)
     location = slot // 6
     crews = spec.crew_slots[location]
     k = P.first_intact(crews, len(crews), ship.destroyed)
     return Shooter(weapon_dice, None if k < 0 else spec.crew[location][k][1],
-                   P.trim_modifier(spec.trim_mask, ship.destroyed),
-                   slot_dice=spec.slot_dice[slot] if spec.slot_dice else 1)
+                   P.trim_modifier(spec.trim_mask, ship.destroyed) + evasion_penalty(spec, ship),
+                   slot_dice=spec.slot_dice[slot] if spec.slot_dice else 1,
+                   crew_times=1 if k < 0 else crew_times(spec, crews[k]))
+
+
+def crew_times(spec: ShipSpec, flat: int) -> int:
+    """N7: how many times crew slot ``flat``'s die is rolled in gunnery (a Gunner Crew's
+    twice, summed as one crew result)."""
+    from .slot_kinds import Effect
+
+    return 2 if spec.special(Effect.GUNNER_CREW) >> flat & 1 else 1
 
 
 def volley(spec: ShipSpec, ship: ShipState, guns: tuple[int, ...],
-           weapon_dice: tuple[DiceExpr, ...]) -> Volley:
+           weapon_dice: tuple[DiceExpr, ...], posts: Mapping[int, int] | None = None
+           ) -> Volley:
     """A4: the firing part of a bracket attack by ``guns`` (flat indices, in card order), each
     with its range band's ``weapon_dice``. Each location taking part brings its best crew die
     once; the attack rolls as many slot dice as the fewest any of its guns rolls alone (every
     gun combined must carry a square for the attack to saturate)."""
+    if _british(spec, posts):  # N2: moved crews, Officers, Magazines, Resolute guns
+        from .nations.britain import gun_parts
+
+        found, bonus, magazine = gun_parts(spec, ship.destroyed, guns, posts or {})
+        return Volley(tuple(weapon_dice), found,
+                      P.trim_modifier(spec.trim_mask, ship.destroyed) + bonus,
+                      min(spec.slot_dice[g] for g in guns) if spec.slot_dice else 1,
+                      magazine=magazine)
     crews: list[Die] = []
+    times: list[int] = []
     for location in sorted({g // 6 for g in guns}):
         slots = spec.crew_slots[location]
         k = P.first_intact(slots, len(slots), ship.destroyed)
         if k >= 0:
             crews.append(spec.crew[location][k][1])
+            times.append(crew_times(spec, slots[k]))
     slot_dice = min(spec.slot_dice[g] for g in guns) if spec.slot_dice else 1
     return Volley(tuple(weapon_dice), tuple(crews),
-                  P.trim_modifier(spec.trim_mask, ship.destroyed), slot_dice)
+                  P.trim_modifier(spec.trim_mask, ship.destroyed) + evasion_penalty(spec, ship),
+                  slot_dice,
+                  tuple(times) if any(t != 1 for t in times) else ())
 
 
 def struck(spec: ShipSpec, ship: ShipState, location: int) -> Struck:
     """The struck part of an attack on ``location`` of ``spec``."""
     first = 6 * location
     gone = ship.destroyed | ship.circled
+    dice = spec.moved_dice[location] if ship.moved else spec.stationary_dice[location]
+    bonus = 0
+    if ship.evading:  # N6: two steps down
+        dice, bonus = evaded_dice(dice)
     return Struck(
-        spec.moved_dice[location] if ship.moved else spec.stationary_dice[location],
+        dice,
         spec.breach_codes[location],
         P.armour_bonus(spec.armour_rows[location], ship.destroyed >> first),
         (gone >> first) & 0b111111,
         P.keel_modifier(gone, spec.loc_mask[location]),
-        # A10: armoured hull slots add to it while intact (as armour, R6)
-        spec.structure(ship.destroyed),
-        _compartment(spec, ship.destroyed, first),
+        # A10: armoured hull slots add to it while intact (as armour, R6); N6 takes some away
+        spec.structure(ship.destroyed) - ship.si_lost,
+        compartment=_compartment(spec, ship.destroyed, first),
+        bonus=bonus,
     )
 
 
@@ -181,10 +240,12 @@ def _compartment(spec: ShipSpec, destroyed: int, first: int) -> int:
     return COMPARTMENT_BONUS * P.popcount((mask & ~destroyed) >> first & 0b111111)
 
 
-def breach_dice(weapon: DiceExpr, crew: Die | None, location: DiceExpr) -> DiceExpr:
-    """The dice of a breach roll, in the order they are rolled: weapon, crew, location."""
-    return DiceExpr.of([*weapon.dice(), *([crew] if crew is not None else []),
-                        *location.dice()])
+def breach_dice(weapon: DiceExpr, crew: Die | None, location: DiceExpr,
+                crew_times: int = 1, magazine: Die | None = None) -> DiceExpr:
+    """The dice of a breach roll, in the order they are rolled: weapon, crew (``crew_times``
+    times: a Gunner Crew's twice, N7), (N2: magazine), location."""
+    return DiceExpr.of([*weapon.dice(), *([crew] * crew_times if crew is not None else []),
+                        *([magazine] if magazine is not None else []), *location.dice()])
 
 
 @cache
@@ -220,15 +281,17 @@ def _top_two(weapons: tuple[DiceExpr, ...]) -> dict[int, int]:
     return out
 
 
-def _best(crews: tuple[Die, ...]) -> dict[int, int]:
-    """A4: the highest of the crew dice -> outcomes (0 with no crew die)."""
+def _best(crews: tuple[Die, ...], times: tuple[int, ...] = ()) -> dict[int, int]:
+    """A4: the highest of the crew results -> outcomes (0 with no crew die); a crew rolled
+    several times (``times``, N7) counts the sum of its faces."""
     out: dict[int, int] = {0: 1}
-    for d in crews:
+    for i, d in enumerate(crews):
+        faces = DiceExpr.of([d] * (times[i] if times else 1)).counts()
         step: dict[int, int] = {}
         for best, n in out.items():
-            for face in d.faces:
+            for face, k in faces.items():
                 key = max(best, face)
-                step[key] = step.get(key, 0) + n
+                step[key] = step.get(key, 0) + n * k
         out = step
     return out
 
@@ -243,15 +306,17 @@ def _sum(a: Mapping[int, int], b: Mapping[int, int]) -> dict[int, int]:
 
 @cache
 def volley_counts(weapons: tuple[DiceExpr, ...], crews: tuple[Die, ...],
-                  location: DiceExpr) -> tuple[Mapping[int, int], int]:
+                  location: DiceExpr, crew_times: tuple[int, ...] = ()
+                  ) -> tuple[Mapping[int, int], int]:
     """A4: a bracket attack's total before modifiers (the two highest weapon results, the
-    highest crew result, the location dice) -> outcomes, and the number of outcomes."""
-    counts = _sum(_sum(_top_two(weapons), _best(crews)), location.counts())
+    highest crew result, the location dice) -> outcomes, and the number of outcomes
+    (``crew_times``: :attr:`Volley.crew_times`)."""
+    counts = _sum(_sum(_top_two(weapons), _best(crews, crew_times)), location.counts())
     outcomes = location.outcomes()
     for expr in weapons:
         outcomes *= expr.outcomes()
-    for d in crews:
-        outcomes *= len(d.faces)
+    for i, d in enumerate(crews):
+        outcomes *= len(d.faces) ** (crew_times[i] if crew_times else 1)
     return counts, outcomes
 
 
@@ -259,18 +324,32 @@ def total_reach(shot: Shooter | Volley, target: Struck) -> tuple[tuple[int, ...]
     """The outcomes of the attack's dice (weapon, crew, location; kept as A4 says for a
     bracket) totalling at least t, for t = 0 .. the highest total + 1, and how many outcomes
     there are (the modifier not added)."""
+    if target.bonus:  # N6: a flat bonus shifts every total up
+        reach, outcomes = total_reach(shot, replace(target, bonus=0))
+        return (reach[0],) * target.bonus + reach, outcomes
     if isinstance(shot, Shooter):
-        expr = breach_dice(shot.weapon, shot.crew, target.dice)
+        expr = breach_dice(shot.weapon, shot.crew, target.dice, shot.crew_times,
+                           shot.magazine)
         return reach_counts(expr), expr.outcomes()
-    # the order of the guns and of the crews changes nothing: one cache entry for all orders
+    # the order of the guns and of the crews changes nothing: one cache entry for all orders;
+    # a magazine die (N2) adds to the total as the location dice do
+    location = target.dice if shot.magazine is None else DiceExpr.of(
+        [*target.dice.dice(), shot.magazine])
+    if shot.crew_times:
+        pairs = sorted(zip(shot.crews, shot.crew_times, strict=True),
+                       key=lambda c: (c[0].name, c[1]))
+        return _volley_reach(tuple(sorted(shot.weapons, key=str)),
+                             tuple(d for d, _ in pairs), location,
+                             tuple(t for _, t in pairs))
     return _volley_reach(tuple(sorted(shot.weapons, key=str)),
-                         tuple(sorted(shot.crews, key=lambda d: d.name)), target.dice)
+                         tuple(sorted(shot.crews, key=lambda d: d.name)), location)
 
 
 @cache
 def _volley_reach(weapons: tuple[DiceExpr, ...], crews: tuple[Die, ...],
-                  location: DiceExpr) -> tuple[tuple[int, ...], int]:
-    counts, outcomes = volley_counts(weapons, crews, location)
+                  location: DiceExpr, crew_times: tuple[int, ...] = ()
+                  ) -> tuple[tuple[int, ...], int]:
+    counts, outcomes = volley_counts(weapons, crews, location, crew_times)
     return _reach_of(counts), outcomes
 
 
@@ -318,14 +397,17 @@ def _roll_total(shot: Shooter, target: Struck, dice: DiceSource
                 ) -> tuple[tuple[tuple[str, str, int], ...], int]:
     rolled: list[tuple[str, str, int]] = []
     total = 0
-    crew = (shot.crew,) if shot.crew is not None else ()
-    for role, ds in ((shot.role, shot.weapon.dice()), ("crew", crew),
+    crew = (shot.crew,) * shot.crew_times if shot.crew is not None else ()  # N7: twice
+    magazine = (shot.magazine,) if shot.magazine is not None else ()
+    for role, ds in ((shot.role, shot.weapon.dice()), ("crew", crew), ("magazine", magazine),
                      ("location", target.dice.dice())):
         for d in ds:
             face = dice.roll(d, role)
             rolled.append((role, d.name, face))
             total += face
-    return tuple(rolled), total + shot.modifier
+    if target.bonus:  # N6: blue location dice dropped to a flat +1 each
+        rolled.append(("evasive", "+1", target.bonus))
+    return tuple(rolled), total + shot.modifier + target.bonus
 
 
 def judge(rolled: tuple[tuple[str, str, int], ...], total: int, target: Struck,
@@ -419,11 +501,19 @@ def roll_volley(shot: Volley, target: Struck, dice: DiceSource) -> VolleyRoll:
             result += face
         weapons.append((result, places))
     crews: list[tuple[int, list[int]]] = []
-    for d in shot.crews:
-        face = dice.roll(d, "crew")
-        crews.append((face, [len(rolled)]))
-        rolled.append(("crew", d.name, face))
+    for i, d in enumerate(shot.crews):
+        result, places = 0, []
+        for _ in range(shot.crew_times[i] if shot.crew_times else 1):  # N7: summed
+            face = dice.roll(d, "crew")
+            places.append(len(rolled))
+            rolled.append(("crew", d.name, face))
+            result += face
+        crews.append((result, places))
     total = 0
+    if shot.magazine is not None:  # N2
+        face = dice.roll(shot.magazine, "magazine")
+        rolled.append(("magazine", shot.magazine.name, face))
+        total += face
     for d in target.dice.dice():
         face = dice.roll(d, "location")
         rolled.append(("location", d.name, face))
@@ -436,7 +526,10 @@ def roll_volley(shot: Volley, target: Struck, dice: DiceSource) -> VolleyRoll:
                 total += results[i][0]
             else:
                 dropped.extend(results[i][1])
-    return VolleyRoll(tuple(rolled), tuple(sorted(dropped)), total + shot.modifier)
+    if target.bonus:  # N6: blue location dice dropped to a flat +1 each
+        rolled.append(("evasive", "+1", target.bonus))
+    return VolleyRoll(tuple(rolled), tuple(sorted(dropped)),
+                      total + shot.modifier + target.bonus)
 
 
 # --- exact odds and values -----------------------------------------------------------------------

@@ -16,27 +16,39 @@ from ...fog import (
 
 __all__ = [
     "AttackResult",
+    "BombDropped",
+    "BombLost",
+    "BomberTargeted",
     "Broached",
     "CardDiscarded",
     "CardRevealed",
+    "ConcentratedFire",
     "Deployed",
     "DrawAnswered",
     "DrawOffered",
+    "EvasiveManeuvers",
     "FlakRolled",
+    "FlankSpeedRolled",
     "FogPlaced",
     "GameEnded",
     "Hugged",
     "InitiativeDie",
+    "InitiativeOrder",
     "InitiativeRolled",
     "InitiativeTie",
     "LockBroken",
     "LockMoved",
     "LockRolled",
+    "MagazineExploded",
+    "MineAttack",
+    "MineExploded",
+    "MineLaid",
     "MoveEnded",
     "MovementOrder",
     "NothingBears",
     "RamAttack",
     "RamCheck",
+    "Reinforced",
     "RepairRolled",
     "ShipFled",
     "ShipLost",
@@ -350,9 +362,13 @@ class RepairRolled(_Event):
     total: int
     target: int
     repaired: bool
+    #: N2: an Officer's +2 in the crew's location (0 without)
+    modifier: int = 0
 
     def text(self) -> str:
         dice = " ".join(f"{role} {d}={face}" for role, d, face in self.dice)
+        if self.modifier:
+            dice += f" officer +{self.modifier}"
         verdict = "repaired" if self.repaired else "not repaired"
         return (f"{self.ship} {self.crew} repairs {self.slot}: {dice} = {self.total} against "
                 f"{self.target}: {verdict}")
@@ -461,3 +477,253 @@ class LockBroken(_Event):
 
     def text(self) -> str:
         return f"{self.ship} leaves its lock: {self.why}"
+# --- the 8 Nations: Russia (N6) and Japan (N7) ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EvasiveManeuvers(_Event):
+    """N6: a Russian ship's Evasive Maneuvers: its location dice two steps down for the turn
+    (``steps``: each location's dice before and after), its gun attacks at ``penalty``; the
+    roll (2 red >= 15), and on a failure the structural integrity lost and the keel roll
+    made at once (red, red, modifier)."""
+
+    ship: str
+    steps: tuple[str, ...]
+    penalty: int
+    dice: tuple[int, int]
+    total: int
+    need: int
+    success: bool
+    si_lost: int = 0
+    si: int = 0
+    keel: tuple[int, int, int] | None = None
+    keel_broken: bool = False
+
+    def text(self) -> str:
+        head = (f"{self.ship} makes Evasive Maneuvers (location dice {'; '.join(self.steps)}; "
+                f"its gun attacks {self.penalty:+d}): {self.dice[0]}+{self.dice[1]} = "
+                f"{self.total} against {self.need}")
+        if self.success:
+            return f"{head}: no strain"
+        a, b, mod = self.keel or (0, 0, 0)
+        verdict = "breaks" if self.keel_broken else "holds"
+        return (f"{head}: the strain costs {self.si_lost} structural integrity (now {self.si}); "
+                f"keel roll {a}+{b}{mod:+d} = {a + b + mod} against {self.si}: the keel "
+                f"{verdict}")
+
+
+@dataclass(frozen=True, slots=True)
+class ConcentratedFire(_Event):
+    """N7: a side's Concentrated Fire on a target (2 red >= 15)."""
+
+    side: str
+    target: str
+    dice: tuple[int, int]
+    total: int
+    need: int
+    success: bool
+
+    def text(self) -> str:
+        head = (f"{self.side} concentrate fire on {self.target}: {self.dice[0]}+{self.dice[1]} "
+                f"= {self.total} against {self.need}")
+        if self.success:
+            return f"{head}: their Japanese ships may bracket it together this turn"
+        return f"{head}: no Japanese ship of theirs brackets this turn"
+
+
+@dataclass(frozen=True, slots=True)
+class BomberTargeted(_Event):
+    """N7: in the launch phase a Bomber Levs slot names an enemy ship (bomb ``number``)."""
+
+    number: int
+    ship: str
+    slot: str
+    target: str
+
+    def text(self) -> str:
+        return f"Bomb {self.number}: {self.ship} {self.slot} (Bomber Levs) targets {self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class BombDropped(_Event):
+    """N7: a bomb's attack: 2 red + the slot die (no location dice), at once."""
+
+    number: int
+    ship: str
+    slot: str
+    target: str
+    location: str
+    dice: tuple[tuple[str, str, int], ...]
+    total: int
+    slot_roll: int
+    results: tuple[str, ...]
+    keel: tuple[int, int, int] | None = None
+    keel_broken: bool = False
+    destroyed: tuple[str, ...] = field(default=())
+
+    def text(self) -> str:
+        dice = " ".join(f"{role} {d}={face}" for role, d, face in self.dice)
+        return (f"Bomb {self.number} ({self.ship} {self.slot}) strikes {self.target} "
+                f"{self.location} (no location dice): {dice} = {self.total}, slot die "
+                f"{self.slot_roll}: {'; '.join(self.results)}")
+
+
+@dataclass(frozen=True, slots=True)
+class BombLost(_Event):
+    """N7: a bomb whose target is out of reach (12 hexes) or gone, or whose ship is gone."""
+
+    number: int
+    ship: str
+    slot: str
+    target: str
+
+    def text(self) -> str:
+        return f"Bomb {self.number} ({self.ship} {self.slot}) cannot reach {self.target}: lost"
+
+
+@dataclass(frozen=True, slots=True)
+class MineLaid(_Event):
+    """N6: a Bomba Mines slot lays a mine (active from the next launch phase)."""
+
+    ship: str
+    slot: str
+    hex: str
+
+    def text(self) -> str:
+        return f"{self.ship} {self.slot} lays a Bomba mine on {self.hex}"
+
+
+@dataclass(frozen=True, slots=True)
+class MineExploded(_Event):
+    """N6: a mine goes off (set off by a ship, or by a mine next to it: ``chained``)."""
+
+    hex: str
+    layer: str
+    chained: bool = False
+
+    def text(self) -> str:
+        how = "set off by the blast next to it" if self.chained else "set off"
+        return f"The mine on {self.hex} ({self.layer}'s) is {how}"
+
+
+@dataclass(frozen=True, slots=True)
+class MineAttack(_Event):
+    """N6: a mine's attack on a ship: 4 red + two slot dice (saturation), at once."""
+
+    hex: str
+    ship: str
+    location: str
+    #: (role, die, face) of every die of the total: the mine's four red
+    dice: tuple[tuple[str, str, int], ...]
+    total: int
+    slot_rolls: tuple[int, ...]
+    results: tuple[str, ...]
+    keel: tuple[int, int, int] | None = None
+    keel_broken: bool = False
+    destroyed: tuple[str, ...] = field(default=())
+
+    def text(self) -> str:
+        dice = " ".join(f"{d}={face}" for _, d, face in self.dice)
+        return (f"The mine on {self.hex} strikes {self.ship} {self.location}: {dice} = "
+                f"{self.total}, slot dice {', '.join(map(str, self.slot_rolls))}: "
+                f"{'; '.join(self.results)}")
+
+
+# --- the 8 Nations: France (N3) -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FlankSpeedRolled(_Event):
+    """N3 Flank Speed: 2 red for an engine slot before the ship's move."""
+
+    ship: str
+    engine: str
+    dice: tuple[int, int]
+    total: int
+    need: int
+    #: "doubled" (12 or more), "stopped" (11 or less: 0 MP), "destroyed" (a roll of 2)
+    outcome: str
+    #: the ship's MP this turn after it
+    mp: int
+
+    def text(self) -> str:
+        what = {"doubled": "the engine's MP doubled this turn",
+                "stopped": "the engine gives no MP this turn",
+                "destroyed": "a roll of 2: the engine is destroyed"}[self.outcome]
+        return (f"{self.ship} tries Flank Speed on {self.engine}: {self.dice[0]}+{self.dice[1]} "
+                f"= {self.total} against {self.need}: {what} ({self.mp} MP)")
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeOrder(_Event):
+    """N3: with Initiative Crews in play, ships move one by one within each Type: the order
+    (ship, initiative) from the first to move, Type by Type from the highest."""
+
+    order: tuple[tuple[str, int], ...]
+
+    def text(self) -> str:
+        ships = ", ".join(f"{name} [{n}]" for name, n in self.order)
+        return f"Initiative Crew (N3): the movement order: {ships}"
+
+
+# --- the 8 Nations: Britain (N2) ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforced(_Event):
+    """N2 Reinforce: 2 red + the moving crew's die + the target crew's (if occupied) >= 15."""
+
+    ship: str
+    crew: str
+    target: str
+    #: (role, die, face): "reinforce" twice, then "crew" (the moving crew's die, if it has
+    #: one: an Officer has none), then "target" (the crew there, if the slot is occupied)
+    dice: tuple[tuple[str, str, int], ...]
+    total: int
+    need: int
+    #: "swapped", "filled" (a destroyed crew slot manned again) or "failed"
+    outcome: str
+
+    def text(self) -> str:
+        dice = " ".join(f"{role} {d}={face}" for role, d, face in self.dice)
+        what = {"swapped": f"the crews of {self.crew} and {self.target} swap places",
+                "filled": f"{self.target} is manned again; {self.crew} is left destroyed",
+                "failed": f"nothing moves; neither {self.crew} nor {self.target} repairs "
+                          f"this turn"}[self.outcome]
+        return (f"{self.ship} reinforces {self.crew} > {self.target}: {dice} = {self.total} "
+                f"against {self.need}: {what}")
+
+
+@dataclass(frozen=True, slots=True)
+class MagazineExploded(_Event):
+    """N2: a destroyed Magazine explodes: its location suffers the destroying attack's total
+    plus a new roll of the magazine die, with two slot dice (saturation), damage at once; then
+    a keel roll."""
+
+    ship: str
+    magazine: str
+    location: str
+    #: the destroying attack's breach total, the magazine die's new roll, their sum
+    attack_total: int
+    die: int
+    total: int
+    results: tuple[str, ...]
+    destroyed: tuple[str, ...]
+    #: the keel roll after it (red, red, modifier), if one was made (none when the blast's
+    #: own critical damage broke the keel, or it was broken already)
+    keel: tuple[int, int, int] | None
+    si: int
+    keel_broken: bool
+
+    def text(self) -> str:
+        keel = ""
+        if self.keel is not None:
+            a, b, mod = self.keel
+            verdict = "breaks" if self.keel_broken else "holds"
+            keel = (f"; keel roll {a}+{b}{mod:+d} = {a + b + mod} against SI {self.si}: the "
+                    f"keel {verdict}")
+        elif self.keel_broken:
+            keel = "; the keel breaks"
+        return (f"{self.ship}'s magazine {self.magazine} explodes: {self.attack_total} + "
+                f"magazine {self.die} = {self.total} on its {self.location} location: "
+                f"{'; '.join(self.results)}{keel}")

@@ -30,8 +30,10 @@ from . import primitives as P
 from .actions import AirAction, Bracket, Cease, Fire
 from .events import AttackResult, NothingBears
 from .geometry import attack_geometry
-from .nations import america
+from .nations import america, japan, russia
+from .nations.britain import posts_of
 from .ships import KEEL_BROKEN, ShipSpec, ShipState
+from .slot_kinds import Effect
 from .state import GameState, Phase
 
 if TYPE_CHECKING:
@@ -90,6 +92,10 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
         return out
     slots = spec.slots
     boost = america.range_boost(state, index)  # N9: Tesla charges on short range
+    # N6 Stabilizers: +1 to both range bands per intact one of a ship that did not move
+    bonus = russia.range_bonus(state, index)
+    # N7 Long Guns: never at short range
+    long_guns = spec.special(Effect.LONG_GUN)
     for j in state.afloat():
         tspec = setup.ships[j]
         if tspec.side == spec.side:
@@ -101,7 +107,7 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
         # and the geometry need not be worked out (most placements of a battle are so)
         dq, dr = t.bow[0] - s.bow[0], t.bow[1] - s.bow[1]
         if (max(abs(dq), abs(dr), abs(dq + dr)) - spec.length - tspec.length + 2
-                > spec.gun_reach):
+                > spec.gun_reach + bonus):
             continue
         geometry = attack_geometry(spec, tspec, dq, dr, s.facing, t.facing)
         if state.hugs:  # A7: lines of fire a third ship blocks, applied outside the cache
@@ -114,12 +120,20 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
             for g in arc_guns:
                 if not guns >> g & 1:
                     continue
-                band = slots[g].band(rng) if not boost else america.band(slots[g], rng, boost)
+                at = rng
+                if long_guns >> g & 1:
+                    beyond = japan.long_gun_range(state, index, j, arc, slots[g], rng, bonus)
+                    if beyond is None:
+                        continue
+                    at = beyond
+                # each band + bonus: the range - bonus; N9's boost lengthens the short band
+                band = (slots[g].band(at - bonus) if not boost
+                        else america.band(slots[g], at - bonus, boost))
                 if band is None:
                     continue
                 for tl in locs:
                     action = Fire(spec.name, spec.refs[g], tspec.name, tspec.locations[tl])
-                    out.append(AttackOption(index, g, j, tl, rng, band.dice, action))
+                    out.append(AttackOption(index, g, j, tl, at, band.dice, action))
     return out
 
 
@@ -127,7 +141,7 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
 #: afloat, its slots destroyed in earlier turns): the firing side's options are kept with these
 #: and computed again when any of them changes. A rule that makes an attack depend on more
 #: (a charge spent) adds what it reads here; the screening hugs (A7) are in the key too.
-ATTACK_READS = ("bow", "facing", "status", "destroyed")
+ATTACK_READS = ("bow", "facing", "status", "destroyed", "moved")  # moved: N6 Stabilizers
 _ATTACK_READ = attrgetter(*ATTACK_READS)
 
 
@@ -143,7 +157,7 @@ def current_attacks(state: GameState) -> tuple[AttackOption, ...]:
     return kept[1]
 
 
-def legal_attacks(state: GameState) -> Iterator[AirAction]:
+def legal_attacks(state: GameState) -> Iterator[AirAction | japan.FleetBracket]:
     from .bracket import bracket_options
 
     for opt in current_attacks(state):
@@ -151,6 +165,8 @@ def legal_attacks(state: GameState) -> Iterator[AirAction]:
             yield opt.action
     for group in bracket_options(state):  # A4: none below the Commander rules
         yield group.action
+    for fleet in japan.fleet_brackets(state):  # N7: Concentrated Fire
+        yield fleet.action
     yield Cease()
 
 
@@ -261,12 +277,24 @@ def apply_fire(state: GameState, action: Fire, dice: DiceSource, events: list[Ev
     assert opt is not None
     setup = state.setup
     shot = breach.shooter(setup.ships[opt.ship], state.ships[opt.ship], opt.slot,
-                          opt.weapon_dice)
+                          opt.weapon_dice, posts_of(state, opt.ship))  # N2: Reinforce
     shot = america.adjust_shot(state, opt.ship, shot)  # N9: charges, Arc Torpedo
     struck = breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location)
     results = breach.roll_attack(shot, struck, dice)
-    return strike(state, opt.ship, (opt.slot,), opt.target, opt.location, struck, results,
-                  shot.modifier, (opt.range,), events)
+    after = strike(state, opt.ship, (opt.slot,), opt.target, opt.location, struck, results,
+                   shot.modifier, (opt.range,), events)
+    return blasts(state, after, opt.target, results[0].total, dice, events)
+
+
+def blasts(before: GameState, after: GameState, target: int, total: int, dice: DiceSource,
+           events: list[Event]) -> GameState:
+    """N2: a Magazine the attack destroyed explodes at once."""
+    lost = after.ships[target].circled & ~before.ships[target].circled
+    if not lost & after.setup.ships[target].special(Effect.MAGAZINE):
+        return after
+    from .nations.britain import magazine_blasts
+
+    return magazine_blasts(after, target, lost, total, dice, events)
 
 
 def strike(state: GameState, index: int, guns: tuple[int, ...], target_index: int,
@@ -368,7 +396,7 @@ class GunneryPhase(BasePhase):
     ``fire_order``; all fire is simultaneous, damage takes effect at the turn's end."""
 
     phase = Phase.GUNNERY
-    actions = (Fire, Bracket, Cease)
+    actions = (Fire, Bracket, Cease, japan.FleetBracket)
     title = "gunnery"
 
     def __init__(self, initiative: Initiative) -> None:
@@ -391,10 +419,12 @@ class GunneryPhase(BasePhase):
     def to_move(self, state: GameState) -> str | None:
         return state.firing[0] if state.firing else None
 
-    def legal_actions(self, state: GameState) -> Iterator[AirAction]:
+    def legal_actions(self, state: GameState) -> Iterator[AirAction | japan.FleetBracket]:
         return legal_attacks(state)
 
     def why_illegal(self, state: GameState, action: Fire | Bracket | Cease) -> str | None:
+        if isinstance(action, japan.FleetBracket):
+            return japan.why_fleet_bracket_illegal(state, action)
         if isinstance(action, Bracket):
             from . import bracket
 
@@ -405,6 +435,8 @@ class GunneryPhase(BasePhase):
               events: list[Event]) -> GameState:
         if isinstance(action, Cease):
             return cease_fire(state)
+        if isinstance(action, japan.FleetBracket):
+            return japan.apply_fleet_bracket(state, action, dice, events)
         if isinstance(action, Bracket):
             from .bracket import apply_bracket
 

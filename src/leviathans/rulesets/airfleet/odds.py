@@ -22,6 +22,7 @@ from . import primitives as P
 from .bracket import BracketOption
 from .gunnery import AttackOption
 from .nations import america
+from .nations.britain import posts_of
 from .ships import ShipSpec, ShipState
 from .state import GameState
 
@@ -56,13 +57,15 @@ class AttackOdds:
 def breach_total_counts(state: GameState, opt: AttackOption) -> tuple[DiceExpr, int]:
     """The dice of the breach roll (weapon, crew, location) and the modifier."""
     shot, struck = _parts(state, opt)
-    return breach.breach_dice(shot.weapon, shot.crew, struck.dice), shot.modifier
+    return (breach.breach_dice(shot.weapon, shot.crew, struck.dice, shot.crew_times,
+                               shot.magazine), shot.modifier)
 
 
 def _parts(state: GameState, opt: AttackOption) -> tuple[breach.Shooter, breach.Struck]:
     setup = state.setup
-    return (america.adjust_shot(state, opt.ship, breach.shooter(  # N9
-                setup.ships[opt.ship], state.ships[opt.ship], opt.slot, opt.weapon_dice)),
+    return (america.adjust_shot(state, opt.ship, breach.shooter(  # N9; N2: Reinforce's posts
+                setup.ships[opt.ship], state.ships[opt.ship], opt.slot, opt.weapon_dice,
+                posts_of(state, opt.ship))),
             breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location))
 
 
@@ -128,8 +131,9 @@ def bracket_odds(state: GameState, opt: BracketOption) -> AttackOdds:
 
 def _bracket_parts(state: GameState, opt: BracketOption) -> tuple[breach.Volley, breach.Struck]:
     setup = state.setup
-    return (america.adjust_shot(state, opt.ship, breach.volley(  # N9
-                setup.ships[opt.ship], state.ships[opt.ship], opt.guns, opt.weapon_dice)),
+    return (america.adjust_shot(state, opt.ship, breach.volley(  # N9; N2: Reinforce's posts
+                setup.ships[opt.ship], state.ships[opt.ship], opt.guns, opt.weapon_dice,
+                posts_of(state, opt.ship))),
             breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location))
 
 
@@ -147,13 +151,10 @@ def attack_value(state: GameState, opt: AttackOption, keel_value: float) -> floa
     """Expected slots destroyed plus ``keel_value`` times the keel chance, as a float (for
     bots: the same numbers as :func:`attack_odds`, cached on what decides them)."""
     setup = state.setup
-    if america.attack_modifier(state, opt.ship):  # N9: charges, Arc Torpedo (as attack_odds)
-        _make_room()
-        shot = america.adjust_shot(state, opt.ship, breach.shooter(
-            setup.ships[opt.ship], state.ships[opt.ship], opt.slot, opt.weapon_dice))
-        expected, keel = _value(_number(shot, _SHOOTERS, _SHOOTER_PARTS),
-                                _target(setup.ships[opt.target], state.ships[opt.target],
-                                        opt.location))
+    # N2: crews moved by Reinforce, N9: Tesla charges and the Arc Torpedo: not in the quick
+    # keys, so the value comes from the exact parts (as attack_odds)
+    if posts_of(state, opt.ship) or america.attack_modifier(state, opt.ship):
+        expected, keel = breach.value(*_parts(state, opt))
         return expected + keel_value * keel
     return gun_value(setup.ships[opt.ship], state.ships[opt.ship], opt.slot, opt.weapon_dice,
                      setup.ships[opt.target], state.ships[opt.target], opt.location, keel_value)

@@ -47,6 +47,7 @@ from .geometry import damage_locations
 from .gunnery import _describe
 from .nations import america, austria
 from .ships import REMOVED, ShipSpec, ShipState
+from .slot_kinds import Effect
 from .state import GameState, MoveProgress
 
 __all__ = [
@@ -451,6 +452,14 @@ def _resolve_if_chosen(state: GameState, dice: DiceSource, events: list[Event]) 
                                     result.keel_broken, destroyed, shot.modifier))
             if result.keel_broken:
                 events.append(ShipLost(spec.name, spec.side, "its keel broke (ram)"))
+            elif result.destroyed >= 0 and spec.special(Effect.MAGAZINE) >> (
+                    6 * loc + result.destroyed) & 1:  # N2: the Magazine explodes at once
+                from .nations.britain import magazine_blasts
+
+                blown = magazine_blasts(state.evolve(ships=tuple(ships)), strike.ship,
+                                        1 << (6 * loc + result.destroyed), result.total, dice,
+                                        events, True)
+                ships = list(blown.ships)
     prog = state.moving
     state = state.evolve(ships=tuple(ships), ram=None)
     for i, was in enumerate(before):  # N9: Tesla coils destroyed at once lose their charges

@@ -139,8 +139,8 @@ def _crews(state: GameState, index: int) -> Iterator[tuple[int, Die, int]]:
         return
     repairs = state.repairs
     decided = repairs.decided[index] if repairs is not None else 0
-    gone = s.destroyed | s.circled | decided
-    for flat, crew_die, times in state.setup.ships[index].repairers:
+    gone = s.destroyed | s.circled | decided | _barred(state, index)
+    for flat, crew_die, times in _repairers(state, index):
         if not gone >> flat & 1:
             yield flat, crew_die, times
 
@@ -164,6 +164,34 @@ def _repairing(state: GameState) -> Iterator[int]:
     yield from state.afloat()
     if state.nations is not None:
         yield from (f.ship for f in state.nations.fled)
+
+
+def _repairers(state: GameState, index: int) -> tuple[tuple[int, Die, int], ...]:
+    """The crews of ship ``index`` that may repair, each with its die (N2: where Reinforce
+    moved a crew, it repairs from there)."""
+    if state.nations is not None and state.nations.posts:
+        from .nations.britain import repairers
+
+        return repairers(state, index)
+    return state.setup.ships[index].repairers
+
+
+def _barred(state: GameState, index: int) -> int:
+    """N2: crew slots barred from repairing this turn by a failed Reinforce."""
+    if state.nations is None or not state.nations.no_repair:
+        return 0
+    from .nations.britain import repair_barred
+
+    return repair_barred(state, index)
+
+
+def _bonus(state: GameState, index: int, crew: int) -> int:
+    """N2: +2 with an intact Officer in the crew's location."""
+    if state.nations is None:
+        return 0
+    from .nations.britain import repair_bonus
+
+    return repair_bonus(state, index, crew)
 
 
 def _side_waits(state: GameState, side: str) -> bool:
@@ -196,7 +224,7 @@ def _find(state: GameState, action: Repair) -> tuple[int, tuple[int, Die, int], 
     index = state.setup.by_name[action.ship]
     spec = state.setup.ships[index]
     flat = spec.slot_index(action.crew)
-    crew = next(c for c in spec.repairers if c[0] == flat)
+    crew = next(c for c in _repairers(state, index) if c[0] == flat)
     return index, crew, None if action.slot is None else spec.slot_index(action.slot)
 
 
@@ -219,8 +247,10 @@ def why_illegal(state: GameState, action: Repair) -> str | None:
         flat = spec.slot_index(action.crew)
     except LeviathansError as exc:
         return str(exc)
-    if not any(c[0] == flat for c in spec.repairers):
+    if not any(c[0] == flat for c in _repairers(state, index)):
         return f"{action.ship} {action.crew} is not a crew that repairs (A9)"
+    if _barred(state, index) >> flat & 1:
+        return f"{action.ship} {action.crew} failed to Reinforce: it may not repair this turn"
     if (s.destroyed | s.circled) >> flat & 1:
         return f"{action.ship} {action.crew} is destroyed"
     if repairs.decided[index] >> flat & 1:
@@ -251,7 +281,7 @@ def repair_odds(state: GameState, action: Repair) -> Fraction:
         return Fraction(0)
     target = repair_target(state.setup.ships[index], flat, slot,
                            state.setup.options.repair_target)
-    return repair_chance(crew_die, times, target)
+    return repair_chance(crew_die, times, target - _bonus(state, index, flat))
 
 
 def apply_repair(state: GameState, action: Repair, dice: DiceSource, events: list[Event]
@@ -269,10 +299,11 @@ def apply_repair(state: GameState, action: Repair, dice: DiceSource, events: lis
     rolled = [("repair", RED.name, dice.roll(RED, "repair")),
               ("repair", RED.name, dice.roll(RED, "repair"))]
     rolled += [("crew", crew_die.name, dice.roll(crew_die, "repair:crew")) for _ in range(times)]
-    total = sum(face for _, _, face in rolled)
+    bonus = _bonus(state, index, flat)  # N2: an Officer's +2
+    total = sum(face for _, _, face in rolled) + bonus
     repaired = total >= target
     events.append(RepairRolled(spec.name, action.crew, spec.slot_ref(slot), tuple(rolled),
-                               total, target, repaired))
+                               total, target, repaired, bonus))
     if not repaired:
         return state
     ships = list(state.ships)

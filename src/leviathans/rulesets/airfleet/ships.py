@@ -312,7 +312,9 @@ def compile_ship(index: int, name: str, side: str, card: Card, level: str = "qui
             # N8: the Ram Prow is not repairable (at the level where it is one)
             if slot.kind in NEVER_REPAIRED or special is Effect.RAM:
                 never |= 1 << flat
-        crews.sort(key=lambda c: c[1].mean, reverse=True)
+        # N7: a Gunner Crew ranks by the mean of its two dice summed
+        crews.sort(key=lambda c: c[1].mean * (2 if specials.get(Effect.GUNNER_CREW, 0) >> c[0]
+                                              & 1 else 1), reverse=True)
         crew.append(tuple(crews))
         armour.append(tuple(armours))
         a, h = _arc_and_hex(loc, card.type, length)
@@ -409,6 +411,11 @@ class ShipState(NamedTuple):
     fired: int = 0
     #: entered a new hex this turn: location dice "go" (R6)
     moved: bool = False
+    #: N6: Evasive Maneuvers this turn: its location dice drop two steps for attacks on it,
+    #: its gun attacks take -4 (-6 for a Type 4) (``nations/russia.py``)
+    evading: bool = False
+    #: N6: structural integrity lost to failed Evasive Maneuvers (never repaired)
+    si_lost: int = 0
 
     @property
     def on_board(self) -> bool:

@@ -108,8 +108,9 @@ class GameState:
     phase: PhaseId
     ships: tuple[ShipState, ...]
     initiative: str | None
-    #: movement groups still to move this turn, as (side, ship type); the first is moving
-    groups: tuple[tuple[str, int], ...]
+    #: movement groups still to move this turn, as (side, ship type); the first is moving.
+    #: N3 (Initiative Crew): a group may name its ships, (side, ship type, ship indices)
+    groups: tuple[tuple[str, int] | tuple[str, int, tuple[int, ...]], ...]
     #: the ship being moved, if one has started
     moving: MoveProgress | None
     #: ships that have finished moving this turn (bit mask by ship index)
@@ -268,6 +269,10 @@ class GameState:
                 yield i
 
     def mp_available(self, index: int) -> int:
+        if self.nations is not None and self.nations.flank:  # N3 Flank Speed
+            mp = self.nations.mp(index)
+            if mp is not None:
+                return mp
         return self.setup.ships[index].mp(self.ships[index].destroyed)
 
     def view(self, player: str | None = None) -> dict[str, Any]:
@@ -301,7 +306,7 @@ class GameState:
                 "mp_left": m.mp,
                 "hexes_before_turn": max(0, spec.enter_before_turn - m.since),
             }
-        return {
+        out = {
             "ruleset": "airfleet",
             "turn": self.turn,
             "phase": self.phase.name.lower(),
@@ -315,9 +320,10 @@ class GameState:
             # the Commander rules (A5, A7): torpedo tokens and screening hugs
             "torpedoes": torpedoes.view(self),
             "hugs": screening.view(self),
-            # the 8 Nations (N2-N9): what each nation's rules show (nations/view.py)
-            "nations": nations_view(self) if self.nations is not None else None,
         }
+        if self.nations is not None:  # the 8 Nations (N2-N9): what each nation's rules show
+            out["nations"] = nations_view(self)  # (nations/view.py)
+        return out
 
     def __repr__(self) -> str:
         return f"<GameState turn {self.turn} {self.phase.name.lower()} to move {self.to_move}>"

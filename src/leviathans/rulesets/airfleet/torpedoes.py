@@ -45,7 +45,7 @@ from . import breach
 from .actions import register_notation
 from .events import ShipLost, TorpedoLaunched, TorpedoLost, TorpedoStruck
 from .geometry import damage_locations, slot_in_arc
-from .nations import america
+from .nations import america, japan, russia
 from .ships import AFLOAT, REMOVED, ShipSpec
 from .slot_kinds import Effect, plain_effect
 from .state import GameState
@@ -337,19 +337,27 @@ def _can_launch(state: GameState, side: str) -> Iterator[tuple[int, TorpedoSlot]
                 yield i, t
 
 
-def legal_launches(state: GameState) -> Iterator[Launch | EndLaunches]:
+def legal_launches(state: GameState
+                   ) -> Iterator[Launch | EndLaunches | japan.Bomb | russia.LayMine]:
     side = _torpedoes(state).launching[0]
     for i, t in _can_launch(state, side):
         name = state.setup.ships[i].name
         ref = state.setup.ships[i].slot_ref(t.flat)
         for h in launch_targets(state, i, t):
             yield Launch(name, ref, h)
+    yield from japan.legal_bombs(state, side)  # N7: Bomber Levs name their targets
+    yield from russia.legal_mines(state, side)  # N6: Bomba Mines
     yield EndLaunches()
 
 
-def why_launch_illegal(state: GameState, action: Launch | EndLaunches) -> str | None:
+def why_launch_illegal(state: GameState,
+                       action: Launch | EndLaunches | japan.Bomb | russia.LayMine) -> str | None:
     if isinstance(action, EndLaunches):
         return None
+    if isinstance(action, russia.LayMine):
+        return russia.why_mine_illegal(state, action, _torpedoes(state).launching[0])
+    if isinstance(action, japan.Bomb):
+        return japan.why_bomb_illegal(state, action, _torpedoes(state).launching[0])
     setup = state.setup
     side = _torpedoes(state).launching[0]
     index = setup.by_name.get(action.ship)
@@ -393,8 +401,12 @@ def _aim_problem(state: GameState, index: int, tslot: TorpedoSlot, target: Hex) 
     return None
 
 
-def apply_launch(state: GameState, action: Launch | EndLaunches, events: list[Event]
-                 ) -> GameState:
+def apply_launch(state: GameState, action: Launch | EndLaunches | japan.Bomb | russia.LayMine,
+                 events: list[Event]) -> GameState:
+    if isinstance(action, japan.Bomb):
+        return japan.apply_bomb(state, action, events)
+    if isinstance(action, russia.LayMine):
+        return russia.apply_mine(state, action, events)
     torps = _torpedoes(state)
     if isinstance(action, EndLaunches):
         return state.evolve(torpedoes=Torpedoes(torps.launching[1:], torps.launched))
@@ -416,7 +428,7 @@ class TorpedoLaunch(BasePhase):
     then the winner (a side with nothing left to launch is passed by itself)."""
 
     phase = LAUNCH
-    actions = (Launch, EndLaunches)
+    actions = (Launch, EndLaunches, japan.Bomb, russia.LayMine)
     title = "the torpedo launch"
 
     def __init__(self, initiative: Any) -> None:
@@ -426,28 +438,33 @@ class TorpedoLaunch(BasePhase):
         winner = state.initiative
         if winner is None:  # fog of war has no roll (A1): as gunnery counts it
             winner = self.initiative.gunnery_winner(state)
-        # A new turn's tokens; last turn's hugs ended with it (A7)
-        return state.evolve(phase=self.phase, torpedoes=Torpedoes(_launch_sides(state, winner)),
-                            hugs=())
+        # A new turn's tokens; last turn's hugs ended with it (A7); last turn's mines are
+        # active now (N6)
+        return russia.activate_mines(state).evolve(
+            phase=self.phase, torpedoes=Torpedoes(_launch_sides(state, winner)), hugs=())
 
     def to_move(self, state: GameState) -> str | None:
         launching = _torpedoes(state).launching
         return launching[0] if launching else None
 
-    def legal_actions(self, state: GameState) -> Iterator[Launch | EndLaunches]:
+    def legal_actions(self, state: GameState
+                      ) -> Iterator[Launch | EndLaunches | japan.Bomb | russia.LayMine]:
         return legal_launches(state)
 
-    def why_illegal(self, state: GameState, action: Launch | EndLaunches) -> str | None:
+    def why_illegal(self, state: GameState,
+                    action: Launch | EndLaunches | japan.Bomb | russia.LayMine) -> str | None:
         return why_launch_illegal(state, action)
 
-    def apply(self, state: GameState, action: Launch | EndLaunches, dice: DiceSource,
-              events: list[Event]) -> GameState:
+    def apply(self, state: GameState, action: Launch | EndLaunches | japan.Bomb | russia.LayMine,
+              dice: DiceSource, events: list[Event]) -> GameState:
         return apply_launch(state, action, events)
 
     def settle(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
         """A side with no torpedo left to launch places no more."""
         torps = _torpedoes(state)
-        while torps.launching and next(_can_launch(state, torps.launching[0]), None) is None:
+        while torps.launching and next(_can_launch(state, torps.launching[0]), None) is None \
+                and not japan.can_bomb(state, torps.launching[0]) \
+                and not russia.can_mine(state, torps.launching[0]):  # N7, N6: bombs, mines
             torps = Torpedoes(torps.launching[1:], torps.launched)
             state = state.evolve(torpedoes=torps)
         return state
@@ -555,7 +572,13 @@ def strike(state: GameState, torp: Torpedo, ship: int, location: int, dice: Dice
     ships = list(state.ships)
     ships[ship] = target
     # N9: a Tesla coil destroyed by a torpedo loses its charge at once
-    return america.coil_damage(state.evolve(ships=tuple(ships)), ship, before, events)
+    state = america.coil_damage(state.evolve(ships=tuple(ships)), ship, before, events)
+    if result.destroyed >= 0 and tspec.special(Effect.MAGAZINE) >> flat & 1 \
+            and target.status != REMOVED:  # N2: the Magazine explodes at once
+        from .nations.britain import magazine_blasts
+
+        state = magazine_blasts(state, ship, 1 << flat, result.total, dice, events, True)
+    return state
 
 
 def _resolved(state: GameState) -> GameState:
@@ -588,7 +611,7 @@ class TorpedoResolution(BasePhase):
     launching side decides only where its torpedo has a choice."""
 
     phase = RESOLUTION
-    actions = (Strike,)
+    actions = (Strike, japan.BombStrike)
     title = "the torpedo resolution"
 
     def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
@@ -598,20 +621,30 @@ class TorpedoResolution(BasePhase):
 
     def to_move(self, state: GameState) -> str | None:
         torp = _torpedoes(state).next
-        return None if torp is None else torp.side
+        return japan.bomb_side(state) if torp is None else torp.side  # N7: then the bombs
 
-    def legal_actions(self, state: GameState) -> Iterator[Strike]:
+    def legal_actions(self, state: GameState) -> Iterator[Strike | japan.BombStrike]:
         torp = _torpedoes(state).next
-        assert torp is not None
+        if torp is None:
+            return japan.legal_bomb_strikes(state)
+        return self._strikes(state, torp)
+
+    def _strikes(self, state: GameState, torp: Torpedo) -> Iterator[Strike]:
         setup = state.setup
         for i, loc in strike_options(state, torp):
             yield Strike(torp.number, setup.ships[i].name, setup.ships[i].locations[loc])
 
-    def why_illegal(self, state: GameState, action: Strike) -> str | None:
+    def why_illegal(self, state: GameState, action: Strike | japan.BombStrike) -> str | None:
+        if isinstance(action, japan.BombStrike):
+            if _torpedoes(state).next is not None:
+                return "the torpedoes resolve before the bombs"
+            return japan.why_bomb_strike_illegal(state, action)
         return why_strike_illegal(state, action)
 
-    def apply(self, state: GameState, action: Strike, dice: DiceSource, events: list[Event]
-              ) -> GameState:
+    def apply(self, state: GameState, action: Strike | japan.BombStrike, dice: DiceSource,
+              events: list[Event]) -> GameState:
+        if isinstance(action, japan.BombStrike):
+            return japan.apply_bomb_strike(state, action, dice, events)
         torp = _torpedoes(state).next
         assert torp is not None
         index = state.setup.by_name[action.ship]
@@ -623,7 +656,7 @@ class TorpedoResolution(BasePhase):
         while True:
             torp = _torpedoes(state).next
             if torp is None:
-                return state
+                return japan.settle_bombs(state, dice, events)  # N7: after the torpedoes
             options = strike_options(state, torp)
             if len(options) > 1:
                 return state  # the launching side chooses
@@ -636,7 +669,7 @@ class TorpedoResolution(BasePhase):
             state = _resolved(state)
 
     def done(self, state: GameState) -> bool:
-        return _torpedoes(state).next is None
+        return _torpedoes(state).next is None and japan.next_bomb(state) is None
 
 
 # --- exact odds -------------------------------------------------------------------------------

@@ -102,8 +102,13 @@ class RolledInitiative(Initiative):
 
     def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
         winner = roll_initiative(state, dice, events)
+        groups = movement_groups(state, winner)
+        if state.nations is not None:  # N3: Initiative Crews order the moves ship by ship
+            from .nations.france import initiative_order
+
+            state, groups = initiative_order(state, winner, groups, events)
         return state.evolve(phase=self.phase, initiative=winner,
-                            groups=movement_groups(state, winner), moving=None, finished=0)
+                            groups=groups, moving=None, finished=0)
 
 
 class TurnEnd(BasePhase):
@@ -177,8 +182,9 @@ def end_turn(state: GameState, events: list[Event]) -> GameState:
     """Damage takes effect, destroyed ships leave the board, and the game may end."""
     ships = []
     for s in state.ships:
-        if s.circled or s.fired or s.moved:
-            s = s._replace(destroyed=s.destroyed | s.circled, circled=0, fired=0, moved=False)
+        if s.circled or s.fired or s.moved or s.evading:  # N6: evasion lasts the turn
+            s = s._replace(destroyed=s.destroyed | s.circled, circled=0, fired=0, moved=False,
+                           evading=False)
         ships.append(s)
     state = state.evolve(ships=tuple(ships), groups=(), firing=(), attacks=None, moving=None)
     for i in list(state.afloat()):

@@ -32,6 +32,9 @@ let awaited = 0;       // the step the last answer reached: the page waits for t
 let generation = 0;    // counts the renders: an answer to an older one is dropped
 let rolledUpTo = null; // the step whose rolls were last shown landing (none on the first load)
 let ruler = null;      // { from: hex, what } : hovering a hex tells its distance from there
+let botNames = ["random", "greedy", "search"];  // the bots a seat may be handed to (/api/meta)
+let handBot = "greedy";  // the bot chosen for "Hand to bot" (kept across redraws)
+api("/api/meta").then((m) => { botNames = m.bots; }).catch(() => {});
 
 // --- connection ----------------------------------------------------------------------------
 
@@ -113,7 +116,8 @@ function render() {
   tm.className = `to-move ${data.to_move || ""}`;
   document.getElementById("initiative").textContent = initiativeText(view);
   document.getElementById("seat").textContent = data.you.length
-    ? `you: ${data.you.join(" & ")}` : "spectating";
+    ? `you: ${data.you.map((side) => (botOf(side) ? `${side} (the ${botOf(side)} bot plays it)` : side)).join(" & ")}`
+    : "spectating";
   weaponShown = null;
   for (const k of ["onHex", "onShip", "onElement", "onSpot", "onGhost", "onHover", "onWheel", "onDrag"]) board[k] = null;
   ruler = null;
@@ -147,10 +151,28 @@ function initiativeText(view) {
   return init ? `${view.phase === "placement" ? "placement roll" : "initiative"}: ${init}` : "";
 }
 
+// The panel: a decision's controls, then what stays under every decision (a War Fleet game's
+// engagements, an engagement's way back to its fleet map, "Hand to bot", the fog-of-war
+// cards). A control that redraws the panel itself (the move planner, once its plan comes)
+// comes here too, so these stay.
 function controls(title, ...children) {
   const box = document.getElementById("controls");
   box.replaceChildren(el("h3", {}, title), ...children.flat().filter((c) => c !== null && c !== undefined && c !== false),
-                      el("p", { class: "error", id: "error" }));
+                      ...panelExtras(), el("p", { class: "error", id: "error" }));
+  const fog = data.view.fog && fogSummary(data.view.fog, fogUnit(data.game.ruleset));
+  // Above War Fleet's (long) ship stats panel, so the revealed cards stay in sight.
+  if (fog) box.insertBefore(fog, box.querySelector("#ship-stats") || document.getElementById("error"));
+}
+
+function panelExtras() {
+  const parent = gameId.match(/^(.+)\.e(\d+)$/);  // a War Fleet engagement's own game (W3)
+  return [
+    data.game.ruleset === "warfleet" ? engagementList(data) : null,
+    parent ? el("p", { class: "fleet-map" }, `War Fleet engagement ${parent[2]}: `,
+      el("a", { href: `/game/${encodeURIComponent(parent[1])}`, id: "fleet-map-link" },
+        data.view.outcome ? "back to the fleet map (the result is folded back)" : "the fleet map")) : null,
+    leaveToBot(!!parent),
+  ].filter((c) => c);
 }
 
 function button(label, onclick, attrs = {}) {
@@ -163,26 +185,33 @@ function allLegal(legal) {
     el("div", { class: "buttons" }, legal.slice(0, 400).map((a) => button(a, () => send(a), { class: "secondary", "data-action": a }))));
 }
 
+// The seat this browser acts for at any moment (concede, draw): the one it looks from, else
+// another it holds; never one handed to a bot (the server would refuse it).
+function handSide() {
+  const mine = data.you.filter((side) => !botOf(side));
+  return mine.includes(data.perspective) ? data.perspective : (mine[0] || null);
+}
+
 function concede() {
-  if (!data.you.length || data.view.outcome) return null;
-  const side = data.perspective || data.you[0];
+  const side = handSide();
+  if (!side || data.view.outcome) return null;
   return button(`concede (${side})`, () => { if (confirm(`Concede for ${side}?`)) send(`concede ${side}`); },
                 { class: "secondary", id: "concede", title: RULES.concede });
 }
 
 // The draw offer (air-fleet games): offer one, or answer the other side's, at any moment.
 function drawOffer() {
-  if (data.game.ruleset !== "airfleet" || !data.you.length || data.view.outcome) return null;
+  if (data.game.ruleset !== "airfleet" || !handSide() || data.view.outcome) return null;
   const offer = data.view.draw_offer;
   if (offer) {
-    const answerer = data.you.find((side) => side !== offer);
+    const answerer = data.you.find((side) => side !== offer && !botOf(side));
     if (!answerer) return el("p", { class: "muted", id: "draw-pending" }, "Your draw offer waits for an answer.");
     return el("div", { class: "draw-offer", id: "draw-offer" },
       el("span", {}, `${offer} offers a draw.`),
       button("accept the draw", () => send(`draw accept ${answerer}`), { id: "accept-draw", title: RULES.draw }),
       button("decline", () => send(`draw decline ${answerer}`), { id: "decline-draw", class: "secondary", title: RULES.draw }));
   }
-  const side = data.perspective || data.you[0];
+  const side = handSide();
   return button(`offer a draw (${side})`, async () => {
     if (await ask(`Offer the other side a draw? If they accept, the game ends as a draw.`, "offer a draw", "keep playing")) send(`draw offer ${side}`);
   }, { class: "secondary", id: "offer-draw", title: RULES.draw });
@@ -190,24 +219,6 @@ function drawOffer() {
 
 function renderControls() {
   showControls();
-  if (data.game.ruleset === "warfleet") {
-    const list = engagementList(data);
-    if (list) document.getElementById("controls").insertBefore(list, document.getElementById("error"));
-  }
-  const parent = gameId.match(/^(.+)\.e(\d+)$/);  // a War Fleet engagement's own game (W3)
-  if (parent) {
-    document.getElementById("controls").insertBefore(el("p", { class: "fleet-map" },
-      `War Fleet engagement ${parent[2]}: `, el("a", { href: `/game/${encodeURIComponent(parent[1])}`, id: "fleet-map-link" },
-        data.view.outcome ? "back to the fleet map (the result is folded back)" : "the fleet map")),
-    document.getElementById("error"));
-  }
-  const fog = data.view.fog && fogSummary(data.view.fog, fogUnit(data.game.ruleset));
-  if (fog) {
-    const box = document.getElementById("controls");
-    // Above War Fleet's (long) ship stats panel, so the revealed cards stay in sight.
-    const before = box.querySelector("#ship-stats") || document.getElementById("error");
-    box.insertBefore(fog, before);
-  }
 }
 
 function showControls() {
@@ -223,7 +234,8 @@ function showControls() {
   }
   if (!data.legal.length) {
     const invite = localStorage.getItem(`leviathans.invite.${gameId}`);
-    controls(data.you.length ? `Waiting for ${data.to_move}…` : `Spectating: ${data.to_move} to move`,
+    const bot = botOf(data.to_move);
+    controls(data.you.length ? `Waiting for ${data.to_move}${bot ? ` (the ${bot} bot)` : ""}…` : `Spectating: ${data.to_move} to move`,
       invite ? el("div", { class: "invite" }, "Invite link: ", el("a", { href: invite }, invite)) : null,
       drawOffer(), concede());
     return;
@@ -252,14 +264,68 @@ function engagementList(d) {
     el("ul", {}, list.map((e) => {
       const mine = Object.values(e.tokens || {});
       const query = mine.map((t) => `token=${encodeURIComponent(t)}`).join("&");
+      const playing = Object.keys(e.tokens || {}).filter((side) => !(e.bots || {})[side]);  // not handed to a bot
       return el("li", { "data-engagement": e.number },
         `Engagement ${e.number}: ${e.fighting ? "being fought" : "folded back"} · `,
         el("a", { href: `/game/${encodeURIComponent(e.game)}${query ? `?${query}` : ""}`, class: "engagement-link",
-          "data-engagement": e.number }, e.fighting ? (mine.length ? "fight it" : "watch it") : "see it"),
-        " · ", el("a", { href: `/replay/${encodeURIComponent(e.game)}`, class: "engagement-replay" }, "replay"));
+          "data-engagement": e.number }, e.fighting ? (playing.length ? "fight it" : "watch it") : "see it"),
+        " · ", el("a", { href: `/replay/${encodeURIComponent(e.game)}`, class: "engagement-replay" }, "replay"),
+        engagementBots(e));
     })),
     damageList(d),
     el("p", {}, el("a", { href: `/campaign/${encodeURIComponent(gameId)}`, id: "campaign-link" }, "the campaign: every engagement")));
+}
+
+// Who plays an engagement's seats: the bots, and for this browser's seats still its own, a
+// "Hand to bot" button with a bot chooser (issue 17: fight one engagement, let bots fight the
+// others).
+function engagementBots(e) {
+  const bots = e.bots || {};
+  const played = Object.entries(bots).map(([side, bot]) => `${side}: the ${bot} bot`);
+  const mine = e.fighting ? Object.keys(e.tokens || {}).filter((side) => !bots[side]) : [];
+  if (!played.length && !mine.length) return null;
+  return el("div", { class: "engagement-seats" },
+    played.length ? el("span", { class: "muted engagement-bots" }, `played by ${played.join(", ")}`) : null,
+    ...mine.map((side) => handControl(e.game, e.tokens[side], side, mine.length > 1,
+      { "data-engagement": e.number })));
+}
+
+// A bot chooser and the button handing ``side``'s seat of ``game`` (held by ``token``) to it.
+function handControl(game, token, side, named, attrs = {}) {
+  const chooser = el("select", { class: "hand-bot-choice", "aria-label": `the bot to play ${side}`, "data-side": side,
+    onchange: (ev) => { handBot = ev.target.value; } },
+  ...botNames.map((b) => el("option", { value: b, selected: b === handBot }, b)));
+  return el("span", { class: "hand-bot" }, chooser,
+    button(named ? `Hand ${side} to bot` : "Hand to bot", () => handToBot(game, token, side, chooser.value),
+      { ...attrs, class: "secondary hand-to-bot", "data-side": side,
+        title: RULES.bot }));
+}
+
+async function handToBot(game, token, side, bot) {
+  if (!await ask(`Hand ${side} to the ${bot} bot? It plays ${side} from now on, at once; you can no longer play it (you still watch).`,
+    "hand it to the bot", "keep playing")) return;
+  try {
+    await api(`/api/games/${encodeURIComponent(game)}/bot`, { method: "POST", body: JSON.stringify({ token, bot }) });
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+// The bot playing a seat of this game, if a bot plays it.
+function botOf(side) {
+  const seat = (data.game.seats || []).find((s) => s.side === side);
+  return seat && seat.kind === "bot" ? seat.bot : null;
+}
+
+// This browser's seats still played by hand, each with "Hand to bot" (open at once on an
+// engagement's own page: let a bot fight it; folded away elsewhere).
+function leaveToBot(engagement) {
+  if (data.view.outcome) return null;
+  const mine = data.you.filter((side) => !botOf(side));
+  if (!mine.length) return null;
+  return el("details", { id: "leave-to-bot", class: "leave-to-bot", open: engagement },
+    el("summary", { title: RULES.bot }, engagement ? "Let a bot fight this engagement" : "Leave this seat to a bot"),
+    ...mine.map((side) => handControl(gameId, tokenFor(side), side, mine.length > 1)));
 }
 
 // The damage the ships carry back from their engagements: card slots (and the locations that

@@ -15,6 +15,7 @@ export const RULES = {
   done: "Done firing: the guns left unfired stay silent this turn [gunnery].",
   concede: "Conceding ends the game at once: the other side wins [ending].",
   draw: "A draw offer: if the other side accepts it, the game ends as a draw agreed by both [ending].",
+  bot: "A seat handed to a bot: the bot plays it from now on, at once, and its player watches on without playing it [ending].",
   dice: "Rolls: each breach roll of a player's gun is shown as dice landing by the target; the log keeps every die [gunnery].",
   undo: "Planning: take back the last planned step, since nothing is played until the move is confirmed [movement].",
   clear: "Planning: take back every planned step of this move [movement].",

@@ -50,6 +50,27 @@ class NationsState:
     locks: tuple[tuple[int, ...], ...] = ()
     #: N4: a lock moving as one now (``germany.LockMove``), if any
     lock_move: Any = None
+    #: N7 Concentrated Fire this turn: (side, target ship, success) per side that declared it
+    concentrated: tuple[tuple[str, int, bool], ...] = ()
+    #: N7 Bomber Levs named in this turn's launch phase, in order: (ship, slot, target ship)
+    bombs: tuple[tuple[int, int, int], ...] = ()
+    #: N7: how many of them have been resolved (after the torpedoes, in order)
+    bombed: int = 0
+    #: N6 Bomba mines on the board (kept from turn to turn): (hex, laying ship, active)
+    mines: tuple[tuple[Any, int, bool], ...] = ()
+    #: N6: during a ram whose struck locations are being chosen, each ship's hexes before it
+    #: (the ram's step and pushes enter hexes: mines go off once it is resolved)
+    ram_from: tuple[tuple[int, Any], ...] = ()
+    #: N3 Flank Speed this turn: (ship index, its MP this turn) per ship that tried it
+    flank: tuple[tuple[int, int], ...] = ()
+    #: N3 Initiative Crew: each ship's initiative this turn (ship index, value), when any
+    #: ship afloat has an intact Initiative Crew (the moves then go ship by ship)
+    initiative: tuple[tuple[int, int], ...] = ()
+    #: N2 Reinforce: crew slots holding another slot's crew, as (ship, slot, the slot its crew
+    #: is printed in), sorted; kept from turn to turn
+    posts: tuple[tuple[int, int, int], ...] = ()
+    #: N2: crew slots that may not repair this turn (a failed Reinforce), as (ship, slot)
+    no_repair: frozenset[tuple[int, int]] = frozenset()
 
     def evolve(self, **changes: Any) -> NationsState:
         return replace(self, **changes)
@@ -65,4 +86,9 @@ class NationsState:
     def new_turn(self) -> NationsState:
         """What a new turn wipes (:class:`.turn.TurnStart`)."""
         return replace(self, used=frozenset(), disabled=0, range_boost=(), attack_boost=(),
-                       glory=None, torque=None)
+                       glory=None, torque=None, concentrated=(), bombs=(), bombed=0, flank=(),
+                       initiative=(), no_repair=frozenset())
+
+    def mp(self, ship: int) -> int | None:
+        """N3: the ship's MP this turn as Flank Speed set it, if it did."""
+        return next((mp for i, mp in self.flank if i == ship), None)
