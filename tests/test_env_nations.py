@@ -82,14 +82,21 @@ def close_pair(british: str, french: str) -> GameSetup:
     return parse_setup({**data, "board": {"columns": 22, "rows": 14, "zone_depth": 5}})
 
 
+NATIONS_MODULES = "leviathans.rulesets.airfleet.nations."
+
+
 def plan_rules(setup: GameSetup) -> list[Any]:
-    """The nations' rules of the setup's turn plan: declaration rules and movement extras."""
+    """The nations' rules of the setup's turn plan: declaration rules, movement extras, and
+    the phases that take a nation's action (the launch phase's bombs and mines...)."""
     rules: list[Any] = []
     for phase in setup.plan.turn:
         if isinstance(phase, DeclarationPhase):
             rules.extend(phase.rules)
-        elif isinstance(phase, MovementPhase):
+            continue
+        if isinstance(phase, MovementPhase):
             rules.extend(e for e in phase.extras if e is not HUGS)
+        elif any(a.__module__.startswith(NATIONS_MODULES) for a in phase.actions):
+            rules.append(phase)
     return rules
 
 
