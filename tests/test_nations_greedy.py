@@ -15,11 +15,16 @@ from leviathans.bots.greedy import GreedyBot
 from leviathans.bots.greedy_airfleet import KEEL_VALUE
 from leviathans.bots.greedy_nations import (
     charge_gain,
+    concentrate_worth,
     effas_worth,
+    evade_worth,
+    flank_worth,
     glory_worth,
     lock_worth,
+    mine_worth,
     move_charge,
     move_extra,
+    reinforce_worth,
     torque_gain,
 )
 from leviathans.bots.search import SearchBot
@@ -30,11 +35,17 @@ from leviathans.rulesets.airfleet.gunnery import ship_attack_options
 from leviathans.rulesets.airfleet.nations import america
 from leviathans.rulesets.airfleet.nations.america import Charge, Effas, GunCharge, Torque
 from leviathans.rulesets.airfleet.nations.austria import Glory, glory_chance
+from leviathans.rulesets.airfleet.nations.britain import Reinforce, reinforce_chance
 from leviathans.rulesets.airfleet.nations.declare import EndDeclarations
+from leviathans.rulesets.airfleet.nations.france import FLANK_SPEED, FlankSpeed
 from leviathans.rulesets.airfleet.nations.germany import LOCKS, LockOn, lock_odds
+from leviathans.rulesets.airfleet.nations.japan import Bomb, Concentrate, FleetBracket
+from leviathans.rulesets.airfleet.nations.russia import Evade, LayMine, legal_mines
 from leviathans.rulesets.airfleet.odds import attack_odds, attack_value
 from leviathans.rulesets.airfleet.ramming import ramming_crews
 from leviathans.rulesets.airfleet.state import Phase
+from test_airfleet_odds import card as make_card
+from test_airfleet_odds import plain
 from test_nations_america import HABSBURG, NATIONS, VIRGINIA, after_repair, before_gunnery, dice
 from test_nations_america import with_charges as charged
 from test_nations_germany import SCREEN, wolf
@@ -232,6 +243,170 @@ def test_greedy_does_not_lock_when_the_screen_hides_nothing_worth_the_ram() -> N
     assert move_extra(state, 0, "E", K, random.Random(1).random) is None
 
 
+# --- Flank Speed (N3) and Reinforce (N2) ---------------------------------------------------------
+
+AQUITAINE = "Aquitaine (8 Nations)"  # 9 MP: stern.5 and stern.6 engines of 3 MP
+ANFIELD = "HML Anfield (8 Nations)"
+ESSEX = "HML Essex (8 Nations)"  # crews: bow.5 an Officer, starboard.5 and stern.3
+
+
+def _flanking(anfield: str) -> Any:
+    """The Aquitaine (1040 N) about to move first; the Anfield at ``anfield`` facing S."""
+    return game([ship(AQUITAINE, "french", "1040", "N", name="Aquitaine"),
+                 ship(ANFIELD, "british", anfield, "S")],
+                ScriptedDice(), phase="movement", initiative="british", options=NATIONS,
+                board={"columns": 40, "rows": 45})
+
+
+def test_greedy_tries_flank_speed_when_doubling_brings_the_enemy_in_reach() -> None:
+    state = _flanking("1025")
+    worths = {a.engine: flank_worth(state, a, K) for a in FLANK_SPEED.legal_actions(state)}
+    assert set(worths) == {"stern.5", "stern.6"} and min(worths.values()) > 0
+    assert isinstance(choose(state), FlankSpeed)
+
+
+@pytest.mark.parametrize("anfield", ["1030", "1020"])
+def test_greedy_does_not_try_flank_speed_when_it_does_not_pay(anfield: str) -> None:
+    # 1030: its own MP reach the Anfield already (a failure would stop it); 1020: out of
+    # reach even doubled (a critical failure costs an engine)
+    state = _flanking(anfield)
+    assert any(FLANK_SPEED.legal_actions(state))
+    assert all(flank_worth(state, a, K) < 0 for a in FLANK_SPEED.legal_actions(state))
+    assert not isinstance(choose(state), FlankSpeed)
+
+
+def _reinforcing(destroyed: list[str]) -> Any:
+    """The Essex (1010 N) in the reinforce step; the Pontbriand (1610 N) off its starboard."""
+    state = game([ship(ESSEX, "british", "1010", "N", name="Essex", destroyed=destroyed),
+                  ship("Pontbriand", "french", "1610", "N")],
+                 ScriptedDice(), phase="gunnery", initiative="french", options=NATIONS)
+    while state.phase is Phase.GUNNERY:
+        state = play(state, ["done"], ScriptedDice())
+    assert state.phase.name == "NATIONS_REINFORCE"
+    return state
+
+
+def test_greedy_reinforces_a_gun_location_that_lost_its_crew() -> None:
+    # starboard.5 (the starboard guns' crew) destroyed: stern.3's crew filling it pays
+    state = _reinforcing(["starboard.5"])
+    action = Reinforce("Essex", "stern.3", "starboard.5")
+    assert reinforce_chance(state, action) > 0 and reinforce_worth(state, action, K) > 0
+    assert choose(state) == action
+
+
+def test_greedy_does_not_reinforce_when_nothing_is_gained() -> None:
+    state = _reinforcing([])
+    assert any(isinstance(a, Reinforce) for a in state.legal_actions())
+    assert isinstance(choose(state), EndDeclarations)
+    # with an engine to repair, a failure would bar the stern crew's repair
+    state = _reinforcing(["stern.5"])
+    assert reinforce_worth(state, Reinforce("Essex", "stern.3", "bow.5"), K) < 0
+    assert isinstance(choose(state), EndDeclarations)
+
+
+# --- Evasive Maneuvers, Bomba Mines (N6) ------------------------------------------------------
+
+BAYAN = "Bayan (8 Nations)"
+BERKUT = "Berkut (8 Nations)"
+
+
+def _evading(bow: str) -> Any:
+    """The Bayan (``bow`` N) and the Pontbriand (0610 N) after their moves; the British
+    declare first."""
+    state = game([ship(BAYAN, "british", bow, "N"), ship("Pontbriand", "french", "0610", "N")],
+                 phase="movement", initiative="french", options=NATIONS)
+    state = play(state, [f"{BAYAN}:E", "Pontbriand:E"], ScriptedDice())
+    assert state.phase.name == "NATIONS_AFTER_MOVE" and state.to_move == "british"
+    return state
+
+
+def test_greedy_evades_when_the_fire_it_dodges_beats_its_own_lost() -> None:
+    state = _evading("1010")
+    assert evade_worth(state, 0, K) > 0
+    assert choose(state) == Evade(BAYAN)
+
+
+@pytest.mark.parametrize("bow", ["1410", "2010"])
+def test_greedy_does_not_evade_when_it_does_not_pay(bow: str) -> None:
+    state = _evading(bow)  # 1410: its own fire lost counts more; 2010: nothing in reach
+    assert evade_worth(state, 0, K) <= 0
+    assert isinstance(choose(state), EndDeclarations)
+
+
+def _mining(pontbriand: str) -> Any:
+    return game([ship(BERKUT, "british", "1010", "N"), ship("Pontbriand", "french", pontbriand,
+                                                             "N")],
+                ScriptedDice.by_label({"initiative:british": [1, 1, 1, 1],
+                                       "initiative:french": [5, 5, 5, 5]}), options=NATIONS)
+
+
+def test_greedy_lays_a_mine_where_an_enemy_can_reach_it() -> None:
+    state = _mining("1410")
+    mines = list(legal_mines(state, "british"))
+    assert mines and all(mine_worth(state, m, K) > 0 for m in mines)
+    assert isinstance(choose(state), LayMine)
+
+
+def test_greedy_lays_no_mine_out_of_every_enemys_reach() -> None:
+    state = _mining("3010")
+    assert all(mine_worth(state, m, K) == 0 for m in legal_mines(state, "british"))
+    assert not isinstance(choose(state), LayMine)
+
+
+# --- Concentrated Fire, Bomber Levs (N7) --------------------------------------------------------
+
+TOKUSHIMA = "Tokushima (8 Nations)"
+ISHIKAWA = "Ishikawa (8 Nations)"
+
+
+def _concentrating(target: dict[str, Any]) -> Any:
+    """Two Tokushimas (the Kaga 1010 N, the Akagi 1014 N) before gunnery; ``target`` French."""
+    state = game([ship(TOKUSHIMA, "british", "1010", "N", name="Kaga"),
+                  ship(TOKUSHIMA, "british", "1014", "N", name="Akagi"), target],
+                 phase="movement", initiative="french", options=NATIONS)
+    state = play(state, ["Kaga:E", "Akagi:E"], ScriptedDice())
+    if state.phase is Phase.MOVEMENT:  # a Type 2 target moves (stays) after them
+        state = play(state, [f"{target.get('name', target['card'])}:E"], ScriptedDice())
+    assert state.phase.name == "NATIONS_BEFORE_GUNNERY" and state.to_move == "british"
+    return state
+
+
+def _hard() -> dict[str, Any]:
+    """A Type 1 whose every slot needs 14: single guns rarely break it, a bracket does."""
+    data = make_card("Hard", **{loc: [plain(14)] * 6
+                                for loc in ("bow", "port", "starboard", "stern")})
+    return ship("Hard", "french", "0212", "N", card_data={**data, "type": 1})
+
+
+def test_greedy_concentrates_fire_where_a_fleet_bracket_beats_the_guns_alone() -> None:
+    state = _concentrating(_hard())
+    assert concentrate_worth(state, Concentrate("Hard"), "british", K) > 0
+    assert choose(state) == Concentrate("Hard")
+    # it succeeds: in gunnery the greedy bot fires the fleet bracket
+    state = play(state, ["concentrate Hard"], ScriptedDice.by_label(
+        {"concentrated-fire": [8, 8]}))
+    while state.phase is not Phase.GUNNERY or state.to_move != "british":
+        state = play(state, [next(a for a in state.legal_actions()
+                                  if a.text().endswith("done")).text()], ScriptedDice())
+    assert isinstance(choose(state), FleetBracket)
+
+
+def test_greedy_does_not_concentrate_where_the_guns_alone_do_better() -> None:
+    state = _concentrating(ship("Pontbriand", "french", "0212", "N"))
+    assert concentrate_worth(state, Concentrate("Pontbriand"), "british", K) <= 0
+    assert isinstance(choose(state), EndDeclarations)
+
+
+def test_greedy_bombs_the_enemy_worth_most_within_reach() -> None:
+    state = game([ship(ISHIKAWA, "british", "1010", "N"),
+                  ship("Pontbriand", "french", "3010", "N"),
+                  ship("Pelletier", "french", "0510", "N")],
+                 ScriptedDice.by_label({"initiative:british": [1, 1, 5, 5],
+                                        "initiative:french": [5, 5, 1, 1]}), options=NATIONS)
+    assert state.phase.name == "TORPEDO_LAUNCH" and state.to_move == "british"
+    assert choose(state) == Bomb(ISHIKAWA, "starboard.3", "Pelletier")  # the Pontbriand: out
+
+
 # --- whole games ---------------------------------------------------------------------------------
 
 
@@ -241,9 +416,9 @@ def _close(british: str, french: str, turns: int) -> Any:
                         "options": {**data["options"], "turn_limit": turns}})
 
 
-def test_greedy_plays_the_american_specials_in_a_whole_game() -> None:
+def _greedy_game(british: str, french: str, turns: int = 5) -> Counter[str]:
     d = SeededDice(3)
-    state = AIRFLEET.new_game(_close("austria-hungary", "america", 5), d)
+    state = AIRFLEET.new_game(_close(british, french, turns), d)
     bots = {"british": GreedyBot(1), "french": GreedyBot(2)}
     kinds: Counter[str] = Counter()
     while state.outcome is None:
@@ -251,7 +426,18 @@ def test_greedy_plays_the_american_specials_in_a_whole_game() -> None:
         kinds[type(action).__name__] += 1
         state = state.apply(action, d)
     assert state.phase is Phase.OVER
-    assert kinds["Charge"] > 0 and kinds["GunCharge"] > 0, kinds  # within moves, before gunnery
+    return kinds
+
+
+@pytest.mark.parametrize(("british", "french", "specials"), [
+    ("austria-hungary", "america", ("Charge", "GunCharge")),  # within moves, before gunnery
+    ("britain", "france", ("FlankSpeed", "Reinforce")),
+    ("japan", "russia", ("Bomb", "BombStrike", "LayMine")),
+])
+def test_greedy_plays_the_nations_specials_in_a_whole_game(british: str, french: str,
+                                                          specials: tuple[str, ...]) -> None:
+    kinds = _greedy_game(british, french)
+    assert all(kinds[k] > 0 for k in specials), kinds
 
 
 def test_the_search_bot_plays_a_nations_game_to_the_end() -> None:

@@ -16,7 +16,9 @@ Air-fleet game:
   and a hug at its move's end when that denies the enemy fire (:mod:`.greedy_commander`);
 * repair (Commander rules, A9): each crew tries the repair most worth its chance;
 * the 8 Nations' special actions (option ``nations``), each when its expected value on the
-  rule's exact odds says so (:mod:`.greedy_nations`).
+  rule's exact odds says so (:mod:`.greedy_nations`): within moves, in the declaration
+  steps, the launch phase's bombs and mines, the bombs' locations, Concentrated Fire
+  brackets in gunnery.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from ..rulesets.airfleet.gunnery import AttackOption, current_attacks
 from ..rulesets.airfleet.movement import candidates
 from ..rulesets.airfleet.nations.declare import STEPS, EndDeclarations
 from ..rulesets.airfleet.nations.italy import Return
+from ..rulesets.airfleet.nations.japan import BombStrike
 from ..rulesets.airfleet.odds import attack_value as _attack_value
 from ..rulesets.airfleet.odds import bracket_value
 from ..rulesets.airfleet.repair import repair_odds
@@ -51,7 +54,13 @@ from ..rulesets.warfleet.state import GameState as WarState
 from .greedy_airfleet import CAUTION, KEEL_VALUE, best_end, end_scores
 from .greedy_commander import best_hug, best_ram_strike, wants_ram
 from .greedy_fog import place_fog_cards
-from .greedy_nations import best_declaration, move_extra
+from .greedy_nations import (
+    best_bomb_strike,
+    best_declaration,
+    fleet_gain,
+    move_extra,
+    nations_launch,
+)
 from .greedy_starship import StarshipGreedy
 from .greedy_torpedoes import best_launch, best_strike
 from .greedy_warfleet import WarFleetGreedy
@@ -166,9 +175,17 @@ class GreedyBot:
         if state.phase == Phase.REPAIR:
             return self._repair(state)
         if state.phase == LAUNCH:
+            if state.nations is not None:  # N6, N7: bombs and mines before the launches
+                extra = nations_launch(state, KEEL_VALUE, self._random.random)
+                if extra is not None:
+                    return extra
             return best_launch(state, KEEL_VALUE, self._random.random)
         if state.phase == RESOLUTION:
-            return best_strike(state, [a for a in state.legal_actions() if isinstance(a, Strike)],
+            actions: list[Any] = list(state.legal_actions())
+            bombs = [a for a in actions if isinstance(a, BombStrike)]
+            if bombs:  # N7: where a bomb strikes
+                return best_bomb_strike(state, bombs, KEEL_VALUE, self._random.random)
+            return best_strike(state, [a for a in actions if isinstance(a, Strike)],
                                KEEL_VALUE, self._random.random)
         if state.phase in STEPS.values():  # the 8 Nations' declarations
             return self._declare(state)
@@ -340,6 +357,10 @@ class GreedyBot:
         options = [o for o in current_attacks(state) if not ships[o.ship].fired >> o.slot & 1]
         if not options:
             return Cease()
+        if state.nations is not None:  # N7: a Concentrated Fire bracket beating its guns
+            _, fleet = fleet_gain(state, KEEL_VALUE)
+            if fleet is not None:
+                return fleet  # type: ignore[no-any-return]
         draw = self._random.random
         scored = [(attack_value(state, opt), draw(), opt.action) for opt in options]
         bracket = _best_bracket(state, options, scored, draw)

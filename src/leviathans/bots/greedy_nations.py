@@ -33,18 +33,29 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..dice import Die
+from ..hexgrid import Hex, distance
 from ..protocol import Action
-from ..rulesets.airfleet import GameState
+from ..rulesets.airfleet import GameState, breach
+from ..rulesets.airfleet.bracket import bracket_options
+from ..rulesets.airfleet.geometry import in_firing_arc
 from ..rulesets.airfleet.gunnery import ship_attack_options
 from ..rulesets.airfleet.manoeuvres import broach
 from ..rulesets.airfleet.movement import start_move
-from ..rulesets.airfleet.nations import america, austria, germany
+from ..rulesets.airfleet.nations import america, austria, britain, france, germany, japan, russia
 from ..rulesets.airfleet.nations.america import Charge, Effas, GunCharge, Torque
 from ..rulesets.airfleet.nations.austria import Glory
+from ..rulesets.airfleet.nations.britain import Reinforce
+from ..rulesets.airfleet.nations.france import FlankSpeed
 from ..rulesets.airfleet.nations.germany import LockOn
-from ..rulesets.airfleet.odds import attack_value
+from ..rulesets.airfleet.nations.japan import Bomb, BombStrike, Concentrate
+from ..rulesets.airfleet.nations.russia import Evade, LayMine
+from ..rulesets.airfleet.odds import attack_value, bracket_value
 from ..rulesets.airfleet.ramming import attack_odds, outlook, ram_target, ramming_crews
+from ..rulesets.airfleet.repair import repair_chance, repair_target, repairable
 from ..rulesets.airfleet.screening import Hugging
+from ..rulesets.airfleet.ships import REMOVED
+from ..rulesets.airfleet.slot_kinds import Effect, active_effect
 from ..rulesets.airfleet.state import MoveProgress
 from .greedy_airfleet import CAUTION, end_scores
 from .greedy_commander import ram_worth
@@ -171,6 +182,18 @@ def move_charge(state: GameState, index: int, keel_value: float) -> Charge | Non
     return Charge(name, use)
 
 
+def _with_mp(state: GameState, index: int, mp: int, keel_value: float) -> float:
+    """The ship's own exchange at the best end of its move with ``mp`` movement points."""
+    prog = state.moving if state.moving is not None else start_move(state, index)
+    trial = MoveProgress(index, mp, prog.since, prog.turned, prog.used, prog.occupied,
+                         prog.start, {}, prog.position, prog.slipped, prog.spun)
+    return _plain_move(state.evolve(moving=trial), index, keel_value)
+
+
+#: the slots the greedy bot's repairs count twice (as ``greedy._WORTH_TWICE``)
+_WORTH_TWICE = frozenset({Effect.GUN, Effect.TORPEDO, Effect.ENGINE, Effect.RESERVE_ENGINE})
+
+
 def glory_worth(state: GameState, index: int, keel_value: float) -> float:
     """N8: what For Glory! by ship ``index`` (about to move) is expected to gain over its
     plain move: its chance times (the first enemy ram's exchange + the exchange straight
@@ -247,6 +270,8 @@ def move_extra(state: GameState, index: int, planned: str, keel_value: float,
     nation = state.setup.ships[index].nation
     if nation == "austro-hungarian" and state.moving is None:
         return _glory(state, index, keel_value)
+    if nation == "french" and state.moving is None:
+        return best_flank(state, index, keel_value)
     if nation == "american":
         return move_charge(state, index, keel_value)
     if nation == "german" and planned == "E":
@@ -259,6 +284,302 @@ def move_extra(state: GameState, index: int, planned: str, keel_value: float,
             if worth > MARGIN:
                 return action
     return None
+
+
+# --- the 8 Nations of Britain and France (N2, N3) -----------------------------------
+
+#: what an engine destroyed by Flank Speed's critical failure costs (slots): the greedy bot's
+#: repairs count an engine twice as much as other slots
+ENGINE_WORTH = 2.0
+
+
+def flank_worth(state: GameState, action: FlankSpeed, keel_value: float) -> float:
+    """N3: Flank Speed's expected gain over the plain move (``france.flank_speed_odds``): the
+    ship's own exchange at the best end of its move with the engine doubled, with it stopped
+    (0 MP: where it stands), with it destroyed (less :data:`ENGINE_WORTH`)."""
+    setup = state.setup
+    index = setup.by_name[action.ship]
+    spec, ship = setup.ships[index], state.ships[index]
+    flat = spec.slot_index(action.engine)
+    odds = france.flank_speed_odds()
+    doubled = _with_mp(state, index, france.flank_mp(spec, ship.destroyed, flat, 2), keel_value)
+    stopped = _with_mp(state, index, france.flank_mp(spec, ship.destroyed, flat, 0), keel_value)
+    broken = _with_mp(state, index, spec.mp(ship.destroyed | 1 << flat), keel_value)
+    return (float(odds["success"]) * doubled + float(odds["failure"]) * stopped
+            + float(odds["critical"]) * (broken - ENGINE_WORTH)
+            - _plain_move(state, index, keel_value))
+
+
+def best_flank(state: GameState, index: int, keel_value: float) -> FlankSpeed | None:
+    name = state.setup.ships[index].name
+    scored = [(flank_worth(state, a, keel_value), a)
+              for a in france.FLANK_SPEED.legal_actions(state) if a.ship == name]
+    if not scored:
+        return None
+    worth, action = max(scored, key=lambda t: t[0])
+    return action if worth > MARGIN else None
+
+
+class _Best:
+    """Dice that roll each die's highest face (a sure success, for the success state)."""
+
+    def roll(self, d: Die, label: str) -> int:
+        return max(d.faces)
+
+
+def _repair_worth(state: GameState, index: int, crews: set[int]) -> float:
+    """The best repair each of ``crews`` (slots) could try this turn, summed: its exact chance
+    times the slot's worth (a gun, torpedo or engine 2, else 1, as the greedy bot's repairs)."""
+    spec = state.setup.ships[index]
+    mend = repairable(state, index)
+    if not mend:
+        return 0.0
+    rule = state.setup.options.repair_target
+    total = 0.0
+    for flat, d, times in britain.repairers(state, index):
+        if flat not in crews or state.ships[index].destroyed >> flat & 1:
+            continue
+        best = 0.0
+        for slot in range(len(spec.slots)):
+            if mend >> slot & 1:
+                worth = 2 if active_effect(spec.slots[slot].kind,
+                                           state.setup.options.level) in _WORTH_TWICE else 1
+                bonus = britain.repair_bonus(state, index, flat)
+                chance = repair_chance(d, times, repair_target(spec, flat, slot, rule) - bonus)
+                best = max(best, float(chance) * worth)
+        total += best
+    return total
+
+
+def reinforce_worth(state: GameState, action: Reinforce, keel_value: float) -> float:
+    """N2: Reinforce's expected gain (``britain.reinforce_chance``): on success the exchange
+    with the crews where they then stand (the engine's own result); on failure the repairs the
+    two crews can no longer try this turn."""
+    index = state.setup.by_name[action.ship]
+    spec = state.setup.ships[index]
+    side = spec.side
+    p = float(britain.reinforce_chance(state, action))
+    moved = britain.REINFORCE_RULE.apply(state, action, _Best(), [])
+    gain = exchange(moved, side, keel_value) - exchange(state, side, keel_value)
+    barred = {spec.slot_index(action.crew), spec.slot_index(action.target)}
+    return p * gain - (1 - p) * _repair_worth(state, index, barred)
+
+
+def best_reinforce(state: GameState, actions: list[Any], side: str, keel_value: float,
+                   draw: Any) -> Reinforce | None:
+    scored = [(reinforce_worth(state, a, keel_value), draw(), a) for a in actions
+              if isinstance(a, Reinforce)]
+    if not scored:
+        return None
+    worth, _, action = max(scored, key=lambda t: (t[0], t[1]))
+    return action if worth > MARGIN else None
+
+
+# --- Russia and Japan (N6, N7) ---------------------------------------------------------
+
+def _worth(odds: Any, keel_value: float) -> float:
+    return float(odds.expected_slots) + keel_value * float(odds.keel)
+
+
+# --- Evasive Maneuvers (N6) ---
+
+
+def evade_worth(state: GameState, index: int, keel_value: float) -> float:
+    """N6: Evasive Maneuvers' expected gain (``russia.evasive_odds``): the exchange with the ship
+    evading (attacks on it two dice steps down, its own -4/-6), with the strain's structural
+    integrity lost too, or with its keel broken (the ship lost, ``keel_value`` more), against
+    the exchange as it stands."""
+    spec = state.setup.ships[index]
+    side = spec.side
+    odds = russia.evasive_odds(state, index)
+    ship = state.ships[index]._replace(evading=True)
+
+    def with_ship(s: Any) -> float:
+        ships = list(state.ships)
+        ships[index] = s
+        return exchange(state.evolve(ships=tuple(ships)), side, keel_value)
+
+    evading = with_ship(ship)
+    strained = with_ship(ship._replace(si_lost=ship.si_lost + spec.type))
+    lost = with_ship(ship._replace(status=REMOVED)) - keel_value
+    success, strain, keel = float(odds.success), float(odds.strain), float(odds.keel)
+    return (success * evading + (strain - keel) * strained + keel * lost
+            - exchange(state, side, keel_value))
+
+
+def best_evade(state: GameState, actions: list[Any], side: str, keel_value: float,
+               draw: Callable[[], float]) -> Evade | None:
+    scored = [(evade_worth(state, state.setup.by_name[a.ship], keel_value), draw(), a)
+              for a in actions if isinstance(a, Evade)]
+    if not scored:
+        return None
+    worth, _, action = max(scored, key=lambda t: (t[0], t[1]))
+    return action if worth > MARGIN else None
+
+
+# --- Concentrated Fire (N7) ---
+
+
+def _alone(state: GameState, options: Any, keel_value: float) -> dict[tuple[int, int], float]:
+    """Each gun's best single attack among ``options`` (expected slots, keel counted)."""
+    best: dict[tuple[int, int], float] = {}
+    for opt in options:
+        v = attack_value(state, opt, keel_value)
+        key = (opt.ship, opt.slot)
+        if v > best.get(key, 0.0):
+            best[key] = v
+    return best
+
+
+def fleet_gain(state: GameState, keel_value: float) -> tuple[float, Any]:
+    """N7 in gunnery: the Concentrated Fire bracket open to the firing side that beats its
+    guns fired one by one by the most (``japan.fleet_bracket_odds``): (gain, action); (0,
+    None) when none beats them."""
+    from ..rulesets.airfleet.gunnery import current_attacks
+
+    best: tuple[float, Any] = (0.0, None)
+    alone: dict[tuple[int, int], float] | None = None
+    for option in japan.fleet_brackets(state):
+        if alone is None:
+            alone = _alone(state, current_attacks(state), keel_value)
+        gain = (_worth(japan.fleet_bracket_odds(state, option), keel_value)
+                - sum(alone.get((o.ship, o.slot), 0.0) for o in option.members))
+        if gain > best[0] + MARGIN:
+            best = (gain, option.action)
+    return best
+
+
+def _own_brackets(state: GameState, side: str, keel_value: float) -> float:
+    """What the side's Japanese ships' own bracket attacks gain over their guns one by one
+    (each ship's best bracket), as they stand: what a failed Concentrated Fire costs."""
+    total = 0.0
+    for i in state.afloat():
+        spec = state.setup.ships[i]
+        if spec.side != side or spec.nation != "japanese" or not state.ships[i].on_board:
+            continue
+        options = ship_attack_options(state, i)
+        alone = _alone(state, options, keel_value)
+        best = 0.0
+        for group in bracket_options(state, options):
+            gain = bracket_value(state, group, keel_value) - sum(
+                alone.get((group.ship, g), 0.0) for g in group.guns)
+            best = max(best, gain)
+        total += best
+    return total
+
+
+def concentrate_worth(state: GameState, action: Concentrate, side: str,
+                      keel_value: float) -> float:
+    """N7: Concentrated Fire's expected gain (``japan.concentrated_odds``): on success the best
+    fleet bracket at the named ship in this turn's gunnery as the ships stand; on failure the
+    side's own brackets lost this turn."""
+    assert state.nations is not None
+    p = float(japan.concentrated_odds())
+    target = state.setup.by_name[action.target]
+    hit = state.evolve(firing=(side,), nations=state.nations.evolve(
+        concentrated=(*state.nations.concentrated, (side, target, True))))
+    gain, _ = fleet_gain(hit, keel_value)
+    return p * gain - (1 - p) * _own_brackets(state, side, keel_value)
+
+
+def best_concentrate(state: GameState, actions: list[Any], side: str, keel_value: float,
+                     draw: Callable[[], float]) -> Concentrate | None:
+    scored = [(concentrate_worth(state, a, side, keel_value), draw(), a) for a in actions
+              if isinstance(a, Concentrate)]
+    if not scored:
+        return None
+    worth, _, action = max(scored, key=lambda t: (t[0], t[1]))
+    return action if worth > MARGIN else None
+
+
+# --- Bomber Levs (N7) ---
+
+
+def _bomb_value(state: GameState, ship: int, slot: int, target: int, location: int,
+                keel_value: float) -> float | None:
+    """A bomb's value at ``location`` of ``target`` were it to strike now (``None``: out of
+    its reach), from the bomb's exact odds."""
+    spec, tspec = state.setup.ships[ship], state.setup.ships[target]
+    origin = state.hexes(ship)[spec.weapon_hex[slot // 6]]
+    if distance(origin, state.hexes(target)[tspec.weapon_hex[location]]) > japan.BOMBER_REACH:
+        return None
+    expected, keel = breach.value(*japan._bomb_parts(state, target, location))
+    return expected + keel_value * keel
+
+
+def best_bomb(state: GameState, actions: list[Any], keel_value: float,
+              draw: Callable[[], float]) -> Bomb | None:
+    """N7: a Bomber names the enemy ship its bomb is worth most against as the ships stand
+    (a bomb costs nothing: it always names one; out of reach everywhere, the nearest)."""
+    setup = state.setup
+    scored = []
+    for a in actions:
+        if not isinstance(a, Bomb):
+            continue
+        i, j = setup.by_name[a.ship], setup.by_name[a.target]
+        flat = setup.ships[i].slot_index(a.slot)
+        values = [v for loc in range(len(setup.ships[j].locations))
+                  if (v := _bomb_value(state, i, flat, j, loc, keel_value)) is not None]
+        near = min(distance(h, g) for h in state.hexes(i) for g in state.hexes(j))
+        scored.append((max(values, default=0.0), -near, draw(), a))
+    if not scored:
+        return None
+    return max(scored, key=lambda t: (t[0], t[1], t[2]))[3]
+
+
+def best_bomb_strike(state: GameState, actions: list[BombStrike], keel_value: float,
+                     draw: Callable[[], float]) -> BombStrike:
+    """N7: the location a bomb strikes worth the most (``japan.bomb_odds``)."""
+    odds = japan.bomb_odds(state, actions[0].number)
+    scored = [(_worth(odds[a.location], keel_value), draw(), a) for a in actions]
+    return max(scored, key=lambda t: (t[0], t[1]))[2]
+
+
+# --- Bomba Mines (N6) ---
+
+
+def _mine_threat(state: GameState, ship: int, mine: Hex, keel_value: float) -> float:
+    """What a mine on ``mine`` would do to ``ship`` were it set off next to it: its worst
+    location's value (``russia.mine_odds``)."""
+    spec = state.setup.ships[ship]
+    return max((_worth(russia.mine_odds(state, ship, loc), keel_value)
+                for loc in range(len(spec.locations))), default=0.0)
+
+
+def mine_worth(state: GameState, action: LayMine, keel_value: float) -> float:
+    """N6: a mine's expected gain, the greedy bot's one-step view: every ship that can reach
+    the mine's neighbourhood with its movement points next turn may set it off; an enemy's
+    damage counts for the layer's side, a friend's against it (the layer itself only where
+    the mine lies in its bow's arc, the way it moves)."""
+    setup = state.setup
+    layer = setup.by_name[action.ship]
+    side = setup.ships[layer].side
+    total = 0.0
+    for i in state.afloat():
+        s = state.ships[i]
+        if not s.on_board:
+            continue
+        if i == layer:
+            spec = setup.ships[i]
+            if not in_firing_arc(spec, state.hexes(i), s.facing, spec.loc_index["bow"],
+                                 action.hex):
+                continue
+        reach = state.mp_available(i) + 1
+        if min(distance(h, action.hex) for h in state.hexes(i)) > reach:
+            continue
+        threat = _mine_threat(state, i, action.hex, keel_value)
+        total += threat if setup.ships[i].side != side else -threat
+    return total
+
+
+def best_mine(state: GameState, actions: list[Any], keel_value: float,
+              draw: Callable[[], float]) -> LayMine | None:
+    scored = [(mine_worth(state, a, keel_value), draw(), a) for a in actions
+              if isinstance(a, LayMine)]
+    if not scored:
+        return None
+    worth, _, action = max(scored, key=lambda t: (t[0], t[1]))
+    return action if worth > MARGIN else None
 
 
 # --- declarations -----------------------------------------------------------------------------
@@ -335,7 +656,22 @@ def _gun_charges(state: GameState, actions: list[Any], keel_value: float,
 _CHOOSERS: list[Callable[..., Action | None]] = [
     lambda state, actions, side, keel, draw: _gun_charges(state, actions, keel, draw),
     _effas_or_torque,
+    best_reinforce,
+    best_evade,
+    best_concentrate,
 ]
+
+
+def nations_launch(state: GameState, keel_value: float, draw: Callable[[], float]
+                   ) -> Action | None:
+    """The launch phase's nations actions (N6, N7): a Bomber names its target (always: it
+    costs nothing), a Bomba Mines slot lays a mine where it pays; ``None``: the launches."""
+    assert state.torpedoes is not None
+    side = state.torpedoes.launching[0]
+    bomb = best_bomb(state, list(japan.legal_bombs(state, side)), keel_value, draw)
+    if bomb is not None:
+        return bomb
+    return best_mine(state, list(russia.legal_mines(state, side)), keel_value, draw)
 
 
 def best_declaration(state: GameState, actions: list[Any], keel_value: float,
