@@ -25,10 +25,15 @@ action text itself is the key. The table lists, from the setup:
   actions, position-independent: every ship of the nation x every slot or target it may
   name) has those actions' texts listed, in plan order, each once. A rule without it has its
   actions counted as unexpressed (:attr:`~.base.LeviathansEnv.unexpressed`), which the
-  tests catch. No list is per hex: in the ``nations-X-Y`` battles a side's nations' part is
-  a few dozen indices (Germany's 3 ships 30: locks and lock steps; Italy's 3 ships 18: a
-  return per facing; Austria-Hungary's 2 ships 4: For Glory! per broach side; America's 2
-  ships 4 charges each, EFFAS rays x targets x charges and torque per ship and way).
+  tests catch. Only a mine names a hex: in the ``nations-X-Y`` battles a side's nations'
+  part is a few dozen indices (Germany 30: locks and lock steps; Italy 18: a return per
+  facing; Austria-Hungary 4: For Glory! per broach side; America 42: charges, EFFAS rays x
+  targets x charges, torque; France 8: Flank Speed per engine; Britain 72: Reinforce crew to
+  crew and the repairs a moved crew may try from an Officer's slot; Japan 38: Concentrated
+  Fire, bombs, bomb locations), Russia's Bomba Mines (N6) a hex each: about 5,400 (the
+  battle board's cells x its mine slots), like the torpedo launches. The phases taking a
+  nation's action (the launch phase's bombs and mines, the resolution's bomb locations,
+  gunnery's Concentrated Fire brackets) list them the same way.
 
 Observation (``AirFleetObservation.layout()`` names the blocks), from the player's side: the
 turn (over the turn limit), the phase, who is to move, who holds initiative, the moving
