@@ -25,7 +25,20 @@ times the enemy's. An action is taken when its expected value is positive:
   position straight ahead, plus the failure's broach position, against the move's best end;
 * Lock Formation (N4), at the move's end: its chance (:func:`~leviathans.rulesets.airfleet.
   nations.germany.lock_chance`) times the exchange gained (mutual defensive screening, the
-  target counting as not moved) less the failure's ram attacks on both ships.
+  target counting as not moved) less the failure's ram attacks on both ships;
+* Flank Speed (N3), before a French ship's move: ``france.flank_speed_odds`` over the ship's
+  own exchange at its best end with the engine doubled, stopped, or destroyed (less
+  :data:`ENGINE_WORTH`), against its plain move;
+* Reinforce (N2): ``britain.reinforce_chance`` times the exchange with the crews where the
+  engine's own success puts them, less on failure the repairs the two crews are barred from;
+* Evasive Maneuvers (N6): ``russia.evasive_odds`` over the exchange evading, strained, or
+  with the keel broken; Bomba Mines where the ships able to reach them next turn make them
+  worth more against the enemy than against friends (``russia.mine_odds``);
+* Concentrated Fire (N7): ``japan.concentrated_odds`` times the best fleet bracket's gain
+  over its guns alone (``japan.fleet_bracket_odds``), less on failure the side's own bracket
+  gains; in gunnery the fleet bracket that beats its guns alone; a Bomber names the enemy
+  its bomb is worth most against (in reach, else the nearest) and strikes the location
+  worth most (``japan.bomb_odds``).
 """
 
 from __future__ import annotations
