@@ -45,6 +45,7 @@ from ....hexgrid import Hex, distance
 from ....protocol import Event
 from ..actions import register_notation
 from ..geometry import in_firing_arc
+from ..setup import GameSetup
 from ..ships import AFLOAT, REMOVED
 from ..state import GameState
 
@@ -182,6 +183,13 @@ class ConcentratedFire:
     """N7 in the before-gunnery declarations (``declare.Declaration``)."""
 
     actions: tuple[type, ...] = (Concentrate,)
+
+    def table_actions(self, setup: GameSetup) -> Iterator[Concentrate]:
+        """The environment's table: each ship of a side facing a Japanese ship."""
+        sides = {s.side for s in setup.ships if s.nation == "japanese"}
+        for spec in setup.ships:
+            if any(spec.side != side for side in sides):
+                yield Concentrate(spec.name)
 
     def offers(self, state: GameState, side: str) -> Iterator[Any]:
         if _declared(state, side) is not None:
@@ -405,6 +413,58 @@ def _read_bomb(text: str) -> Bomb | BombStrike | None:
     if colon and ship.strip() and slot.strip() and right.strip():
         return Bomb(ship.strip(), slot.strip(), right.strip())
     return None
+
+
+def table_bombs(setup: GameSetup) -> Iterator[Bomb]:
+    """The environment's table: each Bomber slot of a Japanese ship x each enemy ship."""
+    from ..slot_kinds import Effect
+
+    for spec in setup.ships:
+        if spec.nation != "japanese":
+            continue
+        mask = spec.special(Effect.BOMBER)
+        for flat in range(len(spec.slots)):
+            if mask >> flat & 1:
+                for target in setup.ships:
+                    if target.side != spec.side:
+                        yield Bomb(spec.name, spec.slot_ref(flat), target.name)
+
+
+def table_bomb_strikes(setup: GameSetup) -> Iterator[BombStrike]:
+    """The environment's table: each bomb of a turn (numbered from 1: at most one per Bomber
+    slot of the setup) x each location of each ship."""
+    from ..slot_kinds import Effect
+
+    bombs = sum(bin(s.special(Effect.BOMBER)).count("1") for s in setup.ships
+                if s.nation == "japanese")
+    for number in range(1, bombs + 1):
+        for target in setup.ships:
+            for location in target.locations:
+                yield BombStrike(number, target.name, location)
+
+
+def table_fleet_brackets(setup: GameSetup) -> Iterator[FleetBracket]:
+    """The environment's table: per side, every two or more bracket guns of one name on two
+    or more of its Japanese ships (ship by ship, card order) x each location of each enemy
+    ship."""
+    for side in setup.sides:
+        names: dict[str, list[tuple[str, str]]] = {}
+        for spec in setup.ships:
+            if spec.side != side or spec.nation != "japanese":
+                continue
+            for g in range(len(spec.slots)):
+                if spec.bracket_mask >> g & 1:
+                    names.setdefault(spec.slots[g].name or "", []).append(
+                        (spec.name, spec.refs[g]))
+        for family in names.values():
+            for size in range(2, len(family) + 1):
+                for guns in combinations(family, size):
+                    if len({ship for ship, _ in guns}) < 2:
+                        continue
+                    for target in setup.ships:
+                        if target.side != side:
+                            for location in target.locations:
+                                yield FleetBracket(guns, target.name, location)
 
 
 def _bombers(state: GameState, side: str) -> Iterator[tuple[int, int]]:

@@ -44,6 +44,7 @@ from ....hexgrid import Hex, distance
 from ....protocol import Event
 from .. import primitives as P
 from ..actions import register_notation
+from ..setup import GameSetup
 from ..slot_kinds import Effect
 
 if TYPE_CHECKING:
@@ -164,6 +165,12 @@ class EvasiveManeuvers:
 
     actions: tuple[type, ...] = (Evade,)
 
+    def table_actions(self, setup: GameSetup) -> Iterator[Evade]:
+        """The environment's table: each Russian ship."""
+        for spec in setup.ships:
+            if spec.nation == "russian":
+                yield Evade(spec.name)
+
     def offers(self, state: GameState, side: str) -> Iterator[Any]:
         for i in state.afloat():
             if _may_evade(state, i, side):
@@ -278,6 +285,22 @@ def _read_mine(text: str) -> LayMine | None:
         return LayMine(ship.strip(), slot.strip(), Hex.from_label(label.strip()))
     except HexError as exc:
         raise IllegalActionError(f"cannot read action {text!r}: {exc}") from None
+
+
+def table_mines(setup: GameSetup) -> Iterator[LayMine]:
+    """The environment's table: each Bomba Mines slot of a Russian ship x each hex of the
+    board off the half-hex ring (a mine names its hex)."""
+    board = setup.board
+    cells = sorted((h for h in board.cells() if not board.is_half_hex(h)),
+                   key=lambda h: h.offset())
+    for spec in setup.ships:
+        if spec.nation != "russian":
+            continue
+        mask = spec.special(Effect.BOMBA_MINES)
+        for flat in range(len(spec.slots)):
+            if mask >> flat & 1:
+                for h in cells:
+                    yield LayMine(spec.name, spec.slot_ref(flat), h)
 
 
 def _mine_used(flat: int) -> str:
