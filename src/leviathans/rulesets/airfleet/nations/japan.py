@@ -502,24 +502,15 @@ def legal_bombs(state: GameState, side: str) -> Iterator[Bomb]:
 def why_bomb_illegal(state: GameState, action: Bomb, side: str) -> str | None:
     if state.nations is None:
         return "Bomber Levs are an 8 Nations slot (N7): this game plays without the nations"
-    setup = state.setup
-    index = setup.by_name.get(action.ship)
-    if index is None:
-        return f"there is no ship named {action.ship!r}"
-    spec = setup.ships[index]
-    if spec.side != side:
-        return f"{action.ship} is not {side}'s: {side} is placing launches"
-    try:
-        flat = spec.slot_index(action.slot)
-    except ValueError as exc:
-        return str(exc)
     from ..slot_kinds import Effect
+    from .launch_slots import launch_slot
 
-    if not spec.special(Effect.BOMBER) >> flat & 1 or not _japanese(state, index):
-        return f"{action.ship} {action.slot} is not a Japanese Bomber Levs slot (N7)"
-    if (index, flat) not in set(_bombers(state, side)):
-        return f"{action.ship} {action.slot} cannot bomb this turn (destroyed, or it has named " \
-               f"a target already)"
+    found = launch_slot(state, action.ship, action.slot, side, Effect.BOMBER, "japanese",
+                        "Japanese Bomber Levs slot (N7)", set(_bombers(state, side)),
+                        "cannot bomb this turn (destroyed, or it has named a target already)")
+    if isinstance(found, str):
+        return found
+    setup = state.setup
     target = setup.by_name.get(action.target)
     if target is None:
         return f"there is no ship named {action.target!r}"

@@ -364,22 +364,15 @@ def legal_mines(state: GameState, side: str) -> Iterator[LayMine]:
 def why_mine_illegal(state: GameState, action: LayMine, side: str) -> str | None:
     if state.nations is None:
         return "Bomba Mines are an 8 Nations slot (N6): this game plays without the nations"
-    setup = state.setup
-    index = setup.by_name.get(action.ship)
-    if index is None:
-        return f"there is no ship named {action.ship!r}"
-    spec = setup.ships[index]
-    if spec.side != side:
-        return f"{action.ship} is not {side}'s: {side} is placing launches"
-    try:
-        flat = spec.slot_index(action.slot)
-    except ValueError as exc:
-        return str(exc)
-    if not spec.special(Effect.BOMBA_MINES) >> flat & 1 or spec.nation != "russian":
-        return f"{action.ship} {action.slot} is not a Russian Bomba Mines slot (N6)"
-    if (index, flat) not in set(_layers(state, side)):
-        return f"{action.ship} {action.slot} cannot lay a mine this turn (destroyed, or it has " \
-               f"laid one)"
+    from .launch_slots import launch_slot
+
+    found = launch_slot(state, action.ship, action.slot, side, Effect.BOMBA_MINES, "russian",
+                        "Russian Bomba Mines slot (N6)", set(_layers(state, side)),
+                        "cannot lay a mine this turn (destroyed, or it has laid one)")
+    if isinstance(found, str):
+        return found
+    index, flat = found
+    spec = state.setup.ships[index]
     if action.hex not in mine_hexes(state, index, flat):
         return (f"hex {action.hex.label()} is not an empty hex next to {action.ship} in the "
                 f"arc of its {spec.locations[flat // 6]} location")
