@@ -570,11 +570,14 @@ def bomb_odds(state: GameState, number: int) -> dict[str, Any]:
     target = state.nations.bombs[number - 1][2]
     tspec = state.setup.ships[target]
     out: dict[str, Any] = {}
+    from . import germany
+
     for loc in bomb_locations(state, number):
         slots, keel, critical = breach.exact_odds(*_bomb_parts(state, target, loc))
+        past = 1 - germany.flak_odds(tspec, state.ships[target], loc)  # N4: Flak first
         out[tspec.locations[loc]] = AttackOdds(
-            {tspec.slot_ref(6 * loc + k): p for k, p in enumerate(slots)
-             if tspec.breach[loc][k] is not None}, keel, critical)
+            {tspec.slot_ref(6 * loc + k): p * past for k, p in enumerate(slots)
+             if tspec.breach[loc][k] is not None}, keel * past, critical * past)
     return out
 
 
@@ -624,6 +627,11 @@ def _strike(state: GameState, number: int, location: int, dice: DiceSource,
 
     assert state.nations is not None
     ship, slot, target = state.nations.bombs[number - 1]
+    from . import germany
+
+    # N4: a bomb is a torpedo-phase attack: the struck location's Flak may cancel it
+    if germany.flak_cancels(state, target, location, dice, events, f"bomb {number}"):
+        return state
     setup = state.setup
     spec, tspec = setup.ships[ship], setup.ships[target]
     shot, struck = _bomb_parts(state, target, location)
