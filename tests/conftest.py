@@ -75,3 +75,15 @@ def check_placements(state: GameState) -> None:
             other = seen.get(h)
             assert other is None or moving in (i, other), "two ships overlap"
             seen[h] = i
+
+
+def assert_replays(recorder: Any, state: GameState) -> GameState:
+    """A recorded game's record (through its data form) replays to the same position: the
+    view and the last step's events; returns the replayed final state."""
+    from leviathans.records import GameRecord, replay
+
+    again = GameRecord.from_data(recorder.record.to_data())
+    final: GameState = list(replay(again))[-1].state
+    assert final.view(None) == state.view(None)
+    assert [e.to_dict() for e in final.events] == [e.to_dict() for e in state.events]
+    return final

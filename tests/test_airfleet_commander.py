@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import game, play, ship
+from conftest import assert_replays, game, play, ship
 from leviathans.bots.greedy import GreedyBot
 from leviathans.cli import main
 from leviathans.dice import DiceExpr, ScriptedDice, SeededDice
 from leviathans.hexgrid import Hex, distance
-from leviathans.records import GameRecord, Recorder, replay
+from leviathans.records import Recorder
 from leviathans.rulesets.airfleet import (
     AIRFLEET,
     Fire,
@@ -321,10 +321,7 @@ def test_a_recorded_commander_game_replays_exactly() -> None:
     state = rec.state
     while not state.is_over:
         state = rec.play(bots[state.to_move].choose(state))
-    again = GameRecord.from_data(rec.record.to_data())
-    final = list(replay(again))[-1].state
-    assert final.view(None) == state.view(None)
-    assert [e.to_dict() for e in final.events] == [e.to_dict() for e in state.events]
+    assert_replays(rec, state)
     assert any(step.action and step.action.startswith("repair ") for step in rec.record.steps)
     assert isinstance(state.events[-1], GameEnded)
 

@@ -11,7 +11,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import check_placements
+from conftest import assert_replays, check_placements
 from leviathans.dice import SeededDice
 from leviathans.records import GameRecord, Recorder, replay
 from leviathans.rulesets.airfleet import AIRFLEET, GameSetup, Phase, Step, parse_setup
@@ -93,10 +93,7 @@ def test_random_commander_play_exercises_rams_chains_and_the_extras() -> None:
 def test_commander_records_replay_exactly(seed: int) -> None:
     state, rec, _ = random_game(seed, record=True)
     assert rec is not None
-    again = GameRecord.from_data(rec.record.to_data())
-    final = list(replay(again))[-1].state
-    assert final.view(None) == state.view(None)
-    assert [e.to_dict() for e in final.events] == [e.to_dict() for e in state.events]
+    assert_replays(rec, state)
 
 
 def test_a_recorded_ram_replays_with_its_rolls_written_out() -> None:

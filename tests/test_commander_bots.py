@@ -20,13 +20,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import check_placements, game, play, ship
+from conftest import assert_replays, check_placements, game, play, ship
 from leviathans.bots import make_bot
 from leviathans.bots.greedy import KEEL_VALUE, GreedyBot
 from leviathans.bots.greedy_commander import best_hug, hug_denial, ram_worth, wants_ram
 from leviathans.bots.search import SearchBot
 from leviathans.dice import ScriptedDice, SeededDice
-from leviathans.records import GameRecord, Recorder, replay
+from leviathans.records import Recorder
 from leviathans.rulesets.airfleet import AIRFLEET, movement, ramming
 from leviathans.rulesets.airfleet.actions import Ram, RamStrike
 from leviathans.rulesets.airfleet.events import RepairRolled
@@ -89,10 +89,7 @@ def test_random_commander_games_stay_legal_and_end_by_the_turn_limit(name: str,
 def test_random_commander_records_replay_exactly(name: str) -> None:
     state, rec, _ = random_game(name, 3, record=True)
     assert rec is not None
-    again = GameRecord.from_data(rec.record.to_data())
-    final = list(replay(again))[-1].state
-    assert final.view(None) == state.view(None)
-    assert [e.to_dict() for e in final.events] == [e.to_dict() for e in state.events]
+    assert_replays(rec, state)
 
 
 def test_random_plays_the_new_actions_on_the_commander_battle() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
 from typing import Any
 
 import pytest
@@ -15,9 +16,13 @@ from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
 
 from leviathans.env import AirFleetEnv
 from leviathans.rulesets.airfleet import GameSetup, parse_setup
-from leviathans.rulesets.airfleet.free_for_all import free_for_all_data
+from leviathans.rulesets.airfleet.actions import parse_action
+from leviathans.rulesets.airfleet.free_for_all import NATIONS, free_for_all_data
+from leviathans.rulesets.airfleet.movement import MovementPhase
 from leviathans.rulesets.airfleet.nations import steps
+from leviathans.rulesets.airfleet.nations.declare import DeclarationPhase, EndDeclarations
 from leviathans.rulesets.airfleet.plan import turn_plan
+from leviathans.rulesets.airfleet.screening import HUGS
 from leviathans.scenarios import airfleet_scenario
 from test_env import walk
 
@@ -65,6 +70,77 @@ def test_every_legal_action_of_random_nations_play_has_an_index() -> None:
                                              range(3))
     for k in ("Deploy", "Step", "Launch", "Fire", "Repair"):
         assert kinds[k] > 0, (k, kinds)
+
+
+NATION_PAIRS = list(combinations_with_replacement(NATIONS, 2))
+
+
+def close_pair(british: str, french: str) -> GameSetup:
+    """Nation ``british`` against ``french`` (nations-X-Y) on a small board, so that the
+    fleets meet within a few turns."""
+    data = free_for_all_data(british, french)
+    return parse_setup({**data, "board": {"columns": 22, "rows": 14, "zone_depth": 5}})
+
+
+NATIONS_MODULES = "leviathans.rulesets.airfleet.nations."
+
+
+def plan_rules(setup: GameSetup) -> list[Any]:
+    """The nations' rules of the setup's turn plan: declaration rules, movement extras, and
+    the phases that take a nation's action (the launch phase's bombs and mines...)."""
+    rules: list[Any] = []
+    for phase in setup.plan.turn:
+        if isinstance(phase, DeclarationPhase):
+            rules.extend(phase.rules)
+            continue
+        if isinstance(phase, MovementPhase):
+            rules.extend(e for e in phase.extras if e is not HUGS)
+        elif any(a.__module__.startswith(NATIONS_MODULES) for a in phase.actions):
+            rules.append(phase)
+    return rules
+
+
+@pytest.mark.parametrize(("british", "french"), NATION_PAIRS,
+                         ids=[f"{a}-{b}" for a, b in NATION_PAIRS])
+def test_every_nation_pair_has_every_rule_in_the_table(british: str, french: str) -> None:
+    """Each nations-X-Y battle: every nation's rule lists its actions, and random play on a
+    small board (the fleets meet) has an index for every legal action."""
+    setup = close_pair(british, french)
+    assert setup.options.nations
+    rules = plan_rules(setup)
+    assert rules, "the nations' rules are in the plan"
+    for rule in rules:
+        assert callable(getattr(rule, "table_actions", None)), \
+            f"{type(rule).__name__} lists no table_actions"
+    env = AirFleetEnv(setup, turn_limit=3)
+    every_legal_action_has_its_index(env, range(1))
+
+
+def test_the_nations_table_lists_each_nations_actions() -> None:
+    """The Germans' locks, the Italians' returns, the Austro-Hungarians' For Glory! and the
+    Americans' charges, rays and torque are in the tables of the battles they fly in (and
+    the table stays small: no per-hex list)."""
+    setup = close_pair("germany", "italy")
+    labels = set(AirFleetEnv(setup, turn_limit=3).table.labels)
+    german = [s.name for s in setup.ships if s.nation == "german"]
+    italian = [s.name for s in setup.ships if s.nation == "italian"]
+    assert f"lock {german[0]}>{german[1]}" in labels
+    assert f"locked {german[0]}:L@{german[1]}" in labels
+    assert {f"return {italian[0]}>{f}" for f in ("N", "NE", "SE", "S", "SW", "NW")} <= labels
+    setup = close_pair("austria-hungary", "america")
+    table = AirFleetEnv(setup, turn_limit=3).table
+    labels = set(table.labels)
+    for spec in setup.ships:
+        if spec.nation == "austro-hungarian":
+            assert {f"{spec.name}:GLORY>port", f"{spec.name}:GLORY>starboard"} <= labels
+        else:
+            assert {f"charge {spec.name}:{u}" for u in ("mp", "turn", "range", "attack")} \
+                <= labels
+        assert f"torque {spec.name}:L" in labels
+    assert any(text.startswith("effas ") for text in labels)
+    first = next(i for i, text in enumerate(table.labels)
+                 if isinstance(parse_action(text), EndDeclarations))
+    assert len(table.labels) - first < 200, len(table.labels) - first
 
 
 # --- a nation's action kind, as the engine's nations add them --------------------------------
@@ -119,11 +195,17 @@ def test_a_rule_listing_its_table_actions_gets_indices_after_the_commander_ones(
     turn_plan.cache_clear()  # the plain table's plan had no rule after movement
     env = AirFleetEnv(close_setup(), turn_limit=3)
     labels = env.table.labels
-    assert labels[:len(plain)] == plain.labels, "the other indices keep their numbers"
-    assert labels[len(plain):] == ("after-move done", *(f"{s.name}:SALUTE"
-                                                        for s in env.game.setup.ships))
+    # the nations' part starts with the steps' ends: every index before it keeps its number
+    first = next(i for i, text in enumerate(plain.labels)
+                 if isinstance(parse_action(text), EndDeclarations))
+    assert labels[:first] == plain.labels[:first], "the Commander indices keep their numbers"
+    assert labels[first] == "after-move done"  # the steps' ends in plan order
+    salutes = tuple(f"{s.name}:SALUTE" for s in env.game.setup.ships)
+    assert set(labels) - set(plain.labels) == {"after-move done", *salutes}
+    at = labels.index(salutes[0])
+    assert labels[at:at + len(salutes)] == salutes
     kinds = every_legal_action_has_its_index(env, range(2))
-    assert kinds["Salute"] > 0 and kinds["EndDeclarations"] > 0
+    assert kinds["Salute"] > 0 and kinds["EndAfterMove"] > 0  # the step's own end type
 
 
 def test_a_rule_without_table_actions_is_caught_as_unexpressed(after_move: list[Any]) -> None:

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from conftest import check_placements, game, play, ship
+from conftest import assert_replays, check_placements, game, play, ship
 from leviathans.cards.loader import find_card
 from leviathans.dice import ScriptedDice, SeededDice, die
 from leviathans.errors import IllegalActionError
-from leviathans.records import GameRecord, Recorder, replay
+from leviathans.records import Recorder
 from leviathans.rulesets.airfleet import AIRFLEET, parse_setup
 from leviathans.rulesets.airfleet.actions import parse_action
 from leviathans.rulesets.airfleet.events import (
@@ -345,7 +345,4 @@ def test_random_austro_hungarian_play_is_legal_ends_and_replays() -> None:
         seen += more
     assert seen["Glory"] and seen["charge"] and seen["GloryRam"]
     state, rec, _ = random_game(11, record=True)
-    again = GameRecord.from_data(rec.record.to_data())
-    final = list(replay(again))[-1].state
-    assert final.view(None) == state.view(None)
-    assert [e.to_dict() for e in final.events] == [e.to_dict() for e in state.events]
+    assert_replays(rec, state)

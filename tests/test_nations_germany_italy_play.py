@@ -11,9 +11,9 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import check_placements
+from conftest import assert_replays, check_placements
 from leviathans.dice import SeededDice
-from leviathans.records import GameRecord, Recorder, replay
+from leviathans.records import Recorder
 from leviathans.rulesets.airfleet import AIRFLEET, GameSetup, Phase, parse_setup
 from leviathans.rulesets.airfleet.events import FlakRolled, LockRolled, ShipFled
 from leviathans.rulesets.airfleet.nations.germany import live_locks, touching
@@ -96,7 +96,4 @@ def test_random_play_exercises_locks_flights_and_returns() -> None:
 def test_nations_records_replay_exactly(seed: int) -> None:
     state, rec, _ = random_game(seed, record=True)
     assert rec is not None
-    again = GameRecord.from_data(rec.record.to_data())
-    final = list(replay(again))[-1].state
-    assert final.view(None) == state.view(None)
-    assert [e.to_dict() for e in final.events] == [e.to_dict() for e in state.events]
+    assert_replays(rec, state)

@@ -348,3 +348,37 @@ def test_concentrated_fire_bracket_odds_equal_the_engine_enumerated() -> None:
     assert option.action.text() == "bracket Kaga:starboard.1+Akagi:starboard.1>Anvil:port"
     got = enumerate_paths(engine_run(state, option.action, 2))  # type: ignore[arg-type]
     check(japan.fleet_bracket_odds(state, option), 1, got)
+
+
+BREMEN = "SML Bremen (8 Nations)"
+
+
+@pytest.mark.parametrize(("flak", "cancelled"), [(8, True), (7, False)])
+def test_a_bomb_on_a_location_with_flak_is_rolled_against_first(flak: int,
+                                                                 cancelled: bool) -> None:
+    """N4 with N7: a bomb is a torpedo-phase attack: the Flak of the location it strikes
+    rolls first (1 red + the best crew die >= 8 cancels it: the Bremen's starboard has no crew,
+    red alone), and the bomb's odds count it."""
+    from leviathans.rulesets.airfleet.events import BombDropped, FlakRolled
+    from leviathans.rulesets.airfleet.nations import germany
+
+    dice = ScriptedDice.by_label({**INITIATIVE, "flak": [flak],
+                                  "bomb": [6, 6], "bomb:slot": [1]})
+    state = game([ship(ISHIKAWA, "british", "1010", "N"),
+                  ship(BREMEN, "french", "1910", "N")], dice, options=NATIONS)
+    state = play(state, [f"bomb {ISHIKAWA}:starboard.3>{BREMEN}", f"{ISHIKAWA}:E",
+                         f"{BREMEN}:E"], dice)
+    strike = f"bomb 1>{BREMEN}:starboard"
+    assert strike in [a.text() for a in state.legal_actions()]
+    target = state.setup.by_name[BREMEN]
+    tspec = state.setup.ships[target]
+    loc = tspec.loc_index["starboard"]
+    chance = germany.flak_odds(tspec, state.ships[target], loc)
+    assert chance > 0
+    plain = breach.exact_odds(*japan._bomb_parts(state, target, loc))
+    odds = japan.bomb_odds(state, 1)["starboard"]
+    assert odds.keel == plain[1] * (1 - chance)
+    after = play(state, [strike], dice)
+    (rolled,) = [e for e in after.events if isinstance(e, FlakRolled)]
+    assert (rolled.weapon, rolled.total, rolled.cancelled) == ("bomb 1", flak, cancelled)
+    assert bool([e for e in after.events if isinstance(e, BombDropped)]) is not cancelled

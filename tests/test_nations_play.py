@@ -12,8 +12,8 @@ from itertools import product
 
 import pytest
 
-from conftest import check_placements
-from leviathans.records import GameRecord, Recorder, replay
+from conftest import assert_replays, check_placements
+from leviathans.records import Recorder
 from leviathans.rulesets.airfleet import AIRFLEET, GameSetup, Phase, parse_setup
 from leviathans.rulesets.airfleet.free_for_all import NATIONS, free_for_all_data
 
@@ -56,10 +56,7 @@ def test_random_nations_play_is_legal_ends_and_replays(british: str, french: str
     seed = PAIRS.index((british, french))
     state, rec, seen = random_game(close_battle(british, french), seed)
     assert seen["Deploy"] == len(state.setup.ships)
-    again = GameRecord.from_data(rec.record.to_data())
-    final = list(replay(again))[-1].state
-    assert final.view(None) == state.view(None)
-    assert [e.to_dict() for e in final.events] == [e.to_dict() for e in state.events]
+    assert_replays(rec, state)
 
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -441,3 +442,26 @@ def test_a_ram_waiting_for_a_location_choice_sets_off_its_mines_once_resolved() 
     after = play(waiting, [choice], SeededDice(6))
     assert [e.hex for e in after.events if isinstance(e, MineExploded)] == [mine.label()]
     assert after.nations is not None and after.nations.ram_from == ()
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("mine Nobody:starboard.6@1110", "there is no ship named 'Nobody'"),
+    ("mine Pontbriand:bow.1@1110", "Pontbriand is not british's: british is placing launches"),
+    (f"mine {BERKUT}:bow.9@1110", "no slot 'bow.9'"),
+    (f"mine {BERKUT}:bow.1@1110", "is not a Russian Bomba Mines slot"),
+    (f"bomb {BERKUT}:starboard.6>Pontbriand", "is not a Japanese Bomber Levs slot"),
+])
+def test_a_launch_phase_slot_is_refused_with_its_reason(text: str, why: str) -> None:
+    """N6, N7: a mine or bomb naming a ship or slot that may not act says why
+    (``nations/launch_slots.py``); a slot no longer free this turn says so."""
+    dice = ScriptedDice.by_label(INITIATIVE)
+    state = game([ship(BERKUT, "british", "1010", "N"),
+                  ship("Pontbriand", "french", "3010", "N")], dice, options=NATIONS)
+    with pytest.raises(IllegalActionError, match=re.escape(why)):
+        state.apply(parse_action(text), dice)
+    from leviathans.rulesets.airfleet.nations.launch_slots import launch_slot
+    from leviathans.rulesets.airfleet.slot_kinds import Effect
+
+    args = (state, BERKUT, "starboard.6", "british", Effect.BOMBA_MINES, "russian", "slot")
+    assert launch_slot(*args, {(0, 17)}, "is busy") == (0, 17)
+    assert launch_slot(*args, set(), "is busy") == f"{BERKUT} starboard.6 is busy"

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import game, play
+from conftest import assert_replays, game, play
 from leviathans.dice import ScriptedDice, SeededDice
 from leviathans.errors import IllegalActionError
 from leviathans.hexgrid import Hex
@@ -629,10 +629,7 @@ def test_random_commander_play_launches_and_hugs() -> None:
 def test_a_recorded_commander_game_replays_exactly() -> None:
     state, rec, seen = random_commander_game(3, record=True)
     assert seen["Launch"] and seen["resolved"] and seen["Hug"]
-    again = GameRecord.from_data(rec.record.to_data())
-    final = list(replay(again))[-1].state
-    assert final.view(None) == state.view(None)
-    assert [e.to_dict() for e in final.events] == [e.to_dict() for e in state.events]
+    assert_replays(rec, state)
     scripted = GameRecord.from_data({**rec.record.to_data(), "dice": {"source": "scripted"}})
     assert list(replay(scripted))[-1].state.view(None) == state.view(None)
 

@@ -113,6 +113,8 @@ def test_a_live_game_is_replayed_and_followed(page: Page, server: str, shots: Sh
     _at(page, 0)
     page.click("#last")
     _at(page, 12)
+    # the page follows the game once its socket is open (it looks again then)
+    page.wait_for_function("() => document.body.dataset.following === '1'", timeout=TIMEOUT)
     play(client, gid, tokens, random.Random(4), actions=3)
     _at(page, 15)  # a viewer at the last step follows the game
     expect(page.locator("#step")).to_have_text("step 15 of 15")

@@ -14,7 +14,11 @@ Air-fleet game:
 * rams and hugs (Commander rules, A6, A7): a ram when its expected exchange is in its favour
   (never pushing its own ship onto the half-hex ring), the ram's locations worth the most,
   and a hug at its move's end when that denies the enemy fire (:mod:`.greedy_commander`);
-* repair (Commander rules, A9): each crew tries the repair most worth its chance.
+* repair (Commander rules, A9): each crew tries the repair most worth its chance;
+* the 8 Nations' special actions (option ``nations``), each when its expected value on the
+  rule's exact odds says so (:mod:`.greedy_nations`): within moves, in the declaration
+  steps, the launch phase's bombs and mines, the bombs' locations, Concentrated Fire
+  brackets in gunnery.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from ..rulesets.airfleet.gunnery import AttackOption, current_attacks
 from ..rulesets.airfleet.movement import candidates
 from ..rulesets.airfleet.nations.declare import STEPS, EndDeclarations
 from ..rulesets.airfleet.nations.italy import Return
+from ..rulesets.airfleet.nations.japan import BombStrike
 from ..rulesets.airfleet.odds import attack_value as _attack_value
 from ..rulesets.airfleet.odds import bracket_value
 from ..rulesets.airfleet.repair import repair_odds
@@ -49,6 +54,13 @@ from ..rulesets.warfleet.state import GameState as WarState
 from .greedy_airfleet import CAUTION, KEEL_VALUE, best_end, end_scores
 from .greedy_commander import best_hug, best_ram_strike, wants_ram
 from .greedy_fog import place_fog_cards
+from .greedy_nations import (
+    best_bomb_strike,
+    best_declaration,
+    fleet_gain,
+    move_extra,
+    nations_launch,
+)
 from .greedy_starship import StarshipGreedy
 from .greedy_torpedoes import best_launch, best_strike
 from .greedy_warfleet import WarFleetGreedy
@@ -163,9 +175,17 @@ class GreedyBot:
         if state.phase == Phase.REPAIR:
             return self._repair(state)
         if state.phase == LAUNCH:
+            if state.nations is not None:  # N6, N7: bombs and mines before the launches
+                extra = nations_launch(state, KEEL_VALUE, self._random.random)
+                if extra is not None:
+                    return extra
             return best_launch(state, KEEL_VALUE, self._random.random)
         if state.phase == RESOLUTION:
-            return best_strike(state, [a for a in state.legal_actions() if isinstance(a, Strike)],
+            actions: list[Any] = list(state.legal_actions())
+            bombs = [a for a in actions if isinstance(a, BombStrike)]
+            if bombs:  # N7: where a bomb strikes
+                return best_bomb_strike(state, bombs, KEEL_VALUE, self._random.random)
+            return best_strike(state, [a for a in actions if isinstance(a, Strike)],
                                KEEL_VALUE, self._random.random)
         if state.phase in STEPS.values():  # the 8 Nations' declarations
             return self._declare(state)
@@ -173,11 +193,15 @@ class GreedyBot:
 
     def _declare(self, state: AirState) -> Action:
         """The 8 Nations' declarations: a fled ship's return (N5: it can only gain a ship
-        back, at the risk of the 1 in 144 that leaves for good), else the step's end."""
+        back, at the risk of the 1 in 144 that leaves for good), else the declaration worth
+        most on its exact odds (:mod:`.greedy_nations`), else the step's end."""
         actions = list(state.legal_actions())
         returns = [a for a in actions if isinstance(a, Return)]
         if returns:
             return returns[self._random.randrange(len(returns))]
+        found = best_declaration(state, actions, KEEL_VALUE, self._random.random)
+        if found is not None:
+            return found
         return next(a for a in actions if isinstance(a, EndDeclarations))
 
     # --- deployment --------------------------------------------------------------------------
@@ -276,6 +300,11 @@ class GreedyBot:
     def commander_extra(self, state: AirState, index: int, planned: str) -> Action | None:
         """A ram (A6) worth declaring now, else at the move's end a hug (A7) that denies the
         enemy fire (:mod:`.greedy_commander`); ``None``: the planned step."""
+        if state.nations is not None:  # the 8 Nations' actions within a move
+            extra = move_extra(state, index, planned, KEEL_VALUE, self._random.random)
+            if extra is not None:
+                self._plan = None  # the move changes: plan it afresh after
+                return extra
         ram = wants_ram(state, index, KEEL_VALUE)
         if ram is not None:
             return ram
@@ -328,6 +357,10 @@ class GreedyBot:
         options = [o for o in current_attacks(state) if not ships[o.ship].fired >> o.slot & 1]
         if not options:
             return Cease()
+        if state.nations is not None:  # N7: a Concentrated Fire bracket beating its guns
+            _, fleet = fleet_gain(state, KEEL_VALUE)
+            if fleet is not None:
+                return fleet  # type: ignore[no-any-return]
         draw = self._random.random
         scored = [(attack_value(state, opt), draw(), opt.action) for opt in options]
         bracket = _best_bracket(state, options, scored, draw)

@@ -25,7 +25,15 @@ action text itself is the key. The table lists, from the setup:
   actions, position-independent: every ship of the nation x every slot or target it may
   name) has those actions' texts listed, in plan order, each once. A rule without it has its
   actions counted as unexpressed (:attr:`~.base.LeviathansEnv.unexpressed`), which the
-  tests catch.
+  tests catch. Only a mine names a hex: in the ``nations-X-Y`` battles a side's nations'
+  part is a few dozen indices (Germany 30: locks and lock steps; Italy 18: a return per
+  facing; Austria-Hungary 4: For Glory! per broach side; America 42: charges, EFFAS rays x
+  targets x charges, torque; France 8: Flank Speed per engine; Britain 72: Reinforce crew to
+  crew and the repairs a moved crew may try from an Officer's slot; Japan 38: Concentrated
+  Fire, bombs, bomb locations), Russia's Bomba Mines (N6) a hex each: about 5,400 (the
+  battle board's cells x its mine slots), like the torpedo launches. The phases taking a
+  nation's action (the launch phase's bombs and mines, the resolution's bomb locations,
+  gunnery's Concentrated Fire brackets) list them the same way.
 
 Observation (``AirFleetObservation.layout()`` names the blocks), from the player's side: the
 turn (over the turn limit), the phase, who is to move, who holds initiative, the moving
@@ -164,7 +172,7 @@ class AirFleetActions(ActionTable[GameState]):
             launches = 0
             for spec in setup.ships:
                 for torp in torpedo_slots(spec, setup.options.level):
-                    launches += 1
+                    launches += torp.launches  # a Doppio launches twice a turn (N5)
                     for cell in cells:
                         self._text(Launch(spec.name, spec.slot_ref(torp.flat), cell).text())
             self._text(EndLaunches().text())

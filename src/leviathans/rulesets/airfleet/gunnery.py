@@ -37,6 +37,7 @@ from .slot_kinds import Effect
 from .state import GameState, Phase
 
 if TYPE_CHECKING:
+    from .setup import GameSetup
     from .turn import Initiative
 
 __all__ = [
@@ -397,6 +398,10 @@ class GunneryPhase(BasePhase):
 
     phase = Phase.GUNNERY
     actions = (Fire, Bracket, Cease, japan.FleetBracket)
+
+    def table_actions(self, setup: GameSetup) -> Iterator[japan.FleetBracket]:
+        """The Concentrated Fire brackets (N7), for the environment's table."""
+        yield from japan.table_fleet_brackets(setup)
     title = "gunnery"
 
     def __init__(self, initiative: Initiative) -> None:

@@ -151,7 +151,9 @@ def attack_value(state: GameState, opt: AttackOption, keel_value: float) -> floa
     """Expected slots destroyed plus ``keel_value`` times the keel chance, as a float (for
     bots: the same numbers as :func:`attack_odds`, cached on what decides them)."""
     setup = state.setup
-    if posts_of(state, opt.ship):  # N2: crews moved by Reinforce: not in the quick keys
+    # N2: crews moved by Reinforce, N9: Tesla charges and the Arc Torpedo: not in the quick
+    # keys, so the value comes from the exact parts (as attack_odds)
+    if posts_of(state, opt.ship) or america.attack_modifier(state, opt.ship):
         expected, keel = breach.value(*_parts(state, opt))
         return expected + keel_value * keel
     return gun_value(setup.ships[opt.ship], state.ships[opt.ship], opt.slot, opt.weapon_dice,

@@ -52,6 +52,7 @@ from .state import GameState
 
 if TYPE_CHECKING:
     from .odds import AttackOdds
+    from .setup import GameSetup
 
 __all__ = [
     "DEFAULT_DICE",
@@ -429,6 +430,11 @@ class TorpedoLaunch(BasePhase):
 
     phase = LAUNCH
     actions = (Launch, EndLaunches, japan.Bomb, russia.LayMine)
+
+    def table_actions(self, setup: GameSetup) -> Iterator[japan.Bomb | russia.LayMine]:
+        """The nations' launch-phase actions, for the environment's table (N6, N7)."""
+        yield from japan.table_bombs(setup)
+        yield from russia.table_mines(setup)
     title = "the torpedo launch"
 
     def __init__(self, initiative: Any) -> None:
@@ -612,6 +618,10 @@ class TorpedoResolution(BasePhase):
 
     phase = RESOLUTION
     actions = (Strike, japan.BombStrike)
+
+    def table_actions(self, setup: GameSetup) -> Iterator[japan.BombStrike]:
+        """The bombs' locations (N7), for the environment's table."""
+        yield from japan.table_bomb_strikes(setup)
     title = "the torpedo resolution"
 
     def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:

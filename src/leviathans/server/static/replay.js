@@ -154,12 +154,15 @@ window.addEventListener("keydown", (e) => {
 function follow() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/ws/games/${encodeURIComponent(id)}?lite=1${query}`);
-  ws.onmessage = async () => {
+  const refresh = async () => {
     const atEnd = current === last();
     const data = await loadOutline();
     if (atEnd && current !== last()) go(last());
     if (!data.live) ws.close();
   };
+  ws.onmessage = refresh;
+  // Steps played between the outline's loading and the socket's opening: look again once open
+  ws.onopen = async () => { await refresh(); document.body.dataset.following = "1"; };
   ws.onclose = (e) => { if (live && e.code !== 4403 && e.code !== 4404) setTimeout(follow, 2000); };
 }
 

@@ -42,6 +42,7 @@ from .. import breach
 from .. import primitives as P
 from ..actions import register_notation
 from ..geometry import in_firing_arc, turned_bow
+from ..setup import GameSetup
 from ..ships import REMOVED, ShipSpec, ShipState
 from ..slot_kinds import Effect
 from ..state import GameState, MoveProgress
@@ -66,9 +67,11 @@ __all__ = [
     "band",
     "charges",
     "coil_damage",
+    "coils",
     "effas_chance",
     "is_arc",
     "torque_odds",
+    "torqued",
     "trims_disabled",
     "turn_start",
     "view",
@@ -377,6 +380,10 @@ def _read(text: str) -> Charge | GunCharge | Effas | Torque | None:
     return None
 
 
+def _americans(setup: GameSetup) -> Iterator[ShipSpec]:
+    return (spec for spec in setup.ships if spec.nation == NATION)
+
+
 def _american(state: GameState, name: str) -> tuple[int, str | None]:
     index = state.setup.by_name.get(name)
     if index is None:
@@ -404,6 +411,12 @@ class _TeslaMove:
     """N9 within a move (``steps.MOVE_EXTRAS``): ``charge SHIP:mp``, ``charge SHIP:turn``."""
 
     actions: tuple[type, ...] = (Charge,)
+
+    def table_actions(self, setup: GameSetup) -> Iterator[Charge]:
+        """The environment's table: each American ship x ``mp``, ``turn``."""
+        for spec in _americans(setup):
+            for use in MOVE_USES:
+                yield Charge(spec.name, use)
 
     def _progs(self, state: GameState) -> list[MoveProgress]:
         from ..movement import candidates, start_move
@@ -482,6 +495,12 @@ class _TeslaGunnery:
     ``charge SHIP:attack``."""
 
     actions: tuple[type, ...] = (GunCharge,)
+
+    def table_actions(self, setup: GameSetup) -> Iterator[GunCharge]:
+        """The environment's table: each American ship x ``range``, ``attack``."""
+        for spec in _americans(setup):
+            for use in GUNNERY_USES:
+                yield GunCharge(spec.name, use)
 
     def offers(self, state: GameState, side: str) -> Iterator[GunCharge]:
         if state.nations is None or not any(state.nations.charges):
@@ -589,6 +608,18 @@ def _torque_position(state: GameState, target: int, way: str) -> tuple[Any, Faci
     return bow, facing
 
 
+def torqued(state: GameState, target: int, way: str) -> tuple[Any, Facing] | None:
+    """Where one hexside of torque to ``way`` (``L``, ``R``) would put ship ``target`` (bow,
+    facing), or ``None`` where it may not go (for bots and the browser)."""
+    return _torque_position(state, target, way)
+
+
+def coils(state: GameState, index: int) -> int:
+    """N9: ship ``index``'s intact Tesla Coil Trim Tanks (the charges it keeps between
+    turns)."""
+    return _coils(state.setup.ships[index], state.ships[index])
+
+
 def _torque(state: GameState, side: str) -> TorqueLeft | None:
     """The torque ``side``'s EFFAS Ray made this turn, still to use, if any."""
     torque = _nations_torque(state)
@@ -611,6 +642,23 @@ class _EffasRays:
     ``torque TARGET:L`` / ``:R``."""
 
     actions: tuple[type, ...] = (Effas, Torque)
+
+    def table_actions(self, setup: GameSetup) -> Iterator[Effas | Torque]:
+        """The environment's table: each EFFAS Ray x each other ship x 1 to the most charges
+        its ship may hold (one per Tesla coil + the turn's own), then torque turning each
+        ship either way (torque may turn any ship a ray reaches)."""
+        for spec in _americans(setup):
+            most = P.popcount(spec.special(Effect.TESLA_COIL)) + 1
+            for flat in range(len(spec.slots)):
+                if spec.special(Effect.EFFAS_RAY) >> flat & 1:
+                    for target in setup.ships:
+                        if target is not spec:
+                            for k in range(1, most + 1):
+                                yield Effas(spec.name, spec.slot_ref(flat), target.name, k)
+        if any(True for _ in _americans(setup)):
+            for target in setup.ships:
+                for way in ("L", "R"):
+                    yield Torque(target.name, way)
 
     def offers(self, state: GameState, side: str) -> Iterator[Effas | Torque]:
         if state.nations is None:

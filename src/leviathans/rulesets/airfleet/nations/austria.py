@@ -38,6 +38,7 @@ from ....protocol import Event
 from .. import primitives as P
 from ..actions import register_notation
 from ..events import ShipLost, ShipPushed
+from ..setup import GameSetup
 from ..ships import REMOVED, ShipSpec, ShipState
 from ..slot_kinds import Effect
 from ..state import GameState, MoveProgress
@@ -258,6 +259,14 @@ class _Glory:
     """N8 before a ship's move (``steps.MOVE_EXTRAS``): ``SHIP:GLORY>port|starboard``."""
 
     actions: tuple[type, ...] = (Glory,)
+
+    def table_actions(self, setup: GameSetup) -> Iterator[Glory]:
+        """Every For Glory! the setup could ever allow (the environment's table): each
+        Austro-Hungarian ship x each side of its broach (2 per ship)."""
+        for spec in setup.ships:
+            if spec.nation == NATION:
+                for side in SIDES:
+                    yield Glory(spec.name, side)
 
     def legal_actions(self, state: GameState) -> Iterator[Glory]:
         from ..movement import candidates

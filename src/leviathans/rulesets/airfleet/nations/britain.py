@@ -33,6 +33,7 @@ from ....protocol import Event
 from .. import primitives as P
 from ..actions import register_notation
 from ..events import MagazineExploded, Reinforced
+from ..setup import GameSetup
 from ..ships import AFLOAT, ShipSpec
 from ..slot_kinds import CREW_KINDS, Effect
 from ..state import GameState
@@ -280,10 +281,43 @@ def _moves(state: GameState, index: int) -> Iterator[tuple[int, int]]:
                 yield a, b
 
 
+def _moved_repairs(setup: GameSetup) -> Iterator[Any]:
+    """The repairs a crew moved by Reinforce may try from a crew slot whose own crew does not
+    repair (an Officer's): each such slot x each slot a repair may mend, or none (the
+    environment's table lists the others' with the Commander repairs)."""
+    from ..repair import Repair
+
+    for spec in setup.ships:
+        if spec.nation != "british":
+            continue
+        crews = crew_slots(spec)
+        own = {flat for flat, _, _ in spec.repairers}
+        for c in range(len(spec.slots)):
+            if not crews >> c & 1 or c in own:
+                continue
+            for slot in range(len(spec.slots)):
+                if not spec.never_repaired >> slot & 1:
+                    yield Repair(spec.name, spec.slot_ref(c), spec.slot_ref(slot))
+            yield Repair(spec.name, spec.slot_ref(c), None)
+
+
 class ReinforceRule:
     """N2 Reinforce as a declaration of the ``reinforce`` step (:class:`.declare.Declaration`)."""
 
     actions: tuple[type, ...] = (Reinforce,)
+
+    def table_actions(self, setup: GameSetup) -> Iterator[Any]:
+        """The environment's table: each British ship x each crew slot x each crew slot of
+        another location; and the repairs a moved crew may then try from where it stands."""
+        for spec in setup.ships:
+            if spec.nation != "british":
+                continue
+            crews = crew_slots(spec)
+            for a in range(len(spec.slots)):
+                for b in range(len(spec.slots)):
+                    if crews >> a & 1 and crews >> b & 1 and a // 6 != b // 6:
+                        yield Reinforce(spec.name, spec.slot_ref(a), spec.slot_ref(b))
+        yield from _moved_repairs(setup)
 
     def offers(self, state: GameState, side: str) -> Iterator[Reinforce]:
         for i in _reinforcers(state, side):

@@ -26,6 +26,7 @@ from ....protocol import Event
 from .. import primitives as P
 from ..actions import register_notation
 from ..events import FlankSpeedRolled, InitiativeOrder
+from ..setup import GameSetup
 from ..ships import ShipSpec
 from ..slot_kinds import Effect
 from ..state import GameState
@@ -108,6 +109,14 @@ class FlankSpeedRule:
     """N3 Flank Speed as a move extra (:class:`..movement.MoveExtra`)."""
 
     actions: tuple[type, ...] = (FlankSpeed,)
+
+    def table_actions(self, setup: GameSetup) -> Iterator[FlankSpeed]:
+        """The environment's table: each French ship x each engine Flank Speed may name
+        (not an Aerodynamique Engine, with MP)."""
+        for spec in setup.ships:
+            if spec.nation == "french":
+                for flat in flank_engines(spec, 0):
+                    yield FlankSpeed(spec.name, spec.slot_ref(flat))
 
     def legal_actions(self, state: GameState) -> Iterator[FlankSpeed]:
         for i in _movers(state):

@@ -26,12 +26,14 @@ from .. import primitives as P
 from ..actions import register_notation
 from ..events import FlakRolled, LockBroken, LockMoved, LockRolled, RamAttack, ShipLost
 from ..geometry import in_arc
+from ..setup import GameSetup
 from ..ships import AFLOAT, REMOVED, ShipSpec, ShipState
 from ..slot_kinds import Effect
 from ..state import GameState, MoveProgress
 
 __all__ = ["FLAK_NEED", "LOCKS", "LOCK_NEED", "LockFormation", "LockMove", "LockOn",
-           "LockStep", "flak_cancels", "flak_chance", "flak_crew", "flak_odds", "flak_slots",
+           "LockStep", "facing_location", "flak_cancels", "flak_chance", "flak_crew",
+           "flak_odds", "flak_slots",
            "leave_lock", "live_locks", "lock_chance", "lock_crews", "lock_odds", "lock_of",
            "lock_view", "rammed", "touching"]
 
@@ -292,6 +294,26 @@ class LockFormation:
 
     actions: tuple[type, ...] = (LockOn, LockStep)
 
+    def table_actions(self, setup: GameSetup) -> Iterator[Any]:
+        """Every lock action the setup could ever allow (the environment's table): each German
+        ship locking to each friendly German ship, and leading a lock (forward, the end, a
+        turn about each friendly German member): n(n-1) + n(2n+2) per side of n German ships.
+        """
+        german = [s for s in setup.ships if s.nation == "german"]
+        for a in german:
+            for b in german:
+                if b is not a and b.side == a.side:
+                    yield LockOn(a.name, b.name)
+        for a in german:
+            mates = [b for b in german if b.side == a.side]
+            if len(mates) < 2:
+                continue
+            yield LockStep(a.name, "F")
+            for step in ("L", "R"):
+                for m in mates:
+                    yield LockStep(a.name, step, m.name)
+            yield LockStep(a.name, "E")
+
     def legal_actions(self, state: GameState) -> Iterator[Any]:
         if state.nations is None:
             return
@@ -370,6 +392,12 @@ def _facing_location(state: GameState, ship: int, other: int, locs: tuple[int, .
     hexes, theirs = state.hexes(ship), state.hexes(other)
     return min(locs, key=lambda loc: (min(distance(hexes[spec.weapon_hex[loc]], t)
                                           for t in theirs), loc))
+
+
+def facing_location(state: GameState, ship: int, other: int, locs: tuple[int, ...]) -> int:
+    """N4: where a failed lock's ram strikes ``ship`` (of its touching side locations
+    ``locs``, the one facing ``other``; for bots)."""
+    return _facing_location(state, ship, other, locs)
 
 
 def _failed_lock_ram(state: GameState, i: int, j: int,

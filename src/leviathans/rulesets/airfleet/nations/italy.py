@@ -31,6 +31,7 @@ from ....hexgrid import Facing, Hex, footprint
 from ....protocol import Event
 from ..actions import register_notation
 from ..events import ShipFled, WithdrawalRolled
+from ..setup import GameSetup
 from ..ships import AFLOAT, REMOVED
 from ..slot_kinds import Effect, active_effect
 from ..state import GameState
@@ -192,6 +193,14 @@ class TacticalWithdrawal:
     """N5's declarations after repair (``nations/steps.py``, AFTER_REPAIR)."""
 
     actions = (Return,)
+
+    def table_actions(self, setup: GameSetup) -> Iterator[Return]:
+        """Every return the setup could ever allow (the environment's table): each Italian
+        ship x each facing (6 per Italian ship)."""
+        for spec in setup.ships:
+            if spec.nation == "italian":
+                for facing in Facing:
+                    yield Return(spec.name, facing)
 
     def offers(self, state: GameState, side: str) -> Iterator[Any]:
         assert state.nations is not None

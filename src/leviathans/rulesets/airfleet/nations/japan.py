@@ -45,6 +45,7 @@ from ....hexgrid import Hex, distance
 from ....protocol import Event
 from ..actions import register_notation
 from ..geometry import in_firing_arc
+from ..setup import GameSetup
 from ..ships import AFLOAT, REMOVED
 from ..state import GameState
 
@@ -182,6 +183,13 @@ class ConcentratedFire:
     """N7 in the before-gunnery declarations (``declare.Declaration``)."""
 
     actions: tuple[type, ...] = (Concentrate,)
+
+    def table_actions(self, setup: GameSetup) -> Iterator[Concentrate]:
+        """The environment's table: each ship of a side facing a Japanese ship."""
+        sides = {s.side for s in setup.ships if s.nation == "japanese"}
+        for spec in setup.ships:
+            if any(spec.side != side for side in sides):
+                yield Concentrate(spec.name)
 
     def offers(self, state: GameState, side: str) -> Iterator[Any]:
         if _declared(state, side) is not None:
@@ -407,6 +415,58 @@ def _read_bomb(text: str) -> Bomb | BombStrike | None:
     return None
 
 
+def table_bombs(setup: GameSetup) -> Iterator[Bomb]:
+    """The environment's table: each Bomber slot of a Japanese ship x each enemy ship."""
+    from ..slot_kinds import Effect
+
+    for spec in setup.ships:
+        if spec.nation != "japanese":
+            continue
+        mask = spec.special(Effect.BOMBER)
+        for flat in range(len(spec.slots)):
+            if mask >> flat & 1:
+                for target in setup.ships:
+                    if target.side != spec.side:
+                        yield Bomb(spec.name, spec.slot_ref(flat), target.name)
+
+
+def table_bomb_strikes(setup: GameSetup) -> Iterator[BombStrike]:
+    """The environment's table: each bomb of a turn (numbered from 1: at most one per Bomber
+    slot of the setup) x each location of each ship."""
+    from ..slot_kinds import Effect
+
+    bombs = sum(bin(s.special(Effect.BOMBER)).count("1") for s in setup.ships
+                if s.nation == "japanese")
+    for number in range(1, bombs + 1):
+        for target in setup.ships:
+            for location in target.locations:
+                yield BombStrike(number, target.name, location)
+
+
+def table_fleet_brackets(setup: GameSetup) -> Iterator[FleetBracket]:
+    """The environment's table: per side, every two or more bracket guns of one name on two
+    or more of its Japanese ships (ship by ship, card order) x each location of each enemy
+    ship."""
+    for side in setup.sides:
+        names: dict[str, list[tuple[str, str]]] = {}
+        for spec in setup.ships:
+            if spec.side != side or spec.nation != "japanese":
+                continue
+            for g in range(len(spec.slots)):
+                if spec.bracket_mask >> g & 1:
+                    names.setdefault(spec.slots[g].name or "", []).append(
+                        (spec.name, spec.refs[g]))
+        for family in names.values():
+            for size in range(2, len(family) + 1):
+                for guns in combinations(family, size):
+                    if len({ship for ship, _ in guns}) < 2:
+                        continue
+                    for target in setup.ships:
+                        if target.side != side:
+                            for location in target.locations:
+                                yield FleetBracket(guns, target.name, location)
+
+
 def _bombers(state: GameState, side: str) -> Iterator[tuple[int, int]]:
     """The side's Bomber slots that may still name a target this turn: (ship, flat slot)."""
     from ..slot_kinds import Effect
@@ -442,24 +502,15 @@ def legal_bombs(state: GameState, side: str) -> Iterator[Bomb]:
 def why_bomb_illegal(state: GameState, action: Bomb, side: str) -> str | None:
     if state.nations is None:
         return "Bomber Levs are an 8 Nations slot (N7): this game plays without the nations"
-    setup = state.setup
-    index = setup.by_name.get(action.ship)
-    if index is None:
-        return f"there is no ship named {action.ship!r}"
-    spec = setup.ships[index]
-    if spec.side != side:
-        return f"{action.ship} is not {side}'s: {side} is placing launches"
-    try:
-        flat = spec.slot_index(action.slot)
-    except ValueError as exc:
-        return str(exc)
     from ..slot_kinds import Effect
+    from .launch_slots import launch_slot
 
-    if not spec.special(Effect.BOMBER) >> flat & 1 or not _japanese(state, index):
-        return f"{action.ship} {action.slot} is not a Japanese Bomber Levs slot (N7)"
-    if (index, flat) not in set(_bombers(state, side)):
-        return f"{action.ship} {action.slot} cannot bomb this turn (destroyed, or it has named " \
-               f"a target already)"
+    found = launch_slot(state, action.ship, action.slot, side, Effect.BOMBER, "japanese",
+                        "Japanese Bomber Levs slot (N7)", set(_bombers(state, side)),
+                        "cannot bomb this turn (destroyed, or it has named a target already)")
+    if isinstance(found, str):
+        return found
+    setup = state.setup
     target = setup.by_name.get(action.target)
     if target is None:
         return f"there is no ship named {action.target!r}"
@@ -519,11 +570,14 @@ def bomb_odds(state: GameState, number: int) -> dict[str, Any]:
     target = state.nations.bombs[number - 1][2]
     tspec = state.setup.ships[target]
     out: dict[str, Any] = {}
+    from . import germany
+
     for loc in bomb_locations(state, number):
         slots, keel, critical = breach.exact_odds(*_bomb_parts(state, target, loc))
+        past = 1 - germany.flak_odds(tspec, state.ships[target], loc)  # N4: Flak first
         out[tspec.locations[loc]] = AttackOdds(
-            {tspec.slot_ref(6 * loc + k): p for k, p in enumerate(slots)
-             if tspec.breach[loc][k] is not None}, keel, critical)
+            {tspec.slot_ref(6 * loc + k): p * past for k, p in enumerate(slots)
+             if tspec.breach[loc][k] is not None}, keel * past, critical * past)
     return out
 
 
@@ -573,6 +627,11 @@ def _strike(state: GameState, number: int, location: int, dice: DiceSource,
 
     assert state.nations is not None
     ship, slot, target = state.nations.bombs[number - 1]
+    from . import germany
+
+    # N4: a bomb is a torpedo-phase attack: the struck location's Flak may cancel it
+    if germany.flak_cancels(state, target, location, dice, events, f"bomb {number}"):
+        return state
     setup = state.setup
     spec, tspec = setup.ships[ship], setup.ships[target]
     shot, struck = _bomb_parts(state, target, location)

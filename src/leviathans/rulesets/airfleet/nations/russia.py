@@ -44,6 +44,7 @@ from ....hexgrid import Hex, distance
 from ....protocol import Event
 from .. import primitives as P
 from ..actions import register_notation
+from ..setup import GameSetup
 from ..slot_kinds import Effect
 
 if TYPE_CHECKING:
@@ -164,6 +165,12 @@ class EvasiveManeuvers:
 
     actions: tuple[type, ...] = (Evade,)
 
+    def table_actions(self, setup: GameSetup) -> Iterator[Evade]:
+        """The environment's table: each Russian ship."""
+        for spec in setup.ships:
+            if spec.nation == "russian":
+                yield Evade(spec.name)
+
     def offers(self, state: GameState, side: str) -> Iterator[Any]:
         for i in state.afloat():
             if _may_evade(state, i, side):
@@ -280,6 +287,22 @@ def _read_mine(text: str) -> LayMine | None:
         raise IllegalActionError(f"cannot read action {text!r}: {exc}") from None
 
 
+def table_mines(setup: GameSetup) -> Iterator[LayMine]:
+    """The environment's table: each Bomba Mines slot of a Russian ship x each hex of the
+    board off the half-hex ring (a mine names its hex)."""
+    board = setup.board
+    cells = sorted((h for h in board.cells() if not board.is_half_hex(h)),
+                   key=lambda h: h.offset())
+    for spec in setup.ships:
+        if spec.nation != "russian":
+            continue
+        mask = spec.special(Effect.BOMBA_MINES)
+        for flat in range(len(spec.slots)):
+            if mask >> flat & 1:
+                for h in cells:
+                    yield LayMine(spec.name, spec.slot_ref(flat), h)
+
+
 def _mine_used(flat: int) -> str:
     return f"bomba-mines:{flat}"
 
@@ -341,22 +364,15 @@ def legal_mines(state: GameState, side: str) -> Iterator[LayMine]:
 def why_mine_illegal(state: GameState, action: LayMine, side: str) -> str | None:
     if state.nations is None:
         return "Bomba Mines are an 8 Nations slot (N6): this game plays without the nations"
-    setup = state.setup
-    index = setup.by_name.get(action.ship)
-    if index is None:
-        return f"there is no ship named {action.ship!r}"
-    spec = setup.ships[index]
-    if spec.side != side:
-        return f"{action.ship} is not {side}'s: {side} is placing launches"
-    try:
-        flat = spec.slot_index(action.slot)
-    except ValueError as exc:
-        return str(exc)
-    if not spec.special(Effect.BOMBA_MINES) >> flat & 1 or spec.nation != "russian":
-        return f"{action.ship} {action.slot} is not a Russian Bomba Mines slot (N6)"
-    if (index, flat) not in set(_layers(state, side)):
-        return f"{action.ship} {action.slot} cannot lay a mine this turn (destroyed, or it has " \
-               f"laid one)"
+    from .launch_slots import launch_slot
+
+    found = launch_slot(state, action.ship, action.slot, side, Effect.BOMBA_MINES, "russian",
+                        "Russian Bomba Mines slot (N6)", set(_layers(state, side)),
+                        "cannot lay a mine this turn (destroyed, or it has laid one)")
+    if isinstance(found, str):
+        return found
+    index, flat = found
+    spec = state.setup.ships[index]
     if action.hex not in mine_hexes(state, index, flat):
         return (f"hex {action.hex.label()} is not an empty hex next to {action.ship} in the "
                 f"arc of its {spec.locations[flat // 6]} location")
