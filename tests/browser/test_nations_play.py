@@ -484,6 +484,15 @@ def test_a_concentrated_fire_bracket_below_the_gun_table(page: Page, test_server
     expect(page.locator("#log")).to_contain_text("Kaga + Akagi")
 
 
+def within(page: Page, selector: str) -> list[tuple[float, float, float]]:
+    """Each matching element's left and right edges and height, read at one moment in the
+    page (a panel drawn again meanwhile cannot leave a stale element behind)."""
+    found: list[tuple[float, float, float]] = page.eval_on_selector_all(
+        selector, "ns => ns.map(n => { const r = n.getBoundingClientRect(); "
+                  "return [r.left, r.right, r.height]; })")
+    return found
+
+
 def test_the_controls_fit_a_phone(browser: Browser, test_server: str, shots: Shots) -> None:
     """At 390 px: the move panel's nations controls and the declaration step's buttons lie
     within the screen and can be tapped."""
@@ -506,18 +515,15 @@ def test_the_controls_fit_a_phone(browser: Browser, test_server: str, shots: Sho
         box = rule_box(page, "For Glory!", "Habsburg")
         expect(box).to_be_visible(timeout=TIMEOUT)
         box.scroll_into_view_if_needed()
-        for b in box.locator("button").all():
-            r = b.bounding_box()
-            assert r is not None and r["x"] >= 0 and r["x"] + r["width"] <= 390, r
-            assert r["height"] >= 24, r  # a finger's size
+        for left, right, height in within(page, ".nation-rule[data-rule='For Glory!'] button"):
+            assert left >= 0 and right <= 390 and height >= 24  # a finger's size
         shots(page, "phone-for-glory")
         until(g, lambda s: s["view"]["phase"] == "nations_before_gunnery")
         page.goto(g.url)
         assert clicker.decision().startswith("The declarations before gunnery")
         page.locator("#nations-done").scroll_into_view_if_needed()
-        for b in page.locator("#nations-step button, #nations-done").all():
-            r = b.bounding_box()
-            assert r is not None and r["x"] >= 0 and r["x"] + r["width"] <= 390, r
+        for left, right, _ in within(page, "#nations-step button, #nations-done"):
+            assert left >= 0 and right <= 390
         shots(page, "phone-before-gunnery")
         seq = clicker.seq()
         clicker.click("#nations-done", "end the declarations")
@@ -528,12 +534,10 @@ def test_the_controls_fit_a_phone(browser: Browser, test_server: str, shots: Sho
               and any(a.startswith("reinforce ") for a in s["legal"]), limit=120)
         page.goto(bf.url)
         assert clicker.decision().startswith("Reinforcement")
-        buttons = page.locator("#nations-step button[data-action]")
-        assert buttons.count() > 0
-        for b in buttons.all():
-            b.scroll_into_view_if_needed()
-            r = b.bounding_box()
-            assert r is not None and r["x"] >= 0 and r["x"] + r["width"] <= 390, r
+        rows = within(page, "#nations-step button[data-action]")
+        assert rows
+        for left, right, _ in rows:
+            assert left >= 0 and right <= 390
         page.locator("#nations-step").scroll_into_view_if_needed()
         shots(page, "phone-reinforce")
     finally:
