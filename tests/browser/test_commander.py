@@ -171,8 +171,9 @@ def test_a_commander_game_against_the_greedy_bot_by_clicks(page: Page, test_serv
             clicker.click("#done", "done firing")
         elif h.startswith("Repair"):
             if not done["repaired"]:
-                repair(page, clicker, shots)
-                done["repaired"] = True
+                # the bow gun, or (the greedy bot's fire is its own secret draw) whatever slot
+                # its crews may mend now; none: wait for a later turn
+                done["repaired"] = repair(page, clicker, shots)
             else:
                 clicker.click("#repair-table button[data-action$='>none'] >> nth=0", "no repair")
         elif h.startswith("Game over"):
@@ -190,7 +191,7 @@ def test_a_commander_game_against_the_greedy_bot_by_clicks(page: Page, test_serv
                      r"crews?\))? = \d+ against 12: (the ram strikes|it fails)", text), text
     if "the ram strikes" in text:  # the push shown in the log
         assert "HML Raven is pushed by HML Belfast from 1008 to 1007" in text, text
-    assert re.search(r"HML Hertfordshire \w+\.\d repairs bow\.3: .* against 1[58]: "
+    assert re.search(r"HML Hertfordshire \w+\.\d repairs \w+\.\d: .* against 1[58]: "
                      r"(not )?repaired", text)
     raw = re.compile(r"launch \S+:|^repair |:RAM\b|^torpedo \d>", re.M)
     assert not raw.search(page.inner_text("#controls")), "no raw notation on show"
@@ -232,17 +233,26 @@ def ram(page: Page, clicker: Clicker, shots: Shots) -> None:
     clicker.click("#ask-yes", "confirm the ram")
 
 
-def repair(page: Page, clicker: Clicker, shots: Shots) -> None:
-    """The repair table: each crew's chance for the destroyed bow gun; a click rolls."""
+def repair(page: Page, clicker: Clicker, shots: Shots) -> bool:
+    """The repair table: each crew's chance per destroyed slot (the bow gun the scenario
+    destroyed, unless the turn's fire changed what may be mended); a click rolls. ``False``:
+    nothing to mend this turn (no repair made)."""
     rows = page.locator("#repair-table tr.crew")
     expect(rows.first).to_be_visible(timeout=TIMEOUT)
-    button = page.locator("#repair-table button[data-action$='>bow.3']").first
-    expect(button).to_contain_text(re.compile(r"bow\.3 · [\d.]+%"))
+    mends = page.locator("#repair-table button[data-action]:not([data-action$='>none'])")
+    if mends.count() == 0:
+        clicker.click("#repair-table button[data-action$='>none'] >> nth=0", "no repair")
+        return False
+    bow = page.locator("#repair-table button[data-action$='>bow.3']")
+    button = bow.first if bow.count() else mends.first
+    slot = str(button.get_attribute("data-action")).rpartition(">")[2]
+    expect(button).to_contain_text(re.compile(re.escape(slot) + r" · [\d.]+%"))
     page.mouse.move(5, 5)
     shots(page, "repair")
     assert str(button.get_attribute("title")).startswith("Repair (A9): ")
     action = button.get_attribute("data-action")
     clicker.click(f'#repair-table button[data-action="{action}"]', "repair")
+    return True
 
 
 def test_a_hug_and_the_lines_it_screens_in_gunnery(page: Page, test_server: str,
