@@ -3,10 +3,13 @@
 // converted War Fleet stats, and each side's total.
 import { api, el } from "/static/common.js";
 
-const catalogs = {};  // by rule set: the answer of /api/catalog/RULESET
+const catalogs = {};  // by rule set: the request of /api/catalog/RULESET (one per rule set)
 
 export async function catalogOf(ruleset) {
-  if (!catalogs[ruleset]) catalogs[ruleset] = await api(`/api/catalog/${ruleset}`);
+  if (!catalogs[ruleset]) {
+    catalogs[ruleset] = api(`/api/catalog/${ruleset}`);
+    catalogs[ruleset].catch(() => { delete catalogs[ruleset]; });  // a failed one: ask again
+  }
   return catalogs[ruleset];
 }
 
@@ -34,7 +37,11 @@ export class FleetPicker {
 
   // Show the catalog of `ruleset` with these fleets ({side: [card names]}).
   async show(ruleset, sides, fleets) {
+    // The latest call wins: a scenario chosen while an earlier one's catalog was on its way
+    // must not have that earlier scenario's fleets put back over its own (and sent as chosen)
+    const call = (this.calls = (this.calls || 0) + 1);
     const data = await catalogOf(ruleset);
+    if (call !== this.calls) return;
     const changed = this.ruleset !== ruleset;
     this.ruleset = ruleset;
     this.data = data;
