@@ -532,3 +532,23 @@ def test_the_greedy_bot_passes_the_declaration_steps_and_plays_to_the_end() -> N
         phases.add(state.phase.name)
         state = state.apply(bot.choose(state), d)
     assert "NATIONS_BEFORE_GUNNERY" in phases and state.phase is Phase.OVER
+
+
+def test_the_bracket_hint_shows_the_charge_on_attacks_in_its_modifier_n9() -> None:
+    """The page's bracket hint reads the attack as the roll makes it: a Tesla charge spent on
+    attacks is in its modifier (it was left out while the roll counted it)."""
+    from leviathans.rulesets.airfleet import breach
+    from leviathans.server.commander_hints import bracket_hints
+
+    state = play(before_gunnery(Virginia=1), ["charge Virginia:attack"], dice())
+    while state.to_move == "french":
+        state = play(state, ["done"], dice())
+    legal = {a.text() for a in state.legal_actions()}
+    hints = bracket_hints(state, legal)
+    assert hints
+    for text, hint in hints.items():
+        spec, ship_state = state.setup.ship("Virginia"), state.ship("Virginia")
+        guns = tuple(spec.slot_index(g) for g in hint["guns"])
+        plain = breach.volley(spec, ship_state, guns, tuple(
+            breach.DiceExpr.parse("+".join(d)) for d in hint["weapon_dice"]))
+        assert hint["modifier"] == plain.modifier + 1, text

@@ -108,9 +108,8 @@ def bracket_hints(state: Any, legal: set[str]) -> dict[str, Any]:
     the slot dice, more than one with saturation), its exact odds, and each of its guns'
     single attack at the same target location with its chance to destroy a slot."""
     from ..rulesets.airfleet import breach
-    from ..rulesets.airfleet.bracket import bracket_options
+    from ..rulesets.airfleet.bracket import bracket_options, bracket_parts
     from ..rulesets.airfleet.gunnery import current_attacks
-    from ..rulesets.airfleet.nations.britain import posts_of
     from ..rulesets.airfleet.odds import bracket_odds, destroy_any
 
     options = list(current_attacks(state))
@@ -122,9 +121,7 @@ def bracket_hints(state: Any, legal: set[str]) -> dict[str, Any]:
         if text not in legal:
             continue
         spec, tspec = setup.ships[opt.ship], setup.ships[opt.target]
-        volley = breach.volley(spec, state.ships[opt.ship], opt.guns, opt.weapon_dice,
-                               posts_of(state, opt.ship))
-        struck = breach.struck(tspec, state.ships[opt.target], opt.location)
+        volley, struck = bracket_parts(state, opt)  # N9's modifiers in the shown modifier
         odds = bracket_odds(state, opt)
         alone = []
         for g in opt.guns:

@@ -157,17 +157,22 @@ def why_illegal(state: GameState, action: Bracket) -> str | None:
             f"{action.location} location")
 
 
+def bracket_parts(state: GameState, opt: BracketOption) -> tuple[breach.Volley, breach.Struck]:
+    """The firing and struck parts of bracket attack ``opt`` as the position stands (as
+    :func:`.gunnery.attack_parts`: N2 Reinforce's posts, N9's modifiers)."""
+    setup = state.setup
+    volley = breach.volley(setup.ships[opt.ship], state.ships[opt.ship], opt.guns,
+                           opt.weapon_dice, posts_of(state, opt.ship))
+    return (america.adjust_shot(state, opt.ship, volley),
+            breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location))
+
+
 def apply_bracket(state: GameState, action: Bracket, dice: DiceSource, events: list[Event]
                   ) -> GameState:
     """Roll the bracket attack (A4) and mark what it did; every gun combined is spent."""
     opt = find_bracket(state, action)
     assert opt is not None
-    setup = state.setup
-    spec = setup.ships[opt.ship]
-    shot = breach.volley(spec, state.ships[opt.ship], opt.guns, opt.weapon_dice,
-                         posts_of(state, opt.ship))  # N2: crews moved by Reinforce
-    shot = america.adjust_shot(state, opt.ship, shot)  # N9: charges, Arc Torpedo
-    struck = breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location)
+    shot, struck = bracket_parts(state, opt)
     rolled = breach.roll_volley(shot, struck, dice)
     results = breach.hits(rolled.rolled, rolled.total, struck, dice, shot.slot_dice)
     after = strike(state, opt.ship, opt.guns, opt.target, opt.location, struck, results,

@@ -272,15 +272,22 @@ def keel_modifier(spec: ShipSpec, ship: ShipState, location: int) -> int:
     return P.keel_modifier(ship.destroyed | ship.circled, spec.loc_mask[location])
 
 
+def attack_parts(state: GameState, opt: AttackOption) -> tuple[breach.Shooter, breach.Struck]:
+    """The firing and struck parts of attack ``opt`` as the position stands: what the roll,
+    the odds and the hints all read (N2: crews where Reinforce put them; N9: Tesla charges and
+    the Arc Torpedo's disabled trim tanks)."""
+    setup = state.setup
+    shot = breach.shooter(setup.ships[opt.ship], state.ships[opt.ship], opt.slot,
+                          opt.weapon_dice, posts_of(state, opt.ship))
+    return (america.adjust_shot(state, opt.ship, shot),
+            breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location))
+
+
 def apply_fire(state: GameState, action: Fire, dice: DiceSource, events: list[Event]
                ) -> GameState:
     opt = find_option(state, action)
     assert opt is not None
-    setup = state.setup
-    shot = breach.shooter(setup.ships[opt.ship], state.ships[opt.ship], opt.slot,
-                          opt.weapon_dice, posts_of(state, opt.ship))  # N2: Reinforce
-    shot = america.adjust_shot(state, opt.ship, shot)  # N9: charges, Arc Torpedo
-    struck = breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location)
+    shot, struck = attack_parts(state, opt)
     results = breach.roll_attack(shot, struck, dice)
     after = strike(state, opt.ship, (opt.slot,), opt.target, opt.location, struck, results,
                    shot.modifier, (opt.range,), events)

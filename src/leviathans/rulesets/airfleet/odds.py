@@ -19,8 +19,8 @@ from typing import Any
 from ...dice import DiceExpr
 from . import breach
 from . import primitives as P
-from .bracket import BracketOption
-from .gunnery import AttackOption
+from .bracket import BracketOption, bracket_parts
+from .gunnery import AttackOption, attack_parts
 from .nations import america
 from .nations.britain import posts_of
 from .ships import ShipSpec, ShipState
@@ -56,17 +56,9 @@ class AttackOdds:
 
 def breach_total_counts(state: GameState, opt: AttackOption) -> tuple[DiceExpr, int]:
     """The dice of the breach roll (weapon, crew, location) and the modifier."""
-    shot, struck = _parts(state, opt)
+    shot, struck = attack_parts(state, opt)
     return (breach.breach_dice(shot.weapon, shot.crew, struck.dice, shot.crew_times,
                                shot.magazine), shot.modifier)
-
-
-def _parts(state: GameState, opt: AttackOption) -> tuple[breach.Shooter, breach.Struck]:
-    setup = state.setup
-    return (america.adjust_shot(state, opt.ship, breach.shooter(  # N9; N2: Reinforce's posts
-                setup.ships[opt.ship], state.ships[opt.ship], opt.slot, opt.weapon_dice,
-                posts_of(state, opt.ship))),
-            breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location))
 
 
 def _as_parts(expr: DiceExpr, modifier: int, printed: tuple[int | None, ...], armour: int,
@@ -102,7 +94,7 @@ def location_value(expr: DiceExpr, modifier: int, printed: tuple[int | None, ...
 def attack_odds(state: GameState, opt: AttackOption) -> AttackOdds:
     """Exact odds of one declared attack in the current state."""
     tspec = state.setup.ships[opt.target]
-    slots, keel, critical = breach.exact_odds(*_parts(state, opt))
+    slots, keel, critical = breach.exact_odds(*attack_parts(state, opt))
     refs = {tspec.slot_ref(6 * opt.location + k): p for k, p in enumerate(slots)
             if tspec.breach[opt.location][k] is not None}
     return AttackOdds(refs, keel, critical)
@@ -113,8 +105,8 @@ def destroy_any(state: GameState, opt: AttackOption | BracketOption) -> Fraction
     slot: the sum of its slot chances with one slot die; with saturation's several slot dice
     those are not exclusive (their sum is the slots expected), so the dice are followed."""
     if isinstance(opt, BracketOption):
-        return breach.any_slot_odds(*_bracket_parts(state, opt))
-    return breach.any_slot_odds(*_parts(state, opt))
+        return breach.any_slot_odds(*bracket_parts(state, opt))
+    return breach.any_slot_odds(*attack_parts(state, opt))
 
 
 def bracket_odds(state: GameState, opt: BracketOption) -> AttackOdds:
@@ -123,25 +115,17 @@ def bracket_odds(state: GameState, opt: BracketOption) -> AttackOdds:
     with saturation, each slot die."""
     setup = state.setup
     tspec = setup.ships[opt.target]
-    slots, keel, critical = breach.exact_odds(*_bracket_parts(state, opt))
+    slots, keel, critical = breach.exact_odds(*bracket_parts(state, opt))
     refs = {tspec.slot_ref(6 * opt.location + k): p for k, p in enumerate(slots)
             if tspec.breach[opt.location][k] is not None}
     return AttackOdds(refs, keel, critical)
-
-
-def _bracket_parts(state: GameState, opt: BracketOption) -> tuple[breach.Volley, breach.Struck]:
-    setup = state.setup
-    return (america.adjust_shot(state, opt.ship, breach.volley(  # N9; N2: Reinforce's posts
-                setup.ships[opt.ship], state.ships[opt.ship], opt.guns, opt.weapon_dice,
-                posts_of(state, opt.ship))),
-            breach.struck(setup.ships[opt.target], state.ships[opt.target], opt.location))
 
 
 def bracket_value(state: GameState, opt: BracketOption, keel_value: float) -> float:
     """:func:`bracket_odds` as bots count it (expected slots destroyed plus ``keel_value``
     times the keel chance, the nearest floats), cached on what decides it."""
     _make_room()
-    volley, struck = _bracket_parts(state, opt)
+    volley, struck = bracket_parts(state, opt)
     expected, keel = _value(_number(volley, _SHOOTERS, _SHOOTER_PARTS),
                             _number(struck, _TARGETS, _TARGET_PARTS))
     return expected + keel_value * keel
@@ -154,7 +138,7 @@ def attack_value(state: GameState, opt: AttackOption, keel_value: float) -> floa
     # N2: crews moved by Reinforce, N9: Tesla charges and the Arc Torpedo: not in the quick
     # keys, so the value comes from the exact parts (as attack_odds)
     if posts_of(state, opt.ship) or america.attack_modifier(state, opt.ship):
-        expected, keel = breach.value(*_parts(state, opt))
+        expected, keel = breach.value(*attack_parts(state, opt))
         return expected + keel_value * keel
     return gun_value(setup.ships[opt.ship], state.ships[opt.ship], opt.slot, opt.weapon_dice,
                      setup.ships[opt.target], state.ships[opt.target], opt.location, keel_value)
