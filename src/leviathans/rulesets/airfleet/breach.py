@@ -176,8 +176,6 @@ def shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr,
 def crew_times(spec: ShipSpec, flat: int) -> int:
     """N7: how many times crew slot ``flat``'s die is rolled in gunnery (a Gunner Crew's
     twice, summed as one crew result)."""
-    from .slot_kinds import Effect
-
     return 2 if spec.special(Effect.GUNNER_CREW) >> flat & 1 else 1
 
 

@@ -92,11 +92,13 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
     if not guns or s.bow is None:
         return out
     slots = spec.slots
-    boost = america.range_boost(state, index)  # N9: Tesla charges on short range
-    # N6 Stabilizers: +1 to both range bands per intact one of a ship that did not move
-    bonus = russia.range_bonus(state, index)
-    # N7 Long Guns: never at short range
-    long_guns = spec.special(Effect.LONG_GUN)
+    boost = bonus = long_guns = 0
+    if state.nations is not None:  # the 8 Nations' range terms (none without the option)
+        boost = america.range_boost(state, index)  # N9: Tesla charges on short range
+        # N6 Stabilizers: +1 to both range bands per intact one of a ship that did not move
+        bonus = russia.range_bonus(state, index)
+        # N7 Long Guns: never at short range
+        long_guns = spec.special(Effect.LONG_GUN)
     for j in state.afloat():
         tspec = setup.ships[j]
         if tspec.side == spec.side:

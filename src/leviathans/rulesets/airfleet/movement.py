@@ -28,7 +28,7 @@ from . import manoeuvres, ramming
 from .actions import SLIPS, STEPS, AirAction, Ram, RamStrike, Step
 from .events import MoveEnded, ShipLost
 from .positions import EndSearch, PositionTable, search_ends
-from .ships import AFLOAT, REMOVED
+from .ships import AFLOAT, REMOVED, ShipState
 from .state import GameState, MoveProgress, Phase
 
 __all__ = [
@@ -49,12 +49,13 @@ def candidates(state: GameState) -> Iterator[int]:
     """Ships of the current movement group that have not moved yet."""
     found = state.cache.get("candidates")
     if found is None:
-        side, ship_type = state.groups[0][:2]
+        group = state.groups[0]
+        side, ship_type = group[0], group[1]
         found = [i for i, (spec, s) in enumerate(zip(state.setup.ships, state.ships, strict=True))
                  if spec.side == side and spec.type == ship_type and s.status == AFLOAT
                  and s.bow is not None and not state.finished >> i & 1]
-        if len(state.groups[0]) > 2:  # N3: a group of chosen ships (Initiative Crew order)
-            found = [i for i in found if i in state.groups[0][2]]
+        if len(group) > 2:  # N3: a group of chosen ships (Initiative Crew order)
+            found = [i for i in found if i in group[2]]
         state.cache["candidates"] = found
     return iter(found)
 
@@ -244,8 +245,8 @@ def apply_step(state: GameState, action: Step, events: list[Event]) -> GameState
                                         False, 0)
     assert nxt >= 0
     ships = list(state.ships)
-    ships[index] = s._replace(bow=table.bows[nxt], facing=table.facings[nxt],
-                              moved=s.moved or entered)
+    ships[index] = ShipState(table.bows[nxt], table.facings[nxt], s.status, s.destroyed,
+                             s.circled, s.fired, s.moved or entered, s.evading, s.si_lost)
     new_prog = MoveProgress(index, prog.mp - 1, since, turned, prog.used + 1, prog.occupied,
                             prog.start, prog.memo, nxt, slipped, spun)
     state = state.evolve(ships=tuple(ships), moving=new_prog)
@@ -373,7 +374,7 @@ class MovementPhase(GroupMovement):
 
     def apply(self, state: GameState, action: Any, dice: DiceSource, events: list[Event]
               ) -> GameState:
-        if isinstance(action, Ram | RamStrike):
+        if isinstance(action, (Ram, RamStrike)):  # a tuple: no union made at every call
             after = (ramming.apply_ram(state, action, dice, events) if isinstance(action, Ram)
                      else ramming.apply_strike(state, action, dice, events))
             if after.nations is not None and after.nations.mines:  # N6: mines go off
