@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +89,41 @@ def assert_replays(recorder: Any, state: GameState) -> GameState:
     assert final.view(None) == state.view(None)
     assert [e.to_dict() for e in final.events] == [e.to_dict() for e in state.events]
     return final
+
+
+def play_randomly(setup: Any, seed: int, *, record: bool = False,
+                  pick: Callable[[list[Any], random.Random], Any] | None = None,
+                  check: Callable[[GameState], None] = check_placements,
+                  read_back: int | None = None,
+                  count: Callable[[GameState, Any, Counter[str]], None] | None = None
+                  ) -> tuple[GameState, Any, Counter[str]]:
+    """A random-play property test's game: seeded dice and choices (``pick`` from the legal
+    actions, uniform by default), every position ``check``-ed (before the first decision and
+    after each action), each decision's actions read back from their text (at most about
+    ``read_back`` of them, spread out; all by default), recorded if ``record``. Returns the
+    last state, the recorder (or ``None``) and a count of the actions' and events' type names
+    (``count`` may add its own)."""
+    from leviathans.dice import SeededDice
+    from leviathans.records import Recorder
+
+    rng = random.Random(seed)
+    rec = Recorder(AIRFLEET, setup, seed=seed) if record else None
+    dice = SeededDice(seed)
+    state = rec.state if rec else AIRFLEET.new_game(setup, dice)
+    seen: Counter[str] = Counter()
+    check(state)
+    while state.outcome is None:
+        actions = list(state.legal_actions())
+        assert actions, "a decision with no legal action"
+        step = 1 if read_back is None else max(1, len(actions) // read_back)
+        for a in actions[::step]:
+            assert state.parse_action(a.text()) == a, a.text()
+        action = pick(actions, rng) if pick else actions[rng.randrange(len(actions))]
+        seen[type(action).__name__] += 1
+        state = rec.play(action) if rec else state.apply(action, dice)
+        for e in state.events:
+            seen[type(e).__name__] += 1
+        if count is not None:
+            count(state, action, seen)
+        check(state)
+    return state, rec, seen

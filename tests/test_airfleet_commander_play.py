@@ -5,15 +5,15 @@ and the games' records replaying exactly."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import assert_replays, check_placements
+from conftest import assert_replays, check_placements, play_randomly
 from leviathans.dice import SeededDice
-from leviathans.records import GameRecord, Recorder, replay
+from leviathans.records import GameRecord, replay
 from leviathans.rulesets.airfleet import AIRFLEET, GameSetup, Phase, Step, parse_setup
 from leviathans.rulesets.airfleet.actions import Ram, RamStrike
 from leviathans.rulesets.airfleet.events import ShipPushed
@@ -49,27 +49,15 @@ def check(state) -> None:
 
 
 def random_game(seed: int, record: bool = False):
-    rng = random.Random(seed)
-    setup = melee()
-    rec = Recorder(AIRFLEET, setup, seed=seed) if record else None
-    dice = SeededDice(seed)
-    state = rec.state if rec else AIRFLEET.new_game(setup, dice)
-    seen: Counter[str] = Counter()
-    while state.outcome is None:
-        check(state)
-        actions = list(state.legal_actions())
-        assert actions, "a decision with no legal action"
-        for a in actions:
-            assert state.parse_action(a.text()) == a
-        action = actions[rng.randrange(len(actions))]
-        seen[type(action).__name__ + (f":{action.step}" if isinstance(action, Step) else "")] += 1
-        state = rec.play(action) if rec else state.apply(action, dice)
+    def count(state: Any, action: Any, seen: Counter[str]) -> None:
+        if isinstance(action, Step):
+            seen[f"Step:{action.step}"] += 1
         pushes = [e for e in state.events if isinstance(e, ShipPushed)]
         seen["push"] += bool(pushes)
         seen["chain"] += len(pushes) > 1
         seen["ring"] += any(p.lost for p in pushes)
-    check(state)
-    return state, rec, seen
+
+    return play_randomly(melee(), seed, record=record, check=check, count=count)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -3,7 +3,6 @@ its torque; with scripted dice, exact odds against enumeration, and random play 
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from fractions import Fraction
 from itertools import product
@@ -11,11 +10,10 @@ from typing import Any
 
 import pytest
 
-from conftest import assert_replays, check_placements, game, play, ship
+from conftest import assert_replays, check_placements, game, play, play_randomly, ship
 from leviathans.dice import ScriptedDice, SeededDice, die
 from leviathans.errors import IllegalActionError
 from leviathans.hexgrid import Hex, distance, footprint
-from leviathans.records import Recorder
 from leviathans.rulesets.airfleet import AIRFLEET, parse_setup
 from leviathans.rulesets.airfleet.actions import parse_action
 from leviathans.rulesets.airfleet.events import AttackResult, TorpedoStruck
@@ -488,26 +486,12 @@ BATTLE: dict[str, Any] = {
 
 
 def random_game(seed: int, record: bool = False) -> tuple[Any, Any, Counter[str]]:
-    rng = random.Random(seed)
-    setup = parse_setup(BATTLE)
-    rec = Recorder(AIRFLEET, setup, seed=seed) if record else None
-    d = SeededDice(seed)
-    state = rec.state if rec else AIRFLEET.new_game(setup, d)
-    seen: Counter[str] = Counter()
-    while state.outcome is None:
-        actions = list(state.legal_actions())
-        assert actions
-        for a in actions[:: max(1, len(actions) // 20)]:
-            assert state.parse_action(a.text()) == a
-        action = actions[rng.randrange(len(actions))]
-        seen[type(action).__name__] += 1
-        state = rec.play(action) if rec else state.apply(action, d)
-        for e in state.events:
-            seen[type(e).__name__] += 1
+    def check(state: Any) -> None:
         check_placements(state)
         assert all(n >= 0 for n in state.nations.charges)
         assert state.turn <= 4
-    return state, rec, seen
+
+    return play_randomly(parse_setup(BATTLE), seed, record=record, check=check, read_back=20)
 
 
 def test_random_american_play_is_legal_ends_and_replays() -> None:

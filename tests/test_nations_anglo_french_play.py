@@ -5,15 +5,15 @@ replaying exactly, and the British and French actions and slots all exercised.""
 from __future__ import annotations
 
 import json
-import random
 from collections import Counter
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import check_placements
+from conftest import check_placements, play_randomly
 from leviathans.dice import SeededDice
-from leviathans.records import GameRecord, Recorder, replay
+from leviathans.records import GameRecord, replay
 from leviathans.rulesets.airfleet import AIRFLEET, GameSetup, Phase, parse_setup
 
 LIMIT = 4
@@ -35,24 +35,11 @@ def battle() -> GameSetup:
 
 
 def random_game(seed: int, record: bool = False):
-    rng = random.Random(seed)
-    setup = battle()
-    rec = Recorder(AIRFLEET, setup, seed=seed) if record else None
-    dice = SeededDice(seed)
-    state = rec.state if rec else AIRFLEET.new_game(setup, dice)
-    seen: Counter[str] = Counter()
-    while state.outcome is None:
+    def check(state: Any) -> None:
         check_placements(state)
         assert state.turn <= LIMIT
-        actions = list(state.legal_actions())
-        assert actions, "a decision with no legal action"
-        for a in actions:
-            assert state.parse_action(a.text()) == a
-        action = actions[rng.randrange(len(actions))]
-        seen[type(action).__name__] += 1
-        state = rec.play(action) if rec else state.apply(action, dice)
-        for e in state.events:
-            seen[type(e).__name__] += 1
+
+    state, rec, seen = play_randomly(battle(), seed, record=record, check=check)
     json.dumps(state.view())  # JSON-plain, the nations' part included
     return state, rec, seen
 

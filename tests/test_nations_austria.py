@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 
-from conftest import assert_replays, check_placements, game, play, ship
+from conftest import assert_replays, check_placements, game, play, play_randomly, ship
 from leviathans.cards.loader import find_card
-from leviathans.dice import ScriptedDice, SeededDice, die
+from leviathans.dice import ScriptedDice, die
 from leviathans.errors import IllegalActionError
-from leviathans.records import Recorder
-from leviathans.rulesets.airfleet import AIRFLEET, parse_setup
+from leviathans.rulesets.airfleet import parse_setup
 from leviathans.rulesets.airfleet.actions import parse_action
 from leviathans.rulesets.airfleet.events import (
     Broached,
@@ -311,30 +310,20 @@ BATTLE: dict[str, Any] = {
 
 
 def random_game(seed: int, record: bool = False) -> tuple[Any, Any, Counter[str]]:
-    rng = random.Random(seed)
-    setup = parse_setup(BATTLE)
-    rec = Recorder(AIRFLEET, setup, seed=seed) if record else None
-    d = SeededDice(seed)
-    state = rec.state if rec else AIRFLEET.new_game(setup, d)
-    seen: Counter[str] = Counter()
-    while state.outcome is None:
-        actions = list(state.legal_actions())
-        assert actions
-        for a in actions[:: max(1, len(actions) // 20)]:
-            assert state.parse_action(a.text()) == a
+    def pick(actions: list[Any], rng: random.Random) -> Any:
         # the charge is the point here: declared whenever it is offered
         glory = [a for a in actions if isinstance(a, Glory)]
-        action = glory[0] if glory and rng.random() < 0.7 else actions[
-            rng.randrange(len(actions))]
-        seen[type(action).__name__] += 1
-        state = rec.play(action) if rec else state.apply(action, d)
-        for e in state.events:
-            seen[type(e).__name__] += 1
-            if isinstance(e, GloryRolled) and e.success:
-                seen["charge"] += 1
+        return glory[0] if glory and rng.random() < 0.7 else actions[rng.randrange(len(actions))]
+
+    def count(state: Any, action: Any, seen: Counter[str]) -> None:
+        seen["charge"] += sum(isinstance(e, GloryRolled) and e.success for e in state.events)
+
+    def check(state: Any) -> None:
         check_placements(state)
         assert state.turn <= 4
-    return state, rec, seen
+
+    return play_randomly(parse_setup(BATTLE), seed, record=record, pick=pick, check=check,
+                         read_back=20, count=count)
 
 
 def test_random_austro_hungarian_play_is_legal_ends_and_replays() -> None:

@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import assert_replays, check_placements
-from leviathans.dice import SeededDice
-from leviathans.records import Recorder
-from leviathans.rulesets.airfleet import AIRFLEET, GameSetup, Phase, parse_setup
-from leviathans.rulesets.airfleet.events import FlakRolled, LockRolled, ShipFled
+from conftest import assert_replays, check_placements, play_randomly
+from leviathans.rulesets.airfleet import GameSetup, Phase, parse_setup
+from leviathans.rulesets.airfleet.events import LockRolled
 from leviathans.rulesets.airfleet.nations.germany import live_locks, touching
 from leviathans.rulesets.airfleet.ships import REMOVED
 
@@ -50,30 +49,17 @@ def check(state) -> None:
 
 
 def random_game(seed: int, record: bool = False):
-    rng = random.Random(seed)
-    setup = fleets()
-    rec = Recorder(AIRFLEET, setup, seed=seed) if record else None
-    dice = SeededDice(seed)
-    state = rec.state if rec else AIRFLEET.new_game(setup, dice)
-    seen: Counter[str] = Counter()
-    while state.outcome is None:
-        check(state)
-        actions = list(state.legal_actions())
-        assert actions, "a decision with no legal action"
-        for a in actions:
-            assert state.parse_action(a.text()) == a
+    def pick(actions: list[Any], rng: random.Random) -> Any:
         # favour the nations' actions, so that short games meet them
         special = [a for a in actions if type(a).__name__ in ("LockOn", "LockStep", "Return")
                    and getattr(a, "step", "") != "E"]
         pool = special if special and rng.random() < 0.5 else actions
-        action = pool[rng.randrange(len(pool))]
-        seen[type(action).__name__] += 1
-        state = rec.play(action) if rec else state.apply(action, dice)
-        for kind in (LockRolled, ShipFled, FlakRolled):
-            seen[kind.__name__] += sum(isinstance(e, kind) for e in state.events)
+        return pool[rng.randrange(len(pool))]
+
+    def count(state: Any, action: Any, seen: Counter[str]) -> None:
         seen["locked"] += sum(isinstance(e, LockRolled) and e.success for e in state.events)
-    check(state)
-    return state, rec, seen
+
+    return play_randomly(fleets(), seed, record=record, pick=pick, check=check, count=count)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -6,15 +6,15 @@ actions are whatever legal_actions offers, so this keeps checking each one the e
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from itertools import product
+from typing import Any
 
 import pytest
 
-from conftest import assert_replays, check_placements
+from conftest import assert_replays, check_placements, play_randomly
 from leviathans.records import Recorder
-from leviathans.rulesets.airfleet import AIRFLEET, GameSetup, Phase, parse_setup
+from leviathans.rulesets.airfleet import GameSetup, Phase, parse_setup
 from leviathans.rulesets.airfleet.free_for_all import NATIONS, free_for_all_data
 
 LIMIT = 3
@@ -31,22 +31,12 @@ def close_battle(british: str, french: str) -> GameSetup:
 
 
 def random_game(setup: GameSetup, seed: int) -> tuple[object, Recorder, Counter[str]]:
-    rng = random.Random(seed)
-    rec = Recorder(AIRFLEET, setup, seed=seed)
-    state = rec.state
-    seen: Counter[str] = Counter()
-    while state.outcome is None:
+    def check(state: Any) -> None:
         check_placements(state)
         assert state.turn <= LIMIT
         assert state.nations is not None
-        actions = list(state.legal_actions())
-        assert actions, "a decision with no legal action"
-        for a in actions:
-            assert state.parse_action(a.text()) == a, a.text()
-        action = actions[rng.randrange(len(actions))]
-        seen[type(action).__name__] += 1
-        state = rec.play(action)
-    check_placements(state)
+
+    state, rec, seen = play_randomly(setup, seed, record=True, check=check)
     assert state.phase == Phase.OVER and state.turn <= LIMIT
     return state, rec, seen
 
