@@ -154,11 +154,27 @@ window.addEventListener("keydown", (e) => {
 function follow() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/ws/games/${encodeURIComponent(id)}?lite=1${query}`);
+  // One look at a time, and one more if news came during it: looks running side by side saw
+  // an outline grown by another look and took the viewer for one who had stepped back.
+  // Following is judged by the step last asked for, not the one shown (that comes later).
+  let busy = false;
+  let again = false;
   const refresh = async () => {
-    const atEnd = current === last();
-    const data = await loadOutline();
-    if (atEnd && current !== last()) go(last());
-    if (!data.live) ws.close();
+    if (busy) { again = true; return; }
+    busy = true;
+    try {
+      do {
+        again = false;
+        const atEnd = asked === last();
+        const data = await loadOutline();
+        if (atEnd && asked !== last()) await show(last());
+        if (!data.live) ws.close();
+      } while (again);
+    } catch (e) {
+      document.getElementById("result").textContent = e.message;
+    } finally {
+      busy = false;
+    }
   };
   ws.onmessage = refresh;
   // Steps played between the outline's loading and the socket's opening: look again once open
