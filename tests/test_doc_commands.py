@@ -12,7 +12,8 @@ battle before it wrote. Each must exit 0 and show a sign of real output (:data:`
 What changes, and why (nothing else is skipped; a new command with no expectation fails):
 
 * sizes: ``--games N`` becomes ``--games 2`` (and simulate, ladder and balance without
-  ``--games`` get it), so the whole test stays within a couple of minutes;
+  ``--games`` get it), the training example gets ``--quick``, so the whole test stays within
+  a couple of minutes;
 * services: ``make play`` and ``leviathans serve`` run in the background on a free port until
   they answer ``GET /``; ``serve``'s PostgreSQL URL (a template: USER@HOST) becomes a database
   on the tests' own PostgreSQL server (``tests/pg.py``); the Dask scheduler and worker run on a
@@ -134,6 +135,8 @@ EXPECT: tuple[Expect, ...] = (
     Expect(r"leviathans fleet validate ", r"valid fleet; .*\n(.*\n)*.*Total"),
     Expect(r"leviathans fleet show ", r"ADMIRAL: .*\n(.*\n)*TOTAL: \d+ points"),
     Expect(r"random_agents\.py", r"seed \d+: \d+ steps"),
+    Expect(r"train_policy\.py", r"before training: win \d+/\d+(.*\n)+after training: +win \d+/",
+           (_file(r"--out (\S+)", lambda b: b.startswith(b"PK")),)),  # an npz is a zip
     Expect(r"leviathans simulate .*--cluster", _RAN + r"the cluster at tcp://"),
     Expect(r"leviathans (simulate|ladder|balance) .*--plot \S+", _RAN,
            (_file(r"--plot (\S+)", lambda b: b.startswith(_PNG)),)),
@@ -155,6 +158,8 @@ def sized(command: str) -> str:
     text = re.sub(r"--games \d+", "--games 2", text)
     if re.search(r"leviathans (simulate|ladder|balance)\b", text) and "--games" not in text:
         text += " --games 2"
+    if "train_policy.py" in text:  # seconds of training, not minutes
+        text += " --quick"
     return text
 
 
