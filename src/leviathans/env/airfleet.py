@@ -512,6 +512,21 @@ class AirFleetObservation(ObservationEncoder):
                 out[base + flat * len(_SLOT_CHANNELS) + channel] = 1.0
 
 
+#: the tables and encoders of the last few setups, by identity (the quick-start setups are
+#: made once per options), so that environments of one setup share what these remember
+_SHARED: dict[int, tuple[GameSetup, AirFleetActions, AirFleetObservation]] = {}
+_SHARED_SETUPS = 8
+
+
+def _shared(setup: GameSetup) -> tuple[AirFleetActions, AirFleetObservation]:
+    entry = _SHARED.get(id(setup))
+    if entry is None or entry[0] is not setup:
+        if len(_SHARED) >= _SHARED_SETUPS:
+            del _SHARED[next(iter(_SHARED))]
+        entry = _SHARED[id(setup)] = (setup, AirFleetActions(setup), AirFleetObservation(setup))
+    return entry[1], entry[2]
+
+
 class AirFleetEnv(LeviathansEnv[GameState]):
     """The quick-start air-fleet battle (or another setup) for AI research.
 
@@ -530,8 +545,8 @@ class AirFleetEnv(LeviathansEnv[GameState]):
                 {"turn_limit": turn_limit, "initiative": initiative}))
         elif turn_limit is not None:
             setup = setup.with_options(setup.options.changed(turn_limit=turn_limit))
-        super().__init__(AIRFLEET, setup, AirFleetActions(setup), AirFleetObservation(setup),
-                         render_mode)
+        table, encoder = _shared(setup)
+        super().__init__(AIRFLEET, setup, table, encoder, render_mode)
 
     def _apply(self, action: Any) -> GameState:
         # Actions come from the legal list of this very state: skip the second legality check.

@@ -38,8 +38,10 @@ S = TypeVar("S", bound=GameState)
 
 Observation = dict[str, NDArray[Any]]
 
-#: how many action objects :meth:`ActionTable.legal` remembers by identity at most
-_SEEN_BOUND = 50_000
+#: how many action objects :meth:`ActionTable.legal` remembers by identity at most, and how
+#: many of a type it remembers before it needs them found again as often (see ``_recur``)
+_SEEN_BOUND = 20_000
+_SEEN_TRIAL = 1_000
 
 #: What :meth:`ActionTable.key` returns for a legal action the environment deliberately does
 #: not offer (a starship torpedo launch with no torpedo slot left): left out of the mask
@@ -76,9 +78,13 @@ class ActionTable(ABC, Generic[S]):
         #: :meth:`legal`); one dict per type, so equal values of two types never meet
         self._memo: dict[type, dict[Any, int | tuple[str] | None]] = {}
         #: the same by identity, for engines that list the same action objects again (the
-        #: air fleet's deployments): id -> (the action, its index). Holding the action keeps
-        #: its id from being reused; cleared when it grows past a bound (fresh objects)
-        self._seen: dict[int, tuple[Any, int | tuple[str] | None]] = {}
+        #: air fleet's deployments): id -> (the action, its index, its type's counts).
+        #: Holding the action keeps its id from being reused; cleared past a bound
+        self._seen: dict[int, tuple[Any, int | tuple[str] | None, list[int]]] = {}
+        #: per action type, [actions remembered by identity, found again by identity]: a
+        #: type whose objects are seldom met again (made afresh per position) stops being
+        #: remembered by identity, so as not to keep thousands of dead actions alive
+        self._recur: dict[type, list[int]] = {}
 
     def add(self, key: Hashable, label: str) -> None:
         if key in self._index:
@@ -138,23 +144,30 @@ class ActionTable(ABC, Generic[S]):
         mapped: dict[int, Action] = {}
         missing: list[str] = []
         memo, seen = self._memo, self._seen
+        recur = self._recur
         for action in state.legal_actions():
             known = seen.get(id(action))
             if known is not None and known[0] is action:
                 i = known[1]
+                known[2][1] += 1
             else:
-                by_type = memo.get(type(action))
+                kind = type(action)
+                by_type = memo.get(kind)
                 if by_type is None:
-                    by_type = memo[type(action)] = {}
+                    by_type = memo[kind] = {}
+                    recur[kind] = [0, 0]
                 try:
                     i = by_type[action]
                 except KeyError:
                     key = self.key(state, action, {})
                     i = by_type[action] = (key if key is WITHHELD
                                            else None if key is None else self._index.get(key))
-                if len(seen) > _SEEN_BOUND:
-                    seen.clear()
-                seen[id(action)] = (action, i)
+                counts = recur[kind]
+                if counts[0] < _SEEN_TRIAL or counts[1] >= counts[0]:
+                    counts[0] += 1
+                    if len(seen) > _SEEN_BOUND:
+                        seen.clear()
+                    seen[id(action)] = (action, i, counts)
             if i is None:
                 missing.append(action.text())
             elif i is WITHHELD:
@@ -294,11 +307,20 @@ class LeviathansEnv(AECEnv, Generic[S]):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Observation:
         """The agent's observation and action mask (all zeros unless it is to move)."""
+        return {"observation": self.observation_of(agent).copy(), "action_mask": self.mask(agent)}
+
+    def observation_of(self, agent: str) -> NDArray[np.float32]:
+        """:meth:`observe`'s observation without the copy (the caller must not change it)."""
         obs = self._obs_cache.get(agent)
         if obs is None:
-            obs = self.encoder.encode_state(self.game, agent)
-            self._obs_cache[agent] = obs
-        return {"observation": obs.copy(), "action_mask": self.mask(agent)}
+            obs = self._obs_cache[agent] = self.encoder.encode_state(self.game, agent)
+        return obs
+
+    def legal_of(self, agent: str) -> Mapping[int, Action]:
+        """The legal indices (-> engine actions) of ``agent``: empty unless it is to move."""
+        if self._legal and self.game.outcome is None and self.game.to_move == agent:
+            return self._legal
+        return {}
 
     def mask(self, agent: str, out: NDArray[np.int8] | None = None) -> NDArray[np.int8]:
         """The agent's action mask, built when asked (a new array, or ``out`` overwritten):
@@ -307,8 +329,8 @@ class LeviathansEnv(AECEnv, Generic[S]):  # type: ignore[misc]
             out = np.zeros(len(self.table), np.int8)
         else:
             out.fill(0)
-        legal = self._legal
-        if legal and self.game.outcome is None and self.game.to_move == agent:
+        legal = self.legal_of(agent)
+        if legal:
             if len(legal) <= 8:  # a few scalar writes beat building an index array
                 for i in legal:
                     out[i] = 1
