@@ -356,8 +356,10 @@ def main() -> int:
             os.sched_setaffinity(0, set(every_cpu))  # the workers inherit this process's CPUs
         if len(every_cpu) >= 2:
             rate, steps = batched_random(games, 2, SECONDS)
+            load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
             print(f"  batched env, {games} quick-start games, 2 processes: {rate:10,.0f} "
-                  f"steps/s ({steps:,} steps)")
+                  f"steps/s ({steps:,} steps; load average {load:.1f}: other processes "
+                  f"take their share of the two cores)")
             pin_one_core()
 
     if wanted("greedy"):

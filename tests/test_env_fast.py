@@ -116,3 +116,12 @@ def test_equal_actions_of_different_types_keep_their_own_indices() -> None:
     assert left == right and hash(left) == hash(right)
     assert table.legal(Position([left]))[0] == {0: left}
     assert table.legal(Position([Right(("x",))]))[0] == {1: right}
+
+
+def test_environments_of_one_setup_share_its_table_and_encoder() -> None:
+    """What the table and the encoder remember serves every environment of the setup (a
+    batch of games warms one cache, not one each); another setup has its own."""
+    a, b = AirFleetEnv(), AirFleetEnv()
+    assert a.setup is b.setup and a.table is b.table and a.encoder is b.encoder
+    other = AirFleetEnv(initiative="fog-of-war")
+    assert other.table is not a.table and other.encoder is not a.encoder
