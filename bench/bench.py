@@ -12,6 +12,9 @@ On one core (the process is pinned to one CPU where the OS allows it):
   core and on two (two worker processes, each pinned to its own CPU); ``greedy*``: the same
   greedy battles played by the compiled loop (:mod:`leviathans.fastbattle`);
 * ``leviathans simulate`` of 10,000 greedy quick-start battles on two workers, end to end;
+* the PettingZoo AEC environment's steps per second (random agents choosing among the
+  masked actions of quick-start games), and the batched environment's (``BENCH_BATCH``
+  games a process, 16 by default, random masked actions) in one process and over two;
 * the baseline: python-chess random playouts (list the legal moves, pick one, push), plies
   per second, measured in the same run.
 """
@@ -29,7 +32,7 @@ from typing import Any
 
 SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 #: measures to run, separated by commas (default all): chess, airfleet (with the Commander
-#: line), greedy, starship,
+#: line), env (the AEC and the batched environments), greedy, starship,
 #: warfleet, bots, simulate (the air-fleet ratio needs chess)
 ONLY = {m.strip() for m in os.environ.get("BENCH_ONLY", "").split(",") if m.strip()}
 
@@ -240,6 +243,58 @@ def bots_on_cores(seconds: float) -> None:
         print(f"{line} ({one[0]} battles on 1 core)")
 
 
+_AEC: list[Any] = []
+
+
+def env_random(seed: int) -> int:
+    """One quick-start game through the PettingZoo AEC environment (issue 18.4), random
+    agents choosing among the masked actions (``last()``, the mask's legal indices, one
+    drawn, ``step``); returns the steps (the agents' actions)."""
+    import numpy as np
+
+    from leviathans.env import AirFleetEnv
+
+    if not _AEC:
+        _AEC.append(AirFleetEnv())
+    env = _AEC[0]
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    steps = 0
+    while True:
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            return steps
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[int(rng.random() * len(legal))]))
+        steps += 1
+
+
+def batched_random(games: int, workers: int, seconds: float) -> tuple[float, int]:
+    """Steps per second of the batched quick-start environment (issue 18.4): ``games`` games
+    over ``workers`` processes, random masked actions for the whole batch each step
+    (auto-reset steps, whose actions are ignored, are not counted); returns (rate, steps)."""
+    import numpy as np
+
+    from leviathans.env import AirFleetEnv, BatchedEnv, random_actions
+
+    batch = BatchedEnv(AirFleetEnv, games, workers=workers)
+    try:
+        rng = np.random.default_rng(0)
+        obs, _ = batch.reset(seed=0)
+        for _ in range(100):  # warm the encoder's blocks and the action memo, untimed
+            obs, *_ = batch.step(
+                random_actions(obs["action_mask"], rng))
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            steps += int(obs["action_mask"].any(axis=1).sum())
+            obs, *_ = batch.step(
+                random_actions(obs["action_mask"], rng))
+        return steps / (time.perf_counter() - start), steps
+    finally:
+        batch.close()
+
+
 def chess_random(seed: int) -> int:
     import chess
 
@@ -264,7 +319,7 @@ def main() -> int:
           f"{platform.machine()}, {pinned}, {SECONDS:g} s per measure")
     airfleet_random(0)  # warm caches (card loading, footprints) before timing
     chess_rate = 0.0
-    if wanted("chess") or wanted("airfleet"):
+    if wanted("chess") or wanted("airfleet") or wanted("env"):
         chess_random(0)
         calls, plies, t = timed(chess_random, SECONDS)
         chess_rate = plies / t
@@ -283,6 +338,30 @@ def main() -> int:
         print(f"  air fleet Commander rules, random-bot commander-battle: {rate:10,.0f} engine "
               f"steps/s ({rate / step_rate:.2f}x the quick-start figure above), "
               f"{calls / t:8.1f} battles/s ({steps / calls:.0f} steps per battle)")
+
+    if wanted("env"):
+        for i in range(20):  # the encoder's blocks and the action memo fill, untimed
+            env_random(1_000_000 + i)
+        calls, steps, t = timed(env_random, SECONDS)
+        rate = steps / t
+        print(f"  PettingZoo AEC env, quick-start, random masked actions: {rate:10,.0f} "
+              f"steps/s ({rate / chess_rate:.2f}x python-chess)" if chess_rate else
+              f"  PettingZoo AEC env, quick-start, random masked actions: {rate:10,.0f} "
+              f"steps/s")
+        # games per process: about 16 steps fastest here (more games, more cache misses)
+        games = int(os.environ.get("BENCH_BATCH", "16"))
+        rate, steps = batched_random(games, 1, SECONDS)
+        print(f"  batched env, {games} quick-start games, 1 process: {rate:10,.0f} steps/s "
+              f"({steps:,} steps)")
+        if every_cpu:
+            os.sched_setaffinity(0, set(every_cpu))  # the workers inherit this process's CPUs
+        if len(every_cpu) >= 2:
+            rate, steps = batched_random(2 * games, 2, SECONDS)
+            load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+            print(f"  batched env, {2 * games} quick-start games, 2 processes: {rate:10,.0f} "
+                  f"steps/s ({steps:,} steps; load average {load:.1f}: other processes "
+                  f"take their share of the two cores)")
+            pin_one_core()
 
     if wanted("greedy"):
         calls, turns, t = timed(airfleet_greedy, SECONDS)

@@ -27,6 +27,19 @@ Random agents play them in ``examples/random_agents.py``.
 >>> AirFleetEnv(initiative="fog-of-war").action_space("british")
 Discrete(1709)
 
+Many games at once, with numpy arrays (gymnasium's vector API), come from
+:class:`~.vector.BatchedEnv`:
+
+>>> from leviathans.env import BatchedEnv, random_actions
+>>> batch = BatchedEnv(AirFleetEnv, 4)
+>>> obs, infos = batch.reset(seed=7)
+>>> obs["observation"].shape, obs["action_mask"].shape, infos["agent"].tolist()
+((4, 375), (4, 1133), [0, 0, 0, 0])
+>>> obs, rewards, terminated, truncated, infos = batch.step(
+...     random_actions(obs["action_mask"], np.random.default_rng(0)))
+>>> rewards.shape, terminated.dtype.name
+((4,), 'bool')
+
 See docs/env.md for the encodings.
 """
 
@@ -35,15 +48,18 @@ from __future__ import annotations
 from .airfleet import AirFleetEnv
 from .base import ActionTable, LeviathansEnv, ObservationEncoder, is_turn_limit
 from .starship import StarshipEnv
+from .vector import BatchedEnv, random_actions
 from .warfleet import WarFleetConfig, WarFleetEnv
 
 __all__ = [
     "ActionTable",
     "AirFleetEnv",
+    "BatchedEnv",
     "LeviathansEnv",
     "ObservationEncoder",
     "StarshipEnv",
     "WarFleetConfig",
     "WarFleetEnv",
     "is_turn_limit",
+    "random_actions",
 ]

@@ -61,7 +61,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import ScenarioError
-from ..hexgrid import Facing, Hex
+from ..hexgrid import Facing, Hex, footprint
 from ..rulesets.airfleet import AIRFLEET, GameSetup, GameState, Options, quickstart_battle
 from ..rulesets.airfleet.actions import (
     SLIPS,
@@ -76,11 +76,12 @@ from ..rulesets.airfleet.actions import (
 )
 from ..rulesets.airfleet.deployment import placements
 from ..rulesets.airfleet.fog import DICE_ORDER, fog_dice, hand
+from ..rulesets.airfleet.fog import view as fog_view
 from ..rulesets.airfleet.movement import MovementPhase
 from ..rulesets.airfleet.nations.declare import DeclarationPhase, EndDeclarations
 from ..rulesets.airfleet.repair import Repair
 from ..rulesets.airfleet.screening import Hug
-from ..rulesets.airfleet.ships import ShipSpec
+from ..rulesets.airfleet.ships import AFLOAT, REMOVED, ShipSpec, ShipState
 from ..rulesets.airfleet.torpedoes import EndLaunches, Launch, Strike, torpedo_slots
 from .base import ActionTable, LeviathansEnv, ObservationEncoder, blocks, fraction, one_hot
 
@@ -97,6 +98,8 @@ _FOG_MAX_ROLL = 12  # the black die's highest face
 #: every order of four places, in itertools order (index = permutation number)
 _PERMS: tuple[tuple[int, ...], ...] = tuple(permutations(range(_FOG_PLACES)))
 _PERM_INDEX = {p: i for i, p in enumerate(_PERMS)}
+#: how many blocks an observation encoder remembers per player at most (about 400 bytes each)
+_BLOCKS_BOUND = 20_000
 
 
 def fog_places(setup: GameSetup) -> int:
@@ -126,6 +129,8 @@ def _bracket_families(spec: ShipSpec) -> list[tuple[int, ...]]:
 
 class AirFleetActions(ActionTable[GameState]):
     """Every air-fleet action of one setup, keyed by its text."""
+
+    stateless = True  # a text, or a fog placement read against the setup's hands
 
     def __init__(self, setup: GameSetup) -> None:
         super().__init__()
@@ -281,6 +286,7 @@ class AirFleetObservation(ObservationEncoder):
 
     GLOBAL = (("turn", 1), ("phase", len(_PHASES)), ("to_move", 2), ("initiative", 2),
               ("moving", 2))
+    GLOBAL_SIZE = sum(w for _, w in GLOBAL)
 
     def __init__(self, setup: GameSetup) -> None:
         self.setup = setup
@@ -312,6 +318,17 @@ class AirFleetObservation(ObservationEncoder):
         self.order = {side: [i for i, s in enumerate(setup.ships) if s.side == side]
                       + [i for i, s in enumerate(setup.ships) if s.side != side]
                       for side in self.sides}
+        # encode_state's table: per ship, each slot bit's entry in the slot block (as the
+        # view names the slot, ``location.N``)
+        self._flats = [[spec.slot_index(spec.slot_ref(j)) * len(_SLOT_CHANNELS)
+                        for j in range(len(spec.slots))] for spec in setup.ships]
+        #: each (ship, bow, facing, turned)'s bow and stern entries, as met
+        self._places: dict[tuple[int, Hex, Facing, bool], tuple[float, ...]] = {}
+        #: each (ship, destroyed, circled, fired)'s slot entries, as met
+        self._slots: dict[tuple[int, int, int, int], NDArray[np.float32]] = {}
+        #: per player, the blocks met so far (see encode_state)
+        self._blocks: dict[str, dict[tuple[Any, ...], NDArray[np.float32]]] = {
+            side: {} for side in self.sides}
 
     def layout(self) -> list[tuple[str, int, int]]:
         spec = list(self.GLOBAL) + list(self.fog_spec)
@@ -347,6 +364,101 @@ class AirFleetObservation(ObservationEncoder):
         for k, i in enumerate(self.order[player]):
             self._ship(out, self.global_size + k * self.ship_size, i, ships[i], player,
                        moving, turned)
+        return out
+
+    def encode_state(self, state: GameState, player: str) -> NDArray[np.float32]:
+        """:meth:`encode` of ``state.view(player)``, read from the state itself: the same
+        vector, several times faster. No view is built (the fog-of-war block still reads the
+        fog's view, which hides the other side's cards), and the vector is put together from
+        blocks remembered by what they encode: the game's global entries by (turn, phase,
+        who moves, initiative, the move's progress), each ship's by its state, movement
+        points and whether it is moving (a position repeats most ships of the last one)."""
+        m = state.moving
+        moving_ship = -1 if m is None else m.ship
+        cache = self._blocks[player]
+        if len(cache) > _BLOCKS_BOUND:  # (the places are bounded by the board's hexes)
+            cache.clear()
+            self._slots.clear()
+        now: tuple[Any, ...] = (state.turn, state.phase, state.to_move, state.initiative,
+                                None if m is None else (m.ship, m.mp, m.since))
+        block = cache.get(now)
+        if block is None:
+            block = cache[now] = self._global_block(state, player)
+        parts = [block]
+        if self.fog:
+            fog_block = np.zeros(self.global_size - self.GLOBAL_SIZE, np.float32)
+            if state.fog is not None:
+                self._fog(fog_block, 0, fog_view(state, player), state.phase.name.lower(),
+                          player, self.setup.other(player))
+            parts.append(fog_block)
+        ships = state.ships
+        for i in self.order[player]:
+            s = ships[i]
+            mp, moving = state.mp_available(i), i == moving_ship
+            ship = (i, s, mp, moving)
+            block = cache.get(ship)
+            if block is None:
+                block = cache[ship] = self._ship_block(i, s, mp, moving, player)
+            parts.append(block)
+        return np.concatenate(parts)
+
+    def _global_block(self, state: GameState, player: str) -> NDArray[np.float32]:
+        """The entries before the fog-of-war block (:meth:`encode`'s first ones)."""
+        out = np.zeros(self.GLOBAL_SIZE, np.float32)
+        other = self.setup.other(player)
+        out[0] = fraction(state.turn, self.limit)
+        name = state.phase.name.lower()
+        one_hot(out, 1, _PHASES.index(name) if name in _PHASES else None)
+        at = 1 + len(_PHASES)
+        to_move = state.to_move
+        out[at] = to_move == player
+        out[at + 1] = to_move == other
+        out[at + 2] = state.initiative == player
+        out[at + 3] = state.initiative == other
+        m = state.moving
+        if m is not None:
+            out[at + 4] = fraction(m.mp, self.max_mp)
+            out[at + 5] = fraction(max(0, self.setup.ships[m.ship].enter_before_turn - m.since),
+                                   self.max_before_turn)
+        return out
+
+    def _ship_block(self, i: int, s: ShipState, mp: int, moving: bool,
+                    player: str) -> NDArray[np.float32]:
+        """One ship's entries (:meth:`_ship`'s), from its state."""
+        out = np.zeros(self.ship_size, np.float32)
+        turned = self.rotate and player == self.sides[1]
+        out[0] = self.setup.ships[i].side == player
+        if s.bow is not None:
+            if s.status != REMOVED:
+                out[1] = 1.0
+                where = (i, s.bow, s.facing, turned)
+                place = self._places.get(where)
+                if place is None:
+                    hexes = footprint(s.bow, s.facing, self.setup.ships[i].length)
+                    place = self._places[where] = (*self._place(hexes[0].label(), turned),
+                                                 *self._place(hexes[-1].label(), turned))
+                out[3:7] = place
+            out[7 + ((s.facing + 3) % 6 if turned else int(s.facing))] = 1.0
+        elif s.status == AFLOAT:
+            out[2] = 1.0
+        out[13 + s.status] = 1.0
+        out[16] = moving
+        out[17] = fraction(mp, self.max_mp)
+        out[18] = bool(s.moved)
+        if s.destroyed or s.circled or s.fired:
+            lost = (i, s.destroyed, s.circled, s.fired)
+            slots = self._slots.get(lost)
+            if slots is None:
+                slots = self._slots[lost] = np.zeros(self.ship_size - 19, np.float32)
+                flat = self._flats[i]
+                for channel, bits in enumerate((s.destroyed, s.circled, s.fired)):
+                    while bits:
+                        low = bits & -bits
+                        j = low.bit_length() - 1
+                        if j < len(flat):
+                            slots[flat[j] + channel] = 1.0
+                        bits ^= low
+            out[19:] = slots
         return out
 
     def _fog(self, out: NDArray[np.float32], at: int, fog: Mapping[str, Any], phase: str,
@@ -400,6 +512,21 @@ class AirFleetObservation(ObservationEncoder):
                 out[base + flat * len(_SLOT_CHANNELS) + channel] = 1.0
 
 
+#: the tables and encoders of the last few setups, by identity (the quick-start setups are
+#: made once per options), so that environments of one setup share what these remember
+_SHARED: dict[int, tuple[GameSetup, AirFleetActions, AirFleetObservation]] = {}
+_SHARED_SETUPS = 8
+
+
+def _shared(setup: GameSetup) -> tuple[AirFleetActions, AirFleetObservation]:
+    entry = _SHARED.get(id(setup))
+    if entry is None or entry[0] is not setup:
+        if len(_SHARED) >= _SHARED_SETUPS:
+            del _SHARED[next(iter(_SHARED))]
+        entry = _SHARED[id(setup)] = (setup, AirFleetActions(setup), AirFleetObservation(setup))
+    return entry[1], entry[2]
+
+
 class AirFleetEnv(LeviathansEnv[GameState]):
     """The quick-start air-fleet battle (or another setup) for AI research.
 
@@ -418,8 +545,8 @@ class AirFleetEnv(LeviathansEnv[GameState]):
                 {"turn_limit": turn_limit, "initiative": initiative}))
         elif turn_limit is not None:
             setup = setup.with_options(setup.options.changed(turn_limit=turn_limit))
-        super().__init__(AIRFLEET, setup, AirFleetActions(setup), AirFleetObservation(setup),
-                         render_mode)
+        table, encoder = _shared(setup)
+        super().__init__(AIRFLEET, setup, table, encoder, render_mode)
 
     def _apply(self, action: Any) -> GameState:
         # Actions come from the legal list of this very state: skip the second legality check.

@@ -11,7 +11,9 @@ action the table cannot map is a bug in the table and is counted in
 Observations come from an :class:`ObservationEncoder` that reads only ``state.view(agent)``
 (plus the setup, which both players know), so whatever the engine hides from a player, such
 as the other admiral's secret command-dice assignments, cannot reach that player's
-observation.
+observation. An encoder may read the state directly for speed
+(:meth:`ObservationEncoder.encode_state`: the air fleet's does) as long as it gives exactly
+the vector of the view (tests/test_env_fast.py compares them).
 """
 
 from __future__ import annotations
@@ -36,6 +38,11 @@ S = TypeVar("S", bound=GameState)
 
 Observation = dict[str, NDArray[Any]]
 
+#: how many action objects :meth:`ActionTable.legal` remembers by identity at most, and how
+#: many of a type it remembers before it needs them found again as often (see ``_recur``)
+_SEEN_BOUND = 20_000
+_SEEN_TRIAL = 1_000
+
 #: What :meth:`ActionTable.key` returns for a legal action the environment deliberately does
 #: not offer (a starship torpedo launch with no torpedo slot left): left out of the mask
 #: without counting as a gap in the table.
@@ -58,10 +65,26 @@ class ActionTable(ABC, Generic[S]):
     position-independent descriptions (``("F", slot, 1.5)``); labels are short readable
     names of the indices (for logs and error messages)."""
 
+    #: True when :meth:`key` depends on the action alone (and the table's setup), never on
+    #: the position: :meth:`legal` then remembers each action's index, so an action's key
+    #: (often its text) is computed once per table, not once per position it is legal in.
+    stateless: ClassVar[bool] = False
+
     def __init__(self) -> None:
         self._keys: list[Hashable] = []
         self._labels: list[str] = []
         self._index: dict[Hashable, int] = {}
+        #: stateless tables: per action type, action -> index, or None / WITHHELD (see
+        #: :meth:`legal`); one dict per type, so equal values of two types never meet
+        self._memo: dict[type, dict[Any, int | tuple[str] | None]] = {}
+        #: the same by identity, for engines that list the same action objects again (the
+        #: air fleet's deployments): id -> (the action, its index, its type's counts).
+        #: Holding the action keeps its id from being reused; cleared past a bound
+        self._seen: dict[int, tuple[Any, int | tuple[str] | None, list[int]]] = {}
+        #: per action type, [actions remembered by identity, found again by identity]: a
+        #: type whose objects are seldom met again (made afresh per position) stops being
+        #: remembered by identity, so as not to keep thousands of dead actions alive
+        self._recur: dict[type, list[int]] = {}
 
     def add(self, key: Hashable, label: str) -> None:
         if key in self._index:
@@ -99,6 +122,8 @@ class ActionTable(ABC, Generic[S]):
     def legal(self, state: S) -> tuple[dict[int, Action], list[str]]:
         """Index -> engine action for every legal action of ``state``, and the texts of the
         legal actions the table could not express (or that collided with an earlier one)."""
+        if self.stateless:
+            return self._legal_memo(state)
         mapped: dict[int, Action] = {}
         missing: list[str] = []
         context: dict[Any, Any] = {}
@@ -113,6 +138,46 @@ class ActionTable(ABC, Generic[S]):
                 mapped[i] = action
         return mapped, missing
 
+    def _legal_memo(self, state: S) -> tuple[dict[int, Action], list[str]]:
+        """:meth:`legal` for a stateless table: the same result, each action's index looked
+        up in the memo (its key computed on the first sight only)."""
+        mapped: dict[int, Action] = {}
+        missing: list[str] = []
+        memo, seen = self._memo, self._seen
+        recur = self._recur
+        for action in state.legal_actions():
+            known = seen.get(id(action))
+            if known is not None and known[0] is action:
+                i = known[1]
+                known[2][1] += 1
+            else:
+                kind = type(action)
+                by_type = memo.get(kind)
+                if by_type is None:
+                    by_type = memo[kind] = {}
+                    recur[kind] = [0, 0]
+                try:
+                    i = by_type[action]
+                except KeyError:
+                    key = self.key(state, action, {})
+                    i = by_type[action] = (key if key is WITHHELD
+                                           else None if key is None else self._index.get(key))
+                counts = recur[kind]
+                if counts[0] < _SEEN_TRIAL or counts[1] >= counts[0]:
+                    counts[0] += 1
+                    if len(seen) > _SEEN_BOUND:
+                        seen.clear()
+                    seen[id(action)] = (action, i, counts)
+            if i is None:
+                missing.append(action.text())
+            elif i is WITHHELD:
+                continue
+            elif i in mapped:
+                missing.append(action.text())
+            else:
+                mapped[i] = action  # type: ignore[index]
+        return mapped, missing
+
 
 class ObservationEncoder(ABC):
     """Turns what one player sees (``state.view(player)``) into a fixed-size float vector
@@ -125,6 +190,13 @@ class ObservationEncoder(ABC):
 
     @abstractmethod
     def encode(self, view: Mapping[str, Any], player: str) -> NDArray[np.float32]: ...
+
+    def encode_state(self, state: Any, player: str) -> NDArray[np.float32]:
+        """The observation of ``state`` for ``player``: ``encode(state.view(player), player)``.
+
+        Encoders may override it to read the state directly (no view built), returning
+        exactly the same vector (the tests compare both over random games)."""
+        return self.encode(state.view(player), player)
 
     @abstractmethod
     def layout(self) -> list[tuple[str, int, int]]:
@@ -175,7 +247,6 @@ class LeviathansEnv(AECEnv, Generic[S]):  # type: ignore[misc]
         self._dice: DiceSource = SeededDice(0)
         self.game: S = ruleset.new_game(setup, self._dice)
         self._legal: dict[int, Action] = {}
-        self._mask: NDArray[np.int8] = np.zeros(n, np.int8)
         self._obs_cache: dict[str, NDArray[np.float32]] = {}
         #: legal engine actions the table could not express, as text (always empty, or a bug)
         self.unexpressed: list[str] = []
@@ -223,7 +294,7 @@ class LeviathansEnv(AECEnv, Generic[S]):  # type: ignore[misc]
         engine_action = self._legal_action(action, agent)
         self._cumulative_rewards[agent] = 0.0
         self.game = self._apply(engine_action)
-        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         outcome = self.game.outcome
         if outcome is None:
             self._refresh()
@@ -236,13 +307,36 @@ class LeviathansEnv(AECEnv, Generic[S]):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Observation:
         """The agent's observation and action mask (all zeros unless it is to move)."""
+        return {"observation": self.observation_of(agent).copy(), "action_mask": self.mask(agent)}
+
+    def observation_of(self, agent: str) -> NDArray[np.float32]:
+        """:meth:`observe`'s observation without the copy (the caller must not change it)."""
         obs = self._obs_cache.get(agent)
         if obs is None:
-            obs = self.encoder.encode(self.game.view(agent), agent)
-            self._obs_cache[agent] = obs
-        mine = self.game.outcome is None and self.game.to_move == agent
-        mask = self._mask.copy() if mine else np.zeros(len(self.table), np.int8)
-        return {"observation": obs.copy(), "action_mask": mask}
+            obs = self._obs_cache[agent] = self.encoder.encode_state(self.game, agent)
+        return obs
+
+    def legal_of(self, agent: str) -> Mapping[int, Action]:
+        """The legal indices (-> engine actions) of ``agent``: empty unless it is to move."""
+        if self._legal and self.game.outcome is None and self.game.to_move == agent:
+            return self._legal
+        return {}
+
+    def mask(self, agent: str, out: NDArray[np.int8] | None = None) -> NDArray[np.int8]:
+        """The agent's action mask, built when asked (a new array, or ``out`` overwritten):
+        the legal indices if it is to move, else all zeros."""
+        if out is None:
+            out = np.zeros(len(self.table), np.int8)
+        else:
+            out.fill(0)
+        legal = self.legal_of(agent)
+        if legal:
+            if len(legal) <= 8:  # a few scalar writes beat building an index array
+                for i in legal:
+                    out[i] = 1
+            else:
+                out[np.fromiter(legal, np.int64, len(legal))] = 1
+        return out
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -295,11 +389,8 @@ class LeviathansEnv(AECEnv, Generic[S]):  # type: ignore[misc]
     def _refresh(self) -> None:
         self._obs_cache = {}
         self._legal, missing = self.table.legal(self.game)
-        self.unexpressed.extend(missing)
-        mask = np.zeros(len(self.table), np.int8)
-        if self._legal:
-            mask[np.fromiter(self._legal, np.int64, len(self._legal))] = 1
-        self._mask = mask
+        if missing:
+            self.unexpressed.extend(missing)
 
     def _legal_action(self, action: Any, agent: str) -> Action:
         if action is None or isinstance(action, bool | np.bool_) or not isinstance(
@@ -323,7 +414,6 @@ class LeviathansEnv(AECEnv, Generic[S]):  # type: ignore[misc]
     def _finish(self, outcome: Outcome, last_mover: str) -> None:
         self._obs_cache = {}
         self._legal = {}
-        self._mask = np.zeros(len(self.table), np.int8)
         truncated = is_turn_limit(outcome)
         for a in self.agents:
             if truncated:

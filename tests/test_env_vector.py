@@ -1,0 +1,146 @@
+"""Issue 18 item 4: the batched environment (``leviathans.env.vector``) conforms to the AEC one.
+
+The conformance test the issue asks for: given the same seeds and the same actions, the
+batched environment and AEC environments (one per game, driven through PettingZoo's API:
+``reset(seed)``, ``step``, ``observe``, ``rewards``, ``reset()`` at each game's end) give the
+same observations, masks, agents to act, rewards and ends, step by step, over several whole
+games per slot (quick-start; the Commander rules; starship; War Fleet), in one process and
+split over two worker processes.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from leviathans.env import AirFleetEnv, LeviathansEnv, StarshipEnv, WarFleetEnv
+from leviathans.env.vector import BatchedEnv, random_actions
+from leviathans.errors import LeviathansError
+from leviathans.scenarios import airfleet_scenario
+
+Factory = Callable[[], LeviathansEnv[Any]]
+
+#: (factory, games per batch, steps): enough steps for every slot to end two games or more
+CASES: dict[str, tuple[Factory, int, int]] = {
+    "quick-start": (AirFleetEnv, 3, 400),
+    "commander": (functools.partial(AirFleetEnv, airfleet_scenario("commander-battle"),
+                                    turn_limit=3), 2, 700),
+    "starship": (functools.partial(StarshipEnv, turn_limit=2), 2, 300),
+    "warfleet": (functools.partial(WarFleetEnv, "skirmish", turn_limit=2), 2, 400),
+}
+
+
+def conform(make_env: Factory, n: int, steps: int, workers: int, seed: int = 11) -> int:
+    """Step a batch and its AEC twins with the same actions, comparing every step; returns
+    the fewest games a slot ended."""
+    batch = BatchedEnv(make_env, n, workers=workers)
+    twins = [make_env() for _ in range(n)]
+    agents = twins[0].possible_agents
+    rng = np.random.default_rng(seed)
+    ended = [0] * n
+    done = [False] * n
+    try:
+        obs, infos = batch.reset(seed=seed)
+        for k, twin in enumerate(twins):
+            twin.reset(seed=seed + k)
+        for t in range(steps):
+            for k, twin in enumerate(twins):
+                where = f"step {t}, game {k}"
+                agent = twin.agent_selection
+                assert agents[infos["agent"][k]] == agent, where
+                expected = twin.observe(agent)
+                assert np.array_equal(obs["observation"][k], expected["observation"]), where
+                assert np.array_equal(obs["action_mask"][k], expected["action_mask"]), where
+                assert infos["rewards"][k].tolist() == [twin.rewards[a] for a in agents], where
+            actions = random_actions(obs["action_mask"], rng)
+            mover_rewards, ends = [], []
+            for k, twin in enumerate(twins):
+                if done[k]:  # next-step auto-reset: the twin starts its next game
+                    twin.reset()
+                    done[k] = False
+                    mover_rewards.append(0.0)
+                    ends.append((False, False))
+                    continue
+                mover = twin.agent_selection
+                twin.step(int(actions[k]))
+                mover_rewards.append(twin.rewards[mover])
+                ends.append((twin.terminations[mover], twin.truncations[mover]))
+                done[k] = any(ends[-1])
+                ended[k] += done[k]
+            obs, rewards, terminated, truncated, infos = batch.step(actions)
+            assert rewards.dtype == np.float32 and terminated.dtype == truncated.dtype == bool
+            assert obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
+            assert obs["observation"].shape == (n, twins[0].encoder.size)
+            assert obs["action_mask"].shape == (n, len(twins[0].table))
+            assert rewards.tolist() == mover_rewards, f"step {t}"
+            assert list(zip(terminated.tolist(), truncated.tolist(), strict=True)) == ends
+    finally:
+        batch.close()
+    return min(ended)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_batched_env_steps_as_the_aec_env_one_process(name: str) -> None:
+    make_env, n, steps = CASES[name]
+    assert conform(make_env, n, steps, workers=1) >= 2
+
+
+@pytest.mark.parametrize("name", ["quick-start", "starship"])
+def test_the_batched_env_steps_as_the_aec_env_two_processes(name: str) -> None:
+    make_env, n, steps = CASES[name]
+    assert conform(make_env, n + 1, steps, workers=2) >= 2
+
+
+def test_random_actions_are_legal_and_cover_the_legal_ones() -> None:
+    mask = np.zeros((3, 6), np.int8)
+    mask[0, [1, 4]] = 1
+    mask[2, 5] = 1  # row 1: a finished game, no legal action
+    rng = np.random.default_rng(0)
+    picks = np.array([random_actions(mask, rng) for _ in range(200)])
+    assert set(picks[:, 0]) == {1, 4} and set(picks[:, 1]) == {0} and set(picks[:, 2]) == {5}
+
+
+def test_bad_actions_and_arguments_raise_clear_errors() -> None:
+    batch = BatchedEnv(AirFleetEnv, 2)
+    with pytest.raises(LeviathansError, match="step before reset"):
+        batch.step(np.zeros(2, np.int64))
+    obs, _ = batch.reset(seed=1)
+    with pytest.raises(LeviathansError, match=r"2 integers \(shape \(2,\)\)"):
+        batch.step(np.zeros(3, np.int64))
+    illegal = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+    with pytest.raises(LeviathansError, match=f"game 1: action {illegal} .* is not legal"):
+        batch.step(np.array([int(np.flatnonzero(obs["action_mask"][0])[0]), illegal]))
+    with pytest.raises(LeviathansError, match="workers must be from 1 to num_envs"):
+        BatchedEnv(AirFleetEnv, 2, workers=3)
+    with pytest.raises(LeviathansError, match="3 seeds for 2 games"):
+        batch.reset(seed=[1, 2, 3])
+
+
+def test_a_worker_s_error_reaches_the_caller_and_stops_the_workers() -> None:
+    batch = BatchedEnv(AirFleetEnv, 2, workers=2)
+    try:
+        obs, _ = batch.reset(seed=[5, 6])
+        illegal = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+        legal = int(np.flatnonzero(obs["action_mask"][0])[0])
+        with pytest.raises(LeviathansError, match=f"game 1: action {illegal} .* not legal.*"
+                                                  f"workers are stopped"):
+            batch.step(np.array([legal, illegal]))
+        assert batch.closed
+        assert not any(p.is_alive() for p in batch._processes)
+    finally:
+        batch.close()
+
+
+def test_spaces_are_the_aec_env_s_batched() -> None:
+    batch = BatchedEnv(AirFleetEnv, 4)
+    aec = AirFleetEnv()
+    assert batch.single_action_space == aec.action_space("british")
+    assert batch.observation_space["observation"].shape == (4, aec.encoder.size)
+    assert batch.observation_space["action_mask"].shape == (4, len(aec.table))
+    assert batch.action_space.shape == (4,)
+    assert batch.metadata["autoreset_mode"].value == "NextStep"
+    assert batch.possible_agents == ["british", "french"]
