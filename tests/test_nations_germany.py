@@ -422,7 +422,8 @@ def test_the_lock_moves_with_its_lowest_mp() -> None:
 
 def test_the_lock_notation_round_trips() -> None:
     for action in (LockOn("SML Kaiser", "SML Hamburg"), LockStep("Wolf", "F"),
-                   LockStep("Wolf", "L", "Cub"), LockStep("Wolf", "E")):
+                   LockStep("Wolf", "L", "Cub"), LockStep("Wolf", "E"), LockStep("Wolf", "P"),
+                   LockStep("Wolf", "S")):
         assert parse_action(action.text()) == action
     with pytest.raises(IllegalActionError, match="turns about a member's pivot"):
         parse_action("locked Wolf:L")
@@ -500,11 +501,92 @@ def test_a_lock_passes_over_a_ship_but_never_ends_on_it() -> None:
     assert after.nations.lock_move is None
     assert after.hexes(0)[0].label() == "1004"
     assert not set(after.hexes(0)) & set(after.hexes(2))
-    # one hex further ahead, a Pelletier on 1006-1007 could never be cleared: no step onto it
+    # one hex further ahead, a Pelletier on 1006-1007 cannot be cleared straight ahead, but
+    # the step onto it is legal: a turn after it clears (as a single ship's steps are checked)
     ships[2] = ships[2]._replace(bow=Hex.from_label("1006"))
     blocked = play(_next_turn_locked().evolve(ships=tuple(ships)),
                    ["locked Wolf:F", "locked Wolf:F"], ScriptedDice())
-    assert "locked Wolf:F" not in {a.text() for a in blocked.legal_actions()}
+    assert "locked Wolf:F" in {a.text() for a in blocked.legal_actions()}
+    over = play(blocked, ["locked Wolf:F"], ScriptedDice())
+    assert set(over.hexes(0)) & set(over.hexes(2))  # over the Pelletier, 3 MP left
+    # straight on it would end on the Pelletier; only the turn about its own pivot clears
+    assert {a.text() for a in over.legal_actions()} == {"locked Wolf:R@Wolf"}
+    with pytest.raises(IllegalActionError, match="could not end its move clear"):
+        over.apply(over.parse_action("locked Wolf:F"), ScriptedDice())
+    turned = play(over, ["locked Wolf:R@Wolf", "locked Wolf:E"], ScriptedDice())
+    assert turned.nations.lock_move is None
+    assert not (set(turned.hexes(0)) | set(turned.hexes(1))) & set(turned.hexes(2))
+
+
+def _geared(name: str, side: str, kind: str = "slip-shaft", ebt: int = 1) -> dict[str, Any]:
+    """A Wolf card with a ``kind`` slot (slip shaft, steering gear) as ``side``'s slot 6."""
+    card = wolf(name)
+    loc = card["locations"][side]
+    slots = [*loc["slots"][:5], {"kind": kind, "breach": 20}]
+    return {**card, "enter_before_turn": ebt,
+            "locations": {**card["locations"], side: {**loc, "slots": slots}}}
+
+
+def _geared_lock(wolf_card: dict[str, Any], cub_card: dict[str, Any]) -> GameState:
+    """Turn 2's movement, the Wolf and the Cub (these cards) locked since turn 1."""
+    state = game([ship("Wolf", "british", "1010", "N", card_data=wolf_card),
+                  ship("Cub", "british", "1110", "N", card_data=cub_card),
+                  ship("Pelletier", "french", "3818", "N")],
+                 ScriptedDice(), phase="movement", initiative="british", options=NATIONS)
+    state = play(state, ["lock Wolf>Cub", "Cub:E", "Pelletier:E"],
+                 ScriptedDice.by_label({"lock": [6, 6], **NEXT_TURN}))
+    assert state.turn == 2 and state.nations.locks == ((0, 1),)
+    return state
+
+
+def test_a_lock_sideslips_when_every_member_may_a8() -> None:
+    state = _geared_lock(_geared("Wolf", "starboard"), _geared("Cub", "starboard"))
+    offered = {a.text() for a in state.legal_actions()}
+    assert "locked Wolf:S" in offered and "locked Wolf:P" not in offered
+    assert state.why_illegal(state.parse_action("locked Wolf:P")) == (
+        "every member of the lock needs an intact steering gear or slip shaft to port to "
+        "sideslip (A8)")
+    after = play(state, ["locked Wolf:S"], ScriptedDice())
+    move = after.nations.lock_move
+    assert (move.mp, move.used, move.slipped, move.since) == (5, 1, True, 0)
+    # forward-right (NE of each bow), the facing kept, both ships moved (location dice, R6)
+    assert [h.label() for h in after.hexes(0)] == ["1110", "1111", "1112"]
+    assert [h.label() for h in after.hexes(1)] == ["1209", "1210", "1211"]
+    assert after.ship("Wolf").facing == after.ship("Cub").facing == Facing.N
+    assert after.ship("Wolf").moved and after.ship("Cub").moved
+    assert touching(after, 0, 1) is not None
+    # once a move, and not toward the next turn: a turn still needs a hex entered
+    offered = {a.text() for a in after.legal_actions()}
+    assert "locked Wolf:S" not in offered and "locked Wolf:R@Cub" not in offered
+    assert after.why_illegal(after.parse_action("locked Wolf:S")) == (
+        "the lock may sideslip only once a move (A8)")
+    # a member without the slip shaft (or with it destroyed) keeps the lock from slipping
+    one = _geared_lock(_geared("Wolf", "starboard"), wolf("Cub"))
+    assert "locked Wolf:S" not in {a.text() for a in one.legal_actions()}
+    ships = list(state.ships)
+    ships[1] = ships[1]._replace(destroyed=1 << (6 * 2 + 5))  # the Cub's starboard.6
+    broken = state.evolve(ships=tuple(ships))
+    assert "locked Wolf:S" not in {a.text() for a in broken.legal_actions()}
+
+
+def test_a_lock_turns_after_its_members_hexes_to_that_side_steering_gear_counted_a8() -> None:
+    """Both need 2 hexes before a turn; a steering gear to starboard on each cuts that side
+    to 1: the lock turns to starboard after one hex, to port after two."""
+    state = _geared_lock(_geared("Wolf", "starboard", "steering-gear", ebt=2),
+                         _geared("Cub", "starboard", "steering-gear", ebt=2))
+    state = play(state, ["locked Wolf:F"], ScriptedDice())
+    offered = {a.text() for a in state.legal_actions()}
+    assert "locked Wolf:R@Cub" in offered and "locked Wolf:L@Cub" not in offered
+    assert state.why_illegal(state.parse_action("locked Wolf:L@Cub")) == (
+        "the lock must enter 2 hex(es) before a turn to port, one hexside a hex (1 so far)")
+    state = play(state, ["locked Wolf:F"], ScriptedDice())
+    assert "locked Wolf:L@Cub" in {a.text() for a in state.legal_actions()}
+    # the gear on one member only: the other's 2 hexes hold the lock
+    one = _geared_lock(_geared("Wolf", "starboard", "steering-gear", ebt=2),
+                       _geared("Cub", "port", "steering-gear", ebt=2))
+    one = play(one, ["locked Wolf:F"], ScriptedDice())
+    assert not {"locked Wolf:R@Cub", "locked Wolf:L@Cub"} & {
+        a.text() for a in one.legal_actions()}
 
 
 def test_lock_formation_refusals_say_why() -> None:
