@@ -3,6 +3,7 @@ and exact odds checked by enumeration."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -605,3 +606,63 @@ def test_lock_formation_refusals_say_why() -> None:
     assert apart.why_illegal(apart.parse_action("lock Wolf>Cub")) == (
         "Wolf is not side by side with Cub facing the same way")
     assert apart.why_illegal(apart.parse_action("lock Cub>Wolf")) == "Cub does not move now"
+
+
+# --- the lock's hold on the move is the MoveTakeover mechanism (issue 16, nat16.2) ------------
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A test rule's action: the ship anchors (the rule then holds the move)."""
+
+    ship: str
+
+    def text(self) -> str:
+        return f"anchor {self.ship}"
+
+
+class AnchorRule:
+    """A :class:`MoveTakeover` of a test: once a ship anchors, only ``anchor`` actions are
+    legal; it hears every ship's own step."""
+
+    actions: tuple[type, ...] = (Anchor,)
+
+    def legal_actions(self, state: GameState) -> Any:
+        yield Anchor("weigh")
+
+    def why_illegal(self, state: GameState, action: Any) -> str | None:
+        return None
+
+    def apply(self, state: GameState, action: Any, dice: Any, events: list[Any]) -> GameState:
+        return state.evolve(nations=state.nations.taking("anchor", 0))
+
+    def holding(self, state: GameState) -> str | None:
+        return "anchored: weigh first" if state.nations.took("anchor", 0) else None
+
+    def own_step(self, state: GameState, ship: int, events: list[Any]) -> GameState:
+        events.append(LockBroken(state.setup.ships[ship].name, "the anchor heard it"))
+        return state
+
+
+def test_a_move_extra_that_holds_the_move_takes_it_over(monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    """The lock's hold on the move (N4) is no special case of the movement phase: any
+    ``MoveTakeover`` among the move's extras holds it while it says so, and hears each ship's
+    own step."""
+    from leviathans.rulesets.airfleet.nations import steps
+    from leviathans.rulesets.airfleet.plan import turn_plan
+
+    monkeypatch.setattr(steps, "MOVE_EXTRAS", [*steps.MOVE_EXTRAS, AnchorRule()])
+    turn_plan.cache_clear()
+    try:
+        state = _wolves(screens=False)
+        stepped = play(state, ["Wolf:F"], ScriptedDice())
+        assert [(e.ship, e.why) for e in stepped.events if isinstance(e, LockBroken)] == [
+            ("Wolf", "the anchor heard it")]
+        anchored = state.apply(Anchor("Wolf"), ScriptedDice())
+        assert list(anchored.legal_actions()) == [Anchor("weigh")]
+        assert anchored.why_illegal(anchored.parse_action("Wolf:F")) == "anchored: weigh first"
+        assert anchored.why_illegal(anchored.parse_action("lock Wolf>Cub")) == (
+            "anchored: weigh first")
+    finally:
+        turn_plan.cache_clear()

@@ -358,6 +358,18 @@ class LockFormation:
             return _apply_lock_step(state, action, events)
         return _apply_lock(state, action, dice, events)
 
+    def holding(self, state: GameState) -> str | None:
+        """A lock moving as one holds the move: only its steps (``MoveTakeover``)."""
+        if state.nations is not None and state.nations.lock_move is not None:
+            return "a lock is moving as one: it moves or ends its move first"
+        return None
+
+    def own_step(self, state: GameState, ship: int, events: list[Event]) -> GameState:
+        """A member taking a step of its own leaves its lock (``MoveTakeover``)."""
+        if state.nations is not None and state.nations.locks:
+            return leave_lock(state, ship, "it moves on its own", events)
+        return state
+
 
 def _apply_lock(state: GameState, action: LockOn, dice: DiceSource, events: list[Event]
                 ) -> GameState:
