@@ -13,7 +13,7 @@ from conftest import game, play, ship
 from leviathans.dice import DiceExpr, ScriptedDice, die
 from leviathans.errors import IllegalActionError
 from leviathans.hexgrid import Facing, Hex
-from leviathans.rulesets.airfleet import GameState, breach, parse_action
+from leviathans.rulesets.airfleet import GameState, Step, breach, parse_action
 from leviathans.rulesets.airfleet.events import (
     AttackResult,
     FlakRolled,
@@ -666,3 +666,30 @@ def test_a_move_extra_that_holds_the_move_takes_it_over(monkeypatch: pytest.Monk
             "anchored: weigh first")
     finally:
         turn_plan.cache_clear()
+
+
+def test_a_lock_moving_next_to_an_active_mine_sets_it_off() -> None:
+    """N6 with N4: the lock's step brings the Wolf's bow next to the active mine on 1008, which
+    goes off as for a single ship's step (the Wolf struck in its bow)."""
+    from leviathans.dice import SeededDice
+    from leviathans.rulesets.airfleet.events import MineAttack, MineExploded
+
+    state = _next_turn_locked()
+    state = state.evolve(nations=state.nations.evolve(
+        mines=((Hex.from_label("1008"), 2, True),)))
+    after = play(state, ["locked Wolf:F"], SeededDice(1))
+    assert [e.hex for e in after.events if isinstance(e, MineExploded)] == ["1008"]
+    assert ("Wolf", "bow") in [(e.ship, e.location) for e in after.events
+                               if isinstance(e, MineAttack)]
+    assert after.nations.mines == ()
+    # a member lost to the blast ends the lock's move (the others' moves go on)
+    ships = list(state.ships)
+    ships[0] = ships[0]._replace(si_lost=18)
+    dice = ScriptedDice.by_label({"mine": [10] * 8, "mine:slot": [1] * 4,
+                                  "mine:slot:saturation": [1] * 4,
+                                  "mine:slot:reroll": [1] * 8, "mine:keel": [10] * 8})
+    lost = play(state.evolve(ships=tuple(ships)), ["locked Wolf:F"], dice)
+    assert lost.ship("Wolf").status != 0 and lost.nations.lock_move is None
+    assert [e.members for e in lost.events if isinstance(e, LockMoved)] == [("Wolf", "Cub")]
+    assert live_locks(lost) == ()
+    assert lost.to_move == "french" and Step("Pelletier", "F") in set(lost.legal_actions())

@@ -355,7 +355,10 @@ class LockFormation:
     def apply(self, state: GameState, action: Any, dice: DiceSource, events: list[Event]
               ) -> GameState:
         if isinstance(action, LockStep):
-            return _apply_lock_step(state, action, events)
+            after = _apply_lock_step(state, action, events)
+            if after.nations is not None and after.nations.mines:  # N6: mines go off
+                after = _lock_mines(state, after, action, dice, events)
+            return after
         return _apply_lock(state, action, dice, events)
 
     def holding(self, state: GameState) -> str | None:
@@ -758,6 +761,23 @@ def _apply_lock_step(state: GameState, action: LockStep, events: list[Event]) ->
     return state
 
 
+def _lock_mines(before: GameState, after: GameState, action: LockStep, dice: DiceSource,
+                events: list[Event]) -> GameState:
+    """N6: the hexes a lock's step brought its members into set off the active mines on or
+    next to them, as a single ship's step does; a member lost to them ends the lock's move."""
+    from .russia import mines_entered
+
+    move, _ = _current(before, action)
+    assert move is not None
+    entered = {m: set(after.hexes(m)) - set(before.hexes(m)) for m in move.members}
+    after = mines_entered(after, {m: e for m, e in entered.items() if e}, dice, events)
+    assert after.nations is not None
+    moving = after.nations.lock_move
+    if moving is not None and any(after.ships[m].status == REMOVED for m in moving.members):
+        after = _end_lock_move(after, moving, events)
+    return after
+
+
 def _end_lock_move(state: GameState, move: LockMove, events: list[Event]) -> GameState:
     from ..screening import Hugging
 
@@ -766,8 +786,8 @@ def _end_lock_move(state: GameState, move: LockMove, events: list[Event]) -> Gam
     names = state.setup.ships
     for m in move.members:
         finished |= 1 << m
-    hugs = tuple(Hugging(a, b, "defensive") for a in move.members for b in move.members
-                 if a != b)
+    kept = [m for m in move.members if state.ships[m].status != REMOVED]
+    hugs = tuple(Hugging(a, b, "defensive") for a in kept for b in kept if a != b)
     bows = []
     for m in move.members:
         bow = state.ships[m].bow
