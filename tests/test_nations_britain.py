@@ -459,3 +459,22 @@ def test_officers_and_magazines_are_never_repaired() -> None:
     assert targets == {"stern.5", "none"}
     assert "never be repaired" in state.why_illegal(parse_action("repair Essex:stern.3>bow.5"))
     assert "never be repaired" in state.why_illegal(parse_action("repair Essex:stern.3>port.5"))
+
+
+def test_a_ships_british_parts_are_worked_out_once_per_ship() -> None:
+    """Issue 16 (nat16.5): whether a ship's attacks need Britain's parts (an Officer, a
+    Magazine, a Resolute gun in play) is a field of its compiled card, not a look at its
+    specials at every shot; a card whose only special is another nation's (or at the
+    commander level) has none."""
+    essex = find_card(ESSEX, variants=True)
+    assert compile_ship(0, ESSEX, "british", essex, "nations").british_parts
+    assert not compile_ship(0, ESSEX, "british", essex, "commander").british_parts
+    files = sorted(VARIANTS.glob("*.toml"))
+    assert len(files) > 8
+    for file in files:
+        data = tomllib.loads(file.read_text())
+        kinds = {s.get("kind") for loc in data["locations"].values() for s in loc["slots"]}
+        card = find_card(data["name"], variants=True)
+        spec = compile_ship(0, data["name"], "british", card, "nations")
+        assert spec.british_parts == bool(
+            kinds & {"officer", "magazine", "resolute-gun"}), data["name"]

@@ -9,6 +9,7 @@ import tomllib
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -275,3 +276,55 @@ def test_initiative_crews_are_never_repaired_and_aerodynamique_engines_are() -> 
                if a.text().startswith("repair Aq")}
     assert targets == {"stern.2", "none"}
     assert "never be repaired" in start.why_illegal(parse_action("repair Aq:port.3>bow.4"))
+
+
+def _fog_game(crews: list[str], french_roll: int, **options: Any):
+    """Fog-of-war initiative (F1), one Type 1 card a side: the French Aquitaine (Initiative
+    Crews in ``crews``, a crew of its own in bow.4) and Pelletier against the British HML
+    Raven; the British die rolls 7, the French ``french_roll``."""
+    aquitaine = with_initiative_crews("aquitaine-8-nations.toml", "Aquitaine", crews)
+    ships = [{"card_data": aquitaine, "name": "Aquitaine", "side": "french", "bow": "1006",
+              "facing": "N"},
+             ship("Pelletier", "french", "1306", "N"),
+             ship("HML Raven", "british", "2006", "N")]
+    dice = ScriptedDice.by_label({"initiative:british:type1": [7],
+                                  "initiative:french:type1": [french_roll]})
+    state = game(ships, dice, options={**NATIONS, "initiative": "fog-of-war",
+                                       "fog_cards": "deployed", **options})
+    state = play(state, ["fog british 1:black", "fog french 1:black"], dice)
+    return to_movement(state), dice
+
+
+def _fog_order(state, dice) -> list[str]:
+    order: list[str] = []
+    while state.phase == Phase.MOVEMENT:
+        movers = sorted({a.ship for a in state.legal_actions() if isinstance(a, Step)})
+        assert len(movers) == 1, movers
+        order.append(movers[0])
+        state = state.apply(Step(movers[0], "E"), dice)
+    return order
+
+
+def test_fog_of_war_initiative_counts_initiative_crews_in_the_revealed_pair() -> None:
+    """Issue 16 (nat16.4), option ``fog_crews = "roll"`` (the default): under fog of war each
+    Initiative Crew adds 1 to its ship's initiative, its side's roll for its card; the pair's
+    ships move by it as under N3. British 7 against French 5: the Aquitaine with two crews
+    [7] makes up the difference (a tie, which crews win) and moves after the Raven."""
+    state, dice = _fog_game(["bow.3"], 5)
+    (told,) = [e for e in state.events if isinstance(e, InitiativeOrder)]
+    assert told.order == (("Pelletier", 5), ("HML Raven", 7), ("Aquitaine", 7))
+    shown = {e["ship"]: e["initiative"] for e in state.view()["nations"]["initiative"]}
+    assert shown == {"Pelletier": 5, "HML Raven": 7, "Aquitaine": 7}
+    assert _fog_order(state, dice) == ["Pelletier", "HML Raven", "Aquitaine"]
+    # French 4: the Aquitaine [6] still loses to the Raven, but moves after the Pelletier [4]
+    state, dice = _fog_game(["bow.3"], 4)
+    assert state.groups[0] == ("french", 1, (1,))
+    assert _fog_order(state, dice) == ["Pelletier", "Aquitaine", "HML Raven"]
+
+
+def test_fog_crews_ignore_keeps_the_cards_order() -> None:
+    """``fog_crews = "ignore"``: the cards alone decide, the loser's Type 1s first."""
+    state, _ = _fog_game(["bow.3"], 5, fog_crews="ignore")
+    assert state.groups == (("french", 1), ("british", 1))
+    assert state.view()["nations"]["initiative"] == []
+    assert not any(isinstance(e, InitiativeOrder) for e in state.events)

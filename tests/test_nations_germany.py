@@ -3,6 +3,7 @@ and exact odds checked by enumeration."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -12,7 +13,7 @@ from conftest import game, play, ship
 from leviathans.dice import DiceExpr, ScriptedDice, die
 from leviathans.errors import IllegalActionError
 from leviathans.hexgrid import Facing, Hex
-from leviathans.rulesets.airfleet import GameState, breach, parse_action
+from leviathans.rulesets.airfleet import GameState, Step, breach, parse_action
 from leviathans.rulesets.airfleet.events import (
     AttackResult,
     FlakRolled,
@@ -422,7 +423,8 @@ def test_the_lock_moves_with_its_lowest_mp() -> None:
 
 def test_the_lock_notation_round_trips() -> None:
     for action in (LockOn("SML Kaiser", "SML Hamburg"), LockStep("Wolf", "F"),
-                   LockStep("Wolf", "L", "Cub"), LockStep("Wolf", "E")):
+                   LockStep("Wolf", "L", "Cub"), LockStep("Wolf", "E"), LockStep("Wolf", "P"),
+                   LockStep("Wolf", "S")):
         assert parse_action(action.text()) == action
     with pytest.raises(IllegalActionError, match="turns about a member's pivot"):
         parse_action("locked Wolf:L")
@@ -500,11 +502,92 @@ def test_a_lock_passes_over_a_ship_but_never_ends_on_it() -> None:
     assert after.nations.lock_move is None
     assert after.hexes(0)[0].label() == "1004"
     assert not set(after.hexes(0)) & set(after.hexes(2))
-    # one hex further ahead, a Pelletier on 1006-1007 could never be cleared: no step onto it
+    # one hex further ahead, a Pelletier on 1006-1007 cannot be cleared straight ahead, but
+    # the step onto it is legal: a turn after it clears (as a single ship's steps are checked)
     ships[2] = ships[2]._replace(bow=Hex.from_label("1006"))
     blocked = play(_next_turn_locked().evolve(ships=tuple(ships)),
                    ["locked Wolf:F", "locked Wolf:F"], ScriptedDice())
-    assert "locked Wolf:F" not in {a.text() for a in blocked.legal_actions()}
+    assert "locked Wolf:F" in {a.text() for a in blocked.legal_actions()}
+    over = play(blocked, ["locked Wolf:F"], ScriptedDice())
+    assert set(over.hexes(0)) & set(over.hexes(2))  # over the Pelletier, 3 MP left
+    # straight on it would end on the Pelletier; only the turn about its own pivot clears
+    assert {a.text() for a in over.legal_actions()} == {"locked Wolf:R@Wolf"}
+    with pytest.raises(IllegalActionError, match="could not end its move clear"):
+        over.apply(over.parse_action("locked Wolf:F"), ScriptedDice())
+    turned = play(over, ["locked Wolf:R@Wolf", "locked Wolf:E"], ScriptedDice())
+    assert turned.nations.lock_move is None
+    assert not (set(turned.hexes(0)) | set(turned.hexes(1))) & set(turned.hexes(2))
+
+
+def _geared(name: str, side: str, kind: str = "slip-shaft", ebt: int = 1) -> dict[str, Any]:
+    """A Wolf card with a ``kind`` slot (slip shaft, steering gear) as ``side``'s slot 6."""
+    card = wolf(name)
+    loc = card["locations"][side]
+    slots = [*loc["slots"][:5], {"kind": kind, "breach": 20}]
+    return {**card, "enter_before_turn": ebt,
+            "locations": {**card["locations"], side: {**loc, "slots": slots}}}
+
+
+def _geared_lock(wolf_card: dict[str, Any], cub_card: dict[str, Any]) -> GameState:
+    """Turn 2's movement, the Wolf and the Cub (these cards) locked since turn 1."""
+    state = game([ship("Wolf", "british", "1010", "N", card_data=wolf_card),
+                  ship("Cub", "british", "1110", "N", card_data=cub_card),
+                  ship("Pelletier", "french", "3818", "N")],
+                 ScriptedDice(), phase="movement", initiative="british", options=NATIONS)
+    state = play(state, ["lock Wolf>Cub", "Cub:E", "Pelletier:E"],
+                 ScriptedDice.by_label({"lock": [6, 6], **NEXT_TURN}))
+    assert state.turn == 2 and state.nations.locks == ((0, 1),)
+    return state
+
+
+def test_a_lock_sideslips_when_every_member_may_a8() -> None:
+    state = _geared_lock(_geared("Wolf", "starboard"), _geared("Cub", "starboard"))
+    offered = {a.text() for a in state.legal_actions()}
+    assert "locked Wolf:S" in offered and "locked Wolf:P" not in offered
+    assert state.why_illegal(state.parse_action("locked Wolf:P")) == (
+        "every member of the lock needs an intact steering gear or slip shaft to port to "
+        "sideslip (A8)")
+    after = play(state, ["locked Wolf:S"], ScriptedDice())
+    move = after.nations.lock_move
+    assert (move.mp, move.used, move.slipped, move.since) == (5, 1, True, 0)
+    # forward-right (NE of each bow), the facing kept, both ships moved (location dice, R6)
+    assert [h.label() for h in after.hexes(0)] == ["1110", "1111", "1112"]
+    assert [h.label() for h in after.hexes(1)] == ["1209", "1210", "1211"]
+    assert after.ship("Wolf").facing == after.ship("Cub").facing == Facing.N
+    assert after.ship("Wolf").moved and after.ship("Cub").moved
+    assert touching(after, 0, 1) is not None
+    # once a move, and not toward the next turn: a turn still needs a hex entered
+    offered = {a.text() for a in after.legal_actions()}
+    assert "locked Wolf:S" not in offered and "locked Wolf:R@Cub" not in offered
+    assert after.why_illegal(after.parse_action("locked Wolf:S")) == (
+        "the lock may sideslip only once a move (A8)")
+    # a member without the slip shaft (or with it destroyed) keeps the lock from slipping
+    one = _geared_lock(_geared("Wolf", "starboard"), wolf("Cub"))
+    assert "locked Wolf:S" not in {a.text() for a in one.legal_actions()}
+    ships = list(state.ships)
+    ships[1] = ships[1]._replace(destroyed=1 << (6 * 2 + 5))  # the Cub's starboard.6
+    broken = state.evolve(ships=tuple(ships))
+    assert "locked Wolf:S" not in {a.text() for a in broken.legal_actions()}
+
+
+def test_a_lock_turns_after_its_members_hexes_to_that_side_steering_gear_counted_a8() -> None:
+    """Both need 2 hexes before a turn; a steering gear to starboard on each cuts that side
+    to 1: the lock turns to starboard after one hex, to port after two."""
+    state = _geared_lock(_geared("Wolf", "starboard", "steering-gear", ebt=2),
+                         _geared("Cub", "starboard", "steering-gear", ebt=2))
+    state = play(state, ["locked Wolf:F"], ScriptedDice())
+    offered = {a.text() for a in state.legal_actions()}
+    assert "locked Wolf:R@Cub" in offered and "locked Wolf:L@Cub" not in offered
+    assert state.why_illegal(state.parse_action("locked Wolf:L@Cub")) == (
+        "the lock must enter 2 hex(es) before a turn to port, one hexside a hex (1 so far)")
+    state = play(state, ["locked Wolf:F"], ScriptedDice())
+    assert "locked Wolf:L@Cub" in {a.text() for a in state.legal_actions()}
+    # the gear on one member only: the other's 2 hexes hold the lock
+    one = _geared_lock(_geared("Wolf", "starboard", "steering-gear", ebt=2),
+                       _geared("Cub", "port", "steering-gear", ebt=2))
+    one = play(one, ["locked Wolf:F"], ScriptedDice())
+    assert not {"locked Wolf:R@Cub", "locked Wolf:L@Cub"} & {
+        a.text() for a in one.legal_actions()}
 
 
 def test_lock_formation_refusals_say_why() -> None:
@@ -523,3 +606,90 @@ def test_lock_formation_refusals_say_why() -> None:
     assert apart.why_illegal(apart.parse_action("lock Wolf>Cub")) == (
         "Wolf is not side by side with Cub facing the same way")
     assert apart.why_illegal(apart.parse_action("lock Cub>Wolf")) == "Cub does not move now"
+
+
+# --- the lock's hold on the move is the MoveTakeover mechanism (issue 16, nat16.2) ------------
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A test rule's action: the ship anchors (the rule then holds the move)."""
+
+    ship: str
+
+    def text(self) -> str:
+        return f"anchor {self.ship}"
+
+
+class AnchorRule:
+    """A :class:`MoveTakeover` of a test: once a ship anchors, only ``anchor`` actions are
+    legal; it hears every ship's own step."""
+
+    actions: tuple[type, ...] = (Anchor,)
+
+    def legal_actions(self, state: GameState) -> Any:
+        yield Anchor("weigh")
+
+    def why_illegal(self, state: GameState, action: Any) -> str | None:
+        return None
+
+    def apply(self, state: GameState, action: Any, dice: Any, events: list[Any]) -> GameState:
+        return state.evolve(nations=state.nations.taking("anchor", 0))
+
+    def holding(self, state: GameState) -> str | None:
+        return "anchored: weigh first" if state.nations.took("anchor", 0) else None
+
+    def own_step(self, state: GameState, ship: int, events: list[Any]) -> GameState:
+        events.append(LockBroken(state.setup.ships[ship].name, "the anchor heard it"))
+        return state
+
+
+def test_a_move_extra_that_holds_the_move_takes_it_over(monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    """The lock's hold on the move (N4) is no special case of the movement phase: any
+    ``MoveTakeover`` among the move's extras holds it while it says so, and hears each ship's
+    own step."""
+    from leviathans.rulesets.airfleet.nations import steps
+    from leviathans.rulesets.airfleet.plan import turn_plan
+
+    monkeypatch.setattr(steps, "MOVE_EXTRAS", [*steps.MOVE_EXTRAS, AnchorRule()])
+    turn_plan.cache_clear()
+    try:
+        state = _wolves(screens=False)
+        stepped = play(state, ["Wolf:F"], ScriptedDice())
+        assert [(e.ship, e.why) for e in stepped.events if isinstance(e, LockBroken)] == [
+            ("Wolf", "the anchor heard it")]
+        anchored = state.apply(Anchor("Wolf"), ScriptedDice())
+        assert list(anchored.legal_actions()) == [Anchor("weigh")]
+        assert anchored.why_illegal(anchored.parse_action("Wolf:F")) == "anchored: weigh first"
+        assert anchored.why_illegal(anchored.parse_action("lock Wolf>Cub")) == (
+            "anchored: weigh first")
+    finally:
+        turn_plan.cache_clear()
+
+
+def test_a_lock_moving_next_to_an_active_mine_sets_it_off() -> None:
+    """N6 with N4: the lock's step brings the Wolf's bow next to the active mine on 1008, which
+    goes off as for a single ship's step (the Wolf struck in its bow)."""
+    from leviathans.dice import SeededDice
+    from leviathans.rulesets.airfleet.events import MineAttack, MineExploded
+
+    state = _next_turn_locked()
+    state = state.evolve(nations=state.nations.evolve(
+        mines=((Hex.from_label("1008"), 2, True),)))
+    after = play(state, ["locked Wolf:F"], SeededDice(1))
+    assert [e.hex for e in after.events if isinstance(e, MineExploded)] == ["1008"]
+    assert ("Wolf", "bow") in [(e.ship, e.location) for e in after.events
+                               if isinstance(e, MineAttack)]
+    assert after.nations.mines == ()
+    # a member lost to the blast ends the lock's move (the others' moves go on)
+    ships = list(state.ships)
+    ships[0] = ships[0]._replace(si_lost=18)
+    dice = ScriptedDice.by_label({"mine": [10] * 8, "mine:slot": [1] * 4,
+                                  "mine:slot:saturation": [1] * 4,
+                                  "mine:slot:reroll": [1] * 8, "mine:keel": [10] * 8})
+    lost = play(state.evolve(ships=tuple(ships)), ["locked Wolf:F"], dice)
+    assert lost.ship("Wolf").status != 0 and lost.nations.lock_move is None
+    assert [e.members for e in lost.events if isinstance(e, LockMoved)] == [("Wolf", "Cub")]
+    assert live_locks(lost) == ()
+    assert lost.to_move == "french" and Step("Pelletier", "F") in set(lost.legal_actions())

@@ -29,7 +29,9 @@ from leviathans.bots.greedy_nations import (
 )
 from leviathans.bots.search import SearchBot
 from leviathans.dice import ScriptedDice, SeededDice
+from leviathans.hexgrid import Hex
 from leviathans.rulesets.airfleet import AIRFLEET, parse_setup
+from leviathans.rulesets.airfleet.events import LockMoved
 from leviathans.rulesets.airfleet.free_for_all import free_for_all_data
 from leviathans.rulesets.airfleet.gunnery import ship_attack_options
 from leviathans.rulesets.airfleet.nations import america
@@ -38,7 +40,13 @@ from leviathans.rulesets.airfleet.nations.austria import Glory, glory_chance
 from leviathans.rulesets.airfleet.nations.britain import Reinforce, reinforce_chance
 from leviathans.rulesets.airfleet.nations.declare import EndDeclarations
 from leviathans.rulesets.airfleet.nations.france import FLANK_SPEED, FlankSpeed
-from leviathans.rulesets.airfleet.nations.germany import LOCKS, LockOn, lock_odds
+from leviathans.rulesets.airfleet.nations.germany import (
+    LOCKS,
+    LockOn,
+    LockStep,
+    lock_odds,
+    touching,
+)
 from leviathans.rulesets.airfleet.nations.japan import Bomb, Concentrate, FleetBracket
 from leviathans.rulesets.airfleet.nations.russia import Evade, LayMine, legal_mines
 from leviathans.rulesets.airfleet.odds import attack_odds, attack_value
@@ -241,6 +249,33 @@ def test_greedy_does_not_lock_when_the_screen_hides_nothing_worth_the_ram() -> N
     assert lock in set(LOCKS.legal_actions(state))
     assert lock_worth(state, lock, K) < 0
     assert move_extra(state, 0, "E", K, random.Random(1).random) is None
+
+
+def test_greedy_moves_a_lock_as_one_to_bring_its_guns_to_bear() -> None:
+    """The Wolf and the Cub locked since turn 1, the Pelletier east of them out of reach of
+    their bow guns: the greedy bot moves the lock as one (never a member alone, which would
+    break it), turning it so both bows bear on the Pelletier."""
+    state = play(_pack("3818"), ["lock Wolf>Cub", "Cub:E", "Pelletier:E"],
+                 ScriptedDice.by_label({"lock": [6, 6], "initiative:british": [5, 5],
+                                        "initiative:french": [1, 1]}))
+    ships = list(state.ships)
+    ships[2] = ships[2]._replace(bow=Hex.from_label("2010"))
+    state = state.evolve(ships=tuple(ships))
+    assert state.turn == 2 and state.nations.locks == ((0, 1),)
+    assert not ship_attack_options(state, 0) and not ship_attack_options(state, 1)
+    bot = GreedyBot(seed=1)
+    taken = []
+    while not state.finished & 0b11:
+        action = bot.choose(state)
+        taken.append(action)
+        state = state.apply(action, ScriptedDice())
+    assert taken and all(isinstance(a, LockStep) and a.ship == "Wolf" for a in taken)
+    assert any(a.step in ("L", "R") for a in taken)
+    (moved,) = [e for e in state.events if isinstance(e, LockMoved)]
+    assert moved.members == ("Wolf", "Cub")
+    assert state.nations.locks == ((0, 1),) and touching(state, 0, 1) is not None
+    for i in (0, 1):
+        assert {o.target for o in ship_attack_options(state, i)} == {2}
 
 
 # --- Flank Speed (N3) and Reinforce (N2) ---------------------------------------------------------

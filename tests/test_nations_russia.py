@@ -465,3 +465,111 @@ def test_a_launch_phase_slot_is_refused_with_its_reason(text: str, why: str) -> 
     args = (state, BERKUT, "starboard.6", "british", Effect.BOMBA_MINES, "russian", "slot")
     assert launch_slot(*args, {(0, 17)}, "is busy") == (0, 17)
     assert launch_slot(*args, set(), "is busy") == f"{BERKUT} starboard.6 is busy"
+
+
+# --- the attacker's choice on an arc line, and Flak against mines (issue 16, nat16.3) ---------
+
+
+def _paris_by_a_mine(mine: str, layer_side: str = "british", **options: Any) -> GameState:
+    """Movement, the French to move: the Paris (Type 4, 1510 N); a mine of the Bayan (on
+    ``layer_side``) on ``mine``, active."""
+    from leviathans.hexgrid import Hex
+
+    state = game([ship(BAYAN, layer_side, "0705", "N"),
+                  ship("Paris", "french", "1510", "N"),
+                  ship("HML Raven", "british", "3018", "N")],
+                 phase="movement", initiative="british", options={**NATIONS, **options})
+    assert state.nations is not None and state.to_move == "french"
+    return state.evolve(nations=state.nations.evolve(mines=((Hex.from_label(mine), 0, True),)))
+
+
+def _struck(after: GameState) -> list[tuple[str, str]]:
+    from leviathans.rulesets.airfleet.events import MineAttack
+
+    return [(e.ship, e.location) for e in after.events if isinstance(e, MineAttack)]
+
+
+def test_a_mine_on_an_arc_line_strikes_where_its_side_would_choose() -> None:
+    """The Paris steps to 1509: the mine on 1409 lies beside its port side, where a hit may
+    strike the fore or the aft location (R4, Type 4): the attacker's choice. Option
+    ``mine_arc_line = "attacker"`` (the default): against an enemy, the location its exact odds
+    harm most (aft-port: more slots expected, no keel chance either way); ``"first"``: the
+    first in card order (fore-port)."""
+    from leviathans.dice import SeededDice
+    from leviathans.hexgrid import Hex
+
+    state = _paris_by_a_mine("1409")
+    mine = Hex.from_label("1409")
+    spec = state.setup.ships[1]
+    after_step = state.evolve(ships=(state.ships[0], state.ships[1]._replace(
+        bow=Hex.from_label("1509")), state.ships[2]))
+    choices = russia.mine_locations(after_step, 1, mine)
+    assert [spec.locations[k] for k in choices] == ["fore-port", "aft-port"]
+    fore, aft = (russia.mine_odds(after_step, 1, k) for k in choices)
+    assert fore.keel == aft.keel == 0 and aft.expected_slots > fore.expected_slots
+    assert _struck(play(state, ["Paris:F"], SeededDice(1))) == [("Paris", "aft-port")]
+    first = _paris_by_a_mine("1409", mine_arc_line="first")
+    assert _struck(play(first, ["Paris:F"], SeededDice(1))) == [("Paris", "fore-port")]
+    # a mine of the Paris's own side strikes it where it harms least
+    own = _paris_by_a_mine("1409", layer_side="french")
+    assert _struck(play(own, ["Paris:F"], SeededDice(1))) == [("Paris", "fore-port")]
+    assert russia.mine_location(after_step, 1, mine, "french") == choices[0]
+    assert russia.mine_location(after_step, 1, mine, "british") == choices[1]
+
+
+def _anvil_by_a_mine(**options: Any) -> GameState:
+    """Movement, the French to move: the Anvil (1010 N, Flak in bow.1, a red crew in bow.2)
+    with the Bayan's active mine on 1009 straight ahead of it; the Pontbriand (0911 N) about to
+    step next to the mine."""
+    from leviathans.hexgrid import Hex
+    from test_airfleet_odds import card as make_card
+
+    bow = [{"kind": "flak", "breach": 20}, {"kind": "crew", "breach": 20, "die": "red"},
+           *[{"kind": "chaff", "breach": 20}] * 4]
+    state = game([ship(BAYAN, "british", "0705", "N"),
+                  ship("Anvil", "british", "1010", "N", card_data=make_card("Anvil", bow=bow)),
+                  ship("Pontbriand", "french", "0911", "N")],
+                 phase="movement", initiative="british", options={**NATIONS, **options})
+    assert state.nations is not None and state.to_move == "french"
+    return state.evolve(nations=state.nations.evolve(mines=((Hex.from_label("1009"), 0, True),)))
+
+
+MINE_ROLLS = {"mine": [5] * 8, "mine:slot": [1, 1], "mine:slot:saturation": [2, 2],
+              "mine:slot:reroll": [3] * 8}
+
+
+def test_flak_rolls_against_a_mine_and_at_8_the_blast_spares_its_ship() -> None:
+    """Option ``flak_mines`` (default on, the text's "Bomb Mines destroyed by Flak"): the
+    Anvil's bow (struck by the mine ahead) holds Flak: 1 red + its best crew die, 8 or more,
+    and the mine went off before the Anvil came within its reach: no attack on it; the blast
+    still strikes the Pontbriand."""
+    from leviathans.rulesets.airfleet.events import FlakRolled
+
+    dice = ScriptedDice.by_label({**MINE_ROLLS, "flak": [6], "flak:crew": [2]})
+    after = play(_anvil_by_a_mine(), ["Pontbriand:F"], dice)
+    (flak,) = [e for e in after.events if isinstance(e, FlakRolled)]
+    assert (flak.ship, flak.weapon, flak.total, flak.cancelled) == (
+        "Anvil", "a Bomba mine", 8, True)
+    assert [s for s, _ in _struck(after)] == ["Pontbriand"]
+    assert after.view()["nations"]["russia"]["mines"] == []
+    # 7: the Flak fails and the mine strikes the Anvil's bow too
+    dice = ScriptedDice.by_label({**MINE_ROLLS, "flak": [5], "flak:crew": [2]})
+    after = play(_anvil_by_a_mine(), ["Pontbriand:F"], dice)
+    assert [e.cancelled for e in after.events if isinstance(e, FlakRolled)] == [False]
+    assert _struck(after) == [("Anvil", "bow"), ("Pontbriand", "starboard")]
+    # flak_mines = false: no Flak roll
+    after = play(_anvil_by_a_mine(flak_mines=False), ["Pontbriand:F"],
+                 ScriptedDice.by_label(MINE_ROLLS))
+    assert not [e for e in after.events if isinstance(e, FlakRolled)]
+    assert [s for s, _ in _struck(after)] == ["Anvil", "Pontbriand"]
+
+
+def test_mine_odds_count_what_gets_past_the_flak_exactly() -> None:
+    from leviathans.rulesets.airfleet.nations.germany import flak_odds
+
+    with_flak, without = _anvil_by_a_mine(), _anvil_by_a_mine(flak_mines=False)
+    past = 1 - flak_odds(with_flak.setup.ships[1], with_flak.ships[1], 0)
+    assert 0 < past < 1
+    odds, plain = russia.mine_odds(with_flak, 1, 0), russia.mine_odds(without, 1, 0)
+    assert odds.keel == plain.keel * past and odds.critical == plain.critical * past
+    assert odds.slots == {k: p * past for k, p in plain.slots.items()}

@@ -58,6 +58,7 @@ from .greedy_nations import (
     best_bomb_strike,
     best_declaration,
     fleet_gain,
+    lock_path,
     move_extra,
     nations_launch,
 )
@@ -144,6 +145,8 @@ class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self._random = random.Random(seed)
         self._plan: tuple[Any, list[str]] | None = None
+        #: N4: the steps left of the lock's move planned (key: setup, turn)
+        self._lock_plan: tuple[Any, list[Any]] | None = None
         self._star: StarshipGreedy | None = None
         self._war: WarFleetGreedy | None = None
 
@@ -266,6 +269,10 @@ class GreedyBot:
                                            if isinstance(a, RamStrike)],
                                    KEEL_VALUE, self._random.random)
         moving = state.moving
+        if state.nations is not None and moving is None and state.nations.locks:
+            locked = self._lock_step(state)  # N4: a lock moves as one
+            if locked is not None:
+                return locked
         first: Step | None = None
         if moving is not None:
             name = state.setup.ships[moving.ship].name
@@ -296,6 +303,26 @@ class GreedyBot:
         if state.is_legal(step):
             return step
         return first if first is not None else self._first_step(state)
+
+    def _lock_step(self, state: AirState) -> Action | None:
+        """N4: the next step of the lock moving now, or of the lock the next ship to move
+        leads (moving it as one, :func:`.greedy_nations.lock_path`); ``None``: no lock
+        moves."""
+        assert state.nations is not None
+        lead = None
+        if state.nations.lock_move is None:
+            lead = next(candidates(state), None)
+            if lead is None:
+                return None
+        if self._lock_plan is not None:
+            key, steps = self._lock_plan
+            if key == (id(state.setup), state.turn) and steps and state.is_legal(steps[0]):
+                return steps.pop(0)  # type: ignore[no-any-return]
+        path = lock_path(state, lead, KEEL_VALUE, self._random.random)
+        if not path:
+            return None
+        self._lock_plan = ((id(state.setup), state.turn), path[1:])
+        return path[0]  # type: ignore[no-any-return]
 
     def commander_extra(self, state: AirState, index: int, planned: str) -> Action | None:
         """A ram (A6) worth declaring now, else at the move's end a hug (A7) that denies the

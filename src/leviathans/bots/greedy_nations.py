@@ -26,6 +26,8 @@ times the enemy's. An action is taken when its expected value is positive:
 * Lock Formation (N4), at the move's end: its chance (:func:`~leviathans.rulesets.airfleet.
   nations.germany.lock_chance`) times the exchange gained (mutual defensive screening, the
   target counting as not moved) less the failure's ram attacks on both ships;
+  a lock whose member is next to move moves as one (:func:`lock_path`) to the end worth most
+  to its side (:func:`lock_end_worth`);
 * Flank Speed (N3), before a French ship's move: ``france.flank_speed_odds`` over the ship's
   own exchange at its best end with the engine doubled, stopped, or destroyed (less
   :data:`ENGINE_WORTH`), against its plain move;
@@ -71,10 +73,11 @@ from ..rulesets.airfleet.ships import REMOVED
 from ..rulesets.airfleet.slot_kinds import Effect, active_effect
 from ..rulesets.airfleet.state import MoveProgress
 from .greedy_airfleet import CAUTION, end_scores
-from .greedy_commander import ram_worth
+from .greedy_commander import _fire_at, ram_worth
 
 __all__ = ["MARGIN", "best_declaration", "charge_gain", "effas_worth", "exchange",
-           "glory_worth", "gun_total", "lock_worth", "move_charge", "move_extra",
+           "glory_worth", "gun_total", "lock_end_worth", "lock_path", "lock_worth",
+           "move_charge", "move_extra",
            "torque_gain"]
 
 #: an action is taken when its expected value passes this (slots): above float noise
@@ -272,6 +275,39 @@ def lock_worth(state: GameState, action: LockOn, keel_value: float) -> float:
         attacks = setup.ships[other].type if per_type else 1
         loss += attacks * (float(sum(slots)) + keel_value * float(keel))
     return p * gain - (1 - p) * loss
+
+
+def lock_end_worth(state: GameState, members: tuple[int, ...],
+                   placed: tuple[tuple[Hex, Any], ...], entered: bool,
+                   keel_value: float) -> float:
+    """N4: what a lock's end is worth to its side, the ships standing as they then would:
+    the members' own fire less :data:`CAUTION` times the enemy fire at them (the members
+    screening each other defensively, as the lock's end makes them)."""
+    ships = list(state.ships)
+    for m, (bow, facing) in zip(members, placed, strict=True):
+        ships[m] = ships[m]._replace(bow=bow, facing=facing, moved=ships[m].moved or entered)
+    hugs = tuple(Hugging(a, b, "defensive") for a in members for b in members if a != b)
+    there = state.evolve(ships=tuple(ships), hugs=(*state.hugs, *hugs))
+    return sum(gun_total(there, m, keel_value) - CAUTION * _fire_at(there, m, keel_value)
+               for m in members)
+
+
+def lock_path(state: GameState, lead: int | None, keel_value: float,
+              draw: Callable[[], float]) -> list[Any] | None:
+    """N4: the lock moving now, or the one ``lead`` (the next ship to move) would lead, moves
+    as one (it locked for its mutual screening: it keeps it) to the end worth most to its
+    side (:func:`lock_end_worth`; ties by a draw per end, in the engine's order): the steps
+    there. ``None``: no lock moves now."""
+    move = germany.lock_moving(state, lead)
+    if move is None:
+        return None
+    ends = germany.lock_ends(state, move)
+    scored = [(lock_end_worth(state, move.members, placed,
+                              any(s.step in ("F", "P", "S") for s in path), keel_value),
+               draw(), path) for placed, path in ends.items()]
+    if not scored:
+        return None
+    return max(scored, key=lambda t: (t[0], t[1]))[2]
 
 
 def move_extra(state: GameState, index: int, planned: str, keel_value: float,

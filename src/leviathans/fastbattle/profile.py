@@ -35,6 +35,10 @@ OPTION_VALUES: Mapping[str, frozenset[Any] | None] = {
     "initiative": frozenset({"quick-start"}),
     # the fog-of-war cards play no part with the quick-start initiative
     "fog_cards": None,
+    # the 8 Nations' readings: nothing to do without the nations (refused above)
+    "fog_crews": None,
+    "mine_arc_line": None,
+    "flak_mines": None,
 }
 
 #: The slot effects the loop implements (an inert slot is only a breach number).

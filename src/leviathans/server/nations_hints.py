@@ -91,6 +91,7 @@ def _lock(state: Any, action: Any) -> dict[str, Any]:
 
 
 _LOCK_STEPS = {"F": "forward one hex", "L": "turn to port", "R": "turn to starboard",
+               "P": "sideslip to port", "S": "sideslip to starboard",
                "E": "end the lock's move"}
 
 

@@ -45,7 +45,8 @@
 ``lock Wolf>Cub``                   the 8 Nations (N4, ``nations/germany.py``): Lock Formation
                                    of the moving Wolf with the Cub beside it
 ``locked Wolf:F``                  the lock led by Wolf moves as one: ``F``, ``L@Cub`` /
-                                   ``R@Cub`` (one hexside about the Cub's pivot), ``E``
+                                   ``R@Cub`` (one hexside about the Cub's pivot), ``P`` /
+                                   ``S`` (a sideslip, A8), ``E``
 ``return Andromeda>SE``            the 8 Nations (N5, ``nations/italy.py``): the fled
                                    Andromeda rolls to return, facing SE
 ``evade Bayan``                    the 8 Nations (N6, ``nations/russia.py``): the Bayan makes

@@ -143,13 +143,11 @@ STRUCK_READS = ("destroyed", "circled", "moved", "evading", "si_lost")
 
 
 #: N2: the slots whose effects come into gunnery (``nations/britain.py``)
-_BRITISH = (Effect.OFFICER, Effect.MAGAZINE, Effect.RESOLUTE_GUN)
-
-
 def _british(spec: ShipSpec, posts: Mapping[int, int] | None) -> bool:
     """Does an attack by this ship need Britain's rules (N2: crews moved by Reinforce, an
-    Officer, a Magazine, a Resolute gun)?"""
-    return bool(spec.specials) and (bool(posts) or any(e in spec.specials for e in _BRITISH))
+    Officer, a Magazine, a Resolute gun)? The slots are looked at once per ship
+    (``ShipSpec.british_parts``)."""
+    return bool(spec.specials) and (bool(posts) or spec.british_parts)
 
 
 def shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr,

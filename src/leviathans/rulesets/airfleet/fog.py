@@ -8,7 +8,10 @@ module ties them to the air-fleet state. Choices of the air-fleet game only
 * Type 5 (the aerial fortress) has no card of its own in the text;
 * for the gunnery phase (unchanged), the side whose ships moved last counts as the initiative
   winner (as in the quick-start turn, where the winner moves last);
-* a scenario that starts in the movement phase keeps its given initiative for that turn.
+* a scenario that starts in the movement phase keeps its given initiative for that turn;
+* the 8 Nations' Initiative Crews (N3, option ``fog_crews``): by default each adds 1 to its
+  ship's initiative, its side's roll for the ship's card, and the revealed pair's ships move
+  by it (``nations.france.fog_order``); the gunnery winner stays the pair's.
 """
 
 from __future__ import annotations
@@ -112,7 +115,12 @@ def reveal(state: GameState, dice: DiceSource, events: list[Event]) -> GameState
     fog, groups = shared.reveal(_fog(state), state.setup.sides,
                                 lambda side, t: _fields(state, side, t), _unmoved(state),
                                 dice, events)
-    return state.evolve(fog=fog, groups=groups)
+    state = state.evolve(fog=fog, groups=groups)
+    if state.nations is not None:  # N3: Initiative Crews within a revealed pair
+        from .nations.france import fog_order
+
+        state = fog_order(state, events)
+    return state
 
 
 def gunnery_winner(state: GameState) -> str:

@@ -33,6 +33,7 @@ from .state import GameState, MoveProgress, Phase
 
 __all__ = [
     "MoveExtra",
+    "MoveTakeover",
     "MovementPhase",
     "apply_step",
     "candidates",
@@ -221,10 +222,6 @@ def why_illegal(state: GameState, action: Step) -> str | None:
 
 def apply_step(state: GameState, action: Step, events: list[Event]) -> GameState:
     index = state.setup.by_name[action.ship]
-    if action.step != "E" and state.nations is not None and state.nations.locks:
-        from .nations import germany  # N4: a member moving on its own leaves its lock
-
-        state = germany.leave_lock(state, index, "it moves on its own", events)
     prog = state.moving if state.moving is not None else start_move(state, index)
     if action.step == "E":
         return finish_move(state, prog, events)
@@ -323,6 +320,21 @@ class MoveExtra(Protocol):
               ) -> GameState: ...
 
 
+class MoveTakeover(MoveExtra, Protocol):
+    """A :class:`MoveExtra` that may hold the whole move (N4: a lock moving as one takes only
+    its own steps) and that hears of every ship's own step (a lock's member stepping on its
+    own leaves it)."""
+
+    def holding(self, state: GameState) -> str | None:
+        """Why an action not of this rule is refused while it holds the move (``None``: it
+        does not hold it)."""
+        ...
+
+    def own_step(self, state: GameState, ship: int, events: list[Event]) -> GameState:
+        """The state as ship ``ship`` takes a step of its own (not its move's end)."""
+        ...
+
+
 class MovementPhase(GroupMovement):
     """Ships move group by group (by Type from the highest, the initiative loser first); the
     initiative rule gives the groups, and more when they run out (fog of war's reveals).
@@ -336,6 +348,8 @@ class MovementPhase(GroupMovement):
     def __init__(self, initiative: Any, extras: Sequence[MoveExtra] = ()) -> None:
         super().__init__(initiative)
         self.extras = tuple(extras)
+        self.takeovers: tuple[MoveTakeover, ...] = tuple(
+            e for e in self.extras if hasattr(e, "holding"))  # type: ignore[misc]
         if self.extras:
             self.actions = (Step, Ram, RamStrike, *(a for e in self.extras for a in e.actions))
 
@@ -348,10 +362,9 @@ class MovementPhase(GroupMovement):
     def legal_actions(self, state: GameState) -> Iterator[AirAction]:
         if state.ram is not None:  # A6: the ram's player chooses where it strikes
             return ramming.legal_strikes(state)
-        if state.nations is not None and state.nations.lock_move is not None:
-            from .nations import germany  # N4: a lock moving as one takes only its steps
-
-            return germany.LOCKS.legal_actions(state)
+        for rule in self.takeovers:  # (N4: a lock moving as one takes only its steps)
+            if rule.holding(state) is not None:
+                return rule.legal_actions(state)
         if not self.extras:
             return legal_steps(state)
         return chain(legal_steps(state), *(e.legal_actions(state) for e in self.extras))
@@ -361,11 +374,10 @@ class MovementPhase(GroupMovement):
             return ramming.why_strike_illegal(state, action)
         if state.ram is not None:
             return ramming.why_waiting(state)
-        if state.nations is not None and state.nations.lock_move is not None:
-            from .nations import germany  # N4: a lock moving as one takes only its steps
-
-            if not isinstance(action, germany.LockStep):
-                return "a lock is moving as one: it moves or ends its move first"
+        for rule in self.takeovers:
+            why = rule.holding(state)
+            if why is not None and not isinstance(action, rule.actions):
+                return why
         if isinstance(action, Ram):
             return why_ram_illegal(state, action)
         if isinstance(action, Step):
@@ -383,6 +395,10 @@ class MovementPhase(GroupMovement):
                 after = mines_after_ram(state, after, dice, events)
             return after
         if isinstance(action, Step):
+            if action.step != "E":
+                index = state.setup.by_name[action.ship]
+                for rule in self.takeovers:
+                    state = rule.own_step(state, index, events)
             after = apply_step(state, action, events)
             if after.nations is not None and after.nations.mines:  # N6: mines go off
                 from .nations.russia import mines_after_move

@@ -58,6 +58,20 @@ class Options(RulesOptions):
     fog_cards: Annotated[FogCards, Field(**option(
         help="Fog of war: four ship-type cards a side, or as many as the side deploying the "
              "most ship types deploys.", record_default=False, lobby=False))] = 4
+    fog_crews: Annotated[Literal["roll", "ignore"], Field(**option(
+        help="The 8 Nations under fog of war: each Initiative Crew adds 1 to its ship's "
+             "initiative, its side's roll for the ship's card, and a revealed pair's ships "
+             "move by it (N3 within the pair); or the crews are ignored (cards alone).",
+        record_default=False, lobby=False))] = "roll"
+    mine_arc_line: Annotated[Literal["attacker", "first"], Field(**option(
+        help="The 8 Nations: a Bomba mine on a line between two of a ship's arcs strikes "
+             "where its side would choose (most harm to an enemy, least to a friend, by the "
+             "exact odds), or the first location in card order (N6).",
+        record_default=False))] = "attacker"
+    flak_mines: Annotated[bool, Field(**option(
+        help="The 8 Nations: Flak rolls against a Bomba mine's attack on its location as "
+             "against a torpedo (the text's mine destroyed by Flak; N4, N6).",
+        record_default=False))] = True
     nations: Annotated[bool, Field(**option(
         help="The 8 Nations (with the Commander rules): each nation's special action and "
              "slots (N1-N9), and its variant cards; off, only the published cards.",

@@ -159,6 +159,9 @@ class ShipSpec:
     #: R5: the longest range any gun battery of the ship reaches (its last band), 0 without
     #: guns: a target farther than this from every weapon hex draws no attack
     gun_reach: int = field(init=False, default=0)
+    #: N2: holds a slot whose effect changes its attacks' firing part (an Officer, a
+    #: Magazine, a Resolute gun): worked out once, not per shot (``breach.shooter``)
+    british_parts: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         reach = 0
@@ -168,6 +171,9 @@ class ShipSpec:
                     if band is not None and band.range > reach:
                         reach = band.range
         object.__setattr__(self, "gun_reach", reach)
+        object.__setattr__(self, "british_parts", any(
+            self.specials.get(e, 0) for e in (Effect.OFFICER, Effect.MAGAZINE,
+                                              Effect.RESOLUTE_GUN)))
 
     def special(self, effect: Effect) -> int:
         """The mask of the slots with the 8 Nations ``effect`` in play (0: none)."""

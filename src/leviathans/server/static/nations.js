@@ -200,7 +200,7 @@ function lockMove(ctx) {
     moving ? el("p", { id: "lock-mp", class: "big" }, "MP left ", el("strong", {}, String(moving.mp_left)),
       " · hexes before a turn ", el("strong", {}, String(moving.hexes_before_turn))) : null,
     el("p", { class: "muted small", id: "lock-help" },
-      "The locked ships move and turn together with the lowest MP among them; a turn is about one member's pivot and costs 1 MP per member."),
+      "The locked ships move and turn together with the lowest MP among them; a turn is about one member's pivot and costs 1 MP per member; a sideslip (once a move, 1 MP) needs every member's steering gear or slip shaft on that side."),
     list.map((g) => groupBox(ctx, g)),
     ctx.drawOffer(), ctx.concede());
 }

@@ -32,7 +32,7 @@ from ..slot_kinds import Effect
 from ..state import GameState
 
 __all__ = ["FLANK", "FLANK_NEED", "FLANK_SPEED", "FlankSpeed", "FlankSpeedRule",
-           "flank_engines", "flank_mp", "flank_speed_odds", "initiative_bonus",
+           "flank_engines", "flank_mp", "flank_speed_odds", "fog_order", "initiative_bonus",
            "initiative_order", "initiative_view", "move_order"]
 
 RED = die("red")
@@ -217,32 +217,92 @@ def initiative_order(state: GameState, winner: str, groups: tuple[Any, ...],
     rolled = next(e for e in reversed(events) if isinstance(e, InitiativeRolled))
     rolls = {side: sum(dice) for side, dice in rolled.attempts[-1].items()}
     setup = state.setup
-    rank: dict[int, tuple[int, bool, bool]] = {}
-    for i in afloat:
-        side = setup.ships[i].side
-        rank[i] = (rolls[side] + initiative_bonus(state, i), _has_crew(state, i), side == winner)
+    rank = _ranks(state, afloat, rolls, winner)
     out: list[Any] = []
     for t in sorted({setup.ships[i].type for i in afloat}, reverse=True):
-        ships = sorted((i for i in afloat if setup.ships[i].type == t), key=lambda i: rank[i])
-        for (side, _), members in _runs(ships, lambda i: (setup.ships[i].side, rank[i])):
-            whole = [i for i in ships if setup.ships[i].side == side]
-            out.append((side, t) if members == whole else (side, t, tuple(members)))
+        out.extend(_ranked_groups(state, [i for i in afloat if setup.ships[i].type == t],
+                                  rank))
     initiative = tuple((i, rank[i][0]) for i in afloat)
     events.append(InitiativeOrder(
         tuple((setup.ships[i].name, rank[i][0]) for g in out for i in _members(state, g))))
     return state.evolve(nations=nations.evolve(initiative=initiative)), tuple(out)
 
 
-def _runs(items: list[int], key: Any) -> Iterator[tuple[Any, list[int]]]:
-    """Consecutive items with the same key, as (key's side, items)."""
+def _ranks(state: GameState, ships: list[int], rolls: dict[str, int], winner: str
+           ) -> dict[int, tuple[int, bool, bool]]:
+    """N3: each ship's rank: its side's roll + its Initiative Crews, then (at equal
+    initiative) a ship with crew after one without, then the roll's winner after the loser."""
+    rank: dict[int, tuple[int, bool, bool]] = {}
+    for i in ships:
+        side = state.setup.ships[i].side
+        rank[i] = (rolls[side] + initiative_bonus(state, i), _has_crew(state, i), side == winner)
+    return rank
+
+
+def _ranked_groups(state: GameState, ships: list[int], rank: dict[int, tuple[int, bool, bool]]
+                   ) -> list[Any]:
+    """``ships`` (of one Type, or a fog-of-war pair) as movement groups, lowest rank first:
+    a side's ships at one rank move as a group; a rank holding every ship of its side (and
+    Type) among them is the usual (side, Type) group."""
+    setup = state.setup
+    ordered = sorted(ships, key=lambda i: rank[i])
+    out: list[Any] = []
+    for (side, t), members in _runs(ordered, lambda i: (setup.ships[i].side, rank[i]),
+                                    lambda i: (setup.ships[i].side, setup.ships[i].type)):
+        whole = [i for i in ordered if setup.ships[i].side == side and setup.ships[i].type == t]
+        out.append((side, t) if members == whole else (side, t, tuple(members)))
+    return out
+
+
+def fog_order(state: GameState, events: list[Event]) -> GameState:
+    """N3 under fog-of-war initiative (F1; option ``fog_crews``, issue 16): a revealed pair of
+    cards gives two groups, the loser's then the winner's; with ``fog_crews = "roll"`` each of
+    their ships' initiative is its side's roll for its card + 1 per intact Initiative Crew,
+    and the pair's ships move by it as under N3 (lowest first; at equal initiative a ship with
+    crew after one without, then the pair's winner after its loser). Without a crew among
+    them, or with one side alone moving (no roll), the groups stay as revealed."""
+    from ..events import InitiativeOrder
+    from ..ships import AFLOAT
+
+    nations = state.nations
+    assert nations is not None and state.fog is not None
+    groups = state.groups
+    if (state.setup.options.fog_crews != "roll" or len(groups) != 2
+            or groups[0][0] == groups[1][0]):
+        return state
+    setup = state.setup
+    sides = setup.sides
+    rolls: dict[str, int] = {}
+    for k, side in enumerate(sides):
+        roll = state.fog.revealed[k][-1].roll if state.fog.revealed[k] else None
+        if roll is None:
+            return state
+        rolls[side] = roll
+    ships = [i for i in state.afloat() if state.ships[i].status == AFLOAT
+             and state.ships[i].bow is not None and not state.finished >> i & 1
+             and any(setup.ships[i].side == g[0] and setup.ships[i].type == g[1]
+                     for g in groups)]
+    if not any(_has_crew(state, i) for i in ships):
+        return state
+    rank = _ranks(state, ships, rolls, groups[1][0])
+    out = _ranked_groups(state, ships, rank)
+    events.append(InitiativeOrder(
+        tuple((setup.ships[i].name, rank[i][0]) for g in out for i in _members(state, g))))
+    kept = tuple((i, n) for i, n in nations.initiative if i not in rank)
+    return state.evolve(groups=tuple(out), nations=nations.evolve(
+        initiative=(*kept, *((i, rank[i][0]) for i in ships))))
+
+
+def _runs(items: list[int], key: Any, name: Any) -> Iterator[tuple[Any, list[int]]]:
+    """Consecutive items with the same key, as (``name`` of the run's first, items)."""
     run: list[int] = []
     for i in items:
         if run and key(run[0]) != key(i):
-            yield key(run[0]), run
+            yield name(run[0]), run
             run = []
         run.append(i)
     if run:
-        yield key(run[0]), run
+        yield name(run[0]), run
 
 
 def _members(state: GameState, group: tuple[Any, ...]) -> list[int]:

@@ -34,8 +34,8 @@ from ..state import GameState, MoveProgress
 __all__ = ["FLAK_NEED", "LOCKS", "LOCK_NEED", "LockFormation", "LockMove", "LockOn",
            "LockStep", "facing_location", "flak_cancels", "flak_chance", "flak_crew",
            "flak_odds", "flak_slots",
-           "leave_lock", "live_locks", "lock_chance", "lock_crews", "lock_odds", "lock_of",
-           "lock_view", "rammed", "touching"]
+           "leave_lock", "live_locks", "lock_chance", "lock_crews", "lock_ends", "lock_moving",
+           "lock_odds", "lock_of", "lock_view", "rammed", "touching"]
 
 RED = die("red")
 #: N4: what 1 red + the best crew die must reach for a Flak slot to cancel the attack
@@ -111,10 +111,12 @@ def flak_cancels(state: GameState, ship: int, location: int, dice: DiceSource,
 #   Type 4, the fore or aft side whose weapon hex is nearer the other ship).
 # A lock moves as one when its first member would (no member having moved this turn): with
 # the lowest MP of its members, forward, or turning rigidly one hexside about any member's
-# pivot at 1 MP per member, after the highest hexes-before-turn of its members, one hexside a
-# hex (``locked SHIP:F``, ``locked SHIP:L@MEMBER``, ``locked SHIP:E``); it may pass over other
-# ships but never end on one (a step is offered only if the lock can still end clear, straight
-# ahead), and never enters the half-hex ring. A member taking its
+# pivot at 1 MP per member, after the highest hexes-before-turn of its members to that side
+# (steering gear counted, A8), one hexside a hex, or sideslipping once a move for 1 MP where
+# every member may sideslip that way (A8) (``locked SHIP:F``, ``locked SHIP:L@MEMBER``,
+# ``locked SHIP:P``, ``locked SHIP:E``); it may pass over other ships but never end on one (a
+# step is offered when some way on from it still ends clear, as a single ship's steps are),
+# and never enters the half-hex ring. A member taking its
 # own move (the lead breaking away, the target moving) leaves the lock; a lock ends when fewer
 # than two members remain side by side, afloat (a broken keel ends it), or when a member is
 # successfully rammed.
@@ -140,7 +142,8 @@ class LockOn:
 @dataclass(frozen=True, slots=True)
 class LockStep:
     """N4: a step of the lock led by ``ship``: ``F`` forward, ``L``/``R`` one hexside about
-    the pivot of ``about`` (a member), ``E`` the end of the lock's move."""
+    the pivot of ``about`` (a member), ``P``/``S`` a sideslip to port / starboard (A8), ``E``
+    the end of the lock's move."""
 
     ship: str
     step: str
@@ -163,7 +166,7 @@ def _read_lock(text: str) -> LockOn | LockStep | None:
         ship, colon, step = rest.rpartition(":")
         step, at, about = step.partition("@")
         step = step.strip()
-        if not colon or not ship.strip() or step not in ("F", "L", "R", "E"):
+        if not colon or not ship.strip() or step not in ("F", "L", "R", "P", "S", "E"):
             return None
         if (step in ("L", "R")) != bool(at and about.strip()):
             raise IllegalActionError(f"cannot read action {text!r}: a lock turns about a "
@@ -185,6 +188,8 @@ class LockMove:
     #: turned in the current hex
     turned: bool
     used: int = 0
+    #: sideslipped this move (A8: once a move)
+    slipped: bool = False
 
 
 def _side(name: str) -> str:
@@ -296,8 +301,9 @@ class LockFormation:
 
     def table_actions(self, setup: GameSetup) -> Iterator[Any]:
         """Every lock action the setup could ever allow (the environment's table): each German
-        ship locking to each friendly German ship, and leading a lock (forward, the end, a
-        turn about each friendly German member): n(n-1) + n(2n+2) per side of n German ships.
+        ship locking to each friendly German ship, and leading a lock (forward, the two
+        sideslips, the end, a turn about each friendly German member): n(n-1) + n(2n+4) per
+        side of n German ships.
         """
         german = [s for s in setup.ships if s.nation == "german"]
         for a in german:
@@ -312,6 +318,8 @@ class LockFormation:
             for step in ("L", "R"):
                 for m in mates:
                     yield LockStep(a.name, step, m.name)
+            yield LockStep(a.name, "P")
+            yield LockStep(a.name, "S")
             yield LockStep(a.name, "E")
 
     def legal_actions(self, state: GameState) -> Iterator[Any]:
@@ -347,8 +355,23 @@ class LockFormation:
     def apply(self, state: GameState, action: Any, dice: DiceSource, events: list[Event]
               ) -> GameState:
         if isinstance(action, LockStep):
-            return _apply_lock_step(state, action, events)
+            after = _apply_lock_step(state, action, events)
+            if after.nations is not None and after.nations.mines:  # N6: mines go off
+                after = _lock_mines(state, after, action, dice, events)
+            return after
         return _apply_lock(state, action, dice, events)
+
+    def holding(self, state: GameState) -> str | None:
+        """A lock moving as one holds the move: only its steps (``MoveTakeover``)."""
+        if state.nations is not None and state.nations.lock_move is not None:
+            return "a lock is moving as one: it moves or ends its move first"
+        return None
+
+    def own_step(self, state: GameState, ship: int, events: list[Event]) -> GameState:
+        """A member taking a step of its own leaves its lock (``MoveTakeover``)."""
+        if state.nations is not None and state.nations.locks:
+            return leave_lock(state, ship, "it moves on its own", events)
+        return state
 
 
 def _apply_lock(state: GameState, action: LockOn, dice: DiceSource, events: list[Event]
@@ -474,61 +497,132 @@ def _new_move(state: GameState, members: tuple[int, ...], lead: int) -> LockMove
     return LockMove(members, lead, min(state.mp_available(m) for m in members), 0, False)
 
 
+#: a lock's place and progress in its move: every member's (bow, facing), the hexes entered
+#: since the move's start or the last turn, a turn made in the current hex, a sideslip made
+LockNode = tuple[tuple[tuple[Hex, Facing], ...], int, bool, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class _LockHelm:
+    """What the lock as one may do (A8 for each member, N4 for the whole): the hexes to enter
+    before a turn to port and to starboard (the most any member needs, its steering gear
+    counted), and a sideslip to port / starboard (only if every member may sideslip so)."""
+
+    before: tuple[int, int]
+    slips: tuple[bool, bool]
+
+
+def _lock_helm(state: GameState, members: tuple[int, ...]) -> _LockHelm:
+    from ..manoeuvres import helm
+
+    helms = [helm(state, m) for m in members]
+    return _LockHelm((max(h.before[0] for h in helms), max(h.before[1] for h in helms)),
+                     (all(h.slips[0] for h in helms), all(h.slips[1] for h in helms)))
+
+
 def _before_turn(state: GameState, move: LockMove) -> int:
-    return max(state.setup.ships[m].enter_before_turn for m in move.members)
+    """The fewest hexes the lock must enter before a turn to either side."""
+    return min(_lock_helm(state, move.members).before)
 
 
-def _placed(state: GameState, move: LockMove, step: str, about: int | None
-            ) -> list[tuple[Hex, Facing]] | None:
-    """Every member's (bow, facing) after ``step``, or ``None`` where the lock could not
-    make it: a member off the board or on the half-hex ring, or the lock unable to end its
-    move clear of every other ship with the MP it would have left (it may pass over ships,
-    never end on one; its way out is checked straight ahead)."""
-    centre = None
-    if about is not None:
-        spec = state.setup.ships[about]
-        centre = state.hexes(about)[spec.pivot]
-    turn = {"L": -1, "R": 1}.get(step, 0)
-    out = []
+def _node(state: GameState, move: LockMove) -> LockNode:
+    placed = []
     for m in move.members:
         s = state.ships[m]
         assert s.bow is not None
-        if step == "F":
-            bow, facing = s.bow.neighbour(s.facing), s.facing
-        else:
-            assert centre is not None
-            bow, facing = _rotate(s.bow, centre, turn), s.facing.turned(turn)
-        out.append((bow, facing))
-    left = move.mp - (1 if step == "F" else len(move.members))
-    return out if _can_end(state, move.members, out, left) else None
-
-
-def _can_end(state: GameState, members: tuple[int, ...], placed: list[tuple[Hex, Facing]],
-             mp: int) -> bool:
-    """Can the lock, placed so, end clear of other ships now or after up to ``mp`` steps
-    straight ahead, every member on the board and off the half-hex ring on the way?"""
-    board = state.setup.board
-    others = {h for i in state.afloat() if i not in members for h in state.hexes(i)}
-    for k in range(mp + 1):
-        clear = True
-        for m, (bow, facing) in zip(members, placed, strict=True):
-            for h in footprint(bow.neighbour(facing, k), facing, state.setup.ships[m].length):
-                if not board.contains(h) or board.is_half_hex(h):
-                    return False
-                clear = clear and h not in others
-        if clear:
-            return True
-    return False
-
-
-def _clear(state: GameState, members: tuple[int, ...]) -> bool:
-    """Do the lock's members stand clear of every other ship (may it end its move here)?"""
-    placed = []
-    for m in members:
-        s = state.ships[m]
-        assert s.bow is not None
         placed.append((s.bow, s.facing))
-    return _can_end(state, members, placed, 0)
+    return tuple(placed), move.since, move.turned, move.slipped
+
+
+def _lock_successors(state: GameState, members: tuple[int, ...], helm: _LockHelm,
+                     n: LockNode) -> list[tuple[str, int | None, int, LockNode]]:
+    """Every step the lock's node allows (``step``, the member turned about, its MP cost,
+    the node it leads to), in the order F, L, R (about each member in turn), P, S; a step
+    taking a member off the board or onto the half-hex ring is left out (N4). Cached per
+    state."""
+    key = ("lock-successors", members, n)
+    found: list[tuple[str, int | None, int, LockNode]] | None = state.cache.get(key)
+    if found is not None:
+        return found
+    placed, since, turned, slipped = n
+    setup = state.setup
+    most = max(helm.before)
+    out: list[tuple[str, int | None, int, LockNode]] = []
+    forward = tuple((bow.neighbour(facing), facing) for bow, facing in placed)
+    out.append(("F", None, 1, (forward, min(since + 1, most), False, slipped)))
+    if not turned:
+        for step, side, turn in (("L", 0, -1), ("R", 1, 1)):
+            if since < helm.before[side]:
+                continue
+            for about, (abow, afacing) in zip(members, placed, strict=True):
+                spec = setup.ships[about]
+                centre = footprint(abow, afacing, spec.length)[spec.pivot]
+                rotated = tuple((_rotate(bow, centre, turn), facing.turned(turn))
+                                for bow, facing in placed)
+                out.append((step, about, len(members), (rotated, 0, True, slipped)))
+    if not slipped:
+        for step, side, turn in (("P", 0, -1), ("S", 1, 1)):
+            if helm.slips[side]:
+                shifted = tuple((bow.neighbour(facing.turned(turn)), facing)
+                                for bow, facing in placed)
+                # a new hex, but none toward the next turn; a facing change may follow
+                out.append((step, None, 1, (shifted, since, False, True)))
+    found = [t for t in out if _inside(state, members, t[3][0])]
+    state.cache[key] = found
+    return found
+
+
+def _inside(state: GameState, members: tuple[int, ...],
+            placed: tuple[tuple[Hex, Facing], ...]) -> bool:
+    """Is every member on the board and off the half-hex ring?"""
+    inner = state.setup.board.cells() - state.setup.board.edge()
+    return all(inner.issuperset(footprint(bow, facing, state.setup.ships[m].length))
+               for m, (bow, facing) in zip(members, placed, strict=True))
+
+
+def _clear_of(state: GameState, members: tuple[int, ...],
+              placed: tuple[tuple[Hex, Facing], ...]) -> bool:
+    """Do the members, placed so, stand clear of every other ship (may the lock end here)?"""
+    key = ("lock-others", members)
+    others: frozenset[Hex] | None = state.cache.get(key)
+    if others is None:
+        others = state.cache[key] = frozenset(
+            h for i in state.afloat() if i not in members for h in state.hexes(i))
+    return all(others.isdisjoint(footprint(bow, facing, state.setup.ships[m].length))
+               for m, (bow, facing) in zip(members, placed, strict=True))
+
+
+def _lock_can_end(state: GameState, members: tuple[int, ...], helm: _LockHelm, n: LockNode,
+                  mp: int) -> bool:
+    """Can the lock, from node ``n`` with ``mp`` left, still end its move clear of every other
+    ship (as a single ship's move is checked, :func:`..manoeuvres.can_end`)? Every step costs
+    MP, so the search has no cycles."""
+    if _clear_of(state, members, n[0]):
+        return True
+    key = ("lock-end", members, n, mp)
+    known: bool | None = state.cache.get(key)
+    if known is None:
+        known = state.cache[key] = any(
+            cost <= mp and _lock_can_end(state, members, helm, child, mp - cost)
+            for _, _, cost, child in _lock_successors(state, members, helm, n))
+    return known
+
+
+def _lock_options(state: GameState, move: LockMove
+                  ) -> Iterator[tuple[LockStep, int, LockNode]]:
+    """Every step the lock may take now (a legal step: the lock can still end its move clear
+    afterwards), with its MP cost and the node it leads to; the end where the lock stands
+    clear."""
+    names = state.setup.ships
+    lead = names[move.lead].name
+    helm = _lock_helm(state, move.members)
+    n = _node(state, move)
+    for step, about, cost, child in _lock_successors(state, move.members, helm, n):
+        if cost <= move.mp and _lock_can_end(state, move.members, helm, child, move.mp - cost):
+            yield (LockStep(lead, step, None if about is None else names[about].name), cost,
+                   child)
+    if _clear_of(state, move.members, n[0]):
+        yield LockStep(lead, "E"), 0, n
 
 
 def _rotate(h: Hex, centre: Hex, turn: int) -> Hex:
@@ -540,18 +634,55 @@ def _rotate(h: Hex, centre: Hex, turn: int) -> Hex:
 
 
 def _steps_of(state: GameState, move: LockMove) -> Iterator[LockStep]:
+    for step, _, _ in _lock_options(state, move):
+        yield step
+
+
+def lock_moving(state: GameState, lead: int | None = None) -> LockMove | None:
+    """N4: the lock moving as one now, else (with ``lead``) the move of the lock ``lead``
+    would lead now if that is offered (for bots and the browser)."""
+    if state.nations is None:
+        return None
+    if state.nations.lock_move is not None:
+        return state.nations.lock_move  # type: ignore[no-any-return]
+    if lead is None:
+        return None
+    name = state.setup.ships[lead].name
+    if any(step.ship == name for step in _lock_starts(state)):
+        live = next(m for m in live_locks(state) if lead in m)
+        return _new_move(state, live, lead)
+    return None
+
+
+def lock_ends(state: GameState, move: LockMove
+              ) -> dict[tuple[tuple[Hex, Facing], ...], list[LockStep]]:
+    """N4: every place the lock's move can end (every member's (bow, facing), clear of other
+    ships), each with a way there of legal steps ending with ``E`` where MP are left (as
+    :func:`..movement.reachable_ends` for a single ship; for bots and the browser). Breadth
+    first by MP spent; a node met again with no more MP left is not expanded again."""
     names = state.setup.ships
     lead = names[move.lead].name
-    if move.mp >= 1 and _placed(state, move, "F", None) is not None:
-        yield LockStep(lead, "F")
-    cost = len(move.members)
-    if move.mp >= cost and move.since >= _before_turn(state, move) and not move.turned:
-        for step in ("L", "R"):
-            for m in move.members:
-                if _placed(state, move, step, m) is not None:
-                    yield LockStep(lead, step, names[m].name)
-    if _clear(state, move.members):
-        yield LockStep(lead, "E")
+    helm = _lock_helm(state, move.members)
+    start = _node(state, move)
+    best: dict[LockNode, int] = {start: move.mp}
+    frontier: list[tuple[LockNode, int, list[LockStep]]] = [(start, move.mp, [])]
+    ends: dict[tuple[tuple[Hex, Facing], ...], list[LockStep]] = {}
+    while frontier:
+        following = []
+        for n, mp, path in frontier:
+            if _clear_of(state, move.members, n[0]) and n[0] not in ends:
+                ends[n[0]] = [*path, LockStep(lead, "E")] if mp else path
+            for step, about, cost, child in _lock_successors(state, move.members, helm, n):
+                left = mp - cost
+                if left < 0 or best.get(child, -1) >= left:
+                    continue
+                if not _lock_can_end(state, move.members, helm, child, left):
+                    continue
+                best[child] = left
+                following.append((child, left, [
+                    *path, LockStep(lead, step, None if about is None else names[about].name)]))
+        frontier = following
+    return ends
 
 
 def _lock_steps(state: GameState) -> Iterator[LockStep]:
@@ -584,35 +715,67 @@ def _why_lock_step(state: GameState, action: LockStep) -> str | None:
         return None
     if action.step == "E":
         return "the lock may not end its move over another ship"
-    if action.step == "F" or move.mp < len(move.members):
+    helm = _lock_helm(state, move.members)
+    if action.step in ("P", "S"):
+        side = 0 if action.step == "P" else 1
+        if move.slipped:
+            return "the lock may sideslip only once a move (A8)"
+        if not helm.slips[side]:
+            name = ("port", "starboard")[side]
+            return (f"every member of the lock needs an intact steering gear or slip shaft to "
+                    f"{name} to sideslip (A8)")
+    cost = len(move.members) if action.step in ("L", "R") else 1
+    if move.mp < cost:
         return f"the lock cannot make that step ({move.mp} MP left)"
-    if move.turned or move.since < _before_turn(state, move):
-        return (f"the lock must enter {_before_turn(state, move)} hex(es) before each turn, "
-                f"one hexside a hex ({move.since} so far)")
-    return f"the lock cannot turn {action.step} about {action.about}"
+    if action.step in ("L", "R"):
+        need = helm.before[0 if action.step == "L" else 1]
+        if move.turned or move.since < need:
+            return (f"the lock must enter {need} hex(es) before a turn to "
+                    f"{'port' if action.step == 'L' else 'starboard'}, one hexside a hex "
+                    f"({move.since} so far)")
+        return (f"the lock cannot turn {action.step} about {action.about}: it would leave the "
+                f"board or could not end its move clear")
+    return ("the lock cannot make that step: it would leave the board or could not end its "
+            "move clear")
 
 
 def _apply_lock_step(state: GameState, action: LockStep, events: list[Event]) -> GameState:
     assert state.nations is not None
     move, _ = _current(state, action)
     assert move is not None
-    setup = state.setup
     if action.step == "E" or move.mp == 0:
         return _end_lock_move(state, move, events)
-    about = None if action.about is None else setup.by_name[action.about]
-    placed = _placed(state, move, action.step, about)
-    assert placed is not None
+    cost, placed = next((cost, n[0]) for step, cost, n in _lock_options(state, move)
+                        if step == action)
     ships = list(state.ships)
-    entered = action.step == "F"
+    entered = action.step in ("F", "P", "S")  # a sideslip enters a hex too (A8)
     for m, (bow, facing) in zip(move.members, placed, strict=True):
         ships[m] = ships[m]._replace(bow=bow, facing=facing, moved=ships[m].moved or entered)
-    cost = 1 if entered else len(move.members)
-    move = LockMove(move.members, move.lead, move.mp - cost,
-                    move.since + 1 if entered else 0, not entered, move.used + cost)
+    since = {"F": move.since + 1, "P": move.since, "S": move.since}.get(action.step, 0)
+    move = LockMove(move.members, move.lead, move.mp - cost, since,
+                    action.step in ("L", "R"), move.used + cost,
+                    move.slipped or action.step in ("P", "S"))
     state = state.evolve(ships=tuple(ships), nations=state.nations.evolve(lock_move=move))
     if move.mp == 0:
         return _end_lock_move(state, move, events)
     return state
+
+
+def _lock_mines(before: GameState, after: GameState, action: LockStep, dice: DiceSource,
+                events: list[Event]) -> GameState:
+    """N6: the hexes a lock's step brought its members into set off the active mines on or
+    next to them, as a single ship's step does; a member lost to them ends the lock's move."""
+    from .russia import mines_entered
+
+    move, _ = _current(before, action)
+    assert move is not None
+    entered = {m: set(after.hexes(m)) - set(before.hexes(m)) for m in move.members}
+    after = mines_entered(after, {m: e for m, e in entered.items() if e}, dice, events)
+    assert after.nations is not None
+    moving = after.nations.lock_move
+    if moving is not None and any(after.ships[m].status == REMOVED for m in moving.members):
+        after = _end_lock_move(after, moving, events)
+    return after
 
 
 def _end_lock_move(state: GameState, move: LockMove, events: list[Event]) -> GameState:
@@ -623,8 +786,8 @@ def _end_lock_move(state: GameState, move: LockMove, events: list[Event]) -> Gam
     names = state.setup.ships
     for m in move.members:
         finished |= 1 << m
-    hugs = tuple(Hugging(a, b, "defensive") for a in move.members for b in move.members
-                 if a != b)
+    kept = [m for m in move.members if state.ships[m].status != REMOVED]
+    hugs = tuple(Hugging(a, b, "defensive") for a in kept for b in kept if a != b)
     bows = []
     for m in move.members:
         bow = state.ships[m].bow

@@ -21,8 +21,12 @@
   brings a hex of it onto or next to an active mine sets it off: every ship with a hex on or
   next to the mine takes 4 red + two slot dice (saturation), no location dice, no crew,
   struck in its damage arc holding the mine hex (a ship on the mine hex: its bow; a mine hex
-  on a line between two arcs: the first of them in card order, our reading, so that a chain
-  needs no decision in the middle of a move); damage at once; then every active mine next to
+  on a line between two arcs: the attacker's choice, which the engine makes for the mine's
+  side by the exact odds so that a chain needs no decision in the middle of a move, option
+  ``mine_arc_line``, :func:`mine_location`); the struck location's Flak rolls first as against
+  a torpedo-phase attack (option ``flak_mines``: the text's mine "destroyed by Flak" went off
+  before the ship came within reach: no damage to it, the blast and its chain go on for the
+  others); damage at once; then every active mine next to
   it goes off the same way (a chain), each mine removed once it has gone off. A moving ship
   whose keel breaks ends its move. A ram's step and its pushes (A6) enter hexes too: their
   mines go off once the ram's attacks are made.
@@ -53,7 +57,8 @@ if TYPE_CHECKING:
 
 __all__ = ["EVADE", "EVASION_NEED", "MINE_DICE", "MINE_SLOT_DICE", "Evade", "EvasiveOdds",
            "LayMine", "activate_mines", "can_mine", "evaded_dice", "evasion_penalty",
-           "evasive_odds", "legal_mines", "mine_hexes", "mine_locations", "mine_odds",
+           "evasive_odds", "legal_mines", "mine_hexes", "mine_location", "mine_locations",
+           "mine_odds",
            "mines_after_move", "mines_after_ram", "mines_entered", "range_bonus", "set_off",
            "view", "why_mine_illegal"]
 
@@ -425,14 +430,41 @@ def _mine_parts(state: GameState, ship: int, location: int) -> tuple[Any, Any]:
 
 def mine_odds(state: GameState, ship: int, location: int) -> Any:
     """N6: exact odds of a mine attack on ``location`` of ``ship`` as it stands now
-    (``odds.AttackOdds``: each slot destroyed by either slot die, the keel, critical damage)."""
+    (``odds.AttackOdds``: each slot destroyed by either slot die, the keel, critical damage),
+    what gets past the location's Flak counted (option ``flak_mines``)."""
     from .. import breach
     from ..odds import AttackOdds
 
     tspec = state.setup.ships[ship]
     slots, keel, critical = breach.exact_odds(*_mine_parts(state, ship, location))
+    if state.setup.options.flak_mines:
+        from .germany import flak_odds
+
+        past = 1 - flak_odds(tspec, state.ships[ship], location)
+        if past != 1:
+            slots, keel, critical = tuple(p * past for p in slots), keel * past, critical * past
     return AttackOdds({tspec.slot_ref(6 * location + k): p for k, p in enumerate(slots)
                        if tspec.breach[location][k] is not None}, keel, critical)
+
+
+def mine_location(state: GameState, ship: int, mine: Hex, side: str) -> int:
+    """N6: where a mine on ``mine`` laid by ``side`` strikes ``ship``: its one location, or on
+    a line between arcs the attacker's choice (option ``mine_arc_line``): ``"attacker"``, the
+    choice made for the mine's side by its exact odds (:func:`mine_odds`): against an enemy
+    the location most likely to break the keel, then with the most slots expected destroyed;
+    against a friend the least; ties to the first in card order; ``"first"``: the first in
+    card order."""
+    found = mine_locations(state, ship, mine)
+    if len(found) == 1 or state.setup.options.mine_arc_line == "first":
+        return found[0]
+
+    def harm(location: int) -> tuple[Fraction, Fraction]:
+        odds = mine_odds(state, ship, location)
+        return odds.keel, odds.expected_slots
+
+    if state.setup.ships[ship].side == side:
+        return min(found, key=lambda loc: (harm(loc), loc))
+    return max(found, key=lambda loc: (harm(loc), -loc))
 
 
 class _MineDice:
@@ -448,22 +480,30 @@ class _MineDice:
         return self.inner.roll(d, label if label == "mine" else f"mine:{label}")
 
 
-def _blast(state: GameState, mine: Hex, dice: DiceSource, events: list[Event]) -> GameState:
-    """One mine going off: every ship with a hex on or next to it takes a mine attack (in
-    ship order), at once."""
+def _blast(state: GameState, mine: Hex, side: str, dice: DiceSource, events: list[Event]
+           ) -> GameState:
+    """One mine (laid by ``side``) going off: every ship with a hex on or next to it takes a
+    mine attack (in ship order), at once, unless the struck location's Flak stops it (option
+    ``flak_mines``)."""
     from .. import breach
     from ..events import MineAttack, ShipLost
     from ..gunnery import _describe_all
     from ..ships import REMOVED
+    from .germany import flak_cancels
 
     setup = state.setup
     for i in list(state.afloat()):
         if state.ships[i].status == REMOVED or not any(_near(h, mine)
                                                         for h in state.hexes(i)):
             continue
-        # a mine hex on a line between two arcs: the first location in card order (no
-        # decision in the middle of a move; our reading)
-        location = mine_locations(state, i, mine)[0]
+        # a mine hex on a line between two arcs: the attacker's choice, made by the engine
+        # (no decision in the middle of a move; option mine_arc_line)
+        location = mine_location(state, i, mine, side)
+        # the text: a mine Flak destroys went off before the ship came within its reach (it
+        # still goes off, for the other ships and its chain)
+        if setup.options.flak_mines and flak_cancels(state, i, location, dice, events,
+                                                     "a Bomba mine"):
+            continue
         spec = setup.ships[i]
         shot, struck = _mine_parts(state, i, location)
         results = breach.roll_attack(shot, struck, _MineDice(dice))
@@ -510,7 +550,7 @@ def set_off(state: GameState, mine: Hex, dice: DiceSource, events: list[Event]) 
             mines=tuple(m for m in nations.mines if m[0] != here)))
         events.append(MineExploded(here.label(), state.setup.ships[layer].name,
                                    len(gone) > 1))
-        state = _blast(state, here, dice, events)
+        state = _blast(state, here, state.setup.ships[layer].side, dice, events)
         assert state.nations is not None
         queue.extend(h for h, _, active in state.nations.mines
                      if active and _near(h, here) and h not in gone)
