@@ -51,10 +51,20 @@ def can_attack(state: StarshipState, i: int) -> bool:
         return False
     if e.disorder > p.system_slots:
         return False
-    return any(True for _ in _member_attacks(state, i))
+    return bool(_member_attacks(state, i))
 
 
 def activatable(state: StarshipState, side: str) -> list[tuple[int, ...]]:
+    """Groups (one element, or a unit's members) of ``side`` that may still attack now."""
+    memo = state.memo()
+    key = ("attack-groups", side)
+    groups = memo.get(key)
+    if groups is None:
+        groups = memo[key] = _activatable(state, side)
+    return list(groups)
+
+
+def _activatable(state: StarshipState, side: str) -> list[tuple[int, ...]]:
     groups: list[tuple[int, ...]] = []
     seen: set[str] = set()
     for i, p in enumerate(state.pieces):
@@ -128,7 +138,17 @@ def _launch_pose(state: StarshipState, i: int, heading: float) -> Pose:
     return Pose(pose.x + r * math.sin(rad), pose.y - r * math.cos(rad), heading)
 
 
-def _member_attacks(state: StarshipState, i: int) -> Iterator[Attack]:
+def _member_attacks(state: StarshipState, i: int) -> tuple[Attack, ...]:
+    """Element ``i``'s attacks now (they depend only on the pieces and elements)."""
+    memo = state.memo()
+    key = ("attacks", i)
+    attacks = memo.get(key)
+    if attacks is None:
+        attacks = memo[key] = tuple(_list_attacks(state, i))
+    return attacks
+
+
+def _list_attacks(state: StarshipState, i: int) -> Iterator[Attack]:
     p = state.pieces[i]
     for mount in p.mounts:
         if not _usable(state, i, mount):

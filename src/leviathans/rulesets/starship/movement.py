@@ -20,7 +20,9 @@ value the rules allow is legal too when given as text.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
+from math import hypot
 
 from ...protocol import Event
 from .actions import Arrive, EndMove, Forward, Jump, Place, Push, StarAction, Turn, num
@@ -35,6 +37,9 @@ __all__ = [
     "why_not_push",
 ]
 
+#: the bases a moving element may not end on: (x, y, radius) each
+Bases = list[tuple[float, float, float]]
+
 TURNS = (-45.0, -30.0, -15.0, 15.0, 30.0, 45.0)
 PUSH_BEARINGS = tuple(b * 22.5 for b in range(16))
 
@@ -45,6 +50,15 @@ def _ship_like(state: StarshipState, i: int) -> bool:
 
 def activatable(state: StarshipState, side: str) -> list[tuple[int, ...]]:
     """Groups (one element, or a unit's members) of ``side`` that may still move now."""
+    memo = state.memo()
+    key = ("move-groups", side, state.turn)
+    groups = memo.get(key)
+    if groups is None:
+        groups = memo[key] = _activatable(state, side)
+    return list(groups)
+
+
+def _activatable(state: StarshipState, side: str) -> list[tuple[int, ...]]:
     groups: list[tuple[int, ...]] = []
     seen: set[str] = set()
     for i, (p, e) in enumerate(zip(state.pieces, state.elements, strict=True)):
@@ -85,25 +99,27 @@ def _max_step(state: StarshipState, i: int, move: Move) -> float:
     return 3.0 if full else 2.0
 
 
-def _others(state: StarshipState, i: int) -> list[int]:
+def _others(state: StarshipState, i: int) -> Bases:
     """What a moving element may not end on: everything in play, but a ship ignores
-    squadrons (it pushes them aside)."""
-    ship_like = _ship_like(state, i)
-    return [j for j in state.in_play() if j != i
-            and not (ship_like and state.pieces[j].kind == "squadron")]
+    squadrons (it pushes them aside); each as its base, (x, y, radius)."""
+    pieces = state.pieces
+    if pieces[i].kind != "squadron":
+        return [(x, y, r) for j, x, y, r in state.discs()
+                if j != i and pieces[j].kind != "squadron"]
+    return [(x, y, r) for j, x, y, r in state.discs() if j != i]
 
 
-def _clear_at(state: StarshipState, i: int, x: float, y: float, others: list[int]) -> bool:
+def _clear_at(state: StarshipState, i: int, x: float, y: float,
+              others: Bases) -> bool:
     r = state.pieces[i].radius
-    for j in others:
-        pose = state.elements[j].pose
-        assert pose is not None
-        if overlaps((x, y), r, (pose.x, pose.y), state.pieces[j].radius):
+    for ox, oy, rj in others:  # noqa: SIM110 (a loop: faster than all() of a generator)
+        # as geometry.overlaps, inline (the hottest loop of the movement phase)
+        if hypot(x - ox, y - oy) < r + rj - EPSILON:
             return False
     return True
 
 
-def _can_clear(state: StarshipState, i: int, pose: Pose, move: Move, others: list[int],
+def _can_clear(state: StarshipState, i: int, pose: Pose, move: Move, others: Bases,
                memo: dict[tuple[object, ...], bool] | None = None) -> bool:
     """Can the element, from ``pose`` with ``move`` left, still end its move clear of every
     other element? Searched over full steps and hard pivots, with any stopping point along
@@ -169,7 +185,7 @@ def _forward_ok(state: StarshipState, i: int, move: Move, inches: float) -> bool
 
 
 def forward_ok_at(state: StarshipState, i: int, pose: Pose, move: Move, inches: float,
-                  others: list[int], memo: dict[tuple[object, ...], bool] | None = None) -> bool:
+                  others: Bases, memo: dict[tuple[object, ...], bool] | None = None) -> bool:
     """May element ``i``, standing at ``pose`` with ``move`` left, go ``inches`` forward? (The
     pose is given, so a planned move can be searched without building its states.)"""
     if move.ep < 1 or not 0 < inches <= _max_step(state, i, move) + EPSILON:
@@ -184,7 +200,7 @@ def _turn_ok(state: StarshipState, i: int, move: Move, degrees: float) -> bool:
 
 
 def turn_ok_at(state: StarshipState, i: int, pose: Pose, move: Move, degrees: float,
-               others: list[int], memo: dict[tuple[object, ...], bool] | None = None) -> bool:
+               others: Bases, memo: dict[tuple[object, ...], bool] | None = None) -> bool:
     """May element ``i``, standing at ``pose`` with ``move`` left, pivot ``degrees``? (Whether
     it may pivot at all yet is :func:`turn_allowed`.)"""
     after = move._replace(ep=move.ep - 1, since_turn=0.0, turned=True, last_was_turn=True)
@@ -197,7 +213,7 @@ def _end_ok(state: StarshipState, i: int, move: Move) -> bool:
     return end_ok_at(state, i, _pose(state, i), move, _others(state, i))
 
 
-def end_ok_at(state: StarshipState, i: int, pose: Pose, move: Move, others: list[int],
+def end_ok_at(state: StarshipState, i: int, pose: Pose, move: Move, others: Bases,
               memo: dict[tuple[object, ...], bool] | None = None) -> bool:
     """May element ``i``'s move end at ``pose`` with ``move`` left (see :func:`_end_ok`)?"""
     if _clear_at(state, i, pose.x, pose.y, others):
@@ -205,7 +221,7 @@ def end_ok_at(state: StarshipState, i: int, pose: Pose, move: Move, others: list
     return not any(True for _ in _steps_left(state, i, pose, move, others, memo))
 
 
-def _steps_left(state: StarshipState, i: int, pose: Pose, move: Move, others: list[int],
+def _steps_left(state: StarshipState, i: int, pose: Pose, move: Move, others: Bases,
                 memo: dict[tuple[object, ...], bool] | None = None) -> Iterator[float]:
     if move.ep < 1:
         return
@@ -305,7 +321,7 @@ def _element_moves(state: StarshipState, i: int, move: Move | None) -> Iterator[
         yield EndMove(p.name)  # the drive allows a return; it does not force one
         return
     if p.kind == "squadron":
-        spots = [xy for xy in dict.fromkeys(_squadron_spots(state, i)) if _place_ok(state, i, *xy)]
+        spots = _squadron_places(state, i)
         # A squadron with nowhere clear to go (boxed in after a push) stays where it is.
         for x, y in spots or [next(_squadron_spots(state, i))]:
             yield Place(p.name, x, y)
@@ -314,23 +330,75 @@ def _element_moves(state: StarshipState, i: int, move: Move | None) -> Iterator[
         return
     m = move if move is not None else _start(state, i)
     found = False
+    pose = _pose(state, i)
+    others = _others(state, i)  # the same for every step tried from here
     if m.ep >= 1:
         top = _max_step(state, i, m)
         d = STEP
         while d <= top + EPSILON:
-            if _forward_ok(state, i, m, d):
+            if forward_ok_at(state, i, pose, m, d, others):
                 found = True
                 yield Forward(p.name, d)
             d += STEP
         if _turn_allowed(state, i, m):
             for t in TURNS:
-                if _turn_ok(state, i, m, t):
+                if turn_ok_at(state, i, pose, m, t, others):
                     found = True
                     yield Turn(p.name, t)
-    if _end_ok(state, i, m) or not found:
+    if end_ok_at(state, i, pose, m, others) or not found:
         yield EndMove(p.name)
     if hyper and move is None:
         yield Jump(p.name)
+
+
+#: sine and cosine of the 16 listed bearings of a squadron's placements, as Pose.forward
+#: computes them (the same floats, so the same spots)
+_ROSE = tuple((math.sin(math.radians(b)), math.cos(math.radians(b))) for b in PUSH_BEARINGS)
+
+
+def _squadron_places(state: StarshipState, i: int) -> list[tuple[float, float]]:
+    """The listed placements of squadron ``i`` that are legal, in the order of
+    :func:`_squadron_spots` (duplicates dropped): within reach, on the table, clear of every
+    other element in play. The same spots and checks as :func:`_squadron_spots` and
+    :func:`_place_ok`, with the geometry inline (dozens of spots against every base)."""
+    pose = _pose(state, i)
+    px, py = pose.x, pose.y
+    reach = squadron_reach(state, i)
+    limit = reach + 1e-6
+    side = state.pieces[i].side
+    r = state.pieces[i].radius
+    width, depth = state.setup.width, state.setup.depth
+    pieces = state.pieces
+    others = []
+    nearest: tuple[float, float] | None = None
+    best = 0.0
+    for j, x, y, rj in state.discs():
+        if j == i:
+            continue
+        others.append((x, y, rj))
+        if pieces[j].side != side:
+            d = hypot(px - x, py - y)
+            if nearest is None or d < best:
+                nearest, best = (x, y), d
+    rose = _ROSE
+    if nearest is not None:
+        b = bearing((px, py), nearest)
+        rad = math.radians(b)
+        rose = ((math.sin(rad), math.cos(rad)), *rose)
+    spots = [(round(px, 2), round(py, 2))]
+    for sn, cs in rose:
+        for d in (reach, reach / 2, reach / 4):
+            spots.append((round(px + d * sn, 2), round(py - d * cs, 2)))
+    places = []
+    for x, y in dict.fromkeys(spots):
+        if hypot(px - x, py - y) > limit or not (0 <= x <= width and 0 <= y <= depth):
+            continue
+        for ox, oy, rj in others:
+            if hypot(x - ox, y - oy) < r + rj - EPSILON:
+                break
+        else:
+            places.append((x, y))
+    return places
 
 
 def why_not_move(state: StarshipState, action: StarAction) -> str | None:
@@ -381,12 +449,11 @@ def why_not_move(state: StarshipState, action: StarAction) -> str | None:
     if isinstance(action, Place):
         if p.kind != "squadron":
             return f"{name} is not a squadron"
-        if action in set(_element_moves(state, i, None)):
+        # a legal place, or the one offered when none is clear (staying put)
+        if _place_ok(state, i, action.x, action.y) or action in set(_element_moves(state, i, None)):
             return None
-        if not _place_ok(state, i, action.x, action.y):
-            return (f"{name} may be placed within {num(squadron_reach(state, i))}\" of where it "
-                    f"was, on the table and clear of other elements")
-        return None
+        return (f"{name} may be placed within {num(squadron_reach(state, i))}\" of where it "
+                f"was, on the table and clear of other elements")
     if isinstance(action, Jump):
         if "hyperspace-drive" not in e.systems or e.status != IN_PLAY or state.move is not None:
             return f"{name} cannot jump now (Hyperspace Drive not active, or moving)"
