@@ -134,7 +134,7 @@ def test_applying_a_listed_action_does_not_run_the_checks_again(
         monkeypatch: pytest.MonkeyPatch) -> None:
     dice = SeededDice(1)
     state = STARSHIP.new_game(sample_battle(3), dice)
-    action = list(state.legal_actions())[0]
+    action = list(state.legal_actions())[0]  # noqa: RUF015 (listed in full: the state keeps it)
 
     def checked(*_args: object) -> str | None:
         raise AssertionError("the rules' checks ran for an action the state listed")

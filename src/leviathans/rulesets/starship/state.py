@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...dice import DiceSource
 from ...errors import IllegalActionError
-from ...protocol import Event, Outcome
+from ...protocol import Event, Outcome, field_copier
 from .actions import StarAction, parse_action
 from .geometry import Pose
 from .setup import Piece, StarshipSetup
@@ -212,8 +212,9 @@ class StarshipState:
 
     def evolve(self, **changes: Any) -> StarshipState:
         new = object.__new__(StarshipState)
-        for name in _FIELDS:
-            setattr(new, name, changes[name] if name in changes else getattr(self, name))
+        _copy_fields(self, new)
+        for name, value in changes.items():
+            setattr(new, name, value)
         if "elements" in changes or "pieces" in changes or "setup" in changes:
             new._live = new._discs = None
             new._memo = {}
@@ -359,7 +360,7 @@ class StarshipState:
         return f"<StarshipState turn {self.turn} {self.phase.name.lower()} to move {self.to_move}>"
 
 
-#: the fields a new state copies (not the caches)
-_FIELDS = tuple(name for name in StarshipState.__slots__ if not name.startswith("_"))
+#: copies the fields to a new state (not the caches)
+_copy_fields = field_copier(tuple(n for n in StarshipState.__slots__ if not n.startswith("_")))
 
 from . import flow, rerolls  # noqa: E402  (the phase modules need StarshipState)
