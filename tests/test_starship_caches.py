@@ -1,8 +1,8 @@
 """The starship engine's caches (issue 18.1: the engine made faster) give the answers of the
 rules computed afresh, over the positions of random games: the legal actions a state keeps
 once listed, the elements in play and their bases, the answers shared by the states of one
-table (attack groups and attacks, movement groups), and a squadron's placements found with
-the geometry inline."""
+table (attack groups and attacks, movement groups), a squadron's placements found with the
+geometry inline (and only the bases near enough), and the CMD dice's targets."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leviathans.dice import SeededDice
-from leviathans.rulesets.starship import STARSHIP, attack, flow, movement
-from leviathans.rulesets.starship.actions import Place
+from leviathans.rulesets.starship import STARSHIP, attack, command, flow, movement
+from leviathans.rulesets.starship.actions import Assign, Place
 from leviathans.rulesets.starship.contact import fits
 from leviathans.rulesets.starship.geometry import Pose, centre_distance, overlaps
 from leviathans.rulesets.starship.setup import sample_battle
@@ -69,6 +69,11 @@ def _check(state: StarshipState) -> None:
     assert list(state.in_play()) == live
     assert [d[0] for d in state.discs()] == live
     for side in state.setup.sides:
+        # the CMD dice's targets, found once per element rather than once per die value
+        pool = state.pool(side)
+        old = [Assign(value, target) for value in sorted(set(pool.free), reverse=True)
+               for target in command.assign_targets(fresh, side, value)] + [Assign(0, "done")]
+        assert list(command.assign_actions(state, side)) == old
         assert attack.activatable(state, side) == attack._activatable(fresh, side)
         assert movement.activatable(state, side) == movement._activatable(fresh, side)
     for i in live:

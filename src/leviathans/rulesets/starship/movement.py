@@ -375,11 +375,13 @@ def _squadron_places(state: StarshipState, i: int) -> list[tuple[float, float]]:
     for j, x, y, rj in state.discs():
         if j == i:
             continue
-        others.append((x, y, rj))
-        if pieces[j].side != side:
-            d = hypot(px - x, py - y)
-            if nearest is None or d < best:
-                nearest, best = (x, y), d
+        d = hypot(px - x, py - y)
+        # Only a base this close can overlap a spot within reach (triangle inequality; the
+        # margin dwarfs any rounding): the others cannot make a spot fail.
+        if d < reach + r + rj + 0.01:
+            others.append((x, y, rj))
+        if pieces[j].side != side and (nearest is None or d < best):
+            nearest, best = (x, y), d
     rose = _ROSE
     if nearest is not None:
         b = bearing((px, py), nearest)
