@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from leviathans.dice import SeededDice
 from leviathans.rulesets.starship import STARSHIP, attack, command, flow, movement
-from leviathans.rulesets.starship.actions import Assign, Place
+from leviathans.rulesets.starship.actions import Assign, Attack, EndMove, Forward, Jump, Place, Turn
 from leviathans.rulesets.starship.contact import fits
-from leviathans.rulesets.starship.geometry import Pose, centre_distance, overlaps
+from leviathans.rulesets.starship.geometry import EPSILON, Pose, centre_distance, overlaps
 from leviathans.rulesets.starship.setup import sample_battle
 from leviathans.rulesets.starship.state import IN_PLAY, StarshipState
 
@@ -56,6 +56,36 @@ def _old_others(state: StarshipState, i: int) -> list[tuple[float, float, float]
     return found
 
 
+def _old_ship_moves(state: StarshipState, i: int) -> list[object]:
+    """A ship's or torpedo's moves as listed before the shortcuts: each step and pivot asked
+    of the search (_can_clear) with its move so far, the end of the move of end_ok_at's rule."""
+    name = state.pieces[i].name
+    pose = state.elements[i].pose
+    assert pose is not None
+    m = state.move if state.move is not None else movement._start(state, i)
+    others = movement._others(state, i)
+    found: list[object] = []
+    if m.ep >= 1:
+        d = movement.STEP
+        top = movement._max_step(state, i, m)
+        while d <= top + EPSILON:
+            after = m._replace(ep=m.ep - 1, since_turn=m.since_turn + d, last_was_turn=False,
+                               long_step=m.long_step or d > 2.0)
+            if movement._can_clear(state, i, pose.forward(d), after, others):
+                found.append(Forward(name, d))
+            d += movement.STEP
+        if movement._turn_allowed(state, i, m):
+            for t in movement.TURNS:
+                after = m._replace(ep=m.ep - 1, since_turn=0.0, turned=True, last_was_turn=True)
+                if movement._can_clear(state, i, pose.turned(t), after, others):
+                    found.append(Turn(name, t))
+    stuck = not movement._clear_at(state, i, pose.x, pose.y, others) and any(
+        True for _ in movement._steps_left(state, i, pose, m, others))
+    if not stuck or not found:
+        found.append(EndMove(name))
+    return found
+
+
 def _check(state: StarshipState) -> None:
     fresh = _fresh(state)
     listed = list(state.legal_actions())
@@ -77,7 +107,21 @@ def _check(state: StarshipState) -> None:
         assert attack.activatable(state, side) == attack._activatable(fresh, side)
         assert movement.activatable(state, side) == movement._activatable(fresh, side)
     for i in live:
-        assert attack._member_attacks(state, i) == tuple(attack._list_attacks(fresh, i))
+        reached = tuple(a for j in state.live() for m in state.pieces[i].mounts
+                        if attack._usable(state, i, m) and not m.launcher
+                        for a in [Attack(state.pieces[i].name, m.label, state.pieces[j].name)]
+                        if attack._reach(fresh, i, m, j) is not None)
+        listed_attacks = attack._member_attacks(state, i)
+        # the attacks by _reach, mount by mount (torpedo launches aside)
+        assert tuple(a for a in listed_attacks if a.target != "launch") == tuple(
+            sorted(reached, key=lambda a: [m.label for m in state.pieces[i].mounts].index(
+                a.weapon)))
+        ship_like = state.pieces[i].kind != "squadron"
+        if state.phase.name == "MOVEMENT" and ship_like and (
+                state.move is None or state.move.element == i):
+            moves = [a for a in movement._element_moves(state, i, state.move)
+                     if not isinstance(a, Jump)]
+            assert moves == _old_ship_moves(fresh, i)
         assert movement._others(state, i) == _old_others(fresh, i)
         if state.pieces[i].kind == "squadron":
             assert movement._squadron_places(state, i) == _old_squadron_places(fresh, i)

@@ -149,7 +149,20 @@ def _member_attacks(state: StarshipState, i: int) -> tuple[Attack, ...]:
 
 
 def _list_attacks(state: StarshipState, i: int) -> Iterator[Attack]:
+    """The attacks of :func:`valid_targets` and :func:`launch_headings` for each usable mount,
+    with the distance to each enemy and each arc's test reckoned once for all the mounts
+    (the same answers as :func:`_reach`)."""
     p = state.pieces[i]
+    a = state.elements[i].pose
+    gaps: dict[int, float] = {}  # enemy in play -> distance between the bases
+    arcs: dict[tuple[str, int], bool] = {}
+    if a is not None:
+        pieces, elements = state.pieces, state.elements
+        for j in state.live():
+            q = pieces[j]
+            b = elements[j].pose
+            if q.side != p.side and b is not None:
+                gaps[j] = gap((a.x, a.y), p.radius, (b.x, b.y), q.radius)
     for mount in p.mounts:
         if not _usable(state, i, mount):
             continue
@@ -157,8 +170,26 @@ def _list_attacks(state: StarshipState, i: int) -> Iterator[Attack]:
             for h in launch_headings(state, i, mount):
                 yield Attack(p.name, mount.label, "launch", h)
             continue
-        for j in valid_targets(state, i, mount):
-            yield Attack(p.name, mount.label, state.pieces[j].name)
+        span: Span | None = Span(0, 0) if p.kind == "torpedo" else mount.range
+        if span is None or a is None:
+            continue
+        low, high = span.low - EPSILON, span.high + EPSILON
+        light = mount.rules_class == "light"
+        squadrons = mount.weapon.may_target_squadrons
+        for j, d in gaps.items():
+            q = state.pieces[j]
+            if (q.kind == "torpedo" and not light) or (q.kind == "squadron" and not squadrons):
+                continue
+            if not low <= d <= high:
+                continue
+            key = (mount.arc, j)
+            inside = arcs.get(key)
+            if inside is None:
+                b = state.elements[j].pose
+                assert b is not None
+                inside = arcs[key] = in_arc(a, mount.arc, (b.x, b.y), q.radius)
+            if inside:
+                yield Attack(p.name, mount.label, q.name)
 
 
 def attack_actions(state: StarshipState) -> Iterator[StarAction]:

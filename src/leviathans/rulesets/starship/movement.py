@@ -190,9 +190,12 @@ def forward_ok_at(state: StarshipState, i: int, pose: Pose, move: Move, inches: 
     pose is given, so a planned move can be searched without building its states.)"""
     if move.ep < 1 or not 0 < inches <= _max_step(state, i, move) + EPSILON:
         return False
+    ahead = pose.forward(inches)
+    if _clear_at(state, i, ahead.x, ahead.y, others):
+        return True  # as _can_clear would answer first, without making the move's state
     after = move._replace(ep=move.ep - 1, since_turn=move.since_turn + inches,
                           last_was_turn=False, long_step=move.long_step or inches > 2.0)
-    return _can_clear(state, i, pose.forward(inches), after, others, memo)
+    return _can_clear(state, i, ahead, after, others, memo)
 
 
 def _turn_ok(state: StarshipState, i: int, move: Move, degrees: float) -> bool:
@@ -203,6 +206,8 @@ def turn_ok_at(state: StarshipState, i: int, pose: Pose, move: Move, degrees: fl
                others: Bases, memo: dict[tuple[object, ...], bool] | None = None) -> bool:
     """May element ``i``, standing at ``pose`` with ``move`` left, pivot ``degrees``? (Whether
     it may pivot at all yet is :func:`turn_allowed`.)"""
+    if _clear_at(state, i, pose.x, pose.y, others):
+        return True  # a pivot stays on the spot: as _can_clear would answer first
     after = move._replace(ep=move.ep - 1, since_turn=0.0, turned=True, last_was_turn=True)
     return _can_clear(state, i, pose.turned(degrees), after, others, memo)
 
@@ -332,20 +337,29 @@ def _element_moves(state: StarshipState, i: int, move: Move | None) -> Iterator[
     found = False
     pose = _pose(state, i)
     others = _others(state, i)  # the same for every step tried from here
+    # A pivot stays on the spot: clear here, every pivot may end the move where it is (the
+    # first test of _can_clear), and so may the move (end_ok_at's).
+    here = _clear_at(state, i, pose.x, pose.y, others)
     if m.ep >= 1:
         top = _max_step(state, i, m)
+        # Pose.forward's sine and cosine, once for every step (the same floats)
+        rad = math.radians(pose.heading)
+        sn, cs = math.sin(rad), math.cos(rad)
         d = STEP
         while d <= top + EPSILON:
-            if forward_ok_at(state, i, pose, m, d, others):
+            # clear where the step ends: allowed at once (the first test of _can_clear);
+            # else the search of forward_ok_at
+            if _clear_at(state, i, pose.x + d * sn, pose.y - d * cs, others) \
+                    or forward_ok_at(state, i, pose, m, d, others):
                 found = True
                 yield Forward(p.name, d)
             d += STEP
         if _turn_allowed(state, i, m):
             for t in TURNS:
-                if turn_ok_at(state, i, pose, m, t, others):
+                if here or turn_ok_at(state, i, pose, m, t, others):
                     found = True
                     yield Turn(p.name, t)
-    if end_ok_at(state, i, pose, m, others) or not found:
+    if here or end_ok_at(state, i, pose, m, others) or not found:
         yield EndMove(p.name)
     if hyper and move is None:
         yield Jump(p.name)
