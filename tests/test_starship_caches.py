@@ -15,11 +15,26 @@ from hypothesis import strategies as st
 
 from leviathans.dice import SeededDice
 from leviathans.rulesets.starship import STARSHIP, attack, command, flow, movement
-from leviathans.rulesets.starship.actions import Assign, Attack, EndMove, Forward, Jump, Place, Turn
+from leviathans.rulesets.starship.actions import (
+    Arrive,
+    Assign,
+    Attack,
+    EndMove,
+    Forward,
+    Jump,
+    Place,
+    Turn,
+)
 from leviathans.rulesets.starship.contact import fits
-from leviathans.rulesets.starship.geometry import EPSILON, Pose, centre_distance, overlaps
+from leviathans.rulesets.starship.geometry import (
+    EPSILON,
+    Pose,
+    bearing,
+    centre_distance,
+    overlaps,
+)
 from leviathans.rulesets.starship.setup import sample_battle
-from leviathans.rulesets.starship.state import IN_PLAY, StarshipState
+from leviathans.rulesets.starship.state import IN_PLAY, OUT, StarshipState
 
 
 def _positions(seed: int, limit: int = 4) -> Iterator[StarshipState]:
@@ -86,6 +101,33 @@ def _old_ship_moves(state: StarshipState, i: int) -> list[object]:
     return found
 
 
+def _old_arrivals(state: StarshipState, i: int) -> list[Arrive]:
+    """Arrivals as listed before the geometry went inline: the 6" grid, _arrive_ok, heading
+    for the nearest enemy."""
+    name = state.pieces[i].name
+    enemies = [j for j in state.in_play() if state.pieces[j].side != state.pieces[i].side]
+    found = []
+    y = 6.0
+    while y <= state.setup.depth - 6.0 + EPSILON:
+        x = 6.0
+        while x <= state.setup.width - 6.0 + EPSILON:
+            if movement._arrive_ok(state, i, x, y):
+                heading = 0.0
+                if enemies:
+                    near = min(enemies, key=lambda j: centre_distance(
+                        (x, y), (state.elements[j].pose.x, state.elements[j].pose.y)))
+                    heading = round(bearing((x, y), (state.elements[near].pose.x,
+                                                     state.elements[near].pose.y))
+                                    / 45.0) * 45.0 % 360
+                found.append(Arrive(name, x, y, heading))
+            x += 6.0
+        y += 6.0
+    return found
+
+
+ARRIVALS = [0]
+
+
 def _check(state: StarshipState) -> None:
     fresh = _fresh(state)
     listed = list(state.legal_actions())
@@ -95,6 +137,10 @@ def _check(state: StarshipState) -> None:
     for action in listed:
         assert flow.why_illegal(fresh, action) is None, action.text()
         assert state.why_illegal(action) is None
+    for i, e in enumerate(state.elements):
+        if e.status == OUT:
+            assert list(movement._arrival_spots(state, i)) == _old_arrivals(fresh, i)
+            ARRIVALS[0] += 1
     live = [i for i, e in enumerate(state.elements) if e.status == IN_PLAY]
     assert list(state.in_play()) == live
     assert [d[0] for d in state.discs()] == live
@@ -133,6 +179,15 @@ def test_the_caches_answer_as_the_rules_afresh_over_random_games(seed: int) -> N
     for k, state in enumerate(_positions(seed)):
         if k % 3 == 0:  # a third of the positions: every kind of decision still comes up
             _check(state)
+
+
+def test_arrivals_from_hyperspace_answer_as_before() -> None:
+    ARRIVALS[0] = 0
+    for seed in (2, 5, 9):  # games in which elements jump out and come back
+        for k, state in enumerate(_positions(seed, limit=6)):
+            if k % 5 == 0 or any(e.status == OUT for e in state.elements):
+                _check(state)
+    assert ARRIVALS[0] > 5
 
 
 def test_the_inline_clear_check_agrees_with_overlaps_at_the_edge() -> None:

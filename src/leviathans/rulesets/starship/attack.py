@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ...dice import DiceSource
 from ...protocol import Event
@@ -148,6 +149,10 @@ def _member_attacks(state: StarshipState, i: int) -> tuple[Attack, ...]:
     return attacks
 
 
+#: attacks listed again and again, made once each (immutable values)
+_attack = lru_cache(maxsize=1 << 12)(Attack)
+
+
 def _list_attacks(state: StarshipState, i: int) -> Iterator[Attack]:
     """The attacks of :func:`valid_targets` and :func:`launch_headings` for each usable mount,
     with the distance to each enemy and each arc's test reckoned once for all the mounts
@@ -189,7 +194,7 @@ def _list_attacks(state: StarshipState, i: int) -> Iterator[Attack]:
                 assert b is not None
                 inside = arcs[key] = in_arc(a, mount.arc, (b.x, b.y), q.radius)
             if inside:
-                yield Attack(p.name, mount.label, q.name)
+                yield _attack(p.name, mount.label, q.name)
 
 
 def attack_actions(state: StarshipState) -> Iterator[StarAction]:

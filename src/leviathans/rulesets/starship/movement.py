@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from functools import lru_cache
 from math import hypot
 
 from ...protocol import Event
@@ -285,23 +286,43 @@ def _arrive_ok(state: StarshipState, i: int, x: float, y: float) -> bool:
 
 
 def _arrival_spots(state: StarshipState, i: int) -> Iterator[Arrive]:
+    """The grid's arrivals that :func:`_arrive_ok` allows, each heading for the nearest enemy
+    (to 45 degrees): its checks with the geometry inline, over the bases in play once."""
     setup = state.setup
-    name = state.pieces[i].name
-    enemies = [j for j in state.in_play() if state.pieces[j].side != state.pieces[i].side]
+    p = state.pieces[i]
+    name, r = p.name, p.radius
+    bases = []  # (x, y, radius, enemy) of every other element in play
+    for j, x, y, rj in state.discs():
+        if j != i:
+            bases.append((x, y, rj, state.pieces[j].side != p.side))
+    enemies = [(x, y) for x, y, _, enemy in bases if enemy]
     y = 6.0
     while y <= setup.depth - 6.0 + EPSILON:
         x = 6.0
         while x <= setup.width - 6.0 + EPSILON:
-            if _arrive_ok(state, i, x, y):
+            if _arrive_clear(x, y, r, bases, setup.width, setup.depth):
                 heading = 0.0
                 if enemies:
-                    near = min(enemies, key=lambda j: centre_distance(
-                        (x, y), (_pose(state, j).x, _pose(state, j).y)))
-                    heading = round(bearing((x, y), (_pose(state, near).x,
-                                                     _pose(state, near).y)) / 45.0) * 45.0 % 360
+                    near = min(enemies, key=lambda e: hypot(x - e[0], y - e[1]))
+                    heading = round(bearing((x, y), near) / 45.0) * 45.0 % 360
                 yield Arrive(name, x, y, heading)
             x += 6.0
         y += 6.0
+
+
+def _arrive_clear(x: float, y: float, r: float, bases: list[tuple[float, float, float, bool]],
+                  width: float, depth: float) -> bool:
+    """:func:`_arrive_ok` of a spot: on the table, off every base (geometry.overlaps) and more
+    than 6" from every enemy (geometry.gap)."""
+    if not (0 <= x <= width and 0 <= y <= depth):
+        return False
+    for ox, oy, rj, enemy in bases:
+        d = hypot(x - ox, y - oy)
+        if d < r + rj - EPSILON:
+            return False
+        if enemy and max(0.0, d - r - rj) <= 6.0 + EPSILON:
+            return False
+    return True
 
 
 def move_actions(state: StarshipState) -> Iterator[StarAction]:
@@ -329,7 +350,8 @@ def _element_moves(state: StarshipState, i: int, move: Move | None) -> Iterator[
         spots = _squadron_places(state, i)
         # A squadron with nowhere clear to go (boxed in after a push) stays where it is.
         for x, y in spots or [next(_squadron_spots(state, i))]:
-            yield Place(p.name, x, y)
+            # (a cached action would give 0.0 for -0.0: those are made afresh)
+            yield _place(p.name, x, y) if x and y else Place(p.name, x, y)
         if hyper:
             yield Jump(p.name)
         return
@@ -352,22 +374,49 @@ def _element_moves(state: StarshipState, i: int, move: Move | None) -> Iterator[
             if _clear_at(state, i, pose.x + d * sn, pose.y - d * cs, others) \
                     or forward_ok_at(state, i, pose, m, d, others):
                 found = True
-                yield Forward(p.name, d)
+                yield _forward(p.name, d)
             d += STEP
         if _turn_allowed(state, i, m):
             for t in TURNS:
                 if here or turn_ok_at(state, i, pose, m, t, others):
                     found = True
-                    yield Turn(p.name, t)
+                    yield _turn(p.name, t)
     if here or end_ok_at(state, i, pose, m, others) or not found:
-        yield EndMove(p.name)
+        yield _end_move(p.name)
     if hyper and move is None:
         yield Jump(p.name)
+
+
+# The actions listed again and again (the same elements, steps and spots, position after
+# position), made once each: they are immutable values.
+_forward = lru_cache(maxsize=1 << 12)(Forward)
+_turn = lru_cache(maxsize=1 << 12)(Turn)
+_end_move = lru_cache(maxsize=1 << 10)(EndMove)
+_place = lru_cache(maxsize=1 << 14)(Place)
 
 
 #: sine and cosine of the 16 listed bearings of a squadron's placements, as Pose.forward
 #: computes them (the same floats, so the same spots)
 _ROSE = tuple((math.sin(math.radians(b)), math.cos(math.radians(b))) for b in PUSH_BEARINGS)
+
+
+@lru_cache(maxsize=1 << 12)
+def _spots_in_reach(px: float, py: float, reach: float, toward: float | None, width: float,
+                    depth: float) -> tuple[tuple[float, float], ...]:
+    """The spots of :func:`_squadron_spots` (bearing ``toward`` the nearest enemy first, when
+    there is one), duplicates dropped, that are within ``reach`` of (px, py) and on a table of
+    ``width`` x ``depth``: pure geometry, the same while the squadron waits to move."""
+    rose = _ROSE
+    if toward is not None:
+        rad = math.radians(toward)
+        rose = ((math.sin(rad), math.cos(rad)), *rose)
+    spots = [(round(px, 2), round(py, 2))]
+    for sn, cs in rose:
+        for d in (reach, reach / 2, reach / 4):
+            spots.append((round(px + d * sn, 2), round(py - d * cs, 2)))
+    limit = reach + 1e-6
+    return tuple((x, y) for x, y in dict.fromkeys(spots)
+                 if hypot(px - x, py - y) <= limit and 0 <= x <= width and 0 <= y <= depth)
 
 
 def _squadron_places(state: StarshipState, i: int) -> list[tuple[float, float]]:
@@ -378,7 +427,6 @@ def _squadron_places(state: StarshipState, i: int) -> list[tuple[float, float]]:
     pose = _pose(state, i)
     px, py = pose.x, pose.y
     reach = squadron_reach(state, i)
-    limit = reach + 1e-6
     side = state.pieces[i].side
     r = state.pieces[i].radius
     width, depth = state.setup.width, state.setup.depth
@@ -396,19 +444,11 @@ def _squadron_places(state: StarshipState, i: int) -> list[tuple[float, float]]:
             others.append((x, y, rj))
         if pieces[j].side != side and (nearest is None or d < best):
             nearest, best = (x, y), d
-    rose = _ROSE
-    if nearest is not None:
-        b = bearing((px, py), nearest)
-        rad = math.radians(b)
-        rose = ((math.sin(rad), math.cos(rad)), *rose)
-    spots = [(round(px, 2), round(py, 2))]
-    for sn, cs in rose:
-        for d in (reach, reach / 2, reach / 4):
-            spots.append((round(px + d * sn, 2), round(py - d * cs, 2)))
+    toward = None if nearest is None else bearing((px, py), nearest)
+    # (the table's keys would take -0.0 for 0.0: a squadron on the edge is not looked up)
+    spots = _spots_in_reach if px and py else _spots_in_reach.__wrapped__
     places = []
-    for x, y in dict.fromkeys(spots):
-        if hypot(px - x, py - y) > limit or not (0 <= x <= width and 0 <= y <= depth):
-            continue
+    for x, y in spots(px, py, reach, toward, width, depth):
         for ox, oy, rj in others:
             if hypot(x - ox, y - oy) < r + rj - EPSILON:
                 break
