@@ -284,6 +284,10 @@ class WarFleetGreedy:
         return Done()
 
 
+#: Facing.turned as a table: facing -> hexsides (-3..3) -> facing
+_TURNED = {f: {n: f.turned(n) for n in range(-3, 4)} for f in Facing}
+
+
 @lru_cache(maxsize=1 << 14)
 def _move_ends(board: Board, start: Hex, facing0: Facing, mp: int, may_pivot: bool
                ) -> dict[tuple[Hex, Facing], tuple[int | None, int, int]]:
@@ -294,7 +298,7 @@ def _move_ends(board: Board, start: Hex, facing0: Facing, mp: int, may_pivot: bo
     for t1 in (0, -1, 1, -2, 2, 3):
         if abs(t1) > mp:
             continue
-        facing = facing0.turned(t1)
+        facing = _TURNED[facing0][t1]
         h = start
         for k in range(mp - abs(t1) + 1):
             if k:
@@ -304,7 +308,7 @@ def _move_ends(board: Board, start: Hex, facing0: Facing, mp: int, may_pivot: bo
             for t2 in (0, -1, 1, -2, 2):
                 if abs(t1) + k + abs(t2) > mp:
                     continue
-                end = (h, facing.turned(t2))
+                end = (h, _TURNED[facing][t2])
                 old = ends.get(end)
                 if old is None or abs(t1) + k + abs(t2) < abs(old[0] or 0) + old[1] + abs(
                         old[2]):
