@@ -24,6 +24,7 @@ import math
 from collections.abc import Iterator
 from functools import lru_cache
 from math import hypot
+from typing import Any
 
 from ...protocol import Event
 from .actions import Arrive, EndMove, Forward, Jump, Place, Push, StarAction, Turn, num
@@ -401,22 +402,40 @@ _ROSE = tuple((math.sin(math.radians(b)), math.cos(math.radians(b))) for b in PU
 
 
 @lru_cache(maxsize=1 << 12)
-def _spots_in_reach(px: float, py: float, reach: float, toward: float | None, width: float,
-                    depth: float) -> tuple[tuple[float, float], ...]:
-    """The spots of :func:`_squadron_spots` (bearing ``toward`` the nearest enemy first, when
-    there is one), duplicates dropped, that are within ``reach`` of (px, py) and on a table of
-    ``width`` x ``depth``: pure geometry, the same while the squadron waits to move."""
-    rose = _ROSE
-    if toward is not None:
-        rad = math.radians(toward)
-        rose = ((math.sin(rad), math.cos(rad)), *rose)
+def _rose_spots(px: float, py: float, reach: float, width: float, depth: float
+                ) -> tuple[tuple[tuple[float, float], ...], dict[tuple[float, float], bool]]:
+    """The squadron's own spot and the 16 bearings' spots of :func:`_squadron_spots`, and
+    whether each is within ``reach`` and on a table of ``width`` x ``depth``: pure geometry,
+    the same while the squadron waits to move (read, never changed)."""
     spots = [(round(px, 2), round(py, 2))]
-    for sn, cs in rose:
+    for sn, cs in _ROSE:
         for d in (reach, reach / 2, reach / 4):
             spots.append((round(px + d * sn, 2), round(py - d * cs, 2)))
-    limit = reach + 1e-6
-    return tuple((x, y) for x, y in dict.fromkeys(spots)
-                 if hypot(px - x, py - y) <= limit and 0 <= x <= width and 0 <= y <= depth)
+    return tuple(spots), {xy: _in_reach(px, py, reach, width, depth, xy) for xy in spots}
+
+
+def _in_reach(px: float, py: float, reach: float, width: float, depth: float,
+              xy: tuple[float, float]) -> bool:
+    x, y = xy
+    return hypot(px - x, py - y) <= reach + 1e-6 and 0 <= x <= width and 0 <= y <= depth
+
+
+def _spots_in_reach(px: float, py: float, reach: float, toward: float | None, width: float,
+                    depth: float, rose: Any = _rose_spots) -> list[tuple[float, float]]:
+    """The spots of :func:`_squadron_spots` (bearing ``toward`` the nearest enemy first, when
+    there is one), duplicates dropped, that are within ``reach`` of (px, py) and on a table of
+    ``width`` x ``depth``."""
+    spots, ok = rose(px, py, reach, width, depth)
+    if toward is None:
+        ordered = dict.fromkeys(spots)
+    else:
+        rad = math.radians(toward)
+        sn, cs = math.sin(rad), math.cos(rad)
+        extra = [(round(px + d * sn, 2), round(py - d * cs, 2))
+                 for d in (reach, reach / 2, reach / 4)]
+        ordered = dict.fromkeys([spots[0], *extra, *spots[1:]])
+    return [xy for xy in ordered
+            if (ok[xy] if xy in ok else _in_reach(px, py, reach, width, depth, xy))]
 
 
 def _squadron_places(state: StarshipState, i: int) -> list[tuple[float, float]]:
@@ -446,9 +465,9 @@ def _squadron_places(state: StarshipState, i: int) -> list[tuple[float, float]]:
             nearest, best = (x, y), d
     toward = None if nearest is None else bearing((px, py), nearest)
     # (the table's keys would take -0.0 for 0.0: a squadron on the edge is not looked up)
-    spots = _spots_in_reach if px and py else _spots_in_reach.__wrapped__
+    rose = _rose_spots if px and py else _rose_spots.__wrapped__
     places = []
-    for x, y in spots(px, py, reach, toward, width, depth):
+    for x, y in _spots_in_reach(px, py, reach, toward, width, depth, rose):
         for ox, oy, rj in others:
             if hypot(x - ox, y - oy) < r + rj - EPSILON:
                 break
