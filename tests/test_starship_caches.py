@@ -245,6 +245,9 @@ def test_applying_a_listed_action_does_not_run_the_checks_again(
 
     monkeypatch.setattr(flow, "why_illegal", checked)
     assert state.apply(action, dice).turn >= 1
+    same = state.parse_action(action.text())  # equal, not the object listed
+    assert same == action and same is not action
+    assert state.why_illegal(same) is None
     with pytest.raises(AssertionError):  # an action not listed is checked in full
         state.apply(Place("nobody", 1.0, 1.0), dice)
 

@@ -274,10 +274,16 @@ class StarshipState:
         self._legal = tuple(found)
 
     def why_illegal(self, action: StarAction) -> str | None:
-        if self._legal is not None:
-            # an action the state listed is legal: a set look-up, not the rules' checks again
+        legal = self._legal
+        if legal is not None:
+            # An action the state listed is legal: no need of the rules' checks again. Most
+            # often it is one of the very objects listed (a bot's pick), found by identity;
+            # an equal one (read from text) by a set of them, made when first needed.
+            for listed in legal:
+                if listed is action:
+                    return None
             if self._legal_set is None:
-                self._legal_set = frozenset(self._legal)
+                self._legal_set = frozenset(legal)
             if action in self._legal_set:
                 return None
         return flow.why_illegal(self, action)
