@@ -288,12 +288,12 @@ class WarFleetGreedy:
 _TURNED = {f: {n: f.turned(n) for n in range(-3, 4)} for f in Facing}
 
 
-@lru_cache(maxsize=1 << 14)
 def _move_ends(board: Board, start: Hex, facing0: Facing, mp: int, may_pivot: bool
                ) -> dict[tuple[Hex, Facing], tuple[int | None, int, int]]:
     """The ends of a move (see :meth:`WarFleetGreedy._best_plan`), in the order found: (hex,
-    facing) -> (turns before, hexes ahead, turns after); a pivot: (None, 0, 0). Pure geometry
-    of the map, asked again of the same positions: made once each (read, never changed)."""
+    facing) -> (turns before, hexes ahead, turns after); a pivot: (None, 0, 0). (Not kept
+    between moves: a table of them, thousands of dicts, cost the garbage collector more than
+    it saved.)"""
     ends: dict[tuple[Hex, Facing], tuple[int | None, int, int]] = {}
     for t1 in (0, -1, 1, -2, 2, 3):
         if abs(t1) > mp:
