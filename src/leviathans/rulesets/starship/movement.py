@@ -393,7 +393,7 @@ def _element_moves(state: StarshipState, i: int, move: Move | None) -> Iterator[
 _forward = lru_cache(maxsize=1 << 12)(Forward)
 _turn = lru_cache(maxsize=1 << 12)(Turn)
 _end_move = lru_cache(maxsize=1 << 10)(EndMove)
-_place = lru_cache(maxsize=1 << 14)(Place)
+_place = lru_cache(maxsize=1 << 10)(Place)
 
 
 #: sine and cosine of the 16 listed bearings of a squadron's placements, as Pose.forward
@@ -401,7 +401,7 @@ _place = lru_cache(maxsize=1 << 14)(Place)
 _ROSE = tuple((math.sin(math.radians(b)), math.cos(math.radians(b))) for b in PUSH_BEARINGS)
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=1 << 8)
 def _rose_spots(px: float, py: float, reach: float, width: float, depth: float
                 ) -> tuple[tuple[tuple[float, float], ...], dict[tuple[float, float], bool]]:
     """The squadron's own spot and the 16 bearings' spots of :func:`_squadron_spots`, and
