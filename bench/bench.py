@@ -7,7 +7,8 @@ On one core (the process is pinned to one CPU where the OS allows it):
 * full random-bot battles per second, and greedy-bot battles per second;
 * the starship game's random-bot battles (engine steps and battles per second);
 * War Fleet: greedy-bot battles of the 12-against-12 fleet action (battles and steps per
-  second, steps being the bots' decisions);
+  second, steps being the bots' decisions), and random-bot battles of it (engine steps per
+  second, as the starship line);
 * per bot (random, greedy, search), quick-start battles per second against itself on one
   core and on two (two worker processes, each pinned to its own CPU); ``greedy*``: the same
   greedy battles played by the compiled loop (:mod:`leviathans.fastbattle`);
@@ -32,8 +33,9 @@ from typing import Any
 
 SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 #: measures to run, separated by commas (default all): chess, airfleet (with the Commander
-#: line), env (the AEC and the batched environments), greedy, starship,
-#: warfleet, bots, simulate (the air-fleet ratio needs chess)
+#: line), env (the AEC and the batched environments), greedy, starship, warfleet,
+#: warfleet-random, bots, simulate (the air-fleet, environment, starship and War Fleet lines
+#: measure chess too, for their ratios)
 ONLY = {m.strip() for m in os.environ.get("BENCH_ONLY", "").split(",") if m.strip()}
 
 
@@ -154,6 +156,27 @@ def warfleet_greedy(seed: int) -> int:
 
     play_game(WARFLEET.new_game(setup, dice), bots, dice, on_step=count)
     return steps[0]
+
+
+def warfleet_random(seed: int) -> int:
+    """One random-bot battle of the War Fleet fleet action (12 against 12); returns the engine
+    steps (list the legal actions, pick one, apply it checked), as the starship line counts."""
+    from leviathans.dice import SeededDice
+    from leviathans.rulesets.warfleet import WARFLEET, WarSetup, load_scenario
+
+    if not _FLEET_ACTION:
+        _FLEET_ACTION.append(load_scenario("fleet-action"))
+    setup = _FLEET_ACTION[0]
+    assert isinstance(setup, WarSetup)
+    rng = random.Random(seed)
+    dice = SeededDice(seed)
+    state = WARFLEET.new_game(setup, dice)
+    steps = 0
+    while state.outcome is None:
+        actions = list(state.legal_actions())
+        state = state.apply(actions[int(rng.random() * len(actions))], dice)
+        steps += 1
+    return steps
 
 
 #: The bots measured one against itself, on one core and on two, and the battles each plays
@@ -319,7 +342,8 @@ def main() -> int:
           f"{platform.machine()}, {pinned}, {SECONDS:g} s per measure")
     airfleet_random(0)  # warm caches (card loading, footprints) before timing
     chess_rate = 0.0
-    if wanted("chess") or wanted("airfleet") or wanted("env"):
+    if any(wanted(m) for m in ("chess", "airfleet", "env", "starship", "warfleet",
+                                "warfleet-random")):
         chess_random(0)
         calls, plies, t = timed(chess_random, SECONDS)
         chess_rate = plies / t
@@ -370,15 +394,24 @@ def main() -> int:
 
     if wanted("starship"):
         calls, steps, t = timed(starship_random, SECONDS)
-        print(f"  starship random-bot battles:  {steps / t:10,.0f} engine steps/s, "
+        ratio = f" ({steps / t / chess_rate:.2f}x python-chess)" if chess_rate else ""
+        print(f"  starship random-bot battles:  {steps / t:10,.0f} engine steps/s{ratio}, "
               f"{calls / t:8.1f} battles/s ({steps / calls:.0f} steps per battle)")
 
     if wanted("warfleet"):
         warfleet_greedy(0)  # the catalog cards are read and converted once, untimed
         calls, steps, t = timed(warfleet_greedy, SECONDS)
+        ratio = f" ({steps / t / chess_rate:.2f}x python-chess)" if chess_rate else ""
         print(f"  War Fleet 12 v 12 greedy-bot battles: {calls / t:8.2f} battles/s, "
-              f"{steps / t:8,.0f} steps/s ({steps / calls:.0f} decisions per battle, "
+              f"{steps / t:8,.0f} steps/s{ratio} ({steps / calls:.0f} decisions per battle, "
               f"{calls} battles)")
+    if wanted("warfleet-random"):
+        warfleet_random(0)  # the catalog cards are read and converted once, untimed
+        calls, steps, t = timed(warfleet_random, SECONDS)
+        rate = steps / t
+        ratio = f" ({rate / chess_rate:.2f}x python-chess)" if chess_rate else ""
+        print(f"  War Fleet 12 v 12 random-bot battles: {rate:10,.0f} engine steps/s{ratio}, "
+              f"{calls / t:8.1f} battles/s ({steps / calls:.0f} steps per battle)")
     if wanted("bots"):
         if every_cpu:
             os.sched_setaffinity(0, set(every_cpu))  # the two-core runs need both CPUs

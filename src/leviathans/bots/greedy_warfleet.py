@@ -24,6 +24,7 @@ import random
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
+from ..board import Board
 from ..dice import DiceExpr, Die, dial_up, die
 from ..fog import FogChoice
 from ..hexgrid import Facing, Hex, distance
@@ -244,31 +245,7 @@ class WarFleetGreedy:
         moving = state.moving if state.moving is not None and state.moving.ship == i else None
         mp = moving.mp if moving is not None else state.mp(i)
         may_pivot = moving is None or moving.spent == 0
-        board = state.setup.board
-        # (hex, facing) -> (turns before, hexes ahead, turns after); a pivot: (None, 0, 0)
-        ends: dict[tuple[Hex, Facing], tuple[int | None, int, int]] = {}
-        for t1 in (0, -1, 1, -2, 2, 3):
-            if abs(t1) > mp:
-                continue
-            facing = s.facing.turned(t1)
-            h = s.hex
-            for k in range(mp - abs(t1) + 1):
-                if k:
-                    h = h.neighbour(facing)
-                    if not board.contains(h):
-                        break
-                for t2 in (0, -1, 1, -2, 2):
-                    if abs(t1) + k + abs(t2) > mp:
-                        continue
-                    end = (h, facing.turned(t2))
-                    old = ends.get(end)
-                    if old is None or abs(t1) + k + abs(t2) < abs(old[0] or 0) + old[1] + abs(
-                            old[2]):
-                        ends[end] = (t1, k, t2)
-        if mp >= 1 and may_pivot:
-            for f in Facing:
-                if (s.hex, f) not in ends:
-                    ends[(s.hex, f)] = (None, 0, 0)
+        ends = _move_ends(state.setup.board, s.hex, s.facing, mp, may_pivot)
         scorer = _PositionScorer(state, i)
         draw = self._random.random
         best: tuple[float, tuple[Hex, Facing]] | None = None
@@ -307,6 +284,42 @@ class WarFleetGreedy:
         return Done()
 
 
+#: Facing.turned as a table: facing -> hexsides (-3..3) -> facing
+_TURNED = {f: {n: f.turned(n) for n in range(-3, 4)} for f in Facing}
+
+
+def _move_ends(board: Board, start: Hex, facing0: Facing, mp: int, may_pivot: bool
+               ) -> dict[tuple[Hex, Facing], tuple[int | None, int, int]]:
+    """The ends of a move (see :meth:`WarFleetGreedy._best_plan`), in the order found: (hex,
+    facing) -> (turns before, hexes ahead, turns after); a pivot: (None, 0, 0). (Not kept
+    between moves: a table of them, thousands of dicts, cost the garbage collector more than
+    it saved.)"""
+    ends: dict[tuple[Hex, Facing], tuple[int | None, int, int]] = {}
+    for t1 in (0, -1, 1, -2, 2, 3):
+        if abs(t1) > mp:
+            continue
+        facing = _TURNED[facing0][t1]
+        h = start
+        for k in range(mp - abs(t1) + 1):
+            if k:
+                h = h.neighbour(facing)
+                if not board.contains(h):
+                    break
+            for t2 in (0, -1, 1, -2, 2):
+                if abs(t1) + k + abs(t2) > mp:
+                    continue
+                end = (h, _TURNED[facing][t2])
+                old = ends.get(end)
+                if old is None or abs(t1) + k + abs(t2) < abs(old[0] or 0) + old[1] + abs(
+                        old[2]):
+                    ends[end] = (t1, k, t2)
+    if mp >= 1 and may_pivot:
+        for f in Facing:
+            if (start, f) not in ends:
+                ends[(start, f)] = (None, 0, 0)
+    return ends
+
+
 class _Enemy:
     """One enemy ship as the scorer sees it: where it is and what its locations are worth."""
 
@@ -325,6 +338,11 @@ class _Enemy:
         self.resilience = [spec.resilience(li, t.destroyed) for li in range(len(spec.locations))]
         self.hit_values = [hit_value(spec, t.destroyed, li) for li in range(len(spec.locations))]
         self.arcs = spec.location_arcs
+
+
+#: an enemy seen from a hex: (enemy, range, its guns reaching the hex as (band, rolls), the
+#: value of each kind of our guns against it from there, None when out of range)
+_Seen = tuple["_Enemy", int, list[tuple[Band, int]], list[float | None]]
 
 
 class _PositionScorer:
@@ -363,16 +381,21 @@ class _PositionScorer:
                     self.enemies.append(enemy)
         self.own_dial = _stern_dial(spec, self.destroyed)
         self._hits_on_me: dict[tuple[int, tuple[str, ...]], float] = {}
-        self._by_hex: dict[Hex, list[tuple[_Enemy, int, list[int], list[tuple[Band, int]]]]] = {}
+        self._by_hex: dict[Hex, list[_Seen]] = {}
+        self._threats: dict[tuple[tuple[str, ...], int], float] = {}
+        self._closing: dict[Hex, float] = {}
 
-    def _seen_from(self, h: Hex) -> list[tuple[_Enemy, int, list[int], list[tuple[Band, int]]]]:
+    def _seen_from(self, h: Hex) -> list[_Seen]:
         """Per enemy (in reach either way) from ``h``: the range, the enemy's locations an
-        attack from ``h`` strikes, and the enemy's guns (band, saturation) reaching ``h``."""
+        attack from ``h`` strikes, the enemy's guns (band, saturation) reaching ``h``, and what
+        each kind of our guns is worth against it from ``h`` if its arc allows (None: out of
+        range): the same for every facing at ``h``, so reckoned once."""
         found = self._by_hex.get(h)
         if found is None:
             found = []
             for e in self.enemies:
-                rng = distance(h, e.hex)
+                dq, dr = h[0] - e.hex[0], h[1] - e.hex[1]
+                rng = max(abs(dq), abs(dr), abs(dq + dr))  # hexgrid.distance, inline
                 if rng > self.reach and rng > e.reach:
                     continue
                 struck = [e.spec.location_index(loc)
@@ -384,35 +407,58 @@ class _PositionScorer:
                         if band is not None and in_fire_arc(e.spec.arcs[g.location], g.turret,
                                                             e.hex, e.facing, h):
                             threats.append((band, 1 + g.attack.saturation))
-                found.append((e, rng, struck, threats))
+                values: list[float | None] = []
+                if rng <= self.reach:
+                    for _arc, _turret, short, long_, weight in self.kinds:
+                        band = _band(short, long_, rng)
+                        if band is None:
+                            values.append(None)
+                            continue
+                        dice = _dial(band.dice, e.dial) if e.dial else band.dice
+                        values.append(max(hit_chance(dice, e.resilience[li]) * e.hit_values[li]
+                                          for li in struck) * weight)
+                found.append((e, rng, threats, values))
             self._by_hex[h] = found
         return found
 
     def score(self, h: Hex, f: Facing) -> float:
-        closing = CLOSING * distance(h, self.target) if self.target is not None else 0.0
+        closing = self._closing.get(h)
+        if closing is None:  # the same for every facing at h
+            closing = self._closing[h] = (CLOSING * distance(h, self.target)
+                                          if self.target is not None else 0.0)
         if not self.enemies:
             return -closing
         best_per_kind = [0.0] * len(self.kinds)
         threat = 0.0
-        for e, rng, struck, threats in self._seen_from(h):
+        for e, rng, threats, values in self._seen_from(h):
+            # the sectors of h (from facing f) holding the enemy: its bearing for our arcs,
+            # and which of our locations its attacks strike (all of them at point blank)
+            rel = relative_sectors(h, e.hex, f) if rng else -1
             if rng <= self.reach:
-                rel = relative_sectors(h, e.hex, f) if rng else 0
-                for n, (arc, turret, short, long_, weight) in enumerate(self.kinds):
-                    band = _band(short, long_, rng)
-                    if band is None or (rng and not rel & arc and not (
+                for n, (arc, turret, _short, _long, _weight) in enumerate(self.kinds):
+                    value = values[n]
+                    if value is None or (rng and not rel & arc and not (
                             turret and in_fire_arc(arc, True, h, f, e.hex))):
                         continue
-                    dice = _dial(band.dice, e.dial) if e.dial else band.dice
-                    value = max(hit_chance(dice, e.resilience[li]) * e.hit_values[li]
-                                for li in struck) * weight
                     if value > best_per_kind[n]:
                         best_per_kind[n] = value
-            if threats:
-                mine = [self.spec.location_index(loc) for loc in
-                        struck_locations(self.spec.location_arcs, h, f, e.hex)]
-                for band, rolls in threats:
-                    threat += rolls * max(self._hit_on_me(band.dice, li) for li in mine)
+            for band, rolls in threats:
+                threat += rolls * self._threat(band.dice, rel)
         return sum(best_per_kind) - CAUTION * threat - closing
+
+    def _threat(self, dice: tuple[str, ...], rel: int) -> float:
+        """The best one hit of ``dice`` does to us, over our locations in the sectors ``rel``
+        (-1: point blank, every location)."""
+        key = (dice, rel)
+        value = self._threats.get(key)
+        if value is None:
+            if rel < 0:
+                names: tuple[str, ...] = tuple(self.spec.location_arcs)
+            else:
+                names = tuple(n for n, mask in self.spec.location_arcs.items() if mask & rel)
+            mine = [self.spec.location_index(loc) for loc in names]
+            value = self._threats[key] = max(self._hit_on_me(dice, li) for li in mine)
+        return value
 
     def _hit_on_me(self, dice: tuple[str, ...], li: int) -> float:
         key = (li, dice)

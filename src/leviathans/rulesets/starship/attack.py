@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ...dice import DiceSource
 from ...protocol import Event
@@ -51,10 +52,20 @@ def can_attack(state: StarshipState, i: int) -> bool:
         return False
     if e.disorder > p.system_slots:
         return False
-    return any(True for _ in _member_attacks(state, i))
+    return bool(_member_attacks(state, i))
 
 
 def activatable(state: StarshipState, side: str) -> list[tuple[int, ...]]:
+    """Groups (one element, or a unit's members) of ``side`` that may still attack now."""
+    memo = state.memo()
+    key = ("attack-groups", side)
+    groups = memo.get(key)
+    if groups is None:
+        groups = memo[key] = _activatable(state, side)
+    return list(groups)
+
+
+def _activatable(state: StarshipState, side: str) -> list[tuple[int, ...]]:
     groups: list[tuple[int, ...]] = []
     seen: set[str] = set()
     for i, p in enumerate(state.pieces):
@@ -128,8 +139,35 @@ def _launch_pose(state: StarshipState, i: int, heading: float) -> Pose:
     return Pose(pose.x + r * math.sin(rad), pose.y - r * math.cos(rad), heading)
 
 
-def _member_attacks(state: StarshipState, i: int) -> Iterator[Attack]:
+def _member_attacks(state: StarshipState, i: int) -> tuple[Attack, ...]:
+    """Element ``i``'s attacks now (they depend only on the pieces and elements)."""
+    memo = state.memo()
+    key = ("attacks", i)
+    attacks = memo.get(key)
+    if attacks is None:
+        attacks = memo[key] = tuple(_list_attacks(state, i))
+    return attacks
+
+
+#: attacks listed again and again, made once each (immutable values)
+_attack = lru_cache(maxsize=1 << 12)(Attack)
+
+
+def _list_attacks(state: StarshipState, i: int) -> Iterator[Attack]:
+    """The attacks of :func:`valid_targets` and :func:`launch_headings` for each usable mount,
+    with the distance to each enemy and each arc's test reckoned once for all the mounts
+    (the same answers as :func:`_reach`)."""
     p = state.pieces[i]
+    a = state.elements[i].pose
+    gaps: dict[int, float] = {}  # enemy in play -> distance between the bases
+    arcs: dict[tuple[str, int], bool] = {}
+    if a is not None:
+        pieces, elements = state.pieces, state.elements
+        for j in state.live():
+            q = pieces[j]
+            b = elements[j].pose
+            if q.side != p.side and b is not None:
+                gaps[j] = gap((a.x, a.y), p.radius, (b.x, b.y), q.radius)
     for mount in p.mounts:
         if not _usable(state, i, mount):
             continue
@@ -137,8 +175,26 @@ def _member_attacks(state: StarshipState, i: int) -> Iterator[Attack]:
             for h in launch_headings(state, i, mount):
                 yield Attack(p.name, mount.label, "launch", h)
             continue
-        for j in valid_targets(state, i, mount):
-            yield Attack(p.name, mount.label, state.pieces[j].name)
+        span: Span | None = Span(0, 0) if p.kind == "torpedo" else mount.range
+        if span is None or a is None:
+            continue
+        low, high = span.low - EPSILON, span.high + EPSILON
+        light = mount.rules_class == "light"
+        squadrons = mount.weapon.may_target_squadrons
+        for j, d in gaps.items():
+            q = state.pieces[j]
+            if (q.kind == "torpedo" and not light) or (q.kind == "squadron" and not squadrons):
+                continue
+            if not low <= d <= high:
+                continue
+            key = (mount.arc, j)
+            inside = arcs.get(key)
+            if inside is None:
+                b = state.elements[j].pose
+                assert b is not None
+                inside = arcs[key] = in_arc(a, mount.arc, (b.x, b.y), q.radius)
+            if inside:
+                yield _attack(p.name, mount.label, q.name)
 
 
 def attack_actions(state: StarshipState) -> Iterator[StarAction]:

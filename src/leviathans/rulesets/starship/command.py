@@ -109,9 +109,22 @@ def assign_targets(state: StarshipState, side: str, value: int) -> Iterator[str]
 
 def assign_actions(state: StarshipState, side: str) -> Iterator[Assign]:
     pool = state.pool(side)
+    # What system_targets finds for each value, found once: (name:system, activation) of
+    # every system that may still take a die, in its order.
+    open_systems: list[tuple[str, int]] = []
+    for i in _assignable(state, side):
+        p = state.pieces[i]
+        taken = [t.partition(":")[2] for _, t in pool.assigned if t.partition(":")[0] == p.name]
+        if len(taken) >= p.system_slots - state.elements[i].disorder:
+            continue
+        open_systems.extend((f"{p.name}:{system}", activation)
+                            for system, activation in p.systems.items() if system not in taken)
     for value in sorted(set(pool.free), reverse=True):
-        for target in assign_targets(state, side, value):
-            yield Assign(value, target)
+        yield Assign(value, "initiative")
+        yield Assign(value, "reroll")
+        for target, activation in open_systems:
+            if value >= activation:
+                yield Assign(value, target)
     yield Assign(0, "done")
 
 

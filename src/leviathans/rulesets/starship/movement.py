@@ -20,7 +20,11 @@ value the rules allow is legal too when given as text.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
+from functools import lru_cache
+from math import hypot
+from typing import Any
 
 from ...protocol import Event
 from .actions import Arrive, EndMove, Forward, Jump, Place, Push, StarAction, Turn, num
@@ -35,6 +39,9 @@ __all__ = [
     "why_not_push",
 ]
 
+#: the bases a moving element may not end on: (x, y, radius) each
+Bases = list[tuple[float, float, float]]
+
 TURNS = (-45.0, -30.0, -15.0, 15.0, 30.0, 45.0)
 PUSH_BEARINGS = tuple(b * 22.5 for b in range(16))
 
@@ -45,6 +52,15 @@ def _ship_like(state: StarshipState, i: int) -> bool:
 
 def activatable(state: StarshipState, side: str) -> list[tuple[int, ...]]:
     """Groups (one element, or a unit's members) of ``side`` that may still move now."""
+    memo = state.memo()
+    key = ("move-groups", side, state.turn)
+    groups = memo.get(key)
+    if groups is None:
+        groups = memo[key] = _activatable(state, side)
+    return list(groups)
+
+
+def _activatable(state: StarshipState, side: str) -> list[tuple[int, ...]]:
     groups: list[tuple[int, ...]] = []
     seen: set[str] = set()
     for i, (p, e) in enumerate(zip(state.pieces, state.elements, strict=True)):
@@ -85,25 +101,27 @@ def _max_step(state: StarshipState, i: int, move: Move) -> float:
     return 3.0 if full else 2.0
 
 
-def _others(state: StarshipState, i: int) -> list[int]:
+def _others(state: StarshipState, i: int) -> Bases:
     """What a moving element may not end on: everything in play, but a ship ignores
-    squadrons (it pushes them aside)."""
-    ship_like = _ship_like(state, i)
-    return [j for j in state.in_play() if j != i
-            and not (ship_like and state.pieces[j].kind == "squadron")]
+    squadrons (it pushes them aside); each as its base, (x, y, radius)."""
+    pieces = state.pieces
+    if pieces[i].kind != "squadron":
+        return [(x, y, r) for j, x, y, r in state.discs()
+                if j != i and pieces[j].kind != "squadron"]
+    return [(x, y, r) for j, x, y, r in state.discs() if j != i]
 
 
-def _clear_at(state: StarshipState, i: int, x: float, y: float, others: list[int]) -> bool:
+def _clear_at(state: StarshipState, i: int, x: float, y: float,
+              others: Bases) -> bool:
     r = state.pieces[i].radius
-    for j in others:
-        pose = state.elements[j].pose
-        assert pose is not None
-        if overlaps((x, y), r, (pose.x, pose.y), state.pieces[j].radius):
+    for ox, oy, rj in others:  # noqa: SIM110 (a loop: faster than all() of a generator)
+        # as geometry.overlaps, inline (the hottest loop of the movement phase)
+        if hypot(x - ox, y - oy) < r + rj - EPSILON:
             return False
     return True
 
 
-def _can_clear(state: StarshipState, i: int, pose: Pose, move: Move, others: list[int],
+def _can_clear(state: StarshipState, i: int, pose: Pose, move: Move, others: Bases,
                memo: dict[tuple[object, ...], bool] | None = None) -> bool:
     """Can the element, from ``pose`` with ``move`` left, still end its move clear of every
     other element? Searched over full steps and hard pivots, with any stopping point along
@@ -169,14 +187,17 @@ def _forward_ok(state: StarshipState, i: int, move: Move, inches: float) -> bool
 
 
 def forward_ok_at(state: StarshipState, i: int, pose: Pose, move: Move, inches: float,
-                  others: list[int], memo: dict[tuple[object, ...], bool] | None = None) -> bool:
+                  others: Bases, memo: dict[tuple[object, ...], bool] | None = None) -> bool:
     """May element ``i``, standing at ``pose`` with ``move`` left, go ``inches`` forward? (The
     pose is given, so a planned move can be searched without building its states.)"""
     if move.ep < 1 or not 0 < inches <= _max_step(state, i, move) + EPSILON:
         return False
+    ahead = pose.forward(inches)
+    if _clear_at(state, i, ahead.x, ahead.y, others):
+        return True  # as _can_clear would answer first, without making the move's state
     after = move._replace(ep=move.ep - 1, since_turn=move.since_turn + inches,
                           last_was_turn=False, long_step=move.long_step or inches > 2.0)
-    return _can_clear(state, i, pose.forward(inches), after, others, memo)
+    return _can_clear(state, i, ahead, after, others, memo)
 
 
 def _turn_ok(state: StarshipState, i: int, move: Move, degrees: float) -> bool:
@@ -184,9 +205,11 @@ def _turn_ok(state: StarshipState, i: int, move: Move, degrees: float) -> bool:
 
 
 def turn_ok_at(state: StarshipState, i: int, pose: Pose, move: Move, degrees: float,
-               others: list[int], memo: dict[tuple[object, ...], bool] | None = None) -> bool:
+               others: Bases, memo: dict[tuple[object, ...], bool] | None = None) -> bool:
     """May element ``i``, standing at ``pose`` with ``move`` left, pivot ``degrees``? (Whether
     it may pivot at all yet is :func:`turn_allowed`.)"""
+    if _clear_at(state, i, pose.x, pose.y, others):
+        return True  # a pivot stays on the spot: as _can_clear would answer first
     after = move._replace(ep=move.ep - 1, since_turn=0.0, turned=True, last_was_turn=True)
     return _can_clear(state, i, pose.turned(degrees), after, others, memo)
 
@@ -197,7 +220,7 @@ def _end_ok(state: StarshipState, i: int, move: Move) -> bool:
     return end_ok_at(state, i, _pose(state, i), move, _others(state, i))
 
 
-def end_ok_at(state: StarshipState, i: int, pose: Pose, move: Move, others: list[int],
+def end_ok_at(state: StarshipState, i: int, pose: Pose, move: Move, others: Bases,
               memo: dict[tuple[object, ...], bool] | None = None) -> bool:
     """May element ``i``'s move end at ``pose`` with ``move`` left (see :func:`_end_ok`)?"""
     if _clear_at(state, i, pose.x, pose.y, others):
@@ -205,7 +228,7 @@ def end_ok_at(state: StarshipState, i: int, pose: Pose, move: Move, others: list
     return not any(True for _ in _steps_left(state, i, pose, move, others, memo))
 
 
-def _steps_left(state: StarshipState, i: int, pose: Pose, move: Move, others: list[int],
+def _steps_left(state: StarshipState, i: int, pose: Pose, move: Move, others: Bases,
                 memo: dict[tuple[object, ...], bool] | None = None) -> Iterator[float]:
     if move.ep < 1:
         return
@@ -264,23 +287,43 @@ def _arrive_ok(state: StarshipState, i: int, x: float, y: float) -> bool:
 
 
 def _arrival_spots(state: StarshipState, i: int) -> Iterator[Arrive]:
+    """The grid's arrivals that :func:`_arrive_ok` allows, each heading for the nearest enemy
+    (to 45 degrees): its checks with the geometry inline, over the bases in play once."""
     setup = state.setup
-    name = state.pieces[i].name
-    enemies = [j for j in state.in_play() if state.pieces[j].side != state.pieces[i].side]
+    p = state.pieces[i]
+    name, r = p.name, p.radius
+    bases = []  # (x, y, radius, enemy) of every other element in play
+    for j, x, y, rj in state.discs():
+        if j != i:
+            bases.append((x, y, rj, state.pieces[j].side != p.side))
+    enemies = [(x, y) for x, y, _, enemy in bases if enemy]
     y = 6.0
     while y <= setup.depth - 6.0 + EPSILON:
         x = 6.0
         while x <= setup.width - 6.0 + EPSILON:
-            if _arrive_ok(state, i, x, y):
+            if _arrive_clear(x, y, r, bases, setup.width, setup.depth):
                 heading = 0.0
                 if enemies:
-                    near = min(enemies, key=lambda j: centre_distance(
-                        (x, y), (_pose(state, j).x, _pose(state, j).y)))
-                    heading = round(bearing((x, y), (_pose(state, near).x,
-                                                     _pose(state, near).y)) / 45.0) * 45.0 % 360
+                    near = min(enemies, key=lambda e: hypot(x - e[0], y - e[1]))
+                    heading = round(bearing((x, y), near) / 45.0) * 45.0 % 360
                 yield Arrive(name, x, y, heading)
             x += 6.0
         y += 6.0
+
+
+def _arrive_clear(x: float, y: float, r: float, bases: list[tuple[float, float, float, bool]],
+                  width: float, depth: float) -> bool:
+    """:func:`_arrive_ok` of a spot: on the table, off every base (geometry.overlaps) and more
+    than 6" from every enemy (geometry.gap)."""
+    if not (0 <= x <= width and 0 <= y <= depth):
+        return False
+    for ox, oy, rj, enemy in bases:
+        d = hypot(x - ox, y - oy)
+        if d < r + rj - EPSILON:
+            return False
+        if enemy and max(0.0, d - r - rj) <= 6.0 + EPSILON:
+            return False
+    return True
 
 
 def move_actions(state: StarshipState) -> Iterator[StarAction]:
@@ -305,32 +348,132 @@ def _element_moves(state: StarshipState, i: int, move: Move | None) -> Iterator[
         yield EndMove(p.name)  # the drive allows a return; it does not force one
         return
     if p.kind == "squadron":
-        spots = [xy for xy in dict.fromkeys(_squadron_spots(state, i)) if _place_ok(state, i, *xy)]
+        spots = _squadron_places(state, i)
         # A squadron with nowhere clear to go (boxed in after a push) stays where it is.
         for x, y in spots or [next(_squadron_spots(state, i))]:
-            yield Place(p.name, x, y)
+            # (a cached action would give 0.0 for -0.0: those are made afresh)
+            yield _place(p.name, x, y) if x and y else Place(p.name, x, y)
         if hyper:
             yield Jump(p.name)
         return
     m = move if move is not None else _start(state, i)
     found = False
+    pose = _pose(state, i)
+    others = _others(state, i)  # the same for every step tried from here
+    # A pivot stays on the spot: clear here, every pivot may end the move where it is (the
+    # first test of _can_clear), and so may the move (end_ok_at's).
+    here = _clear_at(state, i, pose.x, pose.y, others)
     if m.ep >= 1:
         top = _max_step(state, i, m)
+        # Pose.forward's sine and cosine, once for every step (the same floats)
+        rad = math.radians(pose.heading)
+        sn, cs = math.sin(rad), math.cos(rad)
         d = STEP
         while d <= top + EPSILON:
-            if _forward_ok(state, i, m, d):
+            # clear where the step ends: allowed at once (the first test of _can_clear);
+            # else the search of forward_ok_at
+            if _clear_at(state, i, pose.x + d * sn, pose.y - d * cs, others) \
+                    or forward_ok_at(state, i, pose, m, d, others):
                 found = True
-                yield Forward(p.name, d)
+                yield _forward(p.name, d)
             d += STEP
         if _turn_allowed(state, i, m):
             for t in TURNS:
-                if _turn_ok(state, i, m, t):
+                if here or turn_ok_at(state, i, pose, m, t, others):
                     found = True
-                    yield Turn(p.name, t)
-    if _end_ok(state, i, m) or not found:
-        yield EndMove(p.name)
+                    yield _turn(p.name, t)
+    if here or end_ok_at(state, i, pose, m, others) or not found:
+        yield _end_move(p.name)
     if hyper and move is None:
         yield Jump(p.name)
+
+
+# The actions listed again and again (the same elements, steps and spots, position after
+# position), made once each: they are immutable values.
+_forward = lru_cache(maxsize=1 << 12)(Forward)
+_turn = lru_cache(maxsize=1 << 12)(Turn)
+_end_move = lru_cache(maxsize=1 << 10)(EndMove)
+_place = lru_cache(maxsize=1 << 10)(Place)
+
+
+#: sine and cosine of the 16 listed bearings of a squadron's placements, as Pose.forward
+#: computes them (the same floats, so the same spots)
+_ROSE = tuple((math.sin(math.radians(b)), math.cos(math.radians(b))) for b in PUSH_BEARINGS)
+
+
+@lru_cache(maxsize=1 << 8)
+def _rose_spots(px: float, py: float, reach: float, width: float, depth: float
+                ) -> tuple[tuple[tuple[float, float], ...], dict[tuple[float, float], bool]]:
+    """The squadron's own spot and the 16 bearings' spots of :func:`_squadron_spots`, and
+    whether each is within ``reach`` and on a table of ``width`` x ``depth``: pure geometry,
+    the same while the squadron waits to move (read, never changed)."""
+    spots = [(round(px, 2), round(py, 2))]
+    for sn, cs in _ROSE:
+        for d in (reach, reach / 2, reach / 4):
+            spots.append((round(px + d * sn, 2), round(py - d * cs, 2)))
+    return tuple(spots), {xy: _in_reach(px, py, reach, width, depth, xy) for xy in spots}
+
+
+def _in_reach(px: float, py: float, reach: float, width: float, depth: float,
+              xy: tuple[float, float]) -> bool:
+    x, y = xy
+    return hypot(px - x, py - y) <= reach + 1e-6 and 0 <= x <= width and 0 <= y <= depth
+
+
+def _spots_in_reach(px: float, py: float, reach: float, toward: float | None, width: float,
+                    depth: float, rose: Any = _rose_spots) -> list[tuple[float, float]]:
+    """The spots of :func:`_squadron_spots` (bearing ``toward`` the nearest enemy first, when
+    there is one), duplicates dropped, that are within ``reach`` of (px, py) and on a table of
+    ``width`` x ``depth``."""
+    spots, ok = rose(px, py, reach, width, depth)
+    if toward is None:
+        ordered = dict.fromkeys(spots)
+    else:
+        rad = math.radians(toward)
+        sn, cs = math.sin(rad), math.cos(rad)
+        extra = [(round(px + d * sn, 2), round(py - d * cs, 2))
+                 for d in (reach, reach / 2, reach / 4)]
+        ordered = dict.fromkeys([spots[0], *extra, *spots[1:]])
+    return [xy for xy in ordered
+            if (ok[xy] if xy in ok else _in_reach(px, py, reach, width, depth, xy))]
+
+
+def _squadron_places(state: StarshipState, i: int) -> list[tuple[float, float]]:
+    """The listed placements of squadron ``i`` that are legal, in the order of
+    :func:`_squadron_spots` (duplicates dropped): within reach, on the table, clear of every
+    other element in play. The same spots and checks as :func:`_squadron_spots` and
+    :func:`_place_ok`, with the geometry inline (dozens of spots against every base)."""
+    pose = _pose(state, i)
+    px, py = pose.x, pose.y
+    reach = squadron_reach(state, i)
+    side = state.pieces[i].side
+    r = state.pieces[i].radius
+    width, depth = state.setup.width, state.setup.depth
+    pieces = state.pieces
+    others = []
+    nearest: tuple[float, float] | None = None
+    best = 0.0
+    for j, x, y, rj in state.discs():
+        if j == i:
+            continue
+        d = hypot(px - x, py - y)
+        # Only a base this close can overlap a spot within reach (triangle inequality; the
+        # margin dwarfs any rounding): the others cannot make a spot fail.
+        if d < reach + r + rj + 0.01:
+            others.append((x, y, rj))
+        if pieces[j].side != side and (nearest is None or d < best):
+            nearest, best = (x, y), d
+    toward = None if nearest is None else bearing((px, py), nearest)
+    # (the table's keys would take -0.0 for 0.0: a squadron on the edge is not looked up)
+    rose = _rose_spots if px and py else _rose_spots.__wrapped__
+    places = []
+    for x, y in _spots_in_reach(px, py, reach, toward, width, depth, rose):
+        for ox, oy, rj in others:
+            if hypot(x - ox, y - oy) < r + rj - EPSILON:
+                break
+        else:
+            places.append((x, y))
+    return places
 
 
 def why_not_move(state: StarshipState, action: StarAction) -> str | None:
@@ -381,12 +524,11 @@ def why_not_move(state: StarshipState, action: StarAction) -> str | None:
     if isinstance(action, Place):
         if p.kind != "squadron":
             return f"{name} is not a squadron"
-        if action in set(_element_moves(state, i, None)):
+        # a legal place, or the one offered when none is clear (staying put)
+        if _place_ok(state, i, action.x, action.y) or action in set(_element_moves(state, i, None)):
             return None
-        if not _place_ok(state, i, action.x, action.y):
-            return (f"{name} may be placed within {num(squadron_reach(state, i))}\" of where it "
-                    f"was, on the table and clear of other elements")
-        return None
+        return (f"{name} may be placed within {num(squadron_reach(state, i))}\" of where it "
+                f"was, on the table and clear of other elements")
     if isinstance(action, Jump):
         if "hyperspace-drive" not in e.systems or e.status != IN_PLAY or state.move is not None:
             return f"{name} cannot jump now (Hyperspace Drive not active, or moving)"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...dice import DiceSource
 from ...errors import IllegalActionError
-from ...protocol import Event, Outcome
+from ...protocol import Event, Outcome, field_copier
 from .actions import StarAction, parse_action
 from .geometry import Pose
 from .setup import Piece, StarshipSetup
@@ -135,10 +135,19 @@ class PendingRoll(NamedTuple):
     earlier: tuple[tuple[int, ...], ...] = ()
 
 
+#: an element's base on the table: (index, x, y, radius)
+Disc = tuple[int, float, float, float]
+
+
 class StarshipState:
     """One position of a starship battle. Treat as immutable."""
 
     __slots__ = (
+        # caches of what the fields determine, filled on first use: the bases and indices of
+        # the elements in play, and other answers that depend only on the setup, pieces and
+        # elements (kept by a new state with the same ones); the legal actions once listed
+        "_discs", "_legal", "_legal_set", "_live", "_memo",
+        # the fields
         "activation", "attack", "decided", "elements", "events", "hangar", "initiative", "leaders",
         "move", "nominations", "outcome", "phase", "pieces", "pools", "pushes", "roll", "setup",
         "to_act", "turn",
@@ -195,12 +204,30 @@ class StarshipState:
         self.roll = None
         self.outcome = None
         self.events = ()
+        self._live: tuple[int, ...] | None = None
+        self._discs: tuple[Disc, ...] | None = None
+        self._memo: dict[Any, Any] = {}
+        self._legal: tuple[StarAction, ...] | None = None
+        self._legal_set: frozenset[StarAction] | None = None
 
     def evolve(self, **changes: Any) -> StarshipState:
         new = object.__new__(StarshipState)
-        for name in StarshipState.__slots__:
-            setattr(new, name, changes[name] if name in changes else getattr(self, name))
+        _copy_fields(self, new)
+        for name, value in changes.items():
+            setattr(new, name, value)
+        if "elements" in changes or "pieces" in changes or "setup" in changes:
+            new._live = new._discs = None
+            new._memo = {}
+        else:  # the same table: what depends on it alone still holds
+            new._live, new._discs, new._memo = self._live, self._discs, self._memo
+        new._legal = new._legal_set = None
         return new
+
+    def memo(self) -> dict[Any, Any]:
+        """Answers that depend only on the setup, the pieces and the elements (not on the
+        turn, phase, pools...), keyed by what was asked: shared by the states that have the
+        same ones."""
+        return self._memo
 
     # --- protocol ---------------------------------------------------------------------------
 
@@ -233,9 +260,32 @@ class StarshipState:
         return (pool, self.pools[1]) if i == 0 else (self.pools[0], pool)
 
     def legal_actions(self) -> Iterator[StarAction]:
-        return flow.legal_actions(self)
+        if self._legal is not None:
+            return iter(self._legal)
+        return self._listing()
+
+    def _listing(self) -> Iterator[StarAction]:
+        """The legal actions, kept once listed to the end (a bot and ``apply`` then ask again
+        of the same state)."""
+        found = []
+        for action in flow.legal_actions(self):
+            found.append(action)
+            yield action
+        self._legal = tuple(found)
 
     def why_illegal(self, action: StarAction) -> str | None:
+        legal = self._legal
+        if legal is not None:
+            # An action the state listed is legal: no need of the rules' checks again. Most
+            # often it is one of the very objects listed (a bot's pick), found by identity;
+            # an equal one (read from text) by a set of them, made when first needed.
+            for listed in legal:
+                if listed is action:
+                    return None
+            if self._legal_set is None:
+                self._legal_set = frozenset(legal)
+            if action in self._legal_set:
+                return None
         return flow.why_illegal(self, action)
 
     def is_legal(self, action: StarAction) -> bool:
@@ -268,9 +318,28 @@ class StarshipState:
         return None
 
     def in_play(self) -> Iterator[int]:
-        for i, e in enumerate(self.elements):
-            if e.status == IN_PLAY:
-                yield i
+        return iter(self.live())
+
+    def live(self) -> tuple[int, ...]:
+        """The elements in play, in order."""
+        live = self._live
+        if live is None:
+            live = self._live = tuple(i for i, e in enumerate(self.elements)
+                                      if e.status == IN_PLAY)
+        return live
+
+    def discs(self) -> tuple[Disc, ...]:
+        """The bases of the elements in play, in order: (index, x, y, radius)."""
+        discs = self._discs
+        if discs is None:
+            elements, pieces = self.elements, self.pieces
+            found = []
+            for i in self.live():
+                pose = elements[i].pose
+                assert pose is not None
+                found.append((i, pose.x, pose.y, pieces[i].radius))
+            discs = self._discs = tuple(found)
+        return discs
 
     def leader(self, unit: str | None) -> int | None:
         """The current leader of the unit called ``unit``."""
@@ -296,5 +365,8 @@ class StarshipState:
     def __repr__(self) -> str:
         return f"<StarshipState turn {self.turn} {self.phase.name.lower()} to move {self.to_move}>"
 
+
+#: copies the fields to a new state (not the caches)
+_copy_fields = field_copier(tuple(n for n in StarshipState.__slots__ if not n.startswith("_")))
 
 from . import flow, rerolls  # noqa: E402  (the phase modules need StarshipState)

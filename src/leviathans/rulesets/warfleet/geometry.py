@@ -24,6 +24,7 @@ __all__ = [
     "FOUR_LOCATIONS",
     "SIX_LOCATIONS",
     "in_fire_arc",
+    "in_fire_arc_at",
     "relative_sectors",
     "struck_locations",
 ]
@@ -47,7 +48,14 @@ def _rotate_mask(mask: int, facing: int) -> int:
 
 def relative_sectors(origin: tuple[int, int], target: tuple[int, int], facing: int) -> int:
     """Sectors of ``origin`` (numbered from ``facing``) that hold ``target``, as a bit mask."""
-    return _rotate_mask(sectors_containing(origin, target), facing)
+    return _relative(target[0] - origin[0], target[1] - origin[1], facing)
+
+
+@cache
+def _relative(dq: int, dr: int, facing: int) -> int:
+    """:func:`relative_sectors` by the target's offset: a table filled as asked (the arcs are
+    asked of the same few offsets over and over)."""
+    return _rotate_mask(sectors_containing((0, 0), (dq, dr)), facing)
 
 
 @cache
@@ -67,9 +75,16 @@ def _neighbours(mask: int) -> int:
 def in_fire_arc(arc: int, turret: bool, origin: tuple[int, int], facing: int,
                 target: tuple[int, int]) -> bool:
     """W1: may a gun of the location with sector mask ``arc`` fire at ``target``?"""
-    if origin == target:
+    return in_fire_arc_at(arc, turret, target[0] - origin[0], target[1] - origin[1], facing)
+
+
+@cache
+def in_fire_arc_at(arc: int, turret: bool, dq: int, dr: int, facing: int) -> bool:
+    """:func:`in_fire_arc` by the target's offset (a table filled as asked; callers ask only
+    within a gun's range, so it stays small)."""
+    if dq == 0 and dr == 0:
         return True  # point blank (see the module docstring)
-    rel = relative_sectors(origin, target, facing)
+    rel = _relative(dq, dr, facing)
     if rel & arc:
         return True
     if not turret:
@@ -80,7 +95,7 @@ def in_fire_arc(arc: int, turret: bool, origin: tuple[int, int], facing: int,
     side = 1 if not arc & ~_STARBOARD else -1 if not arc & ~_PORT else 0
     if side == 0 or extra & ~_ENDS:
         return True
-    lateral = _lateral(target[0] - origin[0], target[1] - origin[1], facing)
+    lateral = _lateral(dq, dr, facing)
     return lateral * side >= 0
 
 

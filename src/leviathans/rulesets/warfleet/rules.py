@@ -9,12 +9,13 @@ Every roll goes through the injected dice with a label: ``placement:<side>``,
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
 from ... import fog
 from ...dice import DiceExpr, DiceSource, Die, dial_up, die
-from ...hexgrid import Facing, distance
+from ...hexgrid import Facing, Hex, distance
 from ...protocol import Event, Outcome
 from ...turns import drive
 from .actions import Declare, Done, FogChoice, Pivot, Place, Step
@@ -33,8 +34,8 @@ from .events import (
     SITest,
     TurnEnded,
 )
-from .geometry import in_fire_arc, struck_locations
-from .setup import AFLOAT, ENGAGED, LEFT_MAP, REMOVED, SUNK, Gun, ShipState
+from .geometry import in_fire_arc_at, struck_locations
+from .setup import AFLOAT, ENGAGED, LEFT_MAP, REMOVED, SUNK, Gun, ShipState, Zone
 from .state import GameState, Moving, Phase
 
 __all__ = [
@@ -133,14 +134,26 @@ def legal_placements(state: GameState) -> Iterator[Place]:
     side = state.placing[0]
     ships = _placeable(state, side)
     occupied = {s.hex for s in state.ships if s.hex is not None and s.status == AFLOAT}
-    zone = state.setup.zone(side)
-    hexes = sorted((h for h in state.setup.board.hexes() if zone.contains(h)
-                    and h not in occupied), key=lambda h: h.offset())
+    board = state.setup.board
+    hexes = [h for h in _zone_in_order(board.columns, board.rows, state.setup.zone(side))
+             if h not in occupied]
     for i in ships:
         name = state.setup.ships[i].name
         for h in hexes:
-            for f in Facing:
-                yield Place(name, h, f)
+            yield from _placings(name, h)
+
+
+@lru_cache(maxsize=64)
+def _zone_in_order(columns: int, rows: int, zone: Zone) -> tuple[Hex, ...]:
+    """The hexes of a map of ``columns`` x ``rows`` in ``zone``, by column then row."""
+    board = (Hex.from_offset(c, r) for c in range(1, columns + 1) for r in range(1, rows + 1))
+    return tuple(sorted((h for h in board if zone.contains(h)), key=lambda h: h.offset()))
+
+
+@lru_cache(maxsize=1 << 14)
+def _placings(name: str, h: Hex) -> tuple[Place, ...]:
+    """A ship's placements on a hex, one per facing (made once: placement lists hundreds)."""
+    return tuple(Place(name, h, f) for f in Facing)
 
 
 def placement_problem(state: GameState, action: Place) -> str | None:
@@ -258,8 +271,10 @@ def waiting(state: GameState) -> list[int]:
     if not state.groups:
         return []
     side, cls = state.groups[0]
-    return [i for i in state.afloat() if not state.ships[i].moved
-            and state.setup.ships[i].side == side and state.setup.ships[i].ship_class == cls]
+    specs = state.setup.ships
+    # state.afloat() and the group's test, in one pass
+    return [i for i, s in enumerate(state.ships) if s.hex is not None and s.status == AFLOAT
+            and not s.moved and specs[i].side == side and specs[i].ship_class == cls]
 
 
 def _options(state: GameState, i: int, mp: int, spent: int) -> Iterator[Step | Pivot]:
@@ -357,13 +372,14 @@ def gun_range(state: GameState, i: int, gun: Gun, j: int) -> int | None:
     Beyond long range an attack could only miss: we do not offer it (the text's tip allows
     declaring it as a certain miss, which changes nothing)."""
     a, t = state.ships[i], state.ships[j]
-    if a.hex is None or t.hex is None or a.destroyed >> gun.location & 1:
+    here, there = a.hex, t.hex
+    if here is None or there is None or a.destroyed >> gun.location & 1:
         return None
-    rng = distance(a.hex, t.hex)
+    dq, dr = there[0] - here[0], there[1] - here[1]
+    rng = max(abs(dq), abs(dr), abs(dq + dr))  # hexgrid.distance, inline (the hottest test)
     if rng > gun.attack.long.range:
         return None
-    spec = state.setup.ships[i]
-    if not in_fire_arc(spec.arcs[gun.location], gun.turret, a.hex, a.facing, t.hex):
+    if not in_fire_arc_at(state.setup.ships[i].arcs[gun.location], gun.turret, dq, dr, a.facing):
         return None
     return rng
 
@@ -400,7 +416,12 @@ def _declarations(state: GameState, side: str) -> Iterator[Declare]:
         free = free_guns(state, i)
         if not free:
             continue
+        here = state.ships[i].hex
+        longest = max(g.attack.long.range for g in free)
         for j in enemies:
+            there = state.ships[j].hex
+            if here is None or there is None or distance(here, there) > longest:
+                continue  # beyond every free gun's range (gun_range would say so of each)
             reach = [g for g in free if gun_range(state, i, g, j) is not None]
             if not reach:
                 continue

@@ -79,9 +79,14 @@ _new_state = object.__new__
 class GameState:
     """One position of a War Fleet game. Treat as immutable."""
 
-    __slots__ = ("conceded", "declared", "declaring", "engaged", "engagements", "engaging",
-                 "events", "fog", "groups", "moving", "order", "outcome", "phase", "placing",
-                 "setup", "ships", "turn")
+    __slots__ = (
+        # the legal actions once listed in full, and as a set (filled on first use)
+        "_legal", "_legal_set",
+        # the fields
+        "conceded", "declared", "declaring", "engaged", "engagements", "engaging", "events",
+        "fog", "groups", "moving", "order", "outcome", "phase", "placing", "setup", "ships",
+        "turn",
+    )
 
     setup: WarSetup
     turn: int
@@ -130,6 +135,8 @@ class GameState:
         self.fog = None
         self.outcome = None
         self.events = ()
+        self._legal: tuple[WarAction, ...] | None = None
+        self._legal_set: frozenset[WarAction] | None = None
 
     def evolve(self, **changes: Any) -> GameState:
         """A copy with some fields changed (states are values: never mutate one in place)."""
@@ -137,6 +144,7 @@ class GameState:
         _copy_fields(self, new)
         for name, value in changes.items():
             setattr(new, name, value)
+        new._legal = new._legal_set = None
         return new
 
     # --- protocol ---------------------------------------------------------------------------
@@ -157,8 +165,18 @@ class GameState:
     def legal_actions(self) -> Iterator[WarAction]:
         if self.phase is OVER:
             return iter(())
-        actions: Iterator[WarAction] = self.setup.plan.by_phase[self.phase].legal_actions(self)
-        return actions
+        if self._legal is not None:
+            return iter(self._legal)
+        return self._listing()
+
+    def _listing(self) -> Iterator[WarAction]:
+        """The legal actions, kept once listed to the end (a bot and ``apply`` then ask again
+        of the same state)."""
+        found = []
+        for action in self.setup.plan.by_phase[self.phase].legal_actions(self):
+            found.append(action)
+            yield action
+        self._legal = tuple(found)
 
     def why_illegal(self, action: object) -> str | None:
         """``None`` if ``action`` is legal now, else the reason it is not."""
@@ -170,6 +188,18 @@ class GameState:
             if action.player in self.conceded:
                 return f"{action.player} already conceded"
             return None
+        legal = self._legal
+        if legal is not None:
+            # An action the state listed is legal: no need of the rules' checks again. Most
+            # often it is one of the very objects listed (a bot's pick), found by identity;
+            # an equal one (read from text) by a set of them, made when first needed.
+            for listed in legal:
+                if listed is action:
+                    return None
+            if self._legal_set is None:
+                self._legal_set = frozenset(legal)
+            if action in self._legal_set:
+                return None
         rules_of = self.setup.plan.by_action.get(type(action))
         if rules_of is None:
             return f"{action!r} is not a War Fleet action"
@@ -272,6 +302,7 @@ class GameState:
         return f"<War Fleet turn {self.turn} {self.phase.name.lower()} to move {self.to_move}>"
 
 
-_copy_fields = field_copier(GameState.__slots__)
+#: copies the fields to a new state (not the caches)
+_copy_fields = field_copier(tuple(n for n in GameState.__slots__ if not n.startswith("_")))
 
 from . import rules  # noqa: E402  (the rules need GameState)
