@@ -326,3 +326,17 @@ def test_the_kernel_cache_is_cleared_when_a_compiled_source_changes(
     cache.keep_in_step(tmp_path)
     assert not any(f.exists() for f in files) and other.exists()
     assert "leviathans.rulesets.airfleet.primitives" in cache.SOURCES
+
+
+def test_the_loop_counts_no_references() -> None:
+    """Issue 18.3: numba's atomic reference counting of the tables' arrays took more than half
+    the loop's time (perf): every function of the loop is compiled without it (only the
+    geometry builder, which allocates its table, keeps it)."""
+    import numba
+
+    compiled = {name: f for name, f in vars(kernel).items()
+                if isinstance(f, numba.core.registry.CPUDispatcher)}
+    assert "play" in compiled and "_score_ends" in compiled
+    for name, f in compiled.items():
+        counted = f.targetoptions.get("_nrt", True)
+        assert counted == (name == "build_geometry"), name

@@ -32,8 +32,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 Arr = Any  # numpy arrays (numba compiles the functions; the types are the arrays' dtypes)
 
 
+# ``_nrt=False``: the loop allocates nothing (the arrays come from :mod:`.tables`), so numba's
+# reference counting only costs: every array passed, sliced or read from the tables' tuple
+# was counted up and down with atomic operations, more than half the loop's time (perf).
+# A function that allocated would fail to compile ("NRT required"), never run wrongly.
+NO_REFCOUNT: dict[str, Any] = {"_nrt": False}
+
+
 def jit(f: F) -> F:
-    return cast(F, numba.njit(cache=True, nogil=True)(f))
+    return cast(F, numba.njit(cache=True, nogil=True, **NO_REFCOUNT)(f))
 
 
 def typed(signature: str) -> Callable[[F], F]:
@@ -41,7 +48,7 @@ def typed(signature: str) -> Callable[[F], F]:
     compiled again for each constant (numba types them as literals), which costs time at the
     first run."""
     def wrap(f: F) -> F:
-        return cast(F, numba.njit(signature, cache=True, nogil=True)(f))
+        return cast(F, numba.njit(signature, cache=True, nogil=True, **NO_REFCOUNT)(f))
     return wrap
 
 
@@ -60,7 +67,7 @@ numba.extending.register_jitable(P._clamp)
 def inline(f: F) -> F:
     """Compiled into its callers: a function called in the innermost loops with the tables
     (a large tuple of arrays) would otherwise copy them at every call."""
-    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(f))
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always", **NO_REFCOUNT)(f))
 
 
 #: one step towards each facing (numba reads module globals as constants)
@@ -133,7 +140,7 @@ def _distance(dq: int, dr: int) -> int:
     return max(abs(dq), abs(dr), abs(dq + dr))
 
 
-@jit
+@numba.njit(cache=True, nogil=True)  # allocates its table: reference counted
 def build_geometry(radius: int, shp_len: Arr, shp_type: Arr, shp_nloc: Arr, shp_whex: Arr,
                    shp_arc: Arr, shp_group: Arr) -> Arr:
     """Attack geometry of every shape against every shape for every placement in the box
