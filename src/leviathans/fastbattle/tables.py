@@ -116,6 +116,8 @@ class Work(NamedTuple):
     log: Any  # a row per attack (see kernel.play)
     lost: Any
     groups: Any
+    st: Any  # [5, ship] a battle's positions, status, destroyed, circled, fired (batches)
+    moved: Any  # [ship] and moved flags
 
 
 def _numbered(items: dict[Any, int], item: Any) -> int:
@@ -345,6 +347,8 @@ def build_work(t: Tables) -> Work:
         log=np.zeros((LOG_ROOM, 5), dtype=I64),
         lost=np.zeros(n, dtype=I64),
         groups=np.zeros((32, 2), dtype=I64),
+        st=np.zeros((5, n), dtype=I64),
+        moved=np.zeros(n, dtype=np.bool_),
     )
 
 
