@@ -440,6 +440,17 @@ def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, 
                                 best = per_gun[e2, g]
                         value += best
                         earlier[g] = True
+        near = 0
+        for c in range(nnear):
+            d = _distance(near_q[c] - bq, near_r[c] - br)
+            if c == 0 or d < near:
+                near = d
+        # The threat is a sum of positive values, so the score is at most value - NEAR * near
+        # (float subtraction is monotonic): an end whose bound falls below the best score so
+        # far can be neither the best nor tie with it, and its threat is not counted.
+        if kk > 0 and value - NEAR * float(near) < best_score:
+            scores[kk] = -np.inf
+            continue
         # the enemy's guns against us standing here (location dice "go" once we entered a hex)
         threat = 0.0
         moved = 1 if (entered[k] or not still_ok) else 0
@@ -458,11 +469,6 @@ def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, 
                     if v > 0.0:
                         hits += v
             threat = threat + hits
-        near = 0
-        for c in range(nnear):
-            d = _distance(near_q[c] - bq, near_r[c] - br)
-            if c == 0 or d < near:
-                near = d
         score = value - CAUTION * threat - NEAR * float(near)
         scores[kk] = score
         if kk == 0 or score > best_score:
