@@ -431,3 +431,14 @@ def test_simulate_plays_fast_battles_in_batches(monkeypatch: pytest.MonkeyPatch)
     batched = simulate(matchup, 240, 3)
     assert calls == [60] * 4 and runner.MAX_BATCH < 60  # four batches per worker
     assert batched.games == simulate(matchup, 240, 3, fast=False).games
+
+
+def test_setups_of_the_same_shapes_share_their_converted_tables() -> None:
+    """Issue 18.3: a whole-catalog balance run builds thousands of setups from a few ship
+    shapes: the attack geometry, positions and move search are converted once per shape."""
+    from leviathans.fastbattle.tables import build_tables
+
+    first = build_tables(load_setup(airfleet_matchup(["HML Raven"], ["Pelletier"])))
+    again = build_tables(load_setup(airfleet_matchup(["HML Raven"], ["Pelletier"])))
+    assert again.geo is first.geo
+    assert (again.kids == first.kids).all() and (again.pt_cells == first.pt_cells).all()
