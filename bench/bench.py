@@ -16,6 +16,11 @@ On one core (the process is pinned to one CPU where the OS allows it):
 * the PettingZoo AEC environment's steps per second (random agents choosing among the
   masked actions of quick-start games), and the batched environment's (``BENCH_BATCH``
   games a process, 16 by default, random masked actions) in one process and over two;
+* issue 18.3 (``simulate-cli``): ``leviathans simulate --games 100000 --workers 2`` (quick-start,
+  greedy against greedy) as a designer types it, wall time (``BENCH_SIMULATE_CLI_GAMES``);
+* issue 18.3 (``balance``): ``leviathans balance`` card against card on a sample of the catalog
+  (``BENCH_BALANCE_CARDS`` cards, ``BENCH_BALANCE_GAMES`` games a pairing, 2 workers), and the
+  whole catalog's time extrapolated from it (every pairing of the 146 cards);
 * the baseline: python-chess random playouts (list the legal moves, pick one, push), plies
   per second, measured in the same run.
 """
@@ -34,8 +39,8 @@ from typing import Any
 SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 #: measures to run, separated by commas (default all): chess, airfleet (with the Commander
 #: line), env (the AEC and the batched environments), greedy, starship, warfleet,
-#: warfleet-random, bots, simulate (the air-fleet, environment, starship and War Fleet lines
-#: measure chess too, for their ratios)
+#: warfleet-random, bots, simulate, simulate-cli, balance (the air-fleet, environment,
+#: starship and War Fleet lines measure chess too, for their ratios)
 ONLY = {m.strip() for m in os.environ.get("BENCH_ONLY", "").split(",") if m.strip()}
 
 
@@ -238,6 +243,49 @@ def simulate_10k() -> None:
           f"{seconds:.1f} s ({results.n / seconds:.0f} battles/s)")
 
 
+def simulate_cli() -> None:
+    """Issue 18.3: 10^5 greedy quick-start battles through the command, on 2 workers, wall
+    time from the command line to its report (workers started, tables built, report made)."""
+    import subprocess
+
+    games = int(os.environ.get("BENCH_SIMULATE_CLI_GAMES", "100000"))
+    command = [sys.executable, "-m", "leviathans", "simulate", "--games", str(games),
+               "--workers", "2"]
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    status = "" if done.returncode == 0 else f" (FAILED, exit {done.returncode})"
+    print(f"  leviathans simulate --games {games} --workers 2 (quick-start, greedy v greedy): "
+          f"{seconds:.1f} s, {games / seconds:.0f} battles/s{status}")
+
+
+def balance_sample() -> None:
+    """Issue 18.3: ``leviathans balance`` card against card on a sample of the catalog's
+    cards (chosen by a fixed seed), 2 workers; the whole catalog (every pairing of every card
+    the rules can field) extrapolated from its time per pairing."""
+    import contextlib
+    import io
+
+    from leviathans.sim import balance
+    from leviathans.sim.tournament import catalog_cards
+
+    k = int(os.environ.get("BENCH_BALANCE_CARDS", "12"))
+    games = int(os.environ.get("BENCH_BALANCE_GAMES", "100"))
+    with contextlib.redirect_stderr(io.StringIO()):
+        every = catalog_cards()
+    cards = random.Random(18).sample(every, min(k, len(every)))
+    start = time.perf_counter()
+    balance(cards, sizes=(1,), games=games, seed=1, workers=2)
+    seconds = time.perf_counter() - start
+    pairings = len(cards) * (len(cards) - 1) // 2
+    whole = len(every) * (len(every) - 1) // 2
+    print(f"  leviathans balance --sizes 1 --games {games} --workers 2, {len(cards)} catalog cards "
+          f"({pairings} pairings, {pairings * games:,} battles): {seconds:.1f} s "
+          f"({pairings * games / seconds:.0f} battles/s); the whole catalog ({len(every)} "
+          f"cards, {whole:,} pairings, {whole * games:,} battles) extrapolated: "
+          f"{seconds * whole / pairings / 60:.0f} min")
+
+
 def _bot_on_cpu(job: tuple[int, str, float]) -> tuple[int, float]:
     """A worker process: pinned to one CPU, plays ``bot`` battles for ``seconds``."""
     cpu, bot, seconds = job
@@ -422,6 +470,13 @@ def main() -> int:
         if every_cpu:
             os.sched_setaffinity(0, set(every_cpu))  # the workers inherit this process's CPUs
         simulate_10k()
+    if wanted("simulate-cli") or wanted("balance"):
+        if every_cpu:
+            os.sched_setaffinity(0, set(every_cpu))
+        if wanted("simulate-cli"):
+            simulate_cli()
+        if wanted("balance"):
+            balance_sample()
     return 0
 
 

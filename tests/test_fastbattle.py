@@ -326,3 +326,119 @@ def test_the_kernel_cache_is_cleared_when_a_compiled_source_changes(
     cache.keep_in_step(tmp_path)
     assert not any(f.exists() for f in files) and other.exists()
     assert "leviathans.rulesets.airfleet.primitives" in cache.SOURCES
+
+
+def test_the_loop_counts_no_references() -> None:
+    """Issue 18.3: numba's atomic reference counting of the tables' arrays took more than half
+    the loop's time (perf): every function of the loop is compiled without it (only the
+    geometry builder, which allocates its table, keeps it)."""
+    import numba
+
+    compiled = {name: f for name, f in vars(kernel).items()
+                if isinstance(f, numba.core.registry.CPUDispatcher)}
+    assert "play" in compiled and "_score_ends" in compiled
+    for name, f in compiled.items():
+        counted = f.targetoptions.get("_nrt", True)
+        assert counted == (name == "build_geometry"), name
+
+
+# --- batches: whole battles in one call (deployment and the first initiative included) -------
+
+
+def _batch_equals_the_engine(matchup: Any, seed: int, games: range) -> None:
+    from leviathans.sim.collect import play_fast_batch
+
+    ruleset = get_ruleset("airfleet")
+    setup = load_setup(matchup)
+    batch = play_fast_batch(ruleset, setup, matchup.bots, seed, games)
+    assert batch is not None
+    for got, index in zip(batch, games, strict=True):
+        assert got == play_one(ruleset, setup, matchup.bots, seed, index, fast=False), index
+
+
+def test_a_batch_equals_the_engine() -> None:
+    """Issue 18.3: the greedy bot's deployment, the generators seeded in the loop, the first
+    initiative and the results counted from arrays: every game's statistics as the engine's."""
+    _batch_equals_the_engine(airfleet_matchup(turn_limit=30), 11, range(30, 54))
+
+
+def test_a_batch_of_mixed_types_equals_the_engine() -> None:
+    _batch_equals_the_engine(airfleet_matchup(*MIXED, turn_limit=30), 5, range(8))
+    _batch_equals_the_engine(airfleet_matchup(["HML Wales"], ["HML Raven"], turn_limit=30), 2,
+                             range(4))
+
+
+def test_a_batch_with_options_equals_the_engine() -> None:
+    matchup = airfleet_matchup(turn_limit=12)
+    data = dict(matchup.setup)
+    data["options"] = {**dict(data.get("options") or {}), "fire_order": "winner-first",
+                       "quickstart_destruction": False}
+    _batch_equals_the_engine(type(matchup)(matchup.ruleset, data, matchup.bots,
+                                           matchup.turn_limit, matchup.label, matchup.sides),
+                             3, range(6))
+
+
+def test_catalog_cards_in_a_batch_equal_the_engine() -> None:
+    """A sample of the catalog's cards (the whole-catalog balance run plays them all), one
+    against one and two against two, seats both ways."""
+    from leviathans.fastbattle import refusal
+
+    names = sorted(builtin_cards())
+    pick = random.Random(18)
+    checked = 0
+    while checked < 6:
+        a, b, c, d = pick.sample(names, 4)
+        fleets = ([a], [b]) if checked % 2 else ([a, c], [b, d])
+        matchup = airfleet_matchup(*fleets, turn_limit=12)
+        if refusal(load_setup(matchup), matchup.bots) is not None:
+            continue
+        _batch_equals_the_engine(matchup, checked, range(3))
+        checked += 1
+
+
+def test_the_loop_seeds_as_cpython() -> None:
+    for seed in (0, 1, 5, 2**32 - 1, 2**32, 2**40 + 3, 2**63 - 1):
+        mt = np.zeros((3, 624), dtype=np.int64)
+        mti = np.zeros(3, dtype=np.int64)
+        kernel.seed_generator(mt, mti, 2, seed)
+        words = random.Random(seed).getstate()[1]
+        assert list(mt[2]) == list(words[:624]) and mti[2] == words[624], seed
+
+
+def test_batch_seeds_out_of_range_are_refused() -> None:
+    from leviathans.errors import LeviathansError
+    from leviathans.fastbattle.batch import play_greedy_batch
+
+    setup = quickstart_battle(Options(turn_limit=2))
+    with pytest.raises(LeviathansError, match="2\\*\\*63"):
+        play_greedy_batch(setup, [(1, 2, -3)])
+
+
+def test_simulate_plays_fast_battles_in_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The simulator sends the compiled loop's games in large batches, played by one call
+    each, with the same results as game by game."""
+    from leviathans.sim import collect, runner, simulate
+
+    calls: list[int] = []
+    real = collect.play_fast_batch
+
+    def counted(*args: Any) -> Any:
+        calls.append(len(args[4]))
+        return real(*args)
+
+    monkeypatch.setattr(runner, "play_fast_batch", counted)
+    matchup = airfleet_matchup(turn_limit=2)
+    batched = simulate(matchup, 240, 3)
+    assert calls == [60] * 4 and runner.MAX_BATCH < 60  # four batches per worker
+    assert batched.games == simulate(matchup, 240, 3, fast=False).games
+
+
+def test_setups_of_the_same_shapes_share_their_converted_tables() -> None:
+    """Issue 18.3: a whole-catalog balance run builds thousands of setups from a few ship
+    shapes: the attack geometry, positions and move search are converted once per shape."""
+    from leviathans.fastbattle.tables import build_tables
+
+    first = build_tables(load_setup(airfleet_matchup(["HML Raven"], ["Pelletier"])))
+    again = build_tables(load_setup(airfleet_matchup(["HML Raven"], ["Pelletier"])))
+    assert again.geo is first.geo
+    assert (again.kids == first.kids).all() and (again.pt_cells == first.pt_cells).all()

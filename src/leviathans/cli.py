@@ -758,7 +758,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "against 2): win rates and a heat-map")
     s.add_argument("--ruleset", choices=("airfleet",), default="airfleet")
     s.add_argument("--ships", metavar="NAMES",
-                   help="cards separated by commas (default: the four quick-start cards)")
+                   help="cards separated by commas (default: the four quick-start cards), "
+                   "or all: every card the rules can field (with --sizes 1: the whole "
+                   "catalog, card against card)")
     s.add_argument("--sizes", default=None, help="fleet sizes to play (default 1,2)")
     s.add_argument("--nations", nargs="?", const="all", default=None, metavar="NATIONS",
                    help="the 8 Nations instead: each nation's variant fleet against each "

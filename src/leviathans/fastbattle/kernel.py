@@ -32,8 +32,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 Arr = Any  # numpy arrays (numba compiles the functions; the types are the arrays' dtypes)
 
 
+# ``_nrt=False``: the loop allocates nothing (the arrays come from :mod:`.tables`), so numba's
+# reference counting only costs: every array passed, sliced or read from the tables' tuple
+# was counted up and down with atomic operations, more than half the loop's time (perf).
+# A function that allocated would fail to compile ("NRT required"), never run wrongly.
+NO_REFCOUNT: dict[str, Any] = {"_nrt": False}
+
+
 def jit(f: F) -> F:
-    return cast(F, numba.njit(cache=True, nogil=True)(f))
+    return cast(F, numba.njit(cache=True, nogil=True, **NO_REFCOUNT)(f))
 
 
 def typed(signature: str) -> Callable[[F], F]:
@@ -41,7 +48,7 @@ def typed(signature: str) -> Callable[[F], F]:
     compiled again for each constant (numba types them as literals), which costs time at the
     first run."""
     def wrap(f: F) -> F:
-        return cast(F, numba.njit(signature, cache=True, nogil=True)(f))
+        return cast(F, numba.njit(signature, cache=True, nogil=True, **NO_REFCOUNT)(f))
     return wrap
 
 
@@ -60,7 +67,7 @@ numba.extending.register_jitable(P._clamp)
 def inline(f: F) -> F:
     """Compiled into its callers: a function called in the innermost loops with the tables
     (a large tuple of arrays) would otherwise copy them at every call."""
-    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(f))
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always", **NO_REFCOUNT)(f))
 
 
 #: one step towards each facing (numba reads module globals as constants)
@@ -133,7 +140,7 @@ def _distance(dq: int, dr: int) -> int:
     return max(abs(dq), abs(dr), abs(dq + dr))
 
 
-@jit
+@numba.njit(cache=True, nogil=True)  # allocates its table: reference counted
 def build_geometry(radius: int, shp_len: Arr, shp_type: Arr, shp_nloc: Arr, shp_whex: Arr,
                    shp_arc: Arr, shp_group: Arr) -> Arr:
     """Attack geometry of every shape against every shape for every placement in the box
@@ -433,6 +440,17 @@ def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, 
                                 best = per_gun[e2, g]
                         value += best
                         earlier[g] = True
+        near = 0
+        for c in range(nnear):
+            d = _distance(near_q[c] - bq, near_r[c] - br)
+            if c == 0 or d < near:
+                near = d
+        # The threat is a sum of positive values, so the score is at most value - NEAR * near
+        # (float subtraction is monotonic): an end whose bound falls below the best score so
+        # far can be neither the best nor tie with it, and its threat is not counted.
+        if kk > 0 and value - NEAR * float(near) < best_score:
+            scores[kk] = -np.inf
+            continue
         # the enemy's guns against us standing here (location dice "go" once we entered a hex)
         threat = 0.0
         moved = 1 if (entered[k] or not still_ok) else 0
@@ -451,11 +469,6 @@ def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, 
                     if v > 0.0:
                         hits += v
             threat = threat + hits
-        near = 0
-        for c in range(nnear):
-            d = _distance(near_q[c] - bq, near_r[c] - br)
-            if c == 0 or d < near:
-                near = d
         score = value - CAUTION * threat - NEAR * float(near)
         scores[kk] = score
         if kk == 0 or score > best_score:
@@ -886,3 +899,175 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
         winner = _initiative(t, mt, mti)
         ngroups = _groups(t, st_pos, st_status, winner, groups)
         finished = 0
+
+
+# --- a batch of whole battles: seeding, deployment, the first initiative -------------------
+
+
+@jit
+def seed_generator(mt: Arr, mti: Arr, g: int, seed: int) -> None:
+    """``random.Random(seed)`` for a seed of 0 to 2**63 - 1 into generator ``g``: CPython's
+    ``init_by_array`` on the seed's 32-bit words, lowest first (one word for 0)."""
+    key0 = seed & MASK32
+    key1 = (seed >> 32) & MASK32
+    keylen = 2 if key1 else 1
+    mt[g, 0] = 19650218
+    for i in range(1, 624):
+        prev = mt[g, i - 1]
+        mt[g, i] = (1812433253 * (prev ^ (prev >> 30)) + i) & MASK32
+    i = 1
+    j = 0
+    for _ in range(624):
+        prev = mt[g, i - 1]
+        key = key0 if j == 0 else key1
+        mt[g, i] = ((mt[g, i] ^ ((prev ^ (prev >> 30)) * 1664525)) + key + j) & MASK32
+        i += 1
+        j += 1
+        if i >= 624:
+            mt[g, 0] = mt[g, 623]
+            i = 1
+        if j >= keylen:
+            j = 0
+    for _ in range(623):
+        prev = mt[g, i - 1]
+        mt[g, i] = ((mt[g, i] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK32
+        i += 1
+        if i >= 624:
+            mt[g, 0] = mt[g, 623]
+            i = 1
+    mt[g, 0] = 0x80000000
+    mti[g] = 624
+
+
+@jit
+def _deploy(t: Any, dep_n: Arr, dep_pos: Arr, dep_score: Arr, st_pos: Arr, st_status: Arr,
+            mt: Arr, mti: Arr, occupied: Arr) -> bool:
+    """Deployment (R2) as the engine and two greedy bots play it (``deployment.side_to_deploy``,
+    ``GreedyBot._deploy``): the side with the fewest ships placed (the first side on a tie)
+    places one; its bot draws once per free placement of its ships still to place (the
+    engine's order) and takes the best score, ties by the highest draw (the first of equal
+    draws). ``False`` if a side has no free placement (the engine then says why)."""
+    nships = len(st_pos)
+    while True:
+        placed0 = 0
+        placed1 = 0
+        waiting0 = 0
+        waiting1 = 0
+        for i in range(nships):
+            if t.side[i] == 0:
+                if st_pos[i] >= 0:
+                    placed0 += 1
+                else:
+                    waiting0 += 1
+            else:
+                if st_pos[i] >= 0:
+                    placed1 += 1
+                else:
+                    waiting1 += 1
+        if waiting0 == 0 and waiting1 == 0:
+            return True
+        side = 0 if waiting0 and (waiting1 == 0 or placed0 <= placed1) else 1
+        occupied[:] = False
+        for j in range(nships):
+            if _afloat(st_pos, st_status, j):
+                tj = t.sh_table[j]
+                for h in range(t.length[j]):
+                    occupied[t.pt_cells[tj, st_pos[j], h]] = True
+        chosen = -1
+        chosen_pos = -1
+        best_score = 0.0
+        best_draw = 0.0
+        for i in range(nships):
+            if t.side[i] != side or st_pos[i] >= 0:
+                continue
+            ti = t.sh_table[i]
+            for k in range(dep_n[i]):
+                p = dep_pos[i, k]
+                free = True
+                for h in range(t.length[i]):
+                    if occupied[t.pt_cells[ti, p, h]]:
+                        free = False
+                        break
+                if not free:
+                    continue
+                draw = _random(mt, mti, 1 + side)
+                score = dep_score[i, k]
+                if chosen < 0 or score > best_score or (score == best_score
+                                                         and draw > best_draw):
+                    chosen = i
+                    chosen_pos = p
+                    best_score = score
+                    best_draw = draw
+        if chosen < 0:
+            return False
+        st_pos[chosen] = chosen_pos
+
+
+@jit
+def play_many(t: Any, w: Any, dep_n: Arr, dep_pos: Arr, dep_score: Arr, start_pos: Arr,
+              start_turn: int, seeds: Arr, turn_limit: int, winner_first: bool,
+              quickstart_destruction: bool, mt: Arr, mti: Arr, out: Arr,
+              out_destroyed: Arr, out_lost: Arr, log: Arr, room: int) -> int:
+    """Whole battles from their seeds (``seeds[b]``: the dice's, then each side's bot's), each
+    from the setup's start (``start_pos``: ships placed before deployment, -1 for none):
+    deployment, the first initiative, then :func:`play`. Per battle ``out[b]`` = (last turn,
+    attacks, ships lost, first attack's row in ``log``, side 0 defeated, side 1 defeated: 0
+    no, 1 no ship left, 2 no working weapon), ``out_destroyed[b]`` the ships' destroyed slots
+    (-1: not afloat at the end), ``out_lost[b]`` the ships lost in order. Stops before a
+    battle when ``log`` has fewer than ``room`` rows left, or at a battle that overran them
+    or found no free placement (``out[b, 0]`` -1); returns the battles played. The ships'
+    state is kept in ``w.st`` and ``w.moved``."""
+    nships = len(start_pos)
+    st_pos = w.st[0]
+    st_status = w.st[1]
+    st_destroyed = w.st[2]
+    st_circled = w.st[3]
+    st_fired = w.st[4]
+    st_moved = w.moved
+    used = 0
+    for b in range(len(seeds)):
+        if len(log) - used < room:
+            return b
+        for g in range(3):
+            seed_generator(mt, mti, g, seeds[b, g])
+        for i in range(nships):
+            st_pos[i] = start_pos[i]
+            st_status[i] = 0
+            st_destroyed[i] = 0
+            st_circled[i] = 0
+            st_fired[i] = 0
+            st_moved[i] = False
+        if not _deploy(t, dep_n, dep_pos, dep_score, st_pos, st_status, mt, mti, w.occupied):
+            out[b, 0] = -1
+            return b
+        winner = _initiative(t, mt, mti)
+        ngroups = _groups(t, st_pos, st_status, winner, w.groups)
+        turn, nlog, nlost = play(t, w, st_pos, st_status, st_destroyed, st_circled, st_fired,
+                                 st_moved, mt, mti, start_turn, winner, w.groups, ngroups, 0,
+                                 turn_limit, winner_first, quickstart_destruction,
+                                 log[used:], out_lost[b])
+        if used + nlog > len(log):
+            out[b, 0] = -1
+            return b
+        out[b, 0] = turn
+        out[b, 1] = nlog
+        out[b, 2] = nlost
+        out[b, 3] = used
+        for k in range(2):
+            code = 0
+            ships = 0
+            armed = False
+            for i in range(nships):
+                if _afloat(st_pos, st_status, i) and t.side[i] == k:
+                    ships += 1
+                    if t.gun_mask[i] & ~st_destroyed[i]:
+                        armed = True
+            if ships == 0:
+                code = 1
+            elif not armed:
+                code = 2
+            out[b, 4 + k] = code
+        for i in range(nships):
+            out_destroyed[b, i] = st_destroyed[i] if _afloat(st_pos, st_status, i) else -1
+        used += nlog
+    return len(seeds)

@@ -116,6 +116,45 @@ class Work(NamedTuple):
     log: Any  # a row per attack (see kernel.play)
     lost: Any
     groups: Any
+    st: Any  # [5, ship] a battle's positions, status, destroyed, circled, fired (batches)
+    moved: Any  # [ship] and moved flags
+
+
+# A balance run plays thousands of setups made of the same few ship shapes on one board: what
+# depends only on a position table (shared by every setup with that shape: positions.py
+# caches them) is converted once per process, not once per setup.
+_POSITIONS: dict[int, tuple[Any, ...]] = {}
+_SEARCHES: dict[tuple[int, int], tuple[Any, ...]] = {}
+#: the attack geometry by (radius, the shapes in order): read only, shared
+_GEOMETRY: dict[tuple[int, tuple[Any, ...]], Any] = {}
+
+
+def _position_arrays(table: PositionTable) -> tuple[Any, ...]:
+    """A position table's bows (q, r), facings, forward moves, edge flags and board cells."""
+    key = id(table)
+    found = _POSITIONS.get(key)
+    if found is None or found[0] is not table:
+        board = table.board
+        cell_of = {h: k for k, h in enumerate(board.hexes())}
+        cells = np.array([[cell_of[hx] for hx in hexes] for hexes in table.footprints],
+                         dtype=I64).reshape(len(table), -1)
+        found = _POSITIONS[key] = (
+            table, board, np.array([b.q for b in table.bows], dtype=I64),
+            np.array([b.r for b in table.bows], dtype=I64),
+            np.array([int(f) for f in table.facings], dtype=I64),
+            np.array(table.forward, dtype=I64), np.array(table.on_edge, dtype=np.bool_), cells)
+    return found[2:]
+
+
+def _search_arrays(table: PositionTable, before_turn: int) -> tuple[Any, Any, int]:
+    """The move search's node table (children F, L, R; -1 for none), ranks and code bits."""
+    key = (id(table), before_turn)
+    found = _SEARCHES.get(key)
+    if found is None or found[0] is not table:
+        kid_rows, ranks, bits = _children(table, before_turn)
+        kids = np.array([row + (-1,) * (3 - len(row)) for row in kid_rows], dtype=I64)
+        found = _SEARCHES[key] = (table, kids, np.array(ranks, dtype=I64), bits)
+    return found[1], found[2], found[3]
 
 
 def _numbered(items: dict[Any, int], item: Any) -> int:
@@ -255,26 +294,20 @@ def build_tables(setup: GameSetup) -> Tables:
     pt_cells = z(nt, most, 4)
     for k, t in enumerate(table_list):
         p = len(t)
-        pt_q[k, :p] = [b.q for b in t.bows]
-        pt_r[k, :p] = [b.r for b in t.bows]
-        pt_f[k, :p] = [int(f) for f in t.facings]
-        pt_fwd[k, :p] = t.forward
-        pt_edge[k, :p] = t.on_edge
-        for pos, hexes in enumerate(t.footprints):
-            for h, hx in enumerate(hexes):
-                pt_cells[k, pos, h] = cell_of[hx]
+        q, r, f, fwd, edge, cells = _position_arrays(t)
+        pt_q[k, :p], pt_r[k, :p], pt_f[k, :p], pt_fwd[k, :p], pt_edge[k, :p] = q, r, f, fwd, edge
+        pt_cells[k, :p, :cells.shape[1]] = cells
 
     # the move search's nodes
-    found = [_children(t, ebt) for t, ebt in children_list]
-    nodes = max(len(kids) for kids, _, _ in found)
+    found = [_search_arrays(t, ebt) for t, ebt in children_list]
+    nodes = max(len(kid_rows) for kid_rows, _, _ in found)
     kids = np.full((len(found), nodes, 3), -1, I64)
     # a node's code has (2 * before_turn + 1).bit_length() bits: 8 codes up to an enter-before-
     # turn of 3, 16 for the cards that must enter 4 hexes (HML Wales, Cornwall, ...)
     rank = z(len(found), max(len(ranks) for _, ranks, _ in found))
     bits = z(len(found))
     for k, (kid_rows, ranks, b) in enumerate(found):
-        for node, row in enumerate(kid_rows):
-            kids[k, node, :len(row)] = row
+        kids[k, :len(kid_rows)] = kid_rows
         rank[k, :len(ranks)] = ranks
         bits[k] = b
 
@@ -301,8 +334,13 @@ def build_tables(setup: GameSetup) -> Tables:
             for rng in range(longest_range):
                 band = slot.band(rng)
                 band_tab[i, flat, rng] = 2 if band is None else (0 if band is slot.short else 1)
-    geo = kernel.build_geometry(radius, shp_len, shp_type, shp_nloc, shp_whex,
-                                                  shp_arc, shp_group)
+    geo_key = (radius, tuple(spec.shape for spec in shp))
+    geo = _GEOMETRY.get(geo_key)
+    if geo is None:
+        if len(_GEOMETRY) >= 64:  # bounded: a few shapes, a few radii
+            _GEOMETRY.clear()
+        geo = _GEOMETRY[geo_key] = kernel.build_geometry(radius, shp_len, shp_type, shp_nloc,
+                                                         shp_whex, shp_arc, shp_group)
     keel_rolls = np.array(reach_counts(TWO_RED), dtype=I64)
     mp_cap = np.array([spec.mp_cap for spec in ships], dtype=I64)
     return Tables(side, ship_type, length, nloc, shape, si, gun, miss, trim, loc_mask, breach,
@@ -345,6 +383,8 @@ def build_work(t: Tables) -> Work:
         log=np.zeros((LOG_ROOM, 5), dtype=I64),
         lost=np.zeros(n, dtype=I64),
         groups=np.zeros((32, 2), dtype=I64),
+        st=np.zeros((5, n), dtype=I64),
+        moved=np.zeros(n, dtype=np.bool_),
     )
 
 

@@ -29,7 +29,8 @@ from ..dice import SeededDice
 from ..protocol import Event, GameState, Ruleset
 from .seeds import game_seeds
 
-__all__ = ["NO_LOCATION", "GameStats", "collector_for", "play_one", "torpedoes_side"]
+__all__ = ["NO_LOCATION", "GameStats", "collector_for", "play_fast_batch", "play_one",
+           "torpedoes_side"]
 
 #: The location key used for rule sets whose ships have no hit locations (starship).
 NO_LOCATION = "all"
@@ -164,6 +165,49 @@ def _fast_stats(result: Any, index: int) -> GameStats:
             collector.keels[target] = 1
     collector.lost.extend(result.lost)
     return collector.finish(result.state, index)
+
+
+def play_fast_batch(ruleset: Ruleset, setup: Any, bots: Mapping[str, str], seed: int,
+                    indices: range) -> list[GameStats] | None:
+    """Games ``indices`` of a run with seed ``seed`` (each seeded as :func:`play_one` seeds
+    it) by one call of the compiled loop (:mod:`leviathans.fastbattle.batch`: deployment
+    included, results as arrays), counted as :class:`AirfleetCollector` counts the engine's
+    events; ``None`` when the batch does not play this battle (:func:`play_one` then plays
+    each game)."""
+    from .matchup import players_of
+
+    if ruleset.name != "airfleet":
+        return None
+    from ..fastbattle import supports
+    from ..fastbattle.batch import play_greedy_batch, start_of
+
+    sides = players_of(ruleset, setup)
+    if not supports(setup, {p: bots[p] for p in sides}) or start_of(setup) is None:
+        return None
+    order = list(setup.sides)
+    seeds = []
+    for index in indices:
+        dice_seed, bot_seeds = game_seeds(seed, index, sides)
+        seeds.append((dice_seed, bot_seeds[order[0]], bot_seeds[order[1]]))
+    batch = play_greedy_batch(setup, seeds)
+    names = [spec.name for spec in setup.ships]
+    where = [[spec.slot_ref(flat).partition(".")[0] for flat in range(len(spec.slots))]
+             for spec in setup.ships]
+    games = []
+    log = batch.log.tolist()
+    for k, (row, lost, outcome) in enumerate(zip(batch.out.tolist(), batch.lost.tolist(),
+                                                 batch.outcomes, strict=True)):
+        collector = Collector()
+        for shooter, _slot, target, out, broke in log[row[3]:row[3] + row[1]]:
+            if out >= 0:
+                collector.damage(names[shooter], names[target], where[target][out], 1)
+            if broke:
+                collector.keels[names[target]] = 1
+        collector.lost.extend(names[i] for i in lost[:row[2]])
+        games.append(GameStats(indices[k], outcome.winner, outcome.reason, row[0],
+                               collector.taken, collector.dealt, collector.keels,
+                               collector.lost))
+    return games
 
 
 _COLLECTORS: dict[str, type[Collector]] = {

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import LeviathansError
-from .collect import GameStats, play_one
+from .collect import GameStats, play_fast_batch, play_one
 from .matchup import Matchup, load_setup, roster
 from .results import Results
 
@@ -29,6 +29,10 @@ __all__ = ["BatchTask", "Job", "play_batch", "run_jobs", "simulate"]
 #: The most games in one batch: small enough for a smooth progress bar and an even spread
 #: over workers, large enough that sending a task costs little next to playing it.
 MAX_BATCH = 25
+#: The most games in one batch of greedy air-fleet battles played by the compiled loop
+#: (:func:`~.collect.play_fast_batch`): a game takes a few milliseconds there, so a batch of
+#: 25 cost about as much to send, set up and collect as to play.
+MAX_FAST_BATCH = 500
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,11 @@ def play_batch(task: BatchTask) -> list[GameStats]:
 
     ruleset = get_ruleset(task.ruleset)
     setup = _loaded(ruleset, task)
+    if task.fast:
+        games = play_fast_batch(ruleset, setup, task.bots, task.seed,
+                                range(task.start, task.stop))
+        if games is not None:
+            return games
     return [play_one(ruleset, setup, task.bots, task.seed, i, task.fast)
             for i in range(task.start, task.stop)]
 
@@ -86,16 +95,20 @@ def _loaded(ruleset: Any, task: BatchTask) -> Any:
     return found
 
 
-def _batch_size(total: int, slots: int) -> int:
+def _batch_size(total: int, slots: int, most: int = MAX_BATCH) -> int:
     """About four batches per worker slot, so a slow batch at the end does not leave the
     other workers idle for long."""
-    return max(1, min(MAX_BATCH, total // (4 * max(1, slots))))
+    return max(1, min(most, total // (4 * max(1, slots))))
 
 
-def _tasks(jobs: Sequence[Job], slots: int) -> list[BatchTask]:
-    size = _batch_size(sum(j.games for j in jobs), slots)
+def _tasks(jobs: Sequence[Job], slots: int, fast: frozenset[int] = frozenset()
+           ) -> list[BatchTask]:
+    """The batches of every job; those of the jobs in ``fast`` (played by the compiled
+    loop) larger."""
+    total = sum(j.games for j in jobs)
     tasks = []
     for k, job in enumerate(jobs):
+        size = _batch_size(total, slots, MAX_FAST_BATCH if k in fast else MAX_BATCH)
         m = job.matchup
         setup = m.setup_data()
         for start in range(0, job.games, size):
@@ -206,10 +219,10 @@ def _rosters(jobs: Sequence[Job], workers: int) -> list[list[tuple[str, str]]]:
     return rosters
 
 
-def _play(jobs: Sequence[Job], workers: int, client: Any) -> Done:
+def _play(jobs: Sequence[Job], workers: int, client: Any, fast: frozenset[int]) -> Done:
     """Batches played where asked: on the Dask cluster, a process pool, or here."""
     slots = _cluster_slots(client) if client is not None else workers
-    tasks = _tasks(jobs, slots)
+    tasks = _tasks(jobs, slots, fast)
     if client is not None:
         return _run_dask(tasks, client)
     if workers > 1:
@@ -222,32 +235,33 @@ def _greedy_airfleet(job: Job) -> bool:
             and all(bot == "greedy" for bot in job.matchup.bots.values()))
 
 
-def _fast_path(jobs: Sequence[Job], progress: bool, compile_here: bool) -> None:
+def _fast_path(jobs: Sequence[Job], progress: bool, compile_here: bool) -> frozenset[int]:
     """Where a job could use the compiled greedy battle loop: say once on stderr when the
     loop's declared profile refuses it (the battles are then played through the engine), and
     where numba's cache does not hold the loop yet (the first run on a machine), compile it
     here, once, before any worker starts: otherwise every worker compiles it at the same
-    time, and nothing moves for a minute without a word."""
+    time, and nothing moves for a minute without a word. Returns the jobs the loop plays."""
     from ..fastbattle import compiled, refusal, warm_up
 
-    fast = False
+    fast: set[int] = set()
     told: set[str] = set()
-    for job in jobs:
+    for k, job in enumerate(jobs):
         if not _greedy_airfleet(job):
             continue
         why = refusal(load_setup(job.matchup), job.matchup.bots)
         if why is None:
-            fast = True
+            fast.add(k)
         elif why not in told:
             told.add(why)
             print(f"The compiled battle loop does not cover this battle ({why}): playing it "
                   f"through the engine.", file=sys.stderr, flush=True)
     if not fast or not compile_here or compiled():
-        return
+        return frozenset(fast)
     if progress:
         print("Compiling the greedy battle loop (the first run only, about a minute)...",
               file=sys.stderr, flush=True)
     warm_up()
+    return frozenset(fast)
 
 
 def run_jobs(jobs: Sequence[Job], workers: int = 1, cluster: str | None = None,
@@ -255,13 +269,13 @@ def run_jobs(jobs: Sequence[Job], workers: int = 1, cluster: str | None = None,
     """Play every job; one :class:`Results` per job, in order. All jobs share the workers,
     so a tournament of many small matchups keeps every worker busy."""
     rosters = _rosters(jobs, workers)
-    _fast_path(jobs, progress, compile_here=cluster is None)
+    fast = _fast_path(jobs, progress, compile_here=cluster is None)
     games: list[list[GameStats]] = [[] for _ in jobs]
     client_cm: AbstractContextManager[Any] = (
         _connect(cluster) if cluster is not None else nullcontext())
     with client_cm as client, \
             _Progress(sum(j.games for j in jobs), description, progress) as advance:
-        for task, stats in _play(jobs, workers, client):
+        for task, stats in _play(jobs, workers, client, fast):
             games[task.job].extend(stats)
             advance(task.size)
     return [Results(job.matchup, job.seed, r, sorted(g, key=lambda s: s.index))

@@ -27,8 +27,8 @@ from .runner import Job, run_jobs
 from .seeds import derive_seed
 from .stats import Rate
 
-__all__ = ["PairSpec", "Pairing", "Tournament", "balance", "ladder", "nations_balance",
-           "play_tournaments"]
+__all__ = ["PairSpec", "Pairing", "Tournament", "balance", "catalog_cards", "ladder",
+           "nations_balance", "play_tournaments"]
 
 
 @dataclass(frozen=True)
@@ -235,7 +235,10 @@ def balance(ships: Sequence[str] | None = None, sizes: Sequence[int] = (1, 2), g
     from ..cards import QUICK_START_CARDS, find_card
 
     # Without --ships: the four quick-start cards, not the whole imported catalog.
-    cards = [find_card(s.strip()).name for s in ships] if ships else list(QUICK_START_CARDS)
+    if ships is not None and [s.strip() for s in ships] == ["all"]:
+        cards = catalog_cards()
+    else:
+        cards = [find_card(s.strip()).name for s in ships] if ships else list(QUICK_START_CARDS)
     if len(set(cards)) != len(cards):
         raise LeviathansError(f"--ships names a card twice: {', '.join(cards)}")
     plans = []
@@ -255,6 +258,30 @@ def balance(ships: Sequence[str] | None = None, sizes: Sequence[int] = (1, 2), g
                  for a, b in pairs]
         plans.append((f"{size} against {size}", [_fleet_name(f) for f in fleets], specs))
     return play_tournaments(plans, games, seed, workers, cluster, progress)
+
+
+def catalog_cards() -> list[str]:
+    """``--ships all``: every card shipped (the quick-start cards and the catalog) that the
+    air-fleet rules can field; those they cannot (a Type 5 has no footprint yet) are named
+    on stderr and left out."""
+    import sys
+
+    from ..cards import builtin_cards
+    from ..errors import ScenarioError
+    from ..rulesets.airfleet.ships import compile_ship
+
+    cards, left = [], []
+    for name, card in builtin_cards().items():
+        try:
+            compile_ship(0, name, "british", card)
+        except ScenarioError as exc:
+            left.append(str(exc))
+            continue
+        cards.append(name)
+    if left:
+        print(f"--ships all: {len(cards)} cards; left out: {'; '.join(left)}",
+              file=sys.stderr, flush=True)
+    return cards
 
 
 def nations_balance(nations: Sequence[str] | None = None, games: int = 20, seed: int = 1,
