@@ -408,7 +408,8 @@ def main() -> int:
         calls, steps, t = timed(commander_random, SECONDS)
         rate = steps / t
         print(f"  air fleet Commander rules, random-bot commander-battle: {rate:10,.0f} engine "
-              f"steps/s ({rate / step_rate:.2f}x the quick-start figure above), "
+              f"steps/s ({rate / chess_rate:.2f}x python-chess, {rate / step_rate:.2f}x the "
+              f"quick-start figure above), "
               f"{calls / t:8.1f} battles/s ({steps / calls:.0f} steps per battle)")
 
     if wanted("env"):

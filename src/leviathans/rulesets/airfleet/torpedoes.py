@@ -161,20 +161,52 @@ def in_launch_arc(spec: ShipSpec, hexes: tuple[Hex, ...], facing: int, tslot: To
 def launch_targets(state: GameState, ship: int, tslot: TorpedoSlot) -> tuple[Hex, ...]:
     """Every hex a launch of this torpedo may target now: on the board, in its arc, within its
     range of the launch hex (the location's weapon hex)."""
-    key = ("torpedo-targets", ship, tslot.flat)
-    found: tuple[Hex, ...] | None = state.cache.get(key)
+    key = _targets_key(state, ship, tslot)
+    found = _TARGETS.get(key)
     if found is None:
         spec = state.setup.ships[ship]
         s = state.ships[ship]
+        board = state.setup.board
         hexes = state.hexes(ship)
         origin = hexes[spec.weapon_hex[tslot.location]]
-        board = state.setup.board
         out = []
         for dq, dr in _launch_offsets(spec, tslot, s.facing):
             h = Hex(origin.q + dq, origin.r + dr)
             if board.contains(h):
                 out.append(h)
-        found = state.cache[key] = tuple(sorted(out, key=lambda h: h.offset()))
+        if len(_TARGETS) >= 20_000:  # bounded: one entry per board, shape and place
+            _TARGETS.clear()
+        found = _TARGETS[key] = tuple(sorted(out, key=lambda h: h.offset()))
+    return found
+
+
+def _targets_key(state: GameState, ship: int, tslot: TorpedoSlot) -> tuple[object, ...]:
+    """What a torpedo's targets depend on: the board, the ship's shape and place, the
+    torpedo's arc, weapon hex and range. Targets are kept by it across states (a launch phase
+    lists them again after every launch)."""
+    spec = state.setup.ships[ship]
+    s = state.ships[ship]
+    return (state.setup.board, spec.shape, spec.slot_arc[tslot.flat],
+            spec.weapon_hex[tslot.location], tslot.range, s.bow, s.facing)
+
+
+#: :func:`launch_targets` by :func:`_targets_key`
+_TARGETS: dict[tuple[object, ...], tuple[Hex, ...]] = {}
+#: the launches of one torpedo at each of its targets, by (:func:`_targets_key`, ship name,
+#: slot): actions are values, shared by the states that list them
+_LAUNCHES: dict[tuple[object, ...], tuple[Launch, ...]] = {}
+
+
+def _launches(state: GameState, ship: int, tslot: TorpedoSlot) -> tuple[Launch, ...]:
+    spec = state.setup.ships[ship]
+    ref = spec.slot_ref(tslot.flat)
+    key = (_targets_key(state, ship, tslot), spec.name, ref)
+    found = _LAUNCHES.get(key)
+    if found is None:
+        if len(_LAUNCHES) >= 20_000:  # bounded, as _TARGETS
+            _LAUNCHES.clear()
+        found = _LAUNCHES[key] = tuple(Launch(spec.name, ref, h)
+                                       for h in launch_targets(state, ship, tslot))
     return found
 
 
@@ -342,10 +374,7 @@ def legal_launches(state: GameState
                    ) -> Iterator[Launch | EndLaunches | japan.Bomb | russia.LayMine]:
     side = _torpedoes(state).launching[0]
     for i, t in _can_launch(state, side):
-        name = state.setup.ships[i].name
-        ref = state.setup.ships[i].slot_ref(t.flat)
-        for h in launch_targets(state, i, t):
-            yield Launch(name, ref, h)
+        yield from _launches(state, i, t)
     yield from japan.legal_bombs(state, side)  # N7: Bomber Levs name their targets
     yield from russia.legal_mines(state, side)  # N6: Bomba Mines
     yield EndLaunches()
