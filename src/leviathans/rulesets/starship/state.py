@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...dice import DiceSource
 from ...errors import IllegalActionError
+from ...listing import Listed, listing
 from ...protocol import Event, Outcome, field_copier
 from .actions import StarAction, parse_action
 from .geometry import Pose
@@ -146,7 +147,7 @@ class StarshipState:
         # caches of what the fields determine, filled on first use: the bases and indices of
         # the elements in play, and other answers that depend only on the setup, pieces and
         # elements (kept by a new state with the same ones); the legal actions once listed
-        "_discs", "_legal", "_legal_set", "_live", "_memo",
+        "_discs", "_legal", "_live", "_memo",
         # the fields
         "activation", "attack", "decided", "elements", "events", "hangar", "initiative", "leaders",
         "move", "nominations", "outcome", "phase", "pieces", "pools", "pushes", "roll", "setup",
@@ -207,8 +208,7 @@ class StarshipState:
         self._live: tuple[int, ...] | None = None
         self._discs: tuple[Disc, ...] | None = None
         self._memo: dict[Any, Any] = {}
-        self._legal: tuple[StarAction, ...] | None = None
-        self._legal_set: frozenset[StarAction] | None = None
+        self._legal: Listed[StarAction] | None = None
 
     def evolve(self, **changes: Any) -> StarshipState:
         new = object.__new__(StarshipState)
@@ -220,7 +220,7 @@ class StarshipState:
             new._memo = {}
         else:  # the same table: what depends on it alone still holds
             new._live, new._discs, new._memo = self._live, self._discs, self._memo
-        new._legal = new._legal_set = None
+        new._legal = None
         return new
 
     def memo(self) -> dict[Any, Any]:
@@ -261,31 +261,15 @@ class StarshipState:
 
     def legal_actions(self) -> Iterator[StarAction]:
         if self._legal is not None:
-            return iter(self._legal)
-        return self._listing()
+            return iter(self._legal.actions)
+        return listing(flow.legal_actions(self), self._keep)
 
-    def _listing(self) -> Iterator[StarAction]:
-        """The legal actions, kept once listed to the end (a bot and ``apply`` then ask again
-        of the same state)."""
-        found = []
-        for action in flow.legal_actions(self):
-            found.append(action)
-            yield action
-        self._legal = tuple(found)
+    def _keep(self, listed: Listed[StarAction]) -> None:
+        self._legal = listed
 
     def why_illegal(self, action: StarAction) -> str | None:
-        legal = self._legal
-        if legal is not None:
-            # An action the state listed is legal: no need of the rules' checks again. Most
-            # often it is one of the very objects listed (a bot's pick), found by identity;
-            # an equal one (read from text) by a set of them, made when first needed.
-            for listed in legal:
-                if listed is action:
-                    return None
-            if self._legal_set is None:
-                self._legal_set = frozenset(legal)
-            if action in self._legal_set:
-                return None
+        if self._legal is not None and self._legal.holds(action):
+            return None  # listed by this state: legal, no need of the rules' checks again
         return flow.why_illegal(self, action)
 
     def is_legal(self, action: StarAction) -> bool:

@@ -20,6 +20,7 @@ from ...dice import DiceSource
 from ...errors import IllegalActionError
 from ...fog import Fog
 from ...hexgrid import Facing, Hex
+from ...listing import Listed, listing
 from ...protocol import Concede, Event, Outcome, field_copier
 from ...turns import OVER, drive
 from ...turns import Phase as PhaseId
@@ -81,7 +82,7 @@ class GameState:
 
     __slots__ = (
         # the legal actions once listed in full, and as a set (filled on first use)
-        "_legal", "_legal_set",
+        "_legal",
         # the fields
         "conceded", "declared", "declaring", "engaged", "engagements", "engaging", "events",
         "fog", "groups", "moving", "order", "outcome", "phase", "placing", "setup", "ships",
@@ -135,8 +136,7 @@ class GameState:
         self.fog = None
         self.outcome = None
         self.events = ()
-        self._legal: tuple[WarAction, ...] | None = None
-        self._legal_set: frozenset[WarAction] | None = None
+        self._legal: Listed[WarAction] | None = None
 
     def evolve(self, **changes: Any) -> GameState:
         """A copy with some fields changed (states are values: never mutate one in place)."""
@@ -144,7 +144,7 @@ class GameState:
         _copy_fields(self, new)
         for name, value in changes.items():
             setattr(new, name, value)
-        new._legal = new._legal_set = None
+        new._legal = None
         return new
 
     # --- protocol ---------------------------------------------------------------------------
@@ -166,17 +166,11 @@ class GameState:
         if self.phase is OVER:
             return iter(())
         if self._legal is not None:
-            return iter(self._legal)
-        return self._listing()
+            return iter(self._legal.actions)
+        return listing(self.setup.plan.by_phase[self.phase].legal_actions(self), self._keep)
 
-    def _listing(self) -> Iterator[WarAction]:
-        """The legal actions, kept once listed to the end (a bot and ``apply`` then ask again
-        of the same state)."""
-        found = []
-        for action in self.setup.plan.by_phase[self.phase].legal_actions(self):
-            found.append(action)
-            yield action
-        self._legal = tuple(found)
+    def _keep(self, listed: Listed[WarAction]) -> None:
+        self._legal = listed
 
     def why_illegal(self, action: object) -> str | None:
         """``None`` if ``action`` is legal now, else the reason it is not."""
@@ -188,18 +182,8 @@ class GameState:
             if action.player in self.conceded:
                 return f"{action.player} already conceded"
             return None
-        legal = self._legal
-        if legal is not None:
-            # An action the state listed is legal: no need of the rules' checks again. Most
-            # often it is one of the very objects listed (a bot's pick), found by identity;
-            # an equal one (read from text) by a set of them, made when first needed.
-            for listed in legal:
-                if listed is action:
-                    return None
-            if self._legal_set is None:
-                self._legal_set = frozenset(legal)
-            if action in self._legal_set:
-                return None
+        if self._legal is not None and self._legal.holds(action):
+            return None  # listed by this state: legal, no need of the rules' checks again
         rules_of = self.setup.plan.by_action.get(type(action))
         if rules_of is None:
             return f"{action!r} is not a War Fleet action"
