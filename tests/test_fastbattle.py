@@ -396,6 +396,13 @@ def test_catalog_cards_in_a_batch_equal_the_engine() -> None:
         checked += 1
 
 
+def test_two_gunless_cards_in_a_batch_equal_the_engine() -> None:
+    """The catalog's two cards without a gun meet in a whole-catalog balance (no weapon at all
+    in the setup: the loop's tables once failed to build)."""
+    matchup = airfleet_matchup(["Augustus"], ["HSwML Gotland"], turn_limit=4)
+    _batch_equals_the_engine(matchup, 0, range(2))
+
+
 def test_the_loop_seeds_as_cpython() -> None:
     for seed in (0, 1, 5, 2**32 - 1, 2**32, 2**40 + 3, 2**63 - 1):
         mt = np.zeros((3, 624), dtype=np.int64)

@@ -258,7 +258,8 @@ def build_tables(setup: GameSetup) -> Tables:
             for b, located in enumerate(ll):
                 expr = breach_dice(weapon, cl[c] if c < len(cl) else None, located)
                 counts[a, c, b] = (reach_counts(expr), expr.outcomes())
-    longest = max(len(v[0]) for v in counts.values())
+    # two gunless cards (Augustus, HSwML Gotland) meet in a whole-catalog balance: no weapon
+    longest = max((len(v[0]) for v in counts.values()), default=1)
     rc = z(len(wl), len(cl) + 1, len(ll), longest)
     rtop, routs = z(len(wl), len(cl) + 1, len(ll)), z(len(wl), len(cl) + 1, len(ll))
     for (a, c, b), (reach, outcomes) in counts.items():
@@ -266,7 +267,7 @@ def build_tables(setup: GameSetup) -> Tables:
         rtop[a, c, b] = len(reach) - 1
         routs[a, c, b] = outcomes
 
-    faces_len = max(len(d.faces) for d in dice)
+    faces_len = max((len(d.faces) for d in dice), default=1)
     faces, nfaces = z(len(dice), faces_len), z(len(dice))
     for d, k in dice.items():
         faces[k, :len(d.faces)] = d.faces
