@@ -69,19 +69,26 @@ def timed(fn: Callable[[int], int], seconds: float) -> tuple[int, int, float]:
             return calls, units, elapsed
 
 
-def airfleet_random(seed: int) -> int:
+def random_playout(ruleset: Any, setup: Any, seed: int) -> int:
+    """One game of ``setup`` to its end, each action picked at random among the legal ones
+    (seeded); returns the engine steps."""
     from leviathans.dice import SeededDice
-    from leviathans.rulesets.airfleet import AIRFLEET, Options, quickstart_battle
 
     rng = random.Random(seed)
     dice = SeededDice(seed)
-    state = AIRFLEET.new_game(quickstart_battle(Options(turn_limit=30)), dice)
+    state = ruleset.new_game(setup, dice)
     steps = 0
     while state.outcome is None:
         actions = list(state.legal_actions())
         state = state.apply(actions[int(rng.random() * len(actions))], dice)
         steps += 1
     return steps
+
+
+def airfleet_random(seed: int) -> int:
+    from leviathans.rulesets.airfleet import AIRFLEET, Options, quickstart_battle
+
+    return random_playout(AIRFLEET, quickstart_battle(Options(turn_limit=30)), seed)
 
 
 _COMMANDER: list[Any] = []
@@ -90,22 +97,13 @@ _COMMANDER: list[Any] = []
 def commander_random(seed: int) -> int:
     """One random-bot battle of the Commander rules' ``commander-battle`` scenario (turn limit
     30, as the quick-start line); returns the engine steps, counted as there."""
-    from leviathans.dice import SeededDice
     from leviathans.rulesets.airfleet import AIRFLEET
     from leviathans.scenarios import airfleet_scenario
 
     if not _COMMANDER:
         setup = airfleet_scenario("commander-battle")
         _COMMANDER.append(setup.with_options(setup.options.changed(turn_limit=30)))
-    rng = random.Random(seed)
-    dice = SeededDice(seed)
-    state = AIRFLEET.new_game(_COMMANDER[0], dice)
-    steps = 0
-    while state.outcome is None:
-        actions = list(state.legal_actions())
-        state = state.apply(actions[int(rng.random() * len(actions))], dice)
-        steps += 1
-    return steps
+    return random_playout(AIRFLEET, _COMMANDER[0], seed)
 
 
 def airfleet_greedy(seed: int) -> int:
@@ -122,19 +120,10 @@ def airfleet_greedy(seed: int) -> int:
 
 
 def starship_random(seed: int) -> int:
-    from leviathans.dice import SeededDice
     from leviathans.rulesets.starship import STARSHIP
     from leviathans.rulesets.starship.setup import sample_battle
 
-    rng = random.Random(seed)
-    dice = SeededDice(seed)
-    state = STARSHIP.new_game(sample_battle(15), dice)
-    steps = 0
-    while state.outcome is None:
-        actions = list(state.legal_actions())
-        state = state.apply(actions[int(rng.random() * len(actions))], dice)
-        steps += 1
-    return steps
+    return random_playout(STARSHIP, sample_battle(15), seed)
 
 
 _FLEET_ACTION: list[object] = []
@@ -166,22 +155,13 @@ def warfleet_greedy(seed: int) -> int:
 def warfleet_random(seed: int) -> int:
     """One random-bot battle of the War Fleet fleet action (12 against 12); returns the engine
     steps (list the legal actions, pick one, apply it checked), as the starship line counts."""
-    from leviathans.dice import SeededDice
     from leviathans.rulesets.warfleet import WARFLEET, WarSetup, load_scenario
 
     if not _FLEET_ACTION:
         _FLEET_ACTION.append(load_scenario("fleet-action"))
     setup = _FLEET_ACTION[0]
     assert isinstance(setup, WarSetup)
-    rng = random.Random(seed)
-    dice = SeededDice(seed)
-    state = WARFLEET.new_game(setup, dice)
-    steps = 0
-    while state.outcome is None:
-        actions = list(state.legal_actions())
-        state = state.apply(actions[int(rng.random() * len(actions))], dice)
-        steps += 1
-    return steps
+    return random_playout(WARFLEET, setup, seed)
 
 
 #: The bots measured one against itself, on one core and on two, and the battles each plays
