@@ -1,0 +1,26 @@
+"""`make bench` runs: its engine lines, shortly (it measures and never fails on timing, so the
+test checks that each line is printed with a rate, not what the rate is)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_bench_prints_its_engine_lines() -> None:
+    env = dict(os.environ, BENCH_SECONDS="0.2",
+               BENCH_ONLY="chess,airfleet,starship,warfleet-random")
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench.py")], env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    for line in ("python-chess", "air fleet random-bot battles", "Commander rules",
+                 "starship random-bot battles", "War Fleet 12 v 12 random-bot battles"):
+        found = [x for x in out.splitlines() if line in x]
+        assert found, (line, out)
+        assert re.search(r"[\d,]+ (engine steps|plies)/s", found[0]), found[0]
