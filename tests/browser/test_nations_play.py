@@ -520,6 +520,9 @@ def test_the_controls_fit_a_phone(browser: Browser, test_server: str, shots: Sho
         shots(page, "phone-for-glory")
         until(g, lambda s: s["view"]["phase"] == "nations_before_gunnery")
         page.goto(g.url)
+        # the controls are drawn again when the socket's first state comes: wait for it, or
+        # the button scrolled to may be the replaced one (CI: "not attached to the DOM")
+        page.wait_for_selector("body[data-live]", state="attached", timeout=TIMEOUT)
         assert clicker.decision().startswith("The declarations before gunnery")
         page.locator("#nations-done").scroll_into_view_if_needed()
         for left, right, _ in within(page, "#nations-step button, #nations-done"):
