@@ -26,6 +26,8 @@ __all__ = [
     "distance",
     "footprint",
     "in_sector",
+    "offset_distance",
+    "sector_mask",
     "sectors_containing",
 ]
 
@@ -100,9 +102,7 @@ class Hex(NamedTuple):
 
 def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     """Hex distance: the fewest steps from ``a`` to ``b``."""
-    dq = a[0] - b[0]
-    dr = a[1] - b[1]
-    return max(abs(dq), abs(dr), abs(dq + dr))
+    return offset_distance(a[0] - b[0], a[1] - b[1])
 
 
 def in_sector(origin: tuple[int, int], target: tuple[int, int], direction: int) -> bool:
@@ -120,8 +120,10 @@ def sectors_containing(origin: tuple[int, int], target: tuple[int, int]) -> int:
     return _sector_mask(target[0] - origin[0], target[1] - origin[1])
 
 
-@cache
-def _sector_mask(q: int, r: int) -> int:
+def sector_mask(q: int, r: int) -> int:
+    """R4: :func:`sectors_containing` for the offset ``(q, r)`` of the target from the origin.
+    Plain integers only: the compiled battle loop compiles this very function
+    (``rulesets/airfleet/primitives.py``)."""
     if q == 0 and r == 0:
         return 0
     s = -q - r
@@ -132,6 +134,14 @@ def _sector_mask(q: int, r: int) -> int:
             mask |= 1 << d
         q, r, s = -s, -q, -r  # one step counter-clockwise
     return mask
+
+
+_sector_mask = cache(sector_mask)
+
+
+def offset_distance(dq: int, dr: int) -> int:
+    """:func:`distance` of an offset ``(dq, dr)`` (plain integers: compiled by the loop too)."""
+    return max(abs(dq), abs(dr), abs(dq + dr))
 
 
 @cache

@@ -113,31 +113,8 @@ def _roll(mt: Arr, mti: Arr, faces: Arr, nfaces: Arr, d: int) -> int:
     return int(faces[d, int(_random(mt, mti, 0) * n)])
 
 
-# --- hex geometry (R3-R5) -------------------------------------------------------------------
-
-
-@jit
-def _sector_mask(q: int, r: int) -> int:
-    if q == 0 and r == 0:
-        return 0
-    s = -q - r
-    mask = 0
-    for d in range(6):
-        if abs(q) <= min(-r, s):
-            mask |= 1 << d
-        q, r, s = -s, -q, -r
-    return mask
-
-
-@jit
-def _relative(dq: int, dr: int, facing: int) -> int:
-    mask = _sector_mask(dq, dr)
-    return ((mask >> facing) | (mask << (6 - facing))) & 0b111111
-
-
-@inline
-def _distance(dq: int, dr: int) -> int:
-    return max(abs(dq), abs(dr), abs(dq + dr))
+# --- hex geometry (R3-R5; the arcs and distances are primitives.relative_sectors and
+# offset_distance) ---------------------------------------------------------------------------
 
 
 @numba.njit(cache=True, nogil=True)  # allocates its table: reference counted
@@ -180,8 +157,9 @@ def build_geometry(radius: int, shp_len: Arr, shp_type: Arr, shp_nloc: Arr, shp_
                                 orr = ar[shp_whex[a, loc]]
                                 best = -1
                                 for t in range(shp_len[b]):
-                                    if _relative(tq[t] - oq, tr[t] - orr, fa) & shp_arc[a, loc]:
-                                        d = _distance(tq[t] - oq, tr[t] - orr)
+                                    if P.relative_sectors(tq[t] - oq, tr[t] - orr, fa) \
+                                            & shp_arc[a, loc]:
+                                        d = P.offset_distance(tq[t] - oq, tr[t] - orr)
                                         if best < 0 or d < best:
                                             best = d
                                 if best < 0:
@@ -194,7 +172,7 @@ def build_geometry(radius: int, shp_len: Arr, shp_type: Arr, shp_nloc: Arr, shp_
                                 if not inside:
                                     for tl in range(shp_nloc[b]):
                                         h = shp_whex[b, tl]
-                                        if _relative(oq - tq[h], orr - tr[h], fb) \
+                                        if P.relative_sectors(oq - tq[h], orr - tr[h], fb) \
                                                 & shp_arc[b, tl]:
                                             found |= 1 << tl
                                     # a Type 4 side hit: fore or aft of that side (group)
@@ -330,20 +308,8 @@ def _gun_value(rc: Arr, rtop: Arr, routs: Arr, breach: Arr, armour: Arr, si: Arr
 def _geo_row(radius: int, dq: int, dr: int, fa: int, fb: int) -> int:
     """The geometry row of a placement (target bow at (dq, dr) from the attacker's, facings
     fa and fb), -1 outside the box (no gun reaches): the placement turned until the attacker
-    faces 0 (a turn of 60 degrees clockwise maps (q, r) to (-r, q + r))."""
-    k = (6 - fa) % 6
-    if k == 0:
-        q, r = dq, dr
-    elif k == 1:
-        q, r = -dr, dq + dr
-    elif k == 2:
-        q, r = -dq - dr, dq
-    elif k == 3:
-        q, r = -dq, -dr
-    elif k == 4:
-        q, r = dr, -dq - dr
-    else:
-        q, r = dq + dr, -dq
+    faces 0."""
+    q, r = P.turned_to_north(dq, dr, fa)
     if abs(q) > radius or abs(r) > radius:
         return -1
     return ((q + radius) * (2 * radius + 1) + r + radius) * 6 + (fb - fa) % 6
@@ -442,7 +408,7 @@ def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, 
                         earlier[g] = True
         near = 0
         for c in range(nnear):
-            d = _distance(near_q[c] - bq, near_r[c] - br)
+            d = P.offset_distance(near_q[c] - bq, near_r[c] - br)
             if c == 0 or d < near:
                 near = d
         # The threat is a sum of positive values, so the score is at most value - NEAR * near
@@ -523,7 +489,7 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
     radius = 0
     for k in range(n):
         p = w.ends[k]
-        d = _distance(t.pt_q[tab, p] - sq, t.pt_r[tab, p] - sr)
+        d = P.offset_distance(t.pt_q[tab, p] - sq, t.pt_r[tab, p] - sr)
         if d > radius:
             radius = d
     # cells of the other ships
@@ -564,7 +530,7 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
         w.enemies[nen] = j
         nen += 1
         tj = t.sh_table[j]
-        apart = _distance(t.pt_q[tj, st_pos[j]] - sq, t.pt_r[tj, st_pos[j]] - sr)
+        apart = P.offset_distance(t.pt_q[tj, st_pos[j]] - sq, t.pt_r[tj, st_pos[j]] - sr)
         if apart > t.reach[i, j] + radius:
             continue
         if own_guns:

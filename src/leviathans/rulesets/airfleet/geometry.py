@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 
-from ...hexgrid import Facing, Hex, distance, footprint, sectors_containing
+from ...hexgrid import Facing, Hex, distance, footprint
+from . import primitives as P
 from .ships import PORT_HALF, STARBOARD_HALF, ShipSpec
 
 __all__ = [
@@ -29,10 +30,8 @@ def relative_sectors(origin: tuple[int, int], target: tuple[int, int], facing: i
     return _relative(target[0] - origin[0], target[1] - origin[1], facing)
 
 
-@cache
-def _relative(dq: int, dr: int, facing: int) -> int:
-    mask = sectors_containing((0, 0), (dq, dr))
-    return ((mask >> facing) | (mask << (6 - facing))) & 0b111111
+#: R4 (the integer rule is shared with the compiled battle loop)
+_relative = cache(P.relative_sectors)
 
 
 def relative_code(origin: tuple[int, int], target: tuple[int, int], facing: int) -> int:
@@ -46,9 +45,7 @@ def relative_code(origin: tuple[int, int], target: tuple[int, int], facing: int)
 @cache
 def _code(dq: int, dr: int, facing: int) -> int:
     mask = _relative(dq, dr, facing)
-    q, r = dq, dr
-    for _ in range(facing):  # turn the facing to north, one step counter-clockwise each
-        q, r = q + r, -q
+    q, _ = P.turned_to_north(dq, dr, facing)
     # facing north, q grows to starboard: q < 0 is port, q == 0 the centre line
     return (mask | (mask << PORT_HALF if q <= 0 else 0)
             | (mask << STARBOARD_HALF if q >= 0 else 0))
@@ -165,7 +162,7 @@ def attack_geometry(spec: ShipSpec, target: ShipSpec, dq: int, dr: int, facing: 
     # The hex grid is also symmetric under turns of 60 degrees, and every answer is read
     # relative to the facings: turning the whole placement until the attacker faces 0 keeps
     # the answer, so the six turns share one cache entry (tests/test_airfleet_geometry_cache).
-    dq, dr = _TURN_TO_NORTH[facing](dq, dr)
+    dq, dr = P.turned_to_north(dq, dr, facing)
     key = (spec.shape, target.shape, dq, dr, (target_facing - facing) % 6)
     found = _GEOMETRY.get(key)
     if found is None:
@@ -174,25 +171,6 @@ def attack_geometry(spec: ShipSpec, target: ShipSpec, dq: int, dr: int, facing: 
         found = _GEOMETRY[key] = _attack_geometry(spec, target, dq, dr, 0,
                                                   (target_facing - facing) % 6)
     return found
-
-
-def _turned_north(dq: int, dr: int, facing: int) -> tuple[int, int]:
-    """The offset ``(dq, dr)`` turned ``facing`` steps counter-clockwise (as in :func:`_code`):
-    where it lies once a ship facing ``facing`` is turned to face 0."""
-    for _ in range(facing):
-        dq, dr = dq + dr, -dq
-    return dq, dr
-
-
-#: per facing, :func:`_turned_north` written out (one call on the hot path, no loop)
-_TURN_TO_NORTH: tuple[Callable[[int, int], tuple[int, int]], ...] = (
-    lambda q, r: (q, r),
-    lambda q, r: (q + r, -q),
-    lambda q, r: (r, -q - r),
-    lambda q, r: (-q, -r),
-    lambda q, r: (-q - r, q),
-    lambda q, r: (-r, q + r),
-)
 
 
 def _attack_geometry(spec: ShipSpec, target: ShipSpec, dq: int, dr: int, facing: int,

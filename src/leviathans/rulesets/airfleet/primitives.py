@@ -1,5 +1,9 @@
 """The air-fleet game's integer rules, written once: pure functions of whole numbers and of
-integer sequences (tuples in the engine, numpy arrays in the compiled battle loop).
+integer sequences (tuples in the engine, numpy arrays in the compiled battle loop): the breach
+roll's decisions, critical damage and the keel, destruction, movement points, and the arc
+and turn arithmetic of the hex grid (R4, R5; the sector test and the distance are the
+hex grid's own, :func:`~leviathans.hexgrid.sector_mask` and
+:func:`~leviathans.hexgrid.offset_distance`, compiled from there).
 
 The engine (:mod:`.gunnery`, :mod:`.odds`, :mod:`.turn`, :mod:`.ships`) calls them as plain
 Python; :mod:`leviathans.fastbattle.kernel` compiles the very same functions with numba. So
@@ -13,6 +17,8 @@ bit masks; a location's six breach numbers or armour bonuses are a sequence of s
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from ...hexgrid import offset_distance, sector_mask
 
 __all__ = [
     "CRITICAL",
@@ -29,12 +35,16 @@ __all__ = [
     "location_counts",
     "location_value",
     "movement_points",
+    "offset_distance",
     "popcount",
     "quickstart_destroyed",
+    "relative_sectors",
+    "sector_mask",
     "slot_count",
     "slot_result",
     "structural_integrity",
     "trim_modifier",
+    "turned_to_north",
 ]
 
 #: the breach number of a miss slot in the sequences here
@@ -64,6 +74,33 @@ def popcount(x: int) -> int:
 
 def _clamp(t: int, top: int) -> int:
     return 0 if t < 0 else (top if t > top else t)
+
+
+# --- arcs and range (R4, R5) ---------------------------------------------------------------------
+
+
+def relative_sectors(dq: int, dr: int, facing: int) -> int:
+    """R4: the sectors holding the offset ``(dq, dr)``, numbered from ``facing`` (bit 0:
+    ahead, then clockwise), as a ship facing that way reads its arcs."""
+    mask = sector_mask(dq, dr)
+    return ((mask >> facing) | (mask << (6 - facing))) & 0b111111
+
+
+def turned_to_north(dq: int, dr: int, facing: int) -> tuple[int, int]:
+    """The offset ``(dq, dr)`` turned ``facing`` steps of 60 degrees counter-clockwise: where it
+    lies once a ship facing ``facing`` is turned to face 0 (arcs, ranges and the locations
+    struck depend only on that, the grid being symmetric under such turns)."""
+    if facing == 0:
+        return dq, dr
+    if facing == 1:
+        return dq + dr, -dq
+    if facing == 2:
+        return dr, -dq - dr
+    if facing == 3:
+        return -dq, -dr
+    if facing == 4:
+        return -dq - dr, dq
+    return -dr, dq + dr
 
 
 # --- modifiers ---------------------------------------------------------------------------------
