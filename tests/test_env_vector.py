@@ -24,6 +24,8 @@ from leviathans.env.vector import BatchedEnv, random_actions
 from leviathans.errors import LeviathansError
 from leviathans.rulesets.airfleet import Options, quickstart_battle
 from leviathans.scenarios import airfleet_scenario
+from leviathans.sim import airfleet_matchup
+from leviathans.sim.matchup import load_setup
 
 Factory = Callable[[], LeviathansEnv[Any]]
 
@@ -154,12 +156,19 @@ def test_spaces_are_the_aec_env_s_batched() -> None:
 # --- the compiled quick-start batch (issue 18.4) --------------------------------------------------
 
 #: quick-start setups the compiled batch plays: the default battle (turn limit 30); a short
-#: one (turn-limit truncations); the winner firing first, no quick-start destruction
+#: one (turn-limit truncations); the winner firing first, no quick-start destruction; catalog
+#: cards (as tests/test_fastbattle.py pits them): Types 3 and 4 with armour, trim tanks and
+#: crews; ram and reserve engines; a card that enters 4 hexes before a turn
 FAST_SETUPS = {
     "quick-start": None,
     "short": quickstart_battle(Options(turn_limit=3)),
     "winner-first": quickstart_battle(Options(turn_limit=6, fire_order="winner-first",
                                               quickstart_destruction=False)),
+    "mixed": load_setup(airfleet_matchup(["Aleksandr III", "HML Raven"],
+                                         ["Ardent", "Alexandra"], turn_limit=8)),
+    "reserve-engines": load_setup(airfleet_matchup(["SML Hohenberg", "SML Hund"],
+                                                   ["SML Habsburg", "SML Wolf"], turn_limit=8)),
+    "wales": load_setup(airfleet_matchup(["HML Wales"], ["HML Raven"], turn_limit=8)),
 }
 
 
