@@ -16,6 +16,8 @@ On one core (the process is pinned to one CPU where the OS allows it):
 * the PettingZoo AEC environment's steps per second (random agents choosing among the
   masked actions of quick-start games), and the batched environment's (``BENCH_BATCH``
   games a process, 16 by default, random masked actions) in one process and over two;
+  and the compiled batched environment's (``env-fast``: ``FastAirFleetVec``,
+  ``BENCH_FAST_BATCH`` games, 1024 by default) on one thread and on two;
 * issue 18.3 (``simulate-cli``): ``leviathans simulate --games 100000 --workers 2`` (quick-start,
   greedy against greedy) as a designer types it, wall time (``BENCH_SIMULATE_CLI_GAMES``);
 * issue 18.3 (``balance``): ``leviathans balance`` card against card on a sample of the catalog
@@ -38,7 +40,8 @@ from typing import Any
 
 SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 #: measures to run, separated by commas (default all): chess, airfleet (with the Commander
-#: line), env (the AEC and the batched environments), greedy, starship, warfleet,
+#: line), env (the AEC and the batched environments), env-fast (the compiled batched
+#: environment), greedy, starship, warfleet,
 #: warfleet-random, bots, simulate, simulate-cli, balance (the air-fleet, environment,
 #: starship and War Fleet lines measure chess too, for their ratios)
 ONLY = {m.strip() for m in os.environ.get("BENCH_ONLY", "").split(",") if m.strip()}
@@ -346,6 +349,34 @@ def batched_random(games: int, workers: int, seconds: float) -> tuple[float, int
         batch.close()
 
 
+def fast_batched_random(games: int, workers: int, seconds: float
+                        ) -> tuple[float, float, int]:
+    """Steps per second of the compiled batched quick-start environment (issue 18.4,
+    ``FastAirFleetVec``): ``games`` games on ``workers`` threads, random masked actions
+    (``random_actions``, numpy) for the whole batch each step, auto-reset steps not counted;
+    returns (steps per wall second, steps per CPU second of this process, steps)."""
+    import numpy as np
+
+    from leviathans.env import random_actions
+    from leviathans.env.fast import FastAirFleetVec
+
+    batch = FastAirFleetVec(games, workers=workers, copy=False)
+    try:
+        rng = np.random.default_rng(0)
+        obs, _ = batch.reset(seed=0)  # (compiles the step, or loads it from numba's cache)
+        for _ in range(20):
+            obs, *_ = batch.step(random_actions(obs["action_mask"], rng))
+        steps = 0
+        start, cpu = time.perf_counter(), time.process_time()
+        while time.perf_counter() - start < seconds:
+            steps += int(obs["action_mask"].any(axis=1).sum())
+            obs, *_ = batch.step(random_actions(obs["action_mask"], rng))
+        wall, used = time.perf_counter() - start, time.process_time() - cpu
+        return steps / wall, steps / used, steps
+    finally:
+        batch.close()
+
+
 def chess_random(seed: int) -> int:
     import chess
 
@@ -414,6 +445,22 @@ def main() -> int:
             print(f"  batched env, {2 * games} quick-start games, 2 processes: {rate:10,.0f} "
                   f"steps/s ({steps:,} steps; load average {load:.1f}: other processes "
                   f"take their share of the two cores)")
+            pin_one_core()
+
+    if wanted("env-fast"):
+        # issue 18.4: the compiled batched environment, the same games and random actions
+        games = int(os.environ.get("BENCH_FAST_BATCH", "1024"))
+        rate, cpu_rate, steps = fast_batched_random(games, 1, SECONDS)
+        print(f"  compiled batched env, {games} quick-start games, 1 thread: {rate:10,.0f} "
+              f"steps/s ({cpu_rate:,.0f} per CPU second; {steps:,} steps)")
+        if every_cpu:
+            os.sched_setaffinity(0, set(every_cpu))
+        if len(every_cpu) >= 2:
+            rate, cpu_rate, steps = fast_batched_random(games, 2, SECONDS)
+            load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+            print(f"  compiled batched env, {games} quick-start games, 2 threads: "
+                  f"{rate:10,.0f} steps/s ({cpu_rate:,.0f} per CPU second; {steps:,} steps; "
+                  f"load average {load:.1f})")
             pin_one_core()
 
     if wanted("greedy"):
