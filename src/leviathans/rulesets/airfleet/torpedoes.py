@@ -166,17 +166,16 @@ def launch_targets(state: GameState, ship: int, tslot: TorpedoSlot) -> tuple[Hex
     if found is None:
         spec = state.setup.ships[ship]
         s = state.ships[ship]
-        board = state.setup.board
-        hexes = state.hexes(ship)
-        origin = hexes[spec.weapon_hex[tslot.location]]
-        out = []
-        for dq, dr in _launch_offsets(spec, tslot, s.facing):
-            h = Hex(origin.q + dq, origin.r + dr)
-            if board.contains(h):
-                out.append(h)
+        cells = state.setup.board.cells()
+        oq, orr = state.hexes(ship)[spec.weapon_hex[tslot.location]]
+        # the offsets run column by column (dq), each column from the top (dr): for any
+        # launch hex that is the order by offset (column, then row), as listed
         if len(_TARGETS) >= 20_000:  # bounded: one entry per board, shape and place
             _TARGETS.clear()
-        found = _TARGETS[key] = tuple(sorted(out, key=lambda h: h.offset()))
+        found = _TARGETS[key] = tuple(
+            Hex(q, r) for q, r in ((oq + dq, orr + dr)
+                                   for dq, dr in _launch_offsets(spec, tslot, s.facing))
+            if (q, r) in cells)
     return found
 
 
@@ -205,9 +204,32 @@ def _launches(state: GameState, ship: int, tslot: TorpedoSlot) -> tuple[Launch, 
     if found is None:
         if len(_LAUNCHES) >= 20_000:  # bounded, as _TARGETS
             _LAUNCHES.clear()
-        found = _LAUNCHES[key] = tuple(Launch(spec.name, ref, h)
-                                       for h in launch_targets(state, ship, tslot))
+        # a launch at a hex is the same action wherever the ship stands: made once
+        made = _LAUNCH_AT.get((spec.name, ref))
+        if made is None:
+            if len(_LAUNCH_AT) >= 4096:
+                _LAUNCH_AT.clear()
+            made = _LAUNCH_AT[(spec.name, ref)] = {}
+        cells = state.setup.board.cells()
+        oq, orr = state.hexes(ship)[spec.weapon_hex[tslot.location]]
+        out = []
+        # launch_targets' hexes, in its order, read as plain pairs (a Hex is equal to its
+        # pair): a Hex is made only for a launch not made before
+        for dq, dr in _launch_offsets(spec, tslot, state.ships[ship].facing):
+            h = (oq + dq, orr + dr)
+            if h in cells:
+                action = made.get(h)
+                if action is None:
+                    target = Hex(*h)
+                    action = made[target] = Launch(spec.name, ref, target)
+                out.append(action)
+        found = _LAUNCHES[key] = tuple(out)
     return found
+
+
+#: the launch of a ship's torpedo at each hex, by (ship name, slot): bounded per torpedo (at
+#: most a board's hexes) and over all (cleared with :data:`_LAUNCHES`'s bound below)
+_LAUNCH_AT: dict[tuple[str, str], dict[Hex, Launch]] = {}
 
 
 #: per (shape, firing arc, weapon hex, facing, range): :func:`_launch_offsets`
@@ -373,11 +395,15 @@ def _can_launch(state: GameState, side: str) -> Iterator[tuple[int, TorpedoSlot]
 def legal_launches(state: GameState
                    ) -> Iterator[Launch | EndLaunches | japan.Bomb | russia.LayMine]:
     side = _torpedoes(state).launching[0]
+    # one list, handed over whole (issue 18.1: the state keeps a ready tuple without a
+    # generator step per launch, and a launch phase lists hundreds)
+    out: list[Launch | EndLaunches | japan.Bomb | russia.LayMine] = []
     for i, t in _can_launch(state, side):
-        yield from _launches(state, i, t)
-    yield from japan.legal_bombs(state, side)  # N7: Bomber Levs name their targets
-    yield from russia.legal_mines(state, side)  # N6: Bomba Mines
-    yield EndLaunches()
+        out.extend(_launches(state, i, t))
+    out.extend(japan.legal_bombs(state, side))  # N7: Bomber Levs name their targets
+    out.extend(russia.legal_mines(state, side))  # N6: Bomba Mines
+    out.append(EndLaunches())
+    return iter(tuple(out))
 
 
 def why_launch_illegal(state: GameState,

@@ -1,0 +1,175 @@
+"""The Commander engine's speed shortcuts (issue 18.1) answer as the rules worked out afresh.
+
+* a state keeps its legal actions once listed: ``apply`` of a listed action is a look-up, and
+  every action listed passes the phase's own checks;
+* ship adjacency (screening, A7) from a ring of neighbouring hexes per footprint equals the
+  hex distance's answer pair by pair;
+* the cached steps of a move's node (A8, :func:`.manoeuvres.successors`) equal the steps
+  worked out again.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from leviathans.dice import SeededDice
+from leviathans.hexgrid import Facing, Hex, distance, footprint
+from leviathans.protocol import Concede, Draw
+from leviathans.rulesets.airfleet import (
+    AIRFLEET,
+    GameState,
+    Options,
+    manoeuvres,
+    quickstart_battle,
+    screening,
+)
+from leviathans.rulesets.airfleet.torpedoes import (
+    _LAUNCH_AT,
+    LAUNCH,
+    Launch,
+    _can_launch,
+    _launches,
+    _torpedoes,
+    launch_targets,
+)
+from leviathans.scenarios import airfleet_scenario
+
+
+def _commander(limit: int) -> object:
+    setup = airfleet_scenario("commander-battle")
+    return setup.with_options(setup.options.changed(turn_limit=limit))
+
+
+def _random_states(setup: object, seed: int, steps: int) -> list[GameState]:
+    """The states of a seeded random game (at most ``steps`` of them)."""
+    rng = random.Random(seed)
+    dice = SeededDice(seed)
+    state = AIRFLEET.new_game(setup, dice)
+    found = []
+    while state.outcome is None and len(found) < steps:
+        found.append(state)
+        actions = list(state.legal_actions())
+        state = state.apply(actions[rng.randrange(len(actions))], dice)
+    return found
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_every_listed_action_passes_the_phases_own_checks(seed: int) -> None:
+    setups = [_commander(6), quickstart_battle(Options(turn_limit=6))]
+    seen = 0
+    for setup in setups:
+        for state in _random_states(setup, seed, 400):
+            actions = list(state.legal_actions())
+            assert list(state.legal_actions()) == actions  # the kept list, in the same order
+            rules = state.setup.plan.by_phase[state.phase]
+            for action in actions:
+                if isinstance(action, (Concede, Draw)):
+                    continue
+                assert rules.why_illegal(state, action) is None, (state, action.text())
+                seen += 1
+    assert seen > 1000
+
+
+def test_applying_a_listed_action_does_not_run_the_checks_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    states = _random_states(_commander(4), 3, 200)
+    state = next(s for s in states if s.phase is LAUNCH)
+    fresh = state.evolve()  # nothing kept yet
+    rules = state.setup.plan.by_phase[state.phase]
+    actions = list(fresh.legal_actions())
+    launch = actions[0]
+
+    def checked(*_args: object) -> str | None:
+        raise AssertionError("the rules' checks ran for an action the state listed")
+
+    monkeypatch.setattr(type(rules), "why_illegal", checked)
+    dice = SeededDice(3)
+    assert isinstance(launch, Launch)
+    assert fresh.apply(launch, dice).torpedoes is not None
+    same = fresh.parse_action(launch.text())  # equal, not the object listed
+    assert same == launch and same is not launch
+    assert fresh.why_illegal(same) is None
+    with pytest.raises(AssertionError):  # a state that listed nothing checks in full
+        state.evolve().apply(launch, dice)
+
+
+def test_a_partly_read_listing_is_not_kept() -> None:
+    state = next(s for s in _random_states(_commander(4), 4, 300)
+                 if s.phase.name == "MOVEMENT").evolve()
+    first = next(iter(state.legal_actions()))
+    assert "listed" not in state.cache
+    assert list(state.legal_actions())[0] == first  # noqa: RUF015 (listed in full: kept)
+    assert "listed" in state.cache
+
+
+def test_adjacency_from_rings_equals_the_distance_pair_by_pair() -> None:
+    rng = random.Random(5)
+    checked = touching = 0
+    for _ in range(4000):
+        a = footprint(Hex(rng.randint(0, 8), rng.randint(0, 8)), Facing(rng.randrange(6)),
+                      rng.randint(1, 4))
+        b = footprint(Hex(rng.randint(0, 8), rng.randint(0, 8)), Facing(rng.randrange(6)),
+                      rng.randint(1, 4))
+        expected = any(distance(h, g) == 1 for h in a for g in b)
+        assert (not screening._ring(a).isdisjoint(b)) == expected, (a, b)
+        checked += 1
+        touching += expected
+    assert checked == 4000 and 200 < touching < 3800  # both answers well represented
+
+
+def test_adjacent_ships_in_play_agree_with_the_distance() -> None:
+    seen = 0
+    for state in _random_states(_commander(6), 6, 300):
+        on = list(state.afloat())
+        for i in on:
+            for j in on:
+                if i != j:
+                    expected = any(distance(h, g) == 1 for h in state.hexes(i)
+                                   for g in state.hexes(j))
+                    assert screening.adjacent(state, i, j) == expected
+                    seen += expected
+    assert seen > 0
+
+
+def test_launches_listed_are_made_once_per_hex_and_equal_the_targets() -> None:
+    """The launches listed (made once per torpedo and hex, kept across places) are the
+    launches at :func:`.torpedoes.launch_targets`'s hexes, in its order (by offset)."""
+    seen = 0
+    for state in _random_states(_commander(5), 8, 500):
+        if state.phase is not LAUNCH:
+            continue
+        side = _torpedoes(state).launching[0]
+        for i, t in _can_launch(state, side):
+            spec = state.setup.ships[i]
+            targets = launch_targets(state, i, t)
+            assert list(targets) == sorted(targets, key=lambda h: h.offset())
+            listed = _launches(state, i, t)
+            assert listed == tuple(Launch(spec.name, spec.slot_ref(t.flat), h) for h in targets)
+            assert all(type(a.target) is Hex for a in listed)
+            made = _LAUNCH_AT[(spec.name, spec.slot_ref(t.flat))]
+            assert all(made[a.target] is a for a in listed)  # one action per hex, kept
+            seen += 1
+    assert seen > 20
+
+
+def test_cached_successors_equal_the_steps_worked_out_again() -> None:
+    nodes = 0
+    for state in _random_states(_commander(6), 7, 400):
+        for index in state.afloat():
+            table = state.setup.positions[index]
+            helm = manoeuvres.helm(state, index)
+            s = state.ships[index]
+            start = (table.number[(s.bow, s.facing)], 0, False, False, 0)
+            frontier = [start]
+            for _ in range(3):  # the nodes of three steps of a move
+                following = []
+                for n in frontier:
+                    cached = manoeuvres.successors(table, helm, n)
+                    assert manoeuvres.successors(table, helm, n) is cached
+                    assert list(cached) == manoeuvres._successors(table, helm, n)
+                    nodes += 1
+                    following.extend(child for _, child in cached)
+                frontier = following[:20]
+    assert nodes > 1000
