@@ -11,9 +11,11 @@
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import pytest
 
+from leviathans import hexlines
 from leviathans.dice import SeededDice
 from leviathans.hexgrid import Facing, Hex, distance, footprint
 from leviathans.protocol import Concede, Draw
@@ -173,3 +175,49 @@ def test_cached_successors_equal_the_steps_worked_out_again() -> None:
                     following.extend(child for _, child in cached)
                 frontier = following[:20]
     assert nodes > 1000
+
+
+def _span_by_fractions(eq: int, er: int, es: int, dq: int, dr: int, ds: int
+                       ) -> Fraction | None:
+    """The entering rule's span worked out with fractions (as hexlines did before)."""
+    lo, hi = Fraction(0), Fraction(1)
+    for a, b in ((eq - er, dq - dr), (er - es, dr - ds), (es - eq, ds - dq)):
+        if b == 0:
+            if abs(a) > 1:
+                return None
+            continue
+        t1, t2 = Fraction(-1 - a, b), Fraction(1 - a, b)
+        if t1 > t2:
+            t1, t2 = t2, t1
+        lo, hi = max(lo, t1), min(hi, t2)
+        if lo >= hi:
+            return None
+    return lo
+
+
+def test_integer_line_spans_equal_the_fractions() -> None:
+    spans = 0
+    for dq in range(-7, 8):
+        for dr in range(-7, 8):
+            ds = -dq - dr
+            for eq in range(-9, 10):
+                for er in range(-9, 10):
+                    es = -eq - er
+                    got = hexlines._span(eq, er, es, dq, dr, ds)
+                    want = _span_by_fractions(eq, er, es, dq, dr, ds)
+                    assert (None if got is None else Fraction(*got)) == want
+                    spans += got is not None
+    assert spans > 1000
+
+
+def test_lines_enter_the_same_hexes_in_the_same_order_as_by_fractions() -> None:
+    for dq in range(-12, 13):
+        for dr in range(-12, 13):
+            if dq == dr == 0:
+                continue
+            line = hexlines._from_origin(dq, dr)
+            ds = -dq - dr
+            want = sorted((at, q, r) for _, q, r in line
+                          if (at := _span_by_fractions(-q, -r, q + r, dq, dr, ds)) is not None)
+            assert list(line) == want
+            assert all(type(at) is Fraction for at, _, _ in line)
