@@ -28,13 +28,14 @@ from leviathans.rulesets.airfleet import (
     screening,
 )
 from leviathans.rulesets.airfleet.torpedoes import (
-    _LAUNCH_AT,
     LAUNCH,
     Launch,
     _can_launch,
+    _launch_columns,
     _launches,
     _torpedoes,
     launch_targets,
+    torpedo_slots,
 )
 from leviathans.scenarios import airfleet_scenario
 
@@ -150,10 +151,36 @@ def test_launches_listed_are_made_once_per_hex_and_equal_the_targets() -> None:
             listed = _launches(state, i, t)
             assert listed == tuple(Launch(spec.name, spec.slot_ref(t.flat), h) for h in targets)
             assert all(type(a.target) is Hex for a in listed)
-            made = _LAUNCH_AT[(spec.name, spec.slot_ref(t.flat))]
-            assert all(made[a.target] is a for a in listed)  # one action per hex, kept
+            columns = _launch_columns(state.setup.board, spec.name, spec.slot_ref(t.flat))
+            for a in listed:  # one action per hex, kept: the column's
+                column, row = a.target.offset()
+                assert columns[column - 1][row - 1] is a
             seen += 1
     assert seen > 20
+
+
+def test_launches_from_column_runs_equal_the_targets_anywhere_on_the_board() -> None:
+    """Every place and facing of a torpedo ship, the board's edges and corners included: the
+    launches sliced from column runs are those at :func:`.torpedoes.launch_targets`' hexes."""
+    state = next(s for s in _random_states(_commander(3), 9, 300) if s.phase is LAUNCH)
+    board = state.setup.board
+    armed = [(i, t) for i, spec in enumerate(state.setup.ships)
+             for t in torpedo_slots(spec, state.setup.options.level)]
+    assert armed
+    rng = random.Random(9)
+    for n in range(600):
+        i, t = armed[n % len(armed)]
+        spec = state.setup.ships[i]
+        column = rng.choice([1, 2, 3, board.columns - 1, board.columns,
+                             rng.randint(1, board.columns)])
+        row = rng.choice([1, 2, board.rows - 1, board.rows, rng.randint(1, board.rows)])
+        ships = list(state.ships)
+        ships[i] = ships[i]._replace(bow=Hex.from_offset(column, row),
+                                     facing=Facing(rng.randrange(6)))
+        moved = state.evolve(ships=tuple(ships))
+        expected = tuple(Launch(spec.name, spec.slot_ref(t.flat), h)
+                         for h in launch_targets(moved, i, t))
+        assert _launches(moved, i, t) == expected
 
 
 def test_cached_successors_equal_the_steps_worked_out_again() -> None:

@@ -51,6 +51,7 @@ from .slot_kinds import Effect, plain_effect
 from .state import GameState
 
 if TYPE_CHECKING:
+    from ...board import Board
     from .odds import AttackOdds
     from .setup import GameSetup
 
@@ -204,32 +205,64 @@ def _launches(state: GameState, ship: int, tslot: TorpedoSlot) -> tuple[Launch, 
     if found is None:
         if len(_LAUNCHES) >= 20_000:  # bounded, as _TARGETS
             _LAUNCHES.clear()
-        # a launch at a hex is the same action wherever the ship stands: made once
-        made = _LAUNCH_AT.get((spec.name, ref))
-        if made is None:
-            if len(_LAUNCH_AT) >= 4096:
-                _LAUNCH_AT.clear()
-            made = _LAUNCH_AT[(spec.name, ref)] = {}
-        cells = state.setup.board.cells()
+        board = state.setup.board
+        columns = _launch_columns(board, spec.name, ref)
         oq, orr = state.hexes(ship)[spec.weapon_hex[tslot.location]]
-        out = []
-        # launch_targets' hexes, in its order, read as plain pairs (a Hex is equal to its
-        # pair): a Hex is made only for a launch not made before
-        for dq, dr in _launch_offsets(spec, tslot, state.ships[ship].facing):
-            h = (oq + dq, orr + dr)
-            if h in cells:
-                action = made.get(h)
-                if action is None:
-                    target = Hex(*h)
-                    action = made[target] = Launch(spec.name, ref, target)
-                out.append(action)
+        out: list[Launch] = []
+        # launch_targets' hexes in its order, a run of a column at a time: the run's part on
+        # the board (Board.contains: 0 <= column, row < the board's) sliced from the column
+        for dq, first, last in _launch_runs(spec, tslot, state.ships[ship].facing):
+            q = oq + dq
+            if not 0 <= q < board.columns:
+                continue
+            top = -((q - (q & 1)) // 2)  # r of the column's first row
+            a, b = max(orr + first, top), min(orr + last, top + board.rows - 1)
+            if a <= b:
+                out.extend(columns[q][a - top:b - top + 1])
         found = _LAUNCHES[key] = tuple(out)
     return found
 
 
-#: the launch of a ship's torpedo at each hex, by (ship name, slot): bounded per torpedo (at
-#: most a board's hexes) and over all (cleared with :data:`_LAUNCHES`'s bound below)
-_LAUNCH_AT: dict[tuple[str, str], dict[Hex, Launch]] = {}
+#: :func:`_launch_columns` by (board, ship name, slot)
+_COLUMNS: dict[tuple[Board, str, str], tuple[tuple[Launch, ...], ...]] = {}
+
+
+def _launch_columns(board: Board, ship: str, ref: str) -> tuple[tuple[Launch, ...], ...]:
+    """The launches of a ship's torpedo at every hex of the board, column by column, each
+    from the column's first row: a launch at a hex is the same action wherever the ship
+    stands, so each is made once."""
+    key = (board, ship, ref)
+    found = _COLUMNS.get(key)
+    if found is None:
+        if len(_COLUMNS) >= 4096:  # bounded: a board's hexes per torpedo of a ship
+            _COLUMNS.clear()
+        found = _COLUMNS[key] = tuple(
+            tuple(Launch(ship, ref, Hex(q, row - (q - (q & 1)) // 2))
+                  for row in range(board.rows))
+            for q in range(board.columns))
+    return found
+
+
+#: per (shape, firing arc, weapon hex, facing, range): :func:`_launch_runs`
+_LAUNCH_RUNS: dict[tuple[int, int, int, int, int], tuple[tuple[int, int, int], ...]] = {}
+
+
+def _launch_runs(spec: ShipSpec, tslot: TorpedoSlot, facing: int
+                 ) -> tuple[tuple[int, int, int], ...]:
+    """:func:`_launch_offsets` as runs ``(dq, first dr, last dr)`` of consecutive offsets in
+    one column, in the same order."""
+    key = (spec.shape, spec.slot_arc[tslot.flat], spec.weapon_hex[tslot.location], facing,
+           tslot.range)
+    found = _LAUNCH_RUNS.get(key)
+    if found is None:
+        runs: list[tuple[int, int, int]] = []
+        for dq, dr in _launch_offsets(spec, tslot, facing):
+            if runs and runs[-1][0] == dq and runs[-1][2] == dr - 1:
+                runs[-1] = (dq, runs[-1][1], dr)
+            else:
+                runs.append((dq, dr, dr))
+        found = _LAUNCH_RUNS[key] = tuple(runs)
+    return found
 
 
 #: per (shape, firing arc, weapon hex, facing, range): :func:`_launch_offsets`
