@@ -24,9 +24,11 @@ from leviathans.rulesets.airfleet import (
     GameState,
     Options,
     manoeuvres,
+    movement,
     quickstart_battle,
     screening,
 )
+from leviathans.rulesets.airfleet.actions import SLIPS, STEPS
 from leviathans.rulesets.airfleet.torpedoes import (
     LAUNCH,
     Launch,
@@ -248,3 +250,23 @@ def test_lines_enter_the_same_hexes_in_the_same_order_as_by_fractions() -> None:
                           if (at := _span_by_fractions(-q, -r, q + r, dq, dr, ds)) is not None)
             assert list(line) == want
             assert all(type(at) is Fraction for at, _, _ in line)
+
+
+def test_a_nodes_steps_worked_out_at_once_equal_each_step_checked_alone() -> None:
+    """A8: the legal steps of a Commander move, all answered by one walk of the node's
+    successors, equal :func:`.movement._check_step` step by step (and "E", the move's end)."""
+    checked = allowed = 0
+    for seed in (10, 11):
+        for state in _random_states(_commander(6), seed, 500):
+            if state.phase.name != "MOVEMENT" or state.ram is not None:
+                continue
+            fresh = state.evolve()
+            progs = ([fresh.moving] if fresh.moving is not None else
+                     [movement.start_move(fresh, i) for i in movement.candidates(fresh)])
+            for prog in progs:
+                for step in (*STEPS, *SLIPS, "X"):
+                    ok = movement._step_ok(fresh, prog, step)
+                    assert ok == movement._check_step(state, prog, step), (prog, step)
+                    checked += 1
+                    allowed += ok
+    assert checked > 1000 and 0 < allowed < checked
