@@ -29,6 +29,7 @@ from leviathans.rulesets.airfleet import (
     screening,
 )
 from leviathans.rulesets.airfleet.actions import SLIPS, STEPS
+from leviathans.rulesets.airfleet.ships import AFLOAT
 from leviathans.rulesets.airfleet.torpedoes import (
     LAUNCH,
     Launch,
@@ -270,3 +271,30 @@ def test_a_nodes_steps_worked_out_at_once_equal_each_step_checked_alone() -> Non
                     checked += 1
                     allowed += ok
     assert checked > 1000 and 0 < allowed < checked
+
+
+def test_hugs_listed_are_those_of_the_rule_pair_by_pair() -> None:
+    """A7: the hugs listed (one ring per mover, the others' hexes once a state) are, in
+    order, those of every mover and every other ship afloat next to it by the distance."""
+    seen = 0
+    for seed in (12, 13):
+        for state in _random_states(_commander(6), seed, 500):
+            if state.phase.name != "MOVEMENT" or state.ram is not None:
+                continue
+            expected = []
+            for i in screening._movers(state):
+                prog = screening._progress(state, i)
+                assert prog is not None
+                if prog.mp < 1 or not movement.free_end(state, i, prog.position):
+                    continue
+                for j in state.afloat():
+                    if j == i or state.ships[j].status != AFLOAT or not any(
+                            distance(h, g) == 1 for h in state.hexes(i) for g in state.hexes(j)):
+                        continue
+                    kinds = screening.hug_kinds(state, i, j)
+                    if kinds and screening.hug_cost(state, i, j) <= prog.mp:
+                        expected += [screening.Hug(state.setup.ships[i].name,
+                                                   state.setup.ships[j].name, k) for k in kinds]
+            assert list(screening.legal_hugs(state.evolve())) == expected
+            seen += len(expected)
+    assert seen > 0

@@ -178,6 +178,10 @@ def _check_step(state: GameState, prog: MoveProgress, step: str) -> bool:
     return _can_end(table, ebt, prog, nxt, prog.mp - 1, 0, True)
 
 
+#: the Step actions listed, by (ship name, step): values, made once (issue 18.1)
+_STEP_ACTIONS: dict[tuple[str, str], Step] = {}
+
+
 def legal_steps(state: GameState) -> Iterator[Step | Ram]:
     if state.moving is not None:
         progs = [state.moving]
@@ -189,7 +193,12 @@ def legal_steps(state: GameState) -> Iterator[Step | Ram]:
         name = state.setup.ships[prog.ship].name
         for step in kinds:
             if _step_ok(state, prog, step):
-                yield Step(name, step)
+                action = _STEP_ACTIONS.get((name, step))
+                if action is None:
+                    if len(_STEP_ACTIONS) >= 20_000:
+                        _STEP_ACTIONS.clear()
+                    action = _STEP_ACTIONS[(name, step)] = Step(name, step)
+                yield action
     if extras:
         yield from ramming.legal_rams(state, progs)
 

@@ -182,13 +182,18 @@ def _movers(state: GameState) -> Iterator[int]:
 
 def legal_hugs(state: GameState) -> Iterator[Hug]:
     setup = state.setup
+    others: list[tuple[int, tuple[Hex, ...]]] | None = None
     for i in _movers(state):
         prog = _progress(state, i)
         assert prog is not None
         if prog.mp < SCREENING_CREW_MP or not free_end(state, i, prog.position):
             continue
-        for j in state.afloat():
-            if j == i or state.ships[j].status != AFLOAT or not adjacent(state, i, j):
+        if others is None:  # the ships that may be hugged, with their hexes, once a state
+            others = [(j, state.hexes(j)) for j in state.afloat()
+                      if state.ships[j].status == AFLOAT]
+        ring = _ring(state.hexes(i))  # as adjacent(state, i, j), the ring made once
+        for j, hexes in others:
+            if j == i or ring.isdisjoint(hexes):
                 continue
             kinds = hug_kinds(state, i, j)
             if kinds and hug_cost(state, i, j) <= prog.mp:
