@@ -157,7 +157,8 @@ def test_launches_listed_are_made_once_per_hex_and_equal_the_targets() -> None:
             columns = _launch_columns(state.setup.board, spec.name, spec.slot_ref(t.flat))
             for a in listed:  # one action per hex, kept: the column's
                 column, row = a.target.offset()
-                assert columns[column - 1][row - 1] is a
+                made = columns[column - 1]
+                assert made is not None and made[row - 1] is a
             seen += 1
     assert seen > 20
 

@@ -218,28 +218,29 @@ def _launches(state: GameState, ship: int, tslot: TorpedoSlot) -> tuple[Launch, 
             top = -((q - (q & 1)) // 2)  # r of the column's first row
             a, b = max(orr + first, top), min(orr + last, top + board.rows - 1)
             if a <= b:
-                out.extend(columns[q][a - top:b - top + 1])
+                column = columns[q]
+                if column is None:  # made when first reached
+                    column = columns[q] = tuple(
+                        Launch(spec.name, ref, Hex(q, top + row)) for row in range(board.rows))
+                out.extend(column[a - top:b - top + 1])
         found = _LAUNCHES[key] = tuple(out)
     return found
 
 
 #: :func:`_launch_columns` by (board, ship name, slot)
-_COLUMNS: dict[tuple[Board, str, str], tuple[tuple[Launch, ...], ...]] = {}
+_COLUMNS: dict[tuple[Board, str, str], list[tuple[Launch, ...] | None]] = {}
 
 
-def _launch_columns(board: Board, ship: str, ref: str) -> tuple[tuple[Launch, ...], ...]:
-    """The launches of a ship's torpedo at every hex of the board, column by column, each
-    from the column's first row: a launch at a hex is the same action wherever the ship
-    stands, so each is made once."""
+def _launch_columns(board: Board, ship: str, ref: str) -> list[tuple[Launch, ...] | None]:
+    """The launches of a ship's torpedo at the board's hexes, column by column (each from the
+    column's first row, made when a launch first reaches the column): a launch at a hex is the
+    same action wherever the ship stands, so each is made once."""
     key = (board, ship, ref)
     found = _COLUMNS.get(key)
     if found is None:
-        if len(_COLUMNS) >= 4096:  # bounded: a board's hexes per torpedo of a ship
+        if len(_COLUMNS) >= 1024:  # bounded: at most a board's hexes per torpedo of a ship
             _COLUMNS.clear()
-        found = _COLUMNS[key] = tuple(
-            tuple(Launch(ship, ref, Hex(q, row - (q - (q & 1)) // 2))
-                  for row in range(board.rows))
-            for q in range(board.columns))
+        found = _COLUMNS[key] = [None] * board.columns
     return found
 
 
