@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from fractions import Fraction
 from functools import lru_cache
+from math import lcm
 from typing import NamedTuple, TypeVar
 
 from .hexgrid import Hex, distance
@@ -99,13 +100,17 @@ def _from_origin(dq: int, dr: int) -> tuple[tuple[Fraction, int, int], ...]:
         near.add((q, r))
         for sq, sr in _AROUND:
             near.add((q + sq, r + sr))
-    found: list[tuple[Fraction, int, int]] = []
+    # every entry point is a multiple of 1 / the lcm of the line's three slopes (the
+    # denominators :func:`_span` divides by): sorted as integers, exactly as by fraction
+    unit = lcm(*(abs(b) for b in (dq - dr, dr - ds, ds - dq) if b))
+    found: list[tuple[int, int, int, int, int]] = []
     for q, r in near:
         span = _span(-q, -r, q + r, dq, dr, ds)
         if span is not None:
-            found.append((span, q, r))
+            num, den = span
+            found.append((num * (unit // den), q, r, num, den))
     found.sort()
-    return tuple(found)
+    return tuple((Fraction(num, den), q, r) for _, q, r, num, den in found)
 
 
 _AROUND = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
@@ -123,21 +128,27 @@ def _round(q: float, r: float) -> tuple[int, int]:
     return rq, rr
 
 
-def _span(eq: int, er: int, es: int, dq: int, dr: int, ds: int) -> Fraction | None:
+def _span(eq: int, er: int, es: int, dq: int, dr: int, ds: int) -> tuple[int, int] | None:
     """Where the line ``(eq, er, es) + t (dq, dr, ds)`` (0 <= t <= 1, relative to a hex's
-    centre) first lies in that hex's cell, if the part of it there has some length (it
-    enters the hex); else ``None`` (it misses the hex or only touches a corner)."""
-    lo, hi = Fraction(0), Fraction(1)
+    centre) first lies in that hex's cell, as a fraction ``(numerator, denominator)`` with a
+    positive denominator, if the part of it there has some length (it enters the hex); else
+    ``None`` (it misses the hex or only touches a corner). Integer arithmetic (issue 18.1:
+    ``Fraction`` objects were a tenth of a Commander step)."""
+    lo_n, lo_d, hi_n, hi_d = 0, 1, 1, 1
     for a, b in ((eq - er, dq - dr), (er - es, dr - ds), (es - eq, ds - dq)):
         # -1 <= a + t b <= 1
         if b == 0:
             if abs(a) > 1:
                 return None
             continue
-        t1, t2 = Fraction(-1 - a, b), Fraction(1 - a, b)
-        if t1 > t2:
-            t1, t2 = t2, t1
-        lo, hi = max(lo, t1), min(hi, t2)
-        if lo >= hi:
+        if b > 0:  # t from (-1 - a) / b to (1 - a) / b
+            n1, n2, d = -1 - a, 1 - a, b
+        else:  # the same bounds over -b, the other way round
+            n1, n2, d = a - 1, a + 1, -b
+        if n1 * lo_d > lo_n * d:
+            lo_n, lo_d = n1, d
+        if n2 * hi_d < hi_n * d:
+            hi_n, hi_d = n2, d
+        if lo_n * hi_d >= hi_n * lo_d:
             return None
-    return lo
+    return lo_n, lo_d

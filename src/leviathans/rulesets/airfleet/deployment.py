@@ -60,14 +60,18 @@ def _deploy_actions(board: Board, side: str, length: int, ship: str
 def legal_deployments(state: GameState) -> Iterator[Deploy]:
     side = side_to_deploy(state)
     if side is None:
-        return
+        return iter(())
     occupied = _occupied(state)
+    # one tuple, handed over whole (issue 18.1: the state keeps it without a generator step
+    # for each of hundreds of placements)
+    found: list[Deploy] = []
     for spec, s in zip(state.setup.ships, state.ships, strict=True):
         if spec.side != side or s.bow is not None:
             continue
-        for action, hexes in _deploy_actions(state.setup.board, side, spec.length, spec.name):
-            if occupied.isdisjoint(hexes):
-                yield action
+        found.extend(action for action, hexes in _deploy_actions(state.setup.board, side,
+                                                                 spec.length, spec.name)
+                     if occupied.isdisjoint(hexes))
+    return iter(tuple(found))
 
 
 def why_illegal(state: GameState, action: Deploy) -> str | None:

@@ -115,9 +115,27 @@ def node(prog: MoveProgress) -> Node:
     return (prog.position, prog.since, prog.turned, prog.slipped, prog.spun)
 
 
-def successors(table: PositionTable, helm: Helm, n: Node) -> list[tuple[str, Node]]:
+#: :func:`successors` by (table, helm, node): the legal steps and every move's end check
+#: walk the same nodes again and again (issue 18.1)
+_SUCCESSORS: dict[tuple[PositionTable, Helm, Node], tuple[tuple[str, Node], ...]] = {}
+#: bound on the answers kept (all are dropped when it is reached)
+SUCCESSORS_CACHE_SIZE = 100_000
+
+
+def successors(table: PositionTable, helm: Helm, n: Node) -> tuple[tuple[str, Node], ...]:
     """Every step the node allows (each costs 1 MP), in the order F, L, R, P, S, with the node
-    it leads to; steps that would leave the board are left out."""
+    it leads to; steps that would leave the board are left out. Cached."""
+    key = (table, helm, n)
+    found = _SUCCESSORS.get(key)
+    if found is None:
+        if len(_SUCCESSORS) >= SUCCESSORS_CACHE_SIZE:
+            _SUCCESSORS.clear()
+        found = _SUCCESSORS[key] = tuple(_successors(table, helm, n))
+    return found
+
+
+def _successors(table: PositionTable, helm: Helm, n: Node) -> list[tuple[str, Node]]:
+    """:func:`successors` worked out."""
     position, since, turned, slipped, spun = n
     out: list[tuple[str, Node]] = []
     if spun == 0:

@@ -125,8 +125,31 @@ def _step_ok(state: GameState, prog: MoveProgress, step: str) -> bool:
     key = ("step", prog.ship, step)
     known: bool | None = state.cache.get(key)
     if known is None:
-        known = state.cache[key] = _check_step(state, prog, step)
+        if step != "E" and prog.mp >= 1 and manoeuvres.commander(state):
+            _commander_steps(state, prog)  # every step of the node at once
+            known = state.cache.get(key, False)  # (a step no rule knows: refused)
+        else:
+            known = state.cache[key] = _check_step(state, prog, step)
     return known
+
+
+#: the steps that move a ship (every one but "E", the move's end)
+_MOVING = tuple(step for step in (*STEPS, *SLIPS) if step != "E")
+
+
+def _commander_steps(state: GameState, prog: MoveProgress) -> None:
+    """A8: :func:`_check_step`'s answer for every step of the move's node, kept in the
+    state's cache (issue 18.1: one helm and one walk of the node's successors for all of
+    them, not one per step asked)."""
+    index = prog.ship
+    table = state.setup.positions[index]
+    helm = manoeuvres.helm(state, index)
+    cache = state.cache
+    for kind in _MOVING:
+        cache["step", index, kind] = False
+    for step, child in manoeuvres.successors(table, helm, manoeuvres.node(prog)):
+        cache["step", index, step] = manoeuvres.can_end(table, helm, prog.occupied,
+                                                        prog.memo, child, prog.mp - 1)
 
 
 def _check_step(state: GameState, prog: MoveProgress, step: str) -> bool:
@@ -155,6 +178,10 @@ def _check_step(state: GameState, prog: MoveProgress, step: str) -> bool:
     return _can_end(table, ebt, prog, nxt, prog.mp - 1, 0, True)
 
 
+#: the Step actions listed, by (ship name, step): values, made once (issue 18.1)
+_STEP_ACTIONS: dict[tuple[str, str], Step] = {}
+
+
 def legal_steps(state: GameState) -> Iterator[Step | Ram]:
     if state.moving is not None:
         progs = [state.moving]
@@ -166,7 +193,12 @@ def legal_steps(state: GameState) -> Iterator[Step | Ram]:
         name = state.setup.ships[prog.ship].name
         for step in kinds:
             if _step_ok(state, prog, step):
-                yield Step(name, step)
+                action = _STEP_ACTIONS.get((name, step))
+                if action is None:
+                    if len(_STEP_ACTIONS) >= 20_000:
+                        _STEP_ACTIONS.clear()
+                    action = _STEP_ACTIONS[(name, step)] = Step(name, step)
+                yield action
     if extras:
         yield from ramming.legal_rams(state, progs)
 

@@ -103,8 +103,22 @@ class Hugging:
 
 def adjacent(state: GameState, a: int, b: int) -> bool:
     """Do the two ships lie side by side (a hex of one next to a hex of the other)?"""
-    other = state.hexes(b)
-    return any(distance(h, g) == 1 for h in state.hexes(a) for g in other)
+    return not _ring(state.hexes(a)).isdisjoint(state.hexes(b))
+
+
+#: :func:`_ring` by footprint (issue 18.1: adjacency was a distance per pair of hexes)
+_RINGS: dict[tuple[Hex, ...], frozenset[Hex]] = {}
+
+
+def _ring(hexes: tuple[Hex, ...]) -> frozenset[Hex]:
+    """Every hex at distance 1 from some hex of ``hexes`` (a hex of the footprint itself
+    included when it lies next to another of its hexes, as the distance says)."""
+    found = _RINGS.get(hexes)
+    if found is None:
+        if len(_RINGS) >= 20_000:  # bounded: one entry per place a ship has stood
+            _RINGS.clear()
+        found = _RINGS[hexes] = frozenset(h.neighbour(f) for h in hexes for f in range(6))
+    return found
 
 
 def hug_kinds(state: GameState, ship: int, other: int) -> tuple[HugKind, ...]:
@@ -168,13 +182,18 @@ def _movers(state: GameState) -> Iterator[int]:
 
 def legal_hugs(state: GameState) -> Iterator[Hug]:
     setup = state.setup
+    others: list[tuple[int, tuple[Hex, ...]]] | None = None
     for i in _movers(state):
         prog = _progress(state, i)
         assert prog is not None
         if prog.mp < SCREENING_CREW_MP or not free_end(state, i, prog.position):
             continue
-        for j in state.afloat():
-            if j == i or state.ships[j].status != AFLOAT or not adjacent(state, i, j):
+        if others is None:  # the ships that may be hugged, with their hexes, once a state
+            others = [(j, state.hexes(j)) for j in state.afloat()
+                      if state.ships[j].status == AFLOAT]
+        ring = _ring(state.hexes(i))  # as adjacent(state, i, j), the ring made once
+        for j, hexes in others:
+            if j == i or ring.isdisjoint(hexes):
                 continue
             kinds = hug_kinds(state, i, j)
             if kinds and hug_cost(state, i, j) <= prog.mp:

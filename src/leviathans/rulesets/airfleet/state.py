@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ...dice import DiceSource
 from ...errors import IllegalActionError
 from ...hexgrid import Hex, footprint
+from ...listing import Listed, listing
 from ...protocol import Concede, Draw, Event, Outcome, field_copier
 from ...turns import OVER, drive
 from ...turns import Phase as PhaseId
@@ -92,6 +93,13 @@ class MoveProgress:
 
 
 _new_state = object.__new__
+
+
+#: ``GameState.cache`` key of the state's legal actions once listed to the end (issue 18.1:
+#: ``apply`` of a listed action is then a look-up, as the starship and War Fleet states do)
+_LISTED = "listed"
+#: the iterator of a tuple: a phase's whole list of legal actions, ready
+_TUPLE_ITERATOR = type(iter(()))
 
 
 class GameState:
@@ -198,11 +206,24 @@ class GameState:
     def legal_actions(self) -> Iterator[AirAction]:
         if self.phase is OVER:
             return iter(())
+        listed: Listed[AirAction] | None = self.cache.get(_LISTED)
+        if listed is not None:
+            return iter(listed.actions)
         actions: Iterator[AirAction] = self.setup.plan.by_phase[self.phase].legal_actions(self)
-        return actions
+        if type(actions) is _TUPLE_ITERATOR:  # a whole list handed over: kept at once
+            whole = Listed(tuple(actions))
+            self.cache[_LISTED] = whole
+            return iter(whole.actions)
+        return listing(actions, self._keep)
+
+    def _keep(self, listed: Listed[AirAction]) -> None:
+        self.cache[_LISTED] = listed
 
     def why_illegal(self, action: AirAction) -> str | None:
         """``None`` if ``action`` is legal now, else the reason it is not."""
+        listed: Listed[AirAction] | None = self.cache.get(_LISTED)
+        if listed is not None and listed.holds(action):
+            return None  # listed by this state: legal, no need of the rules' checks again
         if isinstance(action, Concede):
             if self.phase is OVER:
                 return "the game is over"

@@ -51,6 +51,7 @@ from .slot_kinds import Effect, plain_effect
 from .state import GameState
 
 if TYPE_CHECKING:
+    from ...board import Board
     from .odds import AttackOdds
     from .setup import GameSetup
 
@@ -166,17 +167,16 @@ def launch_targets(state: GameState, ship: int, tslot: TorpedoSlot) -> tuple[Hex
     if found is None:
         spec = state.setup.ships[ship]
         s = state.ships[ship]
-        board = state.setup.board
-        hexes = state.hexes(ship)
-        origin = hexes[spec.weapon_hex[tslot.location]]
-        out = []
-        for dq, dr in _launch_offsets(spec, tslot, s.facing):
-            h = Hex(origin.q + dq, origin.r + dr)
-            if board.contains(h):
-                out.append(h)
+        cells = state.setup.board.cells()
+        oq, orr = state.hexes(ship)[spec.weapon_hex[tslot.location]]
+        # the offsets run column by column (dq), each column from the top (dr): for any
+        # launch hex that is the order by offset (column, then row), as listed
         if len(_TARGETS) >= 20_000:  # bounded: one entry per board, shape and place
             _TARGETS.clear()
-        found = _TARGETS[key] = tuple(sorted(out, key=lambda h: h.offset()))
+        found = _TARGETS[key] = tuple(
+            Hex(q, r) for q, r in ((oq + dq, orr + dr)
+                                   for dq, dr in _launch_offsets(spec, tslot, s.facing))
+            if (q, r) in cells)
     return found
 
 
@@ -205,8 +205,64 @@ def _launches(state: GameState, ship: int, tslot: TorpedoSlot) -> tuple[Launch, 
     if found is None:
         if len(_LAUNCHES) >= 20_000:  # bounded, as _TARGETS
             _LAUNCHES.clear()
-        found = _LAUNCHES[key] = tuple(Launch(spec.name, ref, h)
-                                       for h in launch_targets(state, ship, tslot))
+        board = state.setup.board
+        columns = _launch_columns(board, spec.name, ref)
+        oq, orr = state.hexes(ship)[spec.weapon_hex[tslot.location]]
+        out: list[Launch] = []
+        # launch_targets' hexes in its order, a run of a column at a time: the run's part on
+        # the board (Board.contains: 0 <= column, row < the board's) sliced from the column
+        for dq, first, last in _launch_runs(spec, tslot, state.ships[ship].facing):
+            q = oq + dq
+            if not 0 <= q < board.columns:
+                continue
+            top = -((q - (q & 1)) // 2)  # r of the column's first row
+            a, b = max(orr + first, top), min(orr + last, top + board.rows - 1)
+            if a <= b:
+                column = columns[q]
+                if column is None:  # made when first reached
+                    column = columns[q] = tuple(
+                        Launch(spec.name, ref, Hex(q, top + row)) for row in range(board.rows))
+                out.extend(column[a - top:b - top + 1])
+        found = _LAUNCHES[key] = tuple(out)
+    return found
+
+
+#: :func:`_launch_columns` by (board, ship name, slot)
+_COLUMNS: dict[tuple[Board, str, str], list[tuple[Launch, ...] | None]] = {}
+
+
+def _launch_columns(board: Board, ship: str, ref: str) -> list[tuple[Launch, ...] | None]:
+    """The launches of a ship's torpedo at the board's hexes, column by column (each from the
+    column's first row, made when a launch first reaches the column): a launch at a hex is the
+    same action wherever the ship stands, so each is made once."""
+    key = (board, ship, ref)
+    found = _COLUMNS.get(key)
+    if found is None:
+        if len(_COLUMNS) >= 1024:  # bounded: at most a board's hexes per torpedo of a ship
+            _COLUMNS.clear()
+        found = _COLUMNS[key] = [None] * board.columns
+    return found
+
+
+#: per (shape, firing arc, weapon hex, facing, range): :func:`_launch_runs`
+_LAUNCH_RUNS: dict[tuple[int, int, int, int, int], tuple[tuple[int, int, int], ...]] = {}
+
+
+def _launch_runs(spec: ShipSpec, tslot: TorpedoSlot, facing: int
+                 ) -> tuple[tuple[int, int, int], ...]:
+    """:func:`_launch_offsets` as runs ``(dq, first dr, last dr)`` of consecutive offsets in
+    one column, in the same order."""
+    key = (spec.shape, spec.slot_arc[tslot.flat], spec.weapon_hex[tslot.location], facing,
+           tslot.range)
+    found = _LAUNCH_RUNS.get(key)
+    if found is None:
+        runs: list[tuple[int, int, int]] = []
+        for dq, dr in _launch_offsets(spec, tslot, facing):
+            if runs and runs[-1][0] == dq and runs[-1][2] == dr - 1:
+                runs[-1] = (dq, runs[-1][1], dr)
+            else:
+                runs.append((dq, dr, dr))
+        found = _LAUNCH_RUNS[key] = tuple(runs)
     return found
 
 
@@ -373,11 +429,15 @@ def _can_launch(state: GameState, side: str) -> Iterator[tuple[int, TorpedoSlot]
 def legal_launches(state: GameState
                    ) -> Iterator[Launch | EndLaunches | japan.Bomb | russia.LayMine]:
     side = _torpedoes(state).launching[0]
+    # one list, handed over whole (issue 18.1: the state keeps a ready tuple without a
+    # generator step per launch, and a launch phase lists hundreds)
+    out: list[Launch | EndLaunches | japan.Bomb | russia.LayMine] = []
     for i, t in _can_launch(state, side):
-        yield from _launches(state, i, t)
-    yield from japan.legal_bombs(state, side)  # N7: Bomber Levs name their targets
-    yield from russia.legal_mines(state, side)  # N6: Bomba Mines
-    yield EndLaunches()
+        out.extend(_launches(state, i, t))
+    out.extend(japan.legal_bombs(state, side))  # N7: Bomber Levs name their targets
+    out.extend(russia.legal_mines(state, side))  # N6: Bomba Mines
+    out.append(EndLaunches())
+    return iter(tuple(out))
 
 
 def why_launch_illegal(state: GameState,
