@@ -391,6 +391,13 @@ def chess_random(seed: int) -> int:
 
 
 def main() -> int:
+    if sys.argv[1:]:
+        # settings come from the environment (BENCH_ONLY, BENCH_SECONDS, ...): an argument is
+        # a question (--help) or a mistake, and should not start a bench of many minutes
+        print(__doc__.strip())
+        print("\nSettings (environment): BENCH_ONLY=measure,... BENCH_SECONDS=5; e.g. "
+              "BENCH_ONLY=chess,airfleet python bench/bench.py")
+        return 0 if sys.argv[1:] in (["-h"], ["--help"]) else 2
     import chess
 
     import leviathans

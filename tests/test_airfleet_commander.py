@@ -375,3 +375,25 @@ def test_the_greedy_bot_launches_at_an_enemy_and_not_through_a_friend() -> None:
     # the Pelletier lies across every line from the Faulx's port side to the Raven
     assert isinstance(GreedyBot(1).choose(launch_phase(
         faulx, raven, ship("Pelletier", "french", "1810", "N"))), EndLaunches)
+
+
+def _compiled(setup) -> list[dict]:
+    """Every compiled field of every ship (ShipSpec compares by identity)."""
+    return [{f: getattr(s, f) for f in s.__dataclass_fields__} for s in setup.ships]
+
+
+def test_a_setup_given_another_rules_level_compiles_its_ships_at_that_level() -> None:
+    """``GameSetup.with_options`` changing the level (quick-start to Commander to 8 Nations)
+    compiles the cards again: the ships' arcs and marks are the level's, the same as a setup
+    read with those options (before, the ships kept the old level's arcs)."""
+    quick = quickstart_battle()
+    for changes in ({"rules": "commander"}, {"rules": "commander", "nations": True}):
+        options = quick.options.changed(**changes)
+        changed = quick.with_options(options)
+        read = AIRFLEET.load_setup({**quick.to_data(), "options": options.to_dict()})
+        assert changed.options == options
+        assert _compiled(changed) == _compiled(read)
+        assert [s.firing_arcs for s in changed.ships] != [s.firing_arcs for s in quick.ships]
+        assert _compiled(changed.with_options(quick.options)) == _compiled(quick)
+    same = quick.with_options(quick.options.changed(turn_limit=3))
+    assert same.ships is quick.ships

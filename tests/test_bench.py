@@ -24,3 +24,13 @@ def test_the_bench_prints_its_engine_lines() -> None:
         found = [x for x in out.splitlines() if line in x]
         assert found, (line, out)
         assert re.search(r"[\d,]+ (engine steps|plies)/s", found[0]), found[0]
+
+
+def test_the_bench_answers_help_without_running() -> None:
+    """`bench.py --help` prints what it measures and how to choose (it used to start the
+    whole bench, many minutes); any other argument is refused the same way, exit 2."""
+    for args, code in ((["--help"], 0), (["airfleet"], 2)):
+        done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench.py"), *args],
+                              capture_output=True, text=True, timeout=30, check=False)
+        assert done.returncode == code, done.stderr
+        assert "BENCH_ONLY" in done.stdout and "measure" in done.stdout

@@ -115,3 +115,17 @@ def test_a_bot_accepts_only_when_losing_badly() -> None:
                  ship("Pelletier", "french", "1510", "SW")], phase="gunnery",
                 initiative="british")
     assert bot_answer(even, "french") == Draw("french", "decline")
+
+
+def test_a_bot_declines_a_draw_offered_during_deployment() -> None:
+    """Ships still to deploy count at full strength: the French bot, which has placed nothing
+    while the British placed their first ship, is not losing (it used to accept, counting only
+    ships on the board)."""
+    dice = SeededDice(1)
+    state = AIRFLEET.new_game(quickstart_battle(), dice)
+    mover = state.to_move
+    placed = state.apply(next(iter(state.legal_actions())), dice)
+    assert sum(s.bow is not None for s in placed.ships) == 1
+    other = state.setup.other(mover)
+    assert not losing_badly(placed, other)
+    assert bot_answer(placed, other) == Draw(other, "decline")

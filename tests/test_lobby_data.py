@@ -68,5 +68,26 @@ def test_make_scenario_odds_writes_what_is_shipped(tmp_path: Path) -> None:
     wins = made["scenarios"][key]["wins"]
     assert sum(w["count"] for w in wins.values()) + \
         made["scenarios"][key]["draws"]["count"] == 6
-    assert set(shipped["scenarios"]) == {"airfleet/quickstart", "warfleet/skirmish",
-                                         "warfleet/fleet-action", "starship/samples"}
+    from leviathans.server.games import PLAYABLE, scenarios
+
+    assert set(shipped["scenarios"]) == {f"{r}/{name}" for r in PLAYABLE
+                                         for name in scenarios(r)}
+
+
+def test_a_partial_scenario_odds_run_keeps_the_other_scenarios(tmp_path: Path) -> None:
+    """``--only`` replaces the scenarios it plays and keeps the file's others (it used to
+    write a file holding only those); a War Fleet scenario with detailed engagements (W3) is
+    played as ``simulate --engagements detailed`` plays it."""
+    out = tmp_path / "odds.json"
+    shipped = scenario_odds()
+    out.write_text(json.dumps(shipped), "utf-8")
+    _run("make_scenario_odds.py", "--only", "warfleet/encounter", "--games", "2",
+         "--out", str(out))
+    made = json.loads(out.read_text("utf-8"))
+    key = "warfleet/encounter"
+    assert {k: v for k, v in made["scenarios"].items() if k != key} == \
+        {k: v for k, v in shipped["scenarios"].items() if k != key}
+    entry = made["scenarios"][key]
+    assert entry["games"] == 2 and entry["engagements"] == "detailed"
+    assert _shape(entry) == _shape(shipped["scenarios"][key])
+    assert sum(w["count"] for w in entry["wins"].values()) + entry["draws"]["count"] == 2

@@ -478,3 +478,19 @@ def test_a_ships_british_parts_are_worked_out_once_per_ship() -> None:
         spec = compile_ship(0, data["name"], "british", card, "nations")
         assert spec.british_parts == bool(
             kinds & {"officer", "magazine", "resolute-gun"}), data["name"]
+
+
+def test_a_moved_crew_fires_from_where_it_stands_on_a_ship_with_no_special_slot() -> None:
+    """N2: Reinforce is open to every British ship, not only to cards with special slots. HML
+    Malay has none in play; its bow's blue crew (bow.4) and the stern's green crew (stern.1)
+    swapped, so the bow gun fires with the green die and the stern's guns' location has the
+    blue one (before, a ship with no special slot ignored where its crews stood)."""
+    spec = compile_ship(0, "HML Malay", "british", find_card("HML Malay"), "nations")
+    assert not spec.specials
+    bow, stern = spec.slot_index("bow.4"), spec.slot_index("stern.1")
+    posts = {bow: stern, stern: bow}
+    ship_state = ShipState(None, Facing.N)
+    gun = shooter(spec, ship_state, spec.slot_index("bow.3"), DiceExpr.parse("blue"), posts)
+    assert (gun.crew, gun.modifier) == (die("green"), 0)
+    alone = shooter(spec, ship_state, spec.slot_index("bow.3"), DiceExpr.parse("blue"))
+    assert alone.crew == die("blue")

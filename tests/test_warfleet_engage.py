@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from leviathans.dice import SeededDice
-from leviathans.errors import RecordError
+from leviathans.errors import LeviathansError, RecordError
 from leviathans.hexgrid import Facing, Hex, distance
 from leviathans.records import GameRecord
 from leviathans.rulesets.airfleet import AIRFLEET
@@ -441,3 +441,26 @@ def test_the_greedy_bot_names_the_engagement_joining_the_most_ships() -> None:
     action = make_bot("greedy", 1).choose(state)
     assert isinstance(action, Engage) and action.hex is not None
     assert len(state.apply(action, SeededDice(1)).engagements[0].ships) == 4
+
+
+def test_simulate_plays_a_scenario_that_fights_in_detail_as_it_says(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The built-in encounter sets detailed engagements itself (W3): `simulate --scenario
+    encounter` fights them in detail (it crashed in the greedy bot, asked to act in the fold),
+    `--engagements fleet-scale` overrides the scenario, and the simulator's API refuses a
+    detailed setup with a message naming the way to play it."""
+    code, out, _ = run(capsys, "simulate", "--ruleset", "warfleet", "--scenario", "encounter",
+                       "--games", "1", "--seed", "1")
+    assert code == 0 and "engagements and" in out and "1 games in" in out
+    code, out, _ = run(capsys, "simulate", "--ruleset", "warfleet", "--scenario", "encounter",
+                       "--engagements", "fleet-scale", "--games", "1", "--seed", "1")
+    assert code == 0 and "engagements and" not in out and "1 games in" in out
+    from dataclasses import replace
+
+    from leviathans.sim import simulate, warfleet_matchup
+
+    with pytest.raises(LeviathansError, match=r"fought in detail.*--engagements detailed"):
+        simulate(warfleet_matchup("encounter"), 1, 1)
+    detailed = replace(warfleet_matchup("skirmish"), options={"engagements": "detailed"})
+    with pytest.raises(LeviathansError, match="fought in detail"):
+        simulate(detailed, 1, 1)

@@ -25,15 +25,25 @@ from typing import Any
 
 from leviathans import __version__
 from leviathans.sim import airfleet_matchup, simulate, starship_matchup, warfleet_matchup
+from leviathans.sim.engagements import simulate_detailed
 from leviathans.sim.matchup import Matchup
+from leviathans.sim.stats import Rate
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "leviathans" / "data" / \
     "scenario_odds.json"
-#: The lobby's scenarios (``ruleset/scenario``), how each is simulated, and how many games.
+#: The lobby's scenarios (``ruleset/scenario``), how each is simulated (a matchup, or
+#: ``None``: War Fleet with engagements fought in detail, W3), and how many games.
 SCENARIOS: dict[str, tuple[Any, int, str]] = {
     "airfleet/quickstart": (lambda: airfleet_matchup(), 4000, "quick-start initiative"),
+    "airfleet/commander-battle": (lambda: airfleet_matchup(scenario="commander-battle"), 200,
+                                  "initiative roll"),
+    "airfleet/battleship-action": (lambda: airfleet_matchup(scenario="battleship-action"), 100,
+                                   "initiative roll"),
+    "airfleet/nations-britain-france": (
+        lambda: airfleet_matchup(scenario="nations-britain-france"), 100, "initiative roll"),
     "warfleet/skirmish": (lambda: warfleet_matchup("skirmish"), 400, "initiative roll"),
     "warfleet/fleet-action": (lambda: warfleet_matchup("fleet-action"), 200, "initiative roll"),
+    "warfleet/encounter": (lambda: None, 40, "initiative roll"),
     "starship/samples": (lambda: starship_matchup(), 200, "the rule set's own"),
 }
 
@@ -48,6 +58,27 @@ def odds(matchup: Matchup, games: int, seed: int, workers: int) -> dict[str, Any
         "games": results.n, "simulation_seed": seed,
         "wins": {side: results.wins(side).to_dict() for side in matchup.players},
         "draws": results.draws().to_dict(),
+        "workers": workers, "seconds": round(seconds),
+    }
+
+
+def detailed_odds(scenario: str, games: int, seed: int, workers: int) -> dict[str, Any]:
+    """A War Fleet scenario fighting its engagements in detail (W3): greedy fleet bots and
+    greedy detailed bots, as ``simulate --engagements detailed`` plays it."""
+    from leviathans.cli import warfleet_setup
+
+    setup = warfleet_setup(scenario)
+    started = time.monotonic()
+    results = simulate_detailed(scenario, ("greedy",) * len(setup.sides),
+                                ("greedy",) * len(setup.sides), games, seed, workers)
+    seconds = time.monotonic() - started
+    n = len(results.games)
+    return {
+        "bots": dict.fromkeys(setup.sides, "greedy"), "turn_limit": setup.options.turn_limit,
+        "games": n, "simulation_seed": seed, "engagements": "detailed",
+        "wins": {side: Rate(sum(w == side for w, _, _ in results.games), n).to_dict()
+                 for side in setup.sides},
+        "draws": Rate(sum(w is None for w, _, _ in results.games), n).to_dict(),
         "workers": workers, "seconds": round(seconds),
     }
 
@@ -77,9 +108,19 @@ def main() -> None:
         },
         "scenarios": {},
     }
+    unknown = [key for key in chosen if key not in SCENARIOS]
+    if unknown:
+        parser.error(f"--only: no scenario {', '.join(unknown)} (known: {', '.join(SCENARIOS)})")
+    if args.only and args.out.exists():
+        # a partial run keeps what the file holds for the scenarios it does not play
+        out["scenarios"] = json.loads(args.out.read_text("utf-8"))["scenarios"]
     for key in chosen:
         make, games, initiative = SCENARIOS[key]
-        entry = odds(make(), args.games or games, args.seed, args.workers)
+        matchup = make()
+        entry = (odds(matchup, args.games or games, args.seed, args.workers)
+                 if matchup is not None else
+                 detailed_odds(key.partition("/")[2], args.games or games, args.seed,
+                               args.workers))
         out["scenarios"][key] = {"initiative": initiative, **entry}
         print(f"{key}: {entry['games']} games in {entry['seconds']} s")
     args.out.write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n", "utf-8")

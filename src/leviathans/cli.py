@@ -249,14 +249,8 @@ def _cmd_battle(args: argparse.Namespace) -> int:
     from .options import command_line_options
 
     options = command_line_options(args.ruleset, args.option)
-    if options and args.ruleset == "airfleet":
-        # read back with the options, as the simulator does: the ships compile at the level
-        # they set (N1: an 8 Nations variant card only with nations = true)
-        setup = ruleset.load_setup({**ruleset.setup_data(setup),
-                                    "options": setup.options.changed(**options).to_dict()},
-                                   "--option")
-    elif options:
-        setup = setup.with_options(setup.options.changed(**options))
+    if options:
+        setup = setup.with_options(setup.options.changed(**options), "--option")
     chosen = {"british": args.british, "french": args.french, "red": args.red,
               "blue": args.blue, **_side_bots(args.bot)}
     players = setup.sides if args.ruleset == "warfleet" else ruleset.players

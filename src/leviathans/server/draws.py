@@ -4,7 +4,8 @@ Kept simple on purpose: a side is losing badly when what its ships still have in
 is less than half of what the other side's still have. "In working order" counts the slots of
 its ships still in play (not destroyed, this turn included; miss slots do not count), so a side
 with one battered destroyer left against two cruisers accepts, and one that is merely behind
-fights on.
+fights on. A ship not yet deployed is in play at full strength: during deployment a bot that
+has placed fewer ships than its opponent is not losing.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ __all__ = ["bot_answer", "losing_badly", "working_slots"]
 
 
 def working_slots(state: Any, side: str) -> int:
-    """The slots of ``side``'s ships still in play that are neither destroyed nor misses."""
+    """The slots of ``side``'s ships still in play (deployed or still to deploy) that are
+    neither destroyed nor misses."""
     from ..rulesets.airfleet.ships import AFLOAT
 
     total = 0
     for spec, ship in zip(state.setup.ships, state.ships, strict=True):
-        if spec.side != side or ship.status != AFLOAT or ship.bow is None:
+        if spec.side != side or ship.status != AFLOAT:
             continue
         gone = ship.destroyed | ship.circled | spec.miss_mask
         total += len(spec.slots) - gone.bit_count()

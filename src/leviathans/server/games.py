@@ -155,11 +155,6 @@ def _with_options(ruleset: str, setup: Any, options: Mapping[str, Any] | None) -
         raise ApiError(422, f"the {ruleset} game takes no rules options here")
     try:
         chosen = model.from_dict({**setup.options.to_dict(), **options}, "options")
-        if ruleset == "airfleet":
-            # read back with the options: the ships compile at the level they set (N1: the
-            # 8 Nations variant cards only with nations = true)
-            return rules.load_setup({**rules.setup_data(setup), "options": chosen.to_dict()},
-                                    "options")
         return setup.with_options(chosen)
     except LeviathansError as exc:
         raise ApiError(422, str(exc)) from None

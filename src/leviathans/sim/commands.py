@@ -156,15 +156,25 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .plot import plot_results
     from .report import results_summary
 
-    if args.engagements is not None or args.detail_bots is not None:
-        if args.ruleset != "warfleet":
-            raise LeviathansError("--engagements and --detail-bots are War Fleet options "
-                                  "(--ruleset warfleet)")
-        if args.engagements == "detailed":
-            return _simulate_detailed(args)
-        if args.detail_bots is not None:
-            raise LeviathansError("--detail-bots needs --engagements detailed")
+    if (args.engagements is not None or args.detail_bots is not None) \
+            and args.ruleset != "warfleet":
+        raise LeviathansError("--engagements and --detail-bots are War Fleet options "
+                              "(--ruleset warfleet)")
+    engagements = args.engagements
+    if args.ruleset == "warfleet" and engagements is None:
+        from ..cli import warfleet_setup
+
+        # a scenario may set its own (the built-in encounter fights in detail, W3)
+        engagements = warfleet_setup(args.scenario).options.engagements
+    if engagements == "detailed":
+        return _simulate_detailed(args)
+    if args.detail_bots is not None:
+        raise LeviathansError("--detail-bots needs --engagements detailed")
     matchup = _matchup(args)
+    if args.engagements == "fleet-scale":
+        from dataclasses import replace
+
+        matchup = replace(matchup, options={**matchup.options, "engagements": "fleet-scale"})
     start = time.perf_counter()
     results = simulate(matchup, args.games, args.seed, **_run_options(args),
                        fast=not args.engine)

@@ -215,7 +215,15 @@ def _rosters(jobs: Sequence[Job], workers: int) -> list[list[tuple[str, str]]]:
         if job.games < 1:
             raise LeviathansError(f"--games must be 1 or more, not {job.games}")
         job.matchup.validate()
-        rosters.append(roster(job.matchup.ruleset, load_setup(job.matchup)))
+        setup = load_setup(job.matchup)
+        if job.matchup.ruleset == "warfleet" and setup.options.engagements == "detailed":
+            # W3: a detailed engagement waits for its air-fleet battle, which a plain
+            # fleet-scale game has nobody to play
+            raise LeviathansError(
+                f"{job.matchup.label}: its engagements are fought in detail (W3): simulate "
+                "it with --engagements detailed (leviathans.sim.engagements."
+                "simulate_detailed), or set engagements=fleet-scale")
+        rosters.append(roster(job.matchup.ruleset, setup))
     return rosters
 
 

@@ -146,8 +146,8 @@ STRUCK_READS = ("destroyed", "circled", "moved", "evading", "si_lost")
 def _british(spec: ShipSpec, posts: Mapping[int, int] | None) -> bool:
     """Does an attack by this ship need Britain's rules (N2: crews moved by Reinforce, an
     Officer, a Magazine, a Resolute gun)? The slots are looked at once per ship
-    (``ShipSpec.british_parts``)."""
-    return bool(spec.specials) and (bool(posts) or spec.british_parts)
+    (``ShipSpec.british_parts``); moved crews count on any ship, special slots or none."""
+    return bool(posts) or spec.british_parts
 
 
 def shooter(spec: ShipSpec, ship: ShipState, slot: int, weapon_dice: DiceExpr,

@@ -93,7 +93,12 @@ class GameSetup:
 
         return turn_plan(self.options)
 
-    def with_options(self, options: Options) -> GameSetup:
+    def with_options(self, options: Options, where: str = "options") -> GameSetup:
+        """The same battle under ``options``. Ships compile per rules level (arcs, bracket and
+        turret marks, the 8 Nations variant cards: N1), so a change of level reads the setup
+        back (errors name ``where``)."""
+        if options.level != self.options.level:
+            return parse_setup({**self.to_data(), "options": options.to_dict()}, where)
         return GameSetup(self.board, self.ships, self.placements, options, self.start_turn,
                          self.start_phase, self.initiative, self.sides, self.by_name)
 
