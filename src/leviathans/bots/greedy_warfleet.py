@@ -554,25 +554,49 @@ def plan_attacks(state: GameState, side: str) -> list[Declare]:
             q = q + (1 - q) * p
         return total, expected_lost, q
 
+    # Lazy greedy: an option's best location and value only change when its target's
+    # expectations do (the target attacked) or its guns are taken, so each is reckoned once
+    # and again only then; the scan keeps the options' order, so ties fall as before.
+    rows = [(i, j, guns, dice, tuple(setup.ships[j].location_index(loc) for loc in locations),
+             1 + guns[0].attack.saturation, {(i, g.ref) for g in guns})
+            for i, j, guns, dice, locations in options]
+    alive = [True] * len(rows)
+    known: list[tuple[float, int, float, float] | None] = [None] * len(rows)
+    fresh = [False] * len(rows)
+    memo: dict[int, dict[tuple[int, tuple[str, ...], int], tuple[float, float, float]]] = {
+        j: {} for j in enemies}
     plan: list[Declare] = []
-    used_guns: set[tuple[int, str]] = set()
     while True:
         best: tuple[float, int, int, int, tuple[Gun, ...], float, float] | None = None
-        for i, j, guns, dice, locations in options:
-            if any((i, g.ref) in used_guns for g in guns) or lost[j] >= 0.98:
+        for n, (i, j, guns, dice, lis, rolls, _refs) in enumerate(rows):
+            if not alive[n] or lost[j] >= 0.98:
                 continue
-            rolls = 1 + guns[0].attack.saturation
-            for loc in locations:
-                li = setup.ships[j].location_index(loc)
-                v, after_lost, after_q = value(j, li, dice, rolls)
-                ratio = v / len(guns)
-                if ratio > 1e-9 and (best is None or ratio > best[0]):
-                    best = (ratio, i, j, li, guns, after_lost, after_q)
+            if not fresh[n]:
+                mine: tuple[float, int, float, float] | None = None
+                seen = memo[j]
+                for li in lis:
+                    found = seen.get((li, dice, rolls))
+                    if found is None:
+                        found = seen[(li, dice, rolls)] = value(j, li, dice, rolls)
+                    v, after_lost, after_q = found
+                    ratio = v / len(guns)
+                    if ratio > 1e-9 and (mine is None or ratio > mine[0]):
+                        mine = (ratio, li, after_lost, after_q)
+                known[n], fresh[n] = mine, True
+            mine = known[n]
+            if mine is not None and (best is None or mine[0] > best[0]):
+                best = (mine[0], i, j, mine[1], guns, mine[2], mine[3])
         if best is None:
             return plan
         _, i, j, li, guns, after_lost, after_q = best
         lost[j] = after_lost
         broken[j][li] = after_q
-        used_guns.update((i, g.ref) for g in guns)
+        memo[j] = {}
+        taken = {(i, g.ref) for g in guns}
+        for n, row in enumerate(rows):
+            if row[1] == j:
+                fresh[n] = False
+            if alive[n] and not taken.isdisjoint(row[6]):
+                alive[n] = False
         plan.append(Declare(setup.ships[i].name, tuple(g.ref for g in guns),
                             setup.ships[j].name, setup.ships[j].locations[li]))
