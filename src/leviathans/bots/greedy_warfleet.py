@@ -20,6 +20,7 @@ hit forces, with the modifiers the ship would then have.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from functools import cache, lru_cache
@@ -245,19 +246,35 @@ class WarFleetGreedy:
         moving = state.moving if state.moving is not None and state.moving.ship == i else None
         mp = moving.mp if moving is not None else state.mp(i)
         may_pivot = moving is None or moving.spent == 0
-        ends = _move_ends(state.setup.board, s.hex, s.facing, mp, may_pivot)
+        ends = _relative_ends(s.facing, mp, may_pivot,
+                              _runs(state.setup.board, s.hex, s.facing, mp))
         scorer = _PositionScorer(state, i)
         draw = self._random.random
-        best: tuple[float, tuple[Hex, Facing]] | None = None
-        for end in ends:
-            score = scorer.score(*end) + draw() * 1e-6
-            if best is None or score > best[0]:
-                best = (score, end)
-        assert best is not None
-        before, ahead, after = ends[best[1]]
+        q, r = s.hex
+        best = -math.inf
+        chosen = ends[0]
+        if not scorer.enemies:
+            # only the closing counts: score = -closing (as _PositionScorer.score), inline
+            target = scorer.target
+            tq, tr = target if target is not None else (0, 0)
+            for end in ends:
+                if target is None:
+                    score = -0.0 + draw() * 1e-6
+                else:
+                    dq, dr = q + end[0] - tq, r + end[1] - tr
+                    score = -(CLOSING * max(abs(dq), abs(dr), abs(dq + dr))) + draw() * 1e-6
+                if score > best:
+                    best, chosen = score, end
+        else:
+            score_at = scorer.score
+            for end in ends:
+                score = score_at(Hex(q + end[0], r + end[1]), end[2]) + draw() * 1e-6
+                if score > best:
+                    best, chosen = score, end
+        before, ahead, after = chosen[3]
         name = spec.name
         if before is None:
-            return [Pivot(name, best[1][1])]
+            return [Pivot(name, chosen[2])]
 
         def turns(n: int) -> list[WarAction]:
             kind: StepKind = "L" if n < 0 else "R"
@@ -288,36 +305,68 @@ class WarFleetGreedy:
 _TURNED = {f: {n: f.turned(n) for n in range(-3, 4)} for f in Facing}
 
 
-def _move_ends(board: Board, start: Hex, facing0: Facing, mp: int, may_pivot: bool
-               ) -> dict[tuple[Hex, Facing], tuple[int | None, int, int]]:
-    """The ends of a move (see :meth:`WarFleetGreedy._best_plan`), in the order found: (hex,
-    facing) -> (turns before, hexes ahead, turns after); a pivot: (None, 0, 0). (Not kept
-    between moves: a table of them, thousands of dicts, cost the garbage collector more than
-    it saved.)"""
-    ends: dict[tuple[Hex, Facing], tuple[int | None, int, int]] = {}
-    for t1 in (0, -1, 1, -2, 2, 3):
+#: the hexsides turned first, in the order the plans are tried
+_FIRST_TURNS = (0, -1, 1, -2, 2, 3)
+#: axial steps per facing (as hexgrid's Hex.neighbour)
+_STEP = tuple((Hex(0, 0).neighbour(f)[0], Hex(0, 0).neighbour(f)[1]) for f in Facing)
+
+#: a move end relative to the start: (dq, dr, facing, (turns before, hexes ahead, turns after))
+_RelativeEnd = tuple[int, int, Facing, tuple[int | None, int, int]]
+
+
+def _runs(board: Board, start: Hex, facing0: Facing, mp: int) -> tuple[int, ...]:
+    """Per first turn (of those ``mp`` allows): how many hexes ahead stay on the board (at most
+    the MP left). Along a straight line the column and the row only grow or only shrink, so
+    the hexes on the board are a prefix of the line: when its far end is on, all are."""
+    q, r = start
+    out = []
+    for t1 in _FIRST_TURNS:
         if abs(t1) > mp:
             continue
+        dq, dr = _STEP[_TURNED[facing0][t1]]
+        k = mp - abs(t1)
+        if not board.contains((q + dq * k, r + dr * k)):
+            k = 0
+            while k < mp - abs(t1) and board.contains((q + dq * (k + 1), r + dr * (k + 1))):
+                k += 1
+        out.append(k)
+    return tuple(out)
+
+
+@cache
+def _relative_ends(facing0: Facing, mp: int, may_pivot: bool, runs: tuple[int, ...]
+                   ) -> tuple[_RelativeEnd, ...]:
+    """The ends of :func:`_move_ends` as offsets from the start, in the order found: the same
+    for every start with the same straight runs on the board (a few dozen tables in all)."""
+    ends: dict[tuple[int, int, Facing], tuple[int | None, int, int]] = {}
+    firsts = [t1 for t1 in _FIRST_TURNS if abs(t1) <= mp]
+    for t1, run in zip(firsts, runs, strict=True):
         facing = _TURNED[facing0][t1]
-        h = start
-        for k in range(mp - abs(t1) + 1):
-            if k:
-                h = h.neighbour(facing)
-                if not board.contains(h):
-                    break
+        dq, dr = _STEP[facing]
+        for k in range(run + 1):
             for t2 in (0, -1, 1, -2, 2):
                 if abs(t1) + k + abs(t2) > mp:
                     continue
-                end = (h, _TURNED[facing][t2])
+                end = (dq * k, dr * k, _TURNED[facing][t2])
                 old = ends.get(end)
                 if old is None or abs(t1) + k + abs(t2) < abs(old[0] or 0) + old[1] + abs(
                         old[2]):
                     ends[end] = (t1, k, t2)
     if mp >= 1 and may_pivot:
         for f in Facing:
-            if (start, f) not in ends:
-                ends[(start, f)] = (None, 0, 0)
-    return ends
+            if (0, 0, f) not in ends:
+                ends[(0, 0, f)] = (None, 0, 0)
+    return tuple((dq, dr, f, plan) for (dq, dr, f), plan in ends.items())
+
+
+def _move_ends(board: Board, start: Hex, facing0: Facing, mp: int, may_pivot: bool
+               ) -> dict[tuple[Hex, Facing], tuple[int | None, int, int]]:
+    """The ends of a move (see :meth:`WarFleetGreedy._best_plan`), in the order found: (hex,
+    facing) -> (turns before, hexes ahead, turns after); a pivot: (None, 0, 0). Made from a
+    table of offsets (:func:`_relative_ends`)."""
+    q, r = start
+    return {(Hex(q + dq, r + dr), f): plan for dq, dr, f, plan in
+            _relative_ends(facing0, mp, may_pivot, _runs(board, start, facing0, mp))}
 
 
 class _Enemy:
