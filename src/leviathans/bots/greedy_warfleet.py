@@ -174,16 +174,20 @@ class WarFleetGreedy:
                if spec.side == side and s.hex is not None and s.status == AFLOAT]
         occupied = {s.hex for s in state.ships if s.hex is not None and s.status == AFLOAT}
         zone = setup.zone(side)
+        # Room counts up to 2 hexes, and own ships stand on occupied hexes, never tried: the
+        # room is 1 next to an own ship, else 2 (3.0 * min(room, 2) below).
+        close = {(o[0] + dq, o[1] + dr) for o in own for dq, dr in _STEP}
+        tq, tr = target
+        draw = self._random.random
         best: tuple[float, Hex] | None = None
-        for column in range(zone.columns[0], min(zone.columns[1], setup.board.columns) + 1):
-            for row in range(zone.rows[0], min(zone.rows[1], setup.board.rows) + 1):
-                h = Hex.from_offset(column, row)
-                if h in occupied:
-                    continue
-                room = min((distance(h, o) for o in own), default=9)
-                score = 3.0 * min(room, 2) - distance(h, target) + self._random.random() * 0.1
-                if best is None or score > best[0]:
-                    best = (score, h)
+        for h in _zone_hexes(zone.columns, zone.rows, setup.board.columns, setup.board.rows):
+            if h in occupied:
+                continue
+            dq, dr = h[0] - tq, h[1] - tr
+            score = ((3.0 if h in close else 6.0) - max(abs(dq), abs(dr), abs(dq + dr))
+                     + draw() * 0.1)
+            if best is None or score > best[0]:
+                best = (score, h)
         if best is None:
             return None
         h = best[1]
@@ -277,7 +281,7 @@ class WarFleetGreedy:
         before, ahead, after = chosen[3]
         name = spec.name
         if before is None:
-            return [Pivot(name, chosen[2])]
+            return [Pivot(name, Facing(chosen[2]))]
 
         def turns(n: int) -> list[WarAction]:
             kind: StepKind = "L" if n < 0 else "R"
@@ -304,6 +308,15 @@ class WarFleetGreedy:
         return Done()
 
 
+@cache
+def _zone_hexes(columns: tuple[int, int], rows: tuple[int, int], board_columns: int,
+                board_rows: int) -> tuple[Hex, ...]:
+    """The hexes of a deployment zone on the board, column by column."""
+    return tuple(Hex.from_offset(column, row)
+                 for column in range(columns[0], min(columns[1], board_columns) + 1)
+                 for row in range(rows[0], min(rows[1], board_rows) + 1))
+
+
 #: Facing.turned as a table: facing -> hexsides (-3..3) -> facing
 _TURNED = {f: {n: f.turned(n) for n in range(-3, 4)} for f in Facing}
 
@@ -313,8 +326,10 @@ _FIRST_TURNS = (0, -1, 1, -2, 2, 3)
 #: axial steps per facing (as hexgrid's Hex.neighbour)
 _STEP = tuple((Hex(0, 0).neighbour(f)[0], Hex(0, 0).neighbour(f)[1]) for f in Facing)
 
-#: a move end relative to the start: (dq, dr, facing, (turns before, hexes ahead, turns after))
-_RelativeEnd = tuple[int, int, Facing, tuple[int | None, int, int]]
+#: a move end relative to the start: (dq, dr, facing, (turns before, hexes ahead, turns after));
+#: the facing a plain int, so that the tables hold only ints (the garbage collector then
+#: leaves them alone: Facing members are objects it would follow)
+_RelativeEnd = tuple[int, int, int, tuple[int | None, int, int]]
 
 
 def _runs(board: Board, start: Hex, facing0: Facing, mp: int) -> tuple[int, ...]:
@@ -337,7 +352,7 @@ def _runs(board: Board, start: Hex, facing0: Facing, mp: int) -> tuple[int, ...]
 
 
 @cache
-def _tries(facing0: Facing, mp: int) -> tuple[tuple[int, int, int, int, Facing, int,
+def _tries(facing0: Facing, mp: int) -> tuple[tuple[int, int, int, int, int, int,
                                                  tuple[int, int, int]], ...]:
     """Every plan :func:`_relative_ends` tries, in its order: (which first turn, hexes ahead,
     dq, dr, facing at the end, MP spent, the plan)."""
@@ -348,8 +363,8 @@ def _tries(facing0: Facing, mp: int) -> tuple[tuple[int, int, int, int, Facing, 
         for k in range(mp - abs(t1) + 1):
             for t2 in (0, -1, 1, -2, 2):
                 if abs(t1) + k + abs(t2) <= mp:
-                    out.append((n, k, dq * k, dr * k, _TURNED[facing][t2], abs(t1) + k + abs(t2),
-                                (t1, k, t2)))
+                    out.append((n, k, dq * k, dr * k, int(_TURNED[facing][t2]),
+                                abs(t1) + k + abs(t2), (t1, k, t2)))
     return tuple(out)
 
 
@@ -359,7 +374,7 @@ def _relative_ends(facing0: Facing, mp: int, may_pivot: bool, runs: tuple[int, .
     """The ends of :func:`_move_ends` as offsets from the start, in the order found: the same
     for every start with the same straight runs on the board (a few hundred tables in all).
     The cheapest plan to an end is kept (the first found of the cheapest)."""
-    ends: dict[tuple[int, int, Facing], tuple[int, tuple[int | None, int, int]]] = {}
+    ends: dict[tuple[int, int, int], tuple[int, tuple[int | None, int, int]]] = {}
     for n, k, dq, dr, facing, cost, plan in _tries(facing0, mp):
         if k > runs[n]:
             continue
@@ -369,7 +384,7 @@ def _relative_ends(facing0: Facing, mp: int, may_pivot: bool, runs: tuple[int, .
             ends[end] = (cost, plan)
     out = [(dq, dr, f, plan) for (dq, dr, f), (_cost, plan) in ends.items()]
     if mp >= 1 and may_pivot:
-        out.extend((0, 0, f, (None, 0, 0)) for f in Facing if (0, 0, f) not in ends)
+        out.extend((0, 0, f, (None, 0, 0)) for f in range(6) if (0, 0, f) not in ends)
     return tuple(out)
 
 
@@ -394,7 +409,7 @@ def _move_ends(board: Board, start: Hex, facing0: Facing, mp: int, may_pivot: bo
     facing) -> (turns before, hexes ahead, turns after); a pivot: (None, 0, 0). Made from a
     table of offsets (:func:`_relative_ends`)."""
     q, r = start
-    return {(Hex(q + dq, r + dr), f): plan for dq, dr, f, plan in
+    return {(Hex(q + dq, r + dr), Facing(f)): plan for dq, dr, f, plan in
             _relative_ends(facing0, mp, may_pivot, _runs(board, start, facing0, mp))}
 
 
@@ -421,7 +436,7 @@ class _Enemy:
         #: (locations struck, dice before its stern's dial) -> the best one hit does
         self.best_hit: dict[tuple[tuple[int, ...], tuple[str, ...]], float] = {}
         #: an offset from its hex -> its guns reaching there, as (dice, rolls)
-        self.threats_at: dict[tuple[int, int], list[tuple[tuple[str, ...], int]]] = {}
+        self.threats_at: dict[tuple[int, int], tuple[tuple[tuple[str, ...], int], ...]] = {}
         #: per range: its guns reaching that far, as (arc, turret, dice, rolls)
         self.by_range: list[list[tuple[int, bool, tuple[str, ...], int]]] = []
         for rng in range(self.reach + 1):
@@ -452,13 +467,14 @@ class _Enemy:
                 hit_chance(rolled, self.resilience[li]) * self.hit_values[li] for li in struck)
         return found
 
-    def threats(self, dq: int, dr: int, rng: int) -> list[tuple[tuple[str, ...], int]]:
+    def threats(self, dq: int, dr: int, rng: int) -> tuple[tuple[tuple[str, ...], int], ...]:
         """Its guns reaching the offset (dq, dr) at range ``rng``: (dice, rolls) each."""
         found = self.threats_at.get((dq, dr))
         if found is None:
             facing = self.facing
-            found = [(dice, rolls) for arc, turret, dice, rolls in self.by_range[rng]
-                     if in_fire_arc_at(arc, turret, dq, dr, facing)] if rng <= self.reach else []
+            found = tuple((dice, rolls) for arc, turret, dice, rolls in self.by_range[rng]
+                          if in_fire_arc_at(arc, turret, dq, dr, facing)) \
+                if rng <= self.reach else ()
             self.threats_at[(dq, dr)] = found
         return found
 
@@ -500,7 +516,7 @@ def _me(spec: ShipSpec, destroyed: int) -> _Me:
 #: an enemy seen from a hex: (enemy, range, its guns reaching the hex as (dice, rolls), the
 #: value of each kind of our guns against it from there (None when out of range), and the
 #: kinds with a value as (kind's index, value, arc, turret))
-_Seen = tuple["_Enemy", int, list[tuple[tuple[str, ...], int]], list[float | None],
+_Seen = tuple["_Enemy", int, tuple[tuple[tuple[str, ...], int], ...], list[float | None],
               list[tuple[int, float, int, bool]]]
 
 
@@ -555,7 +571,7 @@ class _PositionScorer:
                 rng = max(abs(dq), abs(dr), abs(dq + dr))  # hexgrid.distance, inline
                 if rng > reach and rng > e.reach:
                     continue
-                threats = e.threats(dq, dr, rng) if rng <= e.reach else []
+                threats = e.threats(dq, dr, rng) if rng <= e.reach else ()
                 values: list[float | None] = []
                 fire: list[tuple[int, float, int, bool]] = []
                 if rng <= reach:
@@ -572,7 +588,7 @@ class _PositionScorer:
             self._by_hex[h] = found
         return found
 
-    def score(self, h: Hex, f: Facing) -> float:
+    def score(self, h: Hex, f: int) -> float:
         closing = self._closing.get(h)
         if closing is None:  # the same for every facing at h
             closing = self._closing[h] = (CLOSING * distance(h, self.target)
