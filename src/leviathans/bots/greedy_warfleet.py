@@ -270,9 +270,12 @@ class WarFleetGreedy:
         else:
             scores = -(CLOSING * _distances(hq - target[0], hr - target[1])) + ties
         if scorer.enemies:
-            near = np.zeros(len(ends), dtype=bool)
-            for e in scorer.enemies:
-                near |= _distances(hq - e.hex[0], hr - e.hex[1]) <= max(scorer.reach, e.reach)
+            # ends x enemies: in reach either way
+            enemies = scorer.enemies
+            eq = np.array([e.hex[0] for e in enemies], dtype=np.int64)
+            er = np.array([e.hex[1] for e in enemies], dtype=np.int64)
+            reach = np.array([max(scorer.reach, e.reach) for e in enemies], dtype=np.int64)
+            near = (_distances(hq[:, None] - eq, hr[:, None] - er) <= reach).any(axis=1)
             score_at = scorer.score
             for k in np.flatnonzero(near).tolist():
                 end = ends[k]
@@ -515,9 +518,9 @@ def _me(spec: ShipSpec, destroyed: int) -> _Me:
 
 #: an enemy seen from a hex: (enemy, range, its guns reaching the hex as (dice, rolls), the
 #: value of each kind of our guns against it from there (None when out of range), and the
-#: kinds with a value as (kind's index, value, arc, turret))
+#: kinds with a value as (kind's index, value, arc, turret), and the enemy's offset from the hex)
 _Seen = tuple["_Enemy", int, tuple[tuple[tuple[str, ...], int], ...], list[float | None],
-              list[tuple[int, float, int, bool]]]
+              list[tuple[int, float, int, bool]], int, int]
 
 
 class _PositionScorer:
@@ -584,7 +587,7 @@ class _PositionScorer:
                         value = e.best(struck, band.dice) * weight
                         values.append(value)
                         fire.append((n, value, arc, turret))
-                found.append((e, rng, threats, values, fire))
+                found.append((e, rng, threats, values, fire, -dq, -dr))
             self._by_hex[h] = found
         return found
 
@@ -597,12 +600,11 @@ class _PositionScorer:
             return -closing
         best_per_kind = [0.0] * len(self.kinds)
         threat = 0.0
-        hq, hr = h
-        threat_of = self._threat
-        for e, rng, threats, _values, fire in self._seen_from(h):
-            # the sectors of h (from facing f) holding the enemy: its bearing for our arcs,
-            # and which of our locations its attacks strike (all of them at point blank)
-            eq, er = e.hex[0] - hq, e.hex[1] - hr
+        known = self.me.threats
+        for _e, rng, threats, _values, fire, eq, er in self._seen_from(h):
+            # the sectors of h (from facing f) holding the enemy (at offset eq, er): its
+            # bearing for our arcs, and which of our locations its attacks strike (all of them
+            # at point blank)
             rel = _relative(eq, er, f) if rng else -1
             for n, value, arc, turret in fire:
                 if rng and not rel & arc and not (turret and in_fire_arc_at(arc, True, eq, er,
@@ -611,7 +613,8 @@ class _PositionScorer:
                 if value > best_per_kind[n]:
                     best_per_kind[n] = value
             for dice, rolls in threats:
-                threat += rolls * threat_of(dice, rel)
+                one = known.get((dice, rel))
+                threat += rolls * (one if one is not None else self._threat(dice, rel))
         return sum(best_per_kind) - CAUTION * threat - closing
 
     def _threat(self, dice: tuple[str, ...], rel: int) -> float:
