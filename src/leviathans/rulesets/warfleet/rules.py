@@ -444,7 +444,24 @@ def _declarations(state: GameState, side: str) -> Iterator[Declare]:
 
 
 def has_declaration(state: GameState, side: str) -> bool:
-    return any(True for _ in _declarations(state, side))
+    """Has ``side`` any attack to declare (does :func:`_declarations` list one)? Asked at
+    every step of combat: one gun in arc and range does, without listing the attacks."""
+    enemies = _enemies(state, side)
+    for i in state.afloat():
+        if state.setup.ships[i].side != side:
+            continue
+        free = free_guns(state, i)
+        if not free:
+            continue
+        here = state.ships[i].hex
+        longest = max(g.attack.long.range for g in free)
+        for j in enemies:
+            there = state.ships[j].hex
+            if here is None or there is None or distance(here, there) > longest:
+                continue
+            if any(gun_range(state, i, g, j) is not None for g in free) and _struck(state, i, j):
+                return True
+    return False
 
 
 def declaration_problem(state: GameState, action: Declare) -> str | None:
