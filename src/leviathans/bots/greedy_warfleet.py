@@ -20,6 +20,7 @@ hit forces, with the modifiers the ship would then have.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from functools import cache, lru_cache
@@ -276,10 +277,25 @@ class WarFleetGreedy:
             er = np.array([e.hex[1] for e in enemies], dtype=np.int64)
             reach = np.array([max(scorer.reach, e.reach) for e in enemies], dtype=np.int64)
             near = (_distances(hq[:, None] - eq, hr[:, None] - er) <= reach).any(axis=1)
-            score_at = scorer.score
+            # Scored one by one, the most promising first: an end whose bound (its guns' best
+            # values against every enemy in reach whatever the arcs, no threat) is below a
+            # score already found cannot be the best, and is not scored. (Float sums and
+            # differences only grow with their terms, so the bound holds to the last bit.)
+            score_at, bound_at = scorer.score, scorer.bound
+            found = float(np.max(scores, where=~near, initial=-math.inf))
+            hopes = []
             for k in np.flatnonzero(near).tolist():
                 end = ends[k]
-                scores[k] = score_at(Hex(q + end[0], r + end[1]), end[2]) + ties[k]
+                h = Hex(q + end[0], r + end[1])
+                hopes.append((bound_at(h) + ties[k], k, h, end[2]))
+            hopes.sort(key=_first, reverse=True)
+            for hope, k, h, f in hopes:
+                if hope < found:
+                    scores[k] = -math.inf
+                    continue
+                scores[k] = value = score_at(h, f) + ties[k]
+                if value > found:
+                    found = value
         chosen = ends[int(np.argmax(scores))]
         before, ahead, after = chosen[3]
         name = spec.name
@@ -309,6 +325,10 @@ class WarFleetGreedy:
                 self._attacks = ((*key[:3], (*state.declared, action)), plan)
                 return action
         return Done()
+
+
+def _first(item: tuple[float, int, Hex, int]) -> float:
+    return item[0]
 
 
 @cache
@@ -559,6 +579,7 @@ class _PositionScorer:
         self.own_dial = me.own_dial
         self._by_hex: dict[Hex, list[_Seen]] = {}
         self._closing: dict[Hex, float] = {}
+        self._bounds: dict[Hex, float] = {}
 
     def _seen_from(self, h: Hex) -> list[_Seen]:
         """Per enemy (in reach either way) from ``h``: the range, the enemy's guns (dice,
@@ -589,6 +610,24 @@ class _PositionScorer:
                         fire.append((n, value, arc, turret))
                 found.append((e, rng, threats, values, fire, -dq, -dr))
             self._by_hex[h] = found
+        return found
+
+    def bound(self, h: Hex) -> float:
+        """A score no end at ``h`` exceeds, whatever its facing: each kind of our guns at its
+        best value against any enemy in reach (arcs aside), and no threat."""
+        found = self._bounds.get(h)
+        if found is not None:
+            return found
+        closing = self._closing.get(h)
+        if closing is None:
+            closing = self._closing[h] = (CLOSING * distance(h, self.target)
+                                          if self.target is not None else 0.0)
+        best_per_kind = [0.0] * len(self.kinds)
+        for _e, _rng, _threats, _values, fire, _eq, _er in self._seen_from(h):
+            for n, value, _arc, _turret in fire:
+                if value > best_per_kind[n]:
+                    best_per_kind[n] = value
+        found = self._bounds[h] = sum(best_per_kind) - closing
         return found
 
     def score(self, h: Hex, f: int) -> float:
