@@ -266,34 +266,34 @@ class WarFleetGreedy:
         hq, hr = dqs + q, drs + r
         ties = np.array([draw() for _ in ends]) * 1e-6
         target = scorer.target
-        if target is None:
-            scores = ties + 0.0
-        else:
-            scores = -(CLOSING * _distances(hq - target[0], hr - target[1])) + ties
+        closing = (np.zeros(len(ends)) if target is None else
+                   CLOSING * _distances(hq - target[0], hr - target[1]))
+        scores = -closing + ties
         if scorer.enemies:
-            # ends x enemies: in reach either way
             enemies = scorer.enemies
             eq = np.array([e.hex[0] for e in enemies], dtype=np.int64)
             er = np.array([e.hex[1] for e in enemies], dtype=np.int64)
             reach = np.array([max(scorer.reach, e.reach) for e in enemies], dtype=np.int64)
-            near = (_distances(hq[:, None] - eq, hr[:, None] - er) <= reach).any(axis=1)
-            # Scored one by one, the most promising first: an end whose bound (its guns' best
-            # values against every enemy in reach whatever the arcs, no threat) is below a
-            # score already found cannot be the best, and is not scored. (Float sums and
-            # differences only grow with their terms, so the bound holds to the last bit.)
-            score_at, bound_at = scorer.score, scorer.bound
+            ranges = _distances(hq[:, None] - eq, hr[:, None] - er)  # ends x enemies
+            near = (ranges <= reach).any(axis=1)  # in reach either way
+            # The ends in reach are scored one by one, the most promising first, and only
+            # while their bound reaches the best score found: a bound is each kind of our guns
+            # at its best against any enemy in range (any location, whatever the arcs), no
+            # threat. Float sums and differences only grow with their terms, so no end's
+            # score exceeds its bound, to the last bit.
             found = float(np.max(scores, where=~near, initial=-math.inf))
-            hopes = []
-            for k in np.flatnonzero(near).tolist():
+            best = np.zeros(len(ends))
+            for n in range(len(scorer.kinds)):  # summed in the kinds' order, as the score
+                best = best + scorer.best_in_range(ranges, n)
+            bounds = (best - closing) + ties
+            scores[near] = -math.inf
+            hopeful = np.flatnonzero(near & (bounds >= found))
+            score_at = scorer.score
+            for k in hopeful[np.argsort(-bounds[hopeful], kind="stable")].tolist():
+                if bounds[k] < found:
+                    break
                 end = ends[k]
-                h = Hex(q + end[0], r + end[1])
-                hopes.append((bound_at(h) + ties[k], k, h, end[2]))
-            hopes.sort(key=_first, reverse=True)
-            for hope, k, h, f in hopes:
-                if hope < found:
-                    scores[k] = -math.inf
-                    continue
-                scores[k] = value = score_at(h, f) + ties[k]
+                scores[k] = value = score_at(Hex(q + end[0], r + end[1]), end[2]) + ties[k]
                 if value > found:
                     found = value
         chosen = ends[int(np.argmax(scores))]
@@ -325,10 +325,6 @@ class WarFleetGreedy:
                 self._attacks = ((*key[:3], (*state.declared, action)), plan)
                 return action
         return Done()
-
-
-def _first(item: tuple[float, int, Hex, int]) -> float:
-    return item[0]
 
 
 @cache
@@ -579,7 +575,6 @@ class _PositionScorer:
         self.own_dial = me.own_dial
         self._by_hex: dict[Hex, list[_Seen]] = {}
         self._closing: dict[Hex, float] = {}
-        self._bounds: dict[Hex, float] = {}
 
     def _seen_from(self, h: Hex) -> list[_Seen]:
         """Per enemy (in reach either way) from ``h``: the range, the enemy's guns (dice,
@@ -612,23 +607,19 @@ class _PositionScorer:
             self._by_hex[h] = found
         return found
 
-    def bound(self, h: Hex) -> float:
-        """A score no end at ``h`` exceeds, whatever its facing: each kind of our guns at its
-        best value against any enemy in reach (arcs aside), and no threat."""
-        found = self._bounds.get(h)
-        if found is not None:
-            return found
-        closing = self._closing.get(h)
-        if closing is None:
-            closing = self._closing[h] = (CLOSING * distance(h, self.target)
-                                          if self.target is not None else 0.0)
-        best_per_kind = [0.0] * len(self.kinds)
-        for _e, _rng, _threats, _values, fire, _eq, _er in self._seen_from(h):
-            for n, value, _arc, _turret in fire:
-                if value > best_per_kind[n]:
-                    best_per_kind[n] = value
-        found = self._bounds[h] = sum(best_per_kind) - closing
-        return found
+    def best_in_range(self, ranges: npt.NDArray[np.int64], n: int) -> npt.NDArray[np.float64]:
+        """Per end (a row of ``ranges``, its range to each enemy): the most our guns of kind
+        ``n`` could be worth from there against one enemy (its best location, at the band of
+        that range, arcs aside)."""
+        _arc, _turret, short, long_, weight = self.kinds[n]
+        out = np.zeros(len(ranges))
+        for col, e in enumerate(self.enemies):
+            every = e.struck(0, 0)
+            rng = ranges[:, col]
+            out = np.maximum(out, np.where(
+                rng <= short.range, e.best(every, short.dice) * weight,
+                np.where(rng <= long_.range, e.best(every, long_.dice) * weight, 0.0)))
+        return out
 
     def score(self, h: Hex, f: int) -> float:
         closing = self._closing.get(h)
