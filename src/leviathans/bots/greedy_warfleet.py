@@ -612,13 +612,11 @@ class _PositionScorer:
         ``n`` could be worth from there against one enemy (its best location, at the band of
         that range, arcs aside)."""
         _arc, _turret, short, long_, weight = self.kinds[n]
-        out = np.zeros(len(ranges))
-        for col, e in enumerate(self.enemies):
-            every = e.struck(0, 0)
-            rng = ranges[:, col]
-            out = np.maximum(out, np.where(
-                rng <= short.range, e.best(every, short.dice) * weight,
-                np.where(rng <= long_.range, e.best(every, long_.dice) * weight, 0.0)))
+        at_short = np.array([e.best(e.struck(0, 0), short.dice) * weight for e in self.enemies])
+        at_long = np.array([e.best(e.struck(0, 0), long_.dice) * weight for e in self.enemies])
+        worth = np.where(ranges <= short.range, at_short,
+                         np.where(ranges <= long_.range, at_long, 0.0))
+        out: npt.NDArray[np.float64] = worth.max(axis=1)
         return out
 
     def score(self, h: Hex, f: int) -> float:
