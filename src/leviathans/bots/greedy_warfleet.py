@@ -437,8 +437,8 @@ class _Enemy:
     Shared by every scorer while the ship stands where it is, as it is (:func:`_enemy`), with
     what it has worked out about the hexes around it."""
 
-    __slots__ = ("arcs", "best_hit", "by_range", "dial", "facing", "guns", "hex", "hit_values",
-                 "reach", "resilience", "spec", "struck_by", "threats_at")
+    __slots__ = ("arcs", "best_hit", "by_range", "dial", "every", "facing", "guns", "hex",
+                 "hit_values", "reach", "resilience", "spec", "struck_by", "threats_at")
 
     def __init__(self, spec: ShipSpec, at: Hex, facing: Facing, destroyed: int) -> None:
         self.spec = spec
@@ -466,6 +466,8 @@ class _Enemy:
                     row.append((spec.arcs[g.location], g.turret, band.dice,
                                 1 + g.attack.saturation))
             self.by_range.append(row)
+        #: every location (struck at point blank)
+        self.every = self.struck(0, 0)
 
     def struck(self, dq: int, dr: int) -> tuple[int, ...]:
         """Its locations an attack from the offset (dq, dr) strikes (struck_locations)."""
@@ -612,8 +614,8 @@ class _PositionScorer:
         ``n`` could be worth from there against one enemy (its best location, at the band of
         that range, arcs aside)."""
         _arc, _turret, short, long_, weight = self.kinds[n]
-        at_short = np.array([e.best(e.struck(0, 0), short.dice) * weight for e in self.enemies])
-        at_long = np.array([e.best(e.struck(0, 0), long_.dice) * weight for e in self.enemies])
+        at_short = np.array([e.best(e.every, short.dice) * weight for e in self.enemies])
+        at_long = np.array([e.best(e.every, long_.dice) * weight for e in self.enemies])
         worth = np.where(ranges <= short.range, at_short,
                          np.where(ranges <= long_.range, at_long, 0.0))
         out: npt.NDArray[np.float64] = worth.max(axis=1)
