@@ -500,7 +500,7 @@ class _Enemy:
         return found
 
 
-@lru_cache(maxsize=1 << 10)
+@lru_cache(maxsize=1 << 6)
 def _enemy(spec: ShipSpec, at: Hex, facing: Facing, destroyed: int) -> _Enemy:
     return _Enemy(spec, at, facing, destroyed)
 
