@@ -732,6 +732,13 @@ def plan_attacks(state: GameState, side: str) -> list[Declare]:
             for guns, dice, _ in cands:
                 options.append((i, j, guns, dice, locations))
 
+    def likely_broken(j: int) -> int:
+        """The target's locations more likely destroyed than not, as bits."""
+        return sum(1 << k for k, b in enumerate(broken[j]) if b >= 0.5)
+
+    #: per enemy: likely_broken, kept until an attack on it is planned
+    likely = {j: likely_broken(j) for j in enemies}
+
     def value(j: int, li: int, dice: tuple[str, ...], rolls: int) -> tuple[float, float, float]:
         """Expected value of the attack, and the target's lost / location-destroyed chances
         after it."""
@@ -740,7 +747,7 @@ def plan_attacks(state: GameState, side: str) -> list[Declare]:
         p = hit_chance(dice, target.resilience(li, destroyed))
         expected_lost = lost[j]
         q = broken[j][li]
-        others = destroyed | sum(1 << k for k, b in enumerate(broken[j]) if b >= 0.5 and k != li)
+        others = destroyed | (likely[j] & ~(1 << li))
         intact_value = hit_value(target, others & ~(1 << li), li)
         again_value = hit_value(target, others | 1 << li, li)
         intact_fail = si_fail_chance(target.stats.si, _modifiers(target, others | 1 << li))
@@ -767,10 +774,12 @@ def plan_attacks(state: GameState, side: str) -> list[Declare]:
     memo: dict[int, dict[tuple[int, tuple[str, ...], int], tuple[float, float, float]]] = {
         j: {} for j in enemies}
     plan: list[Declare] = []
+    active = list(range(len(rows)))
     while True:
         best: tuple[float, int, int, int, tuple[Gun, ...], float, float] | None = None
-        for n, (i, j, guns, dice, lis, rolls, _refs) in enumerate(rows):
-            if not alive[n] or lost[j] >= 0.98:
+        for n in active:
+            i, j, guns, dice, lis, rolls, _refs = rows[n]
+            if lost[j] >= 0.98:
                 continue
             if not fresh[n]:
                 mine: tuple[float, int, float, float] | None = None
@@ -793,11 +802,14 @@ def plan_attacks(state: GameState, side: str) -> list[Declare]:
         lost[j] = after_lost
         broken[j][li] = after_q
         memo[j] = {}
+        likely[j] = likely_broken(j)
         taken = {(i, g.ref) for g in guns}
-        for n, row in enumerate(rows):
+        for n in active:
+            row = rows[n]
             if row[1] == j:
                 fresh[n] = False
-            if alive[n] and not taken.isdisjoint(row[6]):
+            if not taken.isdisjoint(row[6]):
                 alive[n] = False
+        active = [n for n in active if alive[n]]
         plan.append(Declare(setup.ships[i].name, tuple(g.ref for g in guns),
                             setup.ships[j].name, setup.ships[j].locations[li]))
