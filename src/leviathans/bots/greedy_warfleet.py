@@ -20,9 +20,13 @@ hit forces, with the modifiers the ship would then have.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from functools import cache, lru_cache
+
+import numpy as np
+import numpy.typing as npt
 
 from ..board import Board
 from ..dice import DiceExpr, Die, dial_up, die
@@ -30,7 +34,7 @@ from ..fog import FogChoice
 from ..hexgrid import Facing, Hex, distance
 from ..rulesets.warfleet.actions import Declare, Done, Pivot, Place, Step, StepKind, WarAction
 from ..rulesets.warfleet.engage import choose_engagement
-from ..rulesets.warfleet.geometry import in_fire_arc, relative_sectors, struck_locations
+from ..rulesets.warfleet.geometry import _relative, in_fire_arc_at, struck_locations
 from ..rulesets.warfleet.rules import free_guns, gun_range
 from ..rulesets.warfleet.setup import AFLOAT, Gun, ShipSpec
 from ..rulesets.warfleet.state import GameState, Phase
@@ -171,16 +175,20 @@ class WarFleetGreedy:
                if spec.side == side and s.hex is not None and s.status == AFLOAT]
         occupied = {s.hex for s in state.ships if s.hex is not None and s.status == AFLOAT}
         zone = setup.zone(side)
+        # Room counts up to 2 hexes, and own ships stand on occupied hexes, never tried: the
+        # room is 1 next to an own ship, else 2 (3.0 * min(room, 2) below).
+        close = {(o[0] + dq, o[1] + dr) for o in own for dq, dr in _STEP}
+        tq, tr = target
+        draw = self._random.random
         best: tuple[float, Hex] | None = None
-        for column in range(zone.columns[0], min(zone.columns[1], setup.board.columns) + 1):
-            for row in range(zone.rows[0], min(zone.rows[1], setup.board.rows) + 1):
-                h = Hex.from_offset(column, row)
-                if h in occupied:
-                    continue
-                room = min((distance(h, o) for o in own), default=9)
-                score = 3.0 * min(room, 2) - distance(h, target) + self._random.random() * 0.1
-                if best is None or score > best[0]:
-                    best = (score, h)
+        for h in _zone_hexes(zone.columns, zone.rows, setup.board.columns, setup.board.rows):
+            if h in occupied:
+                continue
+            dq, dr = h[0] - tq, h[1] - tr
+            score = ((3.0 if h in close else 6.0) - max(abs(dq), abs(dr), abs(dq + dr))
+                     + draw() * 0.1)
+            if best is None or score > best[0]:
+                best = (score, h)
         if best is None:
             return None
         h = best[1]
@@ -245,19 +253,54 @@ class WarFleetGreedy:
         moving = state.moving if state.moving is not None and state.moving.ship == i else None
         mp = moving.mp if moving is not None else state.mp(i)
         may_pivot = moving is None or moving.spent == 0
-        ends = _move_ends(state.setup.board, s.hex, s.facing, mp, may_pivot)
+        runs = _runs(state.setup.board, s.hex, s.facing, mp)
+        ends = _relative_ends(s.facing, mp, may_pivot, runs)
         scorer = _PositionScorer(state, i)
         draw = self._random.random
-        best: tuple[float, tuple[Hex, Facing]] | None = None
-        for end in ends:
-            score = scorer.score(*end) + draw() * 1e-6
-            if best is None or score > best[0]:
-                best = (score, end)
-        assert best is not None
-        before, ahead, after = ends[best[1]]
+        q, r = s.hex
+        # Every end at once (numpy): an end that no enemy is in reach of, either way, scores
+        # -closing as _PositionScorer.score would (the same operations on the same doubles);
+        # only the others are scored one by one. The first best end wins, as before (argmax
+        # takes the first).
+        dqs, drs = _relative_arrays(s.facing, mp, may_pivot, runs)
+        hq, hr = dqs + q, drs + r
+        ties = np.array([draw() for _ in ends]) * 1e-6
+        target = scorer.target
+        closing = (np.zeros(len(ends)) if target is None else
+                   CLOSING * _distances(hq - target[0], hr - target[1]))
+        scores = -closing + ties
+        if scorer.enemies:
+            enemies = scorer.enemies
+            eq = np.array([e.hex[0] for e in enemies], dtype=np.int64)
+            er = np.array([e.hex[1] for e in enemies], dtype=np.int64)
+            reach = np.array([max(scorer.reach, e.reach) for e in enemies], dtype=np.int64)
+            ranges = _distances(hq[:, None] - eq, hr[:, None] - er)  # ends x enemies
+            near = (ranges <= reach).any(axis=1)  # in reach either way
+            # The ends in reach are scored one by one, the most promising first, and only
+            # while their bound reaches the best score found: a bound is each kind of our guns
+            # at its best against any enemy in range (any location, whatever the arcs), no
+            # threat. Float sums and differences only grow with their terms, so no end's
+            # score exceeds its bound, to the last bit.
+            found = float(np.max(scores, where=~near, initial=-math.inf))
+            best = np.zeros(len(ends))
+            for n in range(len(scorer.kinds)):  # summed in the kinds' order, as the score
+                best = best + scorer.best_in_range(ranges, n)
+            bounds = (best - closing) + ties
+            scores[near] = -math.inf
+            hopeful = np.flatnonzero(near & (bounds >= found))
+            score_at = scorer.score
+            for k in hopeful[np.argsort(-bounds[hopeful], kind="stable")].tolist():
+                if bounds[k] < found:
+                    break
+                end = ends[k]
+                scores[k] = value = score_at(Hex(q + end[0], r + end[1]), end[2]) + ties[k]
+                if value > found:
+                    found = value
+        chosen = ends[int(np.argmax(scores))]
+        before, ahead, after = chosen[3]
         name = spec.name
         if before is None:
-            return [Pivot(name, best[1][1])]
+            return [Pivot(name, Facing(chosen[2]))]
 
         def turns(n: int) -> list[WarAction]:
             kind: StepKind = "L" if n < 0 else "R"
@@ -284,65 +327,218 @@ class WarFleetGreedy:
         return Done()
 
 
+@cache
+def _zone_hexes(columns: tuple[int, int], rows: tuple[int, int], board_columns: int,
+                board_rows: int) -> tuple[Hex, ...]:
+    """The hexes of a deployment zone on the board, column by column."""
+    return tuple(Hex.from_offset(column, row)
+                 for column in range(columns[0], min(columns[1], board_columns) + 1)
+                 for row in range(rows[0], min(rows[1], board_rows) + 1))
+
+
 #: Facing.turned as a table: facing -> hexsides (-3..3) -> facing
 _TURNED = {f: {n: f.turned(n) for n in range(-3, 4)} for f in Facing}
+
+
+#: the hexsides turned first, in the order the plans are tried
+_FIRST_TURNS = (0, -1, 1, -2, 2, 3)
+#: axial steps per facing (as hexgrid's Hex.neighbour)
+_STEP = tuple((Hex(0, 0).neighbour(f)[0], Hex(0, 0).neighbour(f)[1]) for f in Facing)
+
+#: a move end relative to the start: (dq, dr, facing, (turns before, hexes ahead, turns after));
+#: the facing a plain int, so that the tables hold only ints (the garbage collector then
+#: leaves them alone: Facing members are objects it would follow)
+_RelativeEnd = tuple[int, int, int, tuple[int | None, int, int]]
+
+
+def _runs(board: Board, start: Hex, facing0: Facing, mp: int) -> tuple[int, ...]:
+    """Per first turn (of those ``mp`` allows): how many hexes ahead stay on the board (at most
+    the MP left). Along a straight line the column and the row only grow or only shrink, so
+    the hexes on the board are a prefix of the line: when its far end is on, all are."""
+    q, r = start
+    out = []
+    for t1 in _FIRST_TURNS:
+        if abs(t1) > mp:
+            continue
+        dq, dr = _STEP[_TURNED[facing0][t1]]
+        k = mp - abs(t1)
+        if not board.contains((q + dq * k, r + dr * k)):
+            k = 0
+            while k < mp - abs(t1) and board.contains((q + dq * (k + 1), r + dr * (k + 1))):
+                k += 1
+        out.append(k)
+    return tuple(out)
+
+
+@cache
+def _tries(facing0: Facing, mp: int) -> tuple[tuple[int, int, int, int, int, int,
+                                                 tuple[int, int, int]], ...]:
+    """Every plan :func:`_relative_ends` tries, in its order: (which first turn, hexes ahead,
+    dq, dr, facing at the end, MP spent, the plan)."""
+    out = []
+    for n, t1 in enumerate(t for t in _FIRST_TURNS if abs(t) <= mp):
+        facing = _TURNED[facing0][t1]
+        dq, dr = _STEP[facing]
+        for k in range(mp - abs(t1) + 1):
+            for t2 in (0, -1, 1, -2, 2):
+                if abs(t1) + k + abs(t2) <= mp:
+                    out.append((n, k, dq * k, dr * k, int(_TURNED[facing][t2]),
+                                abs(t1) + k + abs(t2), (t1, k, t2)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 12)
+def _relative_ends(facing0: Facing, mp: int, may_pivot: bool, runs: tuple[int, ...]
+                   ) -> tuple[_RelativeEnd, ...]:
+    """The ends of :func:`_move_ends` as offsets from the start, in the order found: the same
+    for every start with the same straight runs on the board (a few hundred tables in all).
+    The cheapest plan to an end is kept (the first found of the cheapest)."""
+    ends: dict[tuple[int, int, int], tuple[int, tuple[int | None, int, int]]] = {}
+    for n, k, dq, dr, facing, cost, plan in _tries(facing0, mp):
+        if k > runs[n]:
+            continue
+        end = (dq, dr, facing)
+        old = ends.get(end)
+        if old is None or cost < old[0]:
+            ends[end] = (cost, plan)
+    out = [(dq, dr, f, plan) for (dq, dr, f), (_cost, plan) in ends.items()]
+    if mp >= 1 and may_pivot:
+        out.extend((0, 0, f, (None, 0, 0)) for f in range(6) if (0, 0, f) not in ends)
+    return tuple(out)
+
+
+@cache
+def _relative_arrays(facing0: Facing, mp: int, may_pivot: bool, runs: tuple[int, ...]
+                     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The offsets of :func:`_relative_ends` as two arrays (dq, dr)."""
+    ends = _relative_ends(facing0, mp, may_pivot, runs)
+    return (np.array([e[0] for e in ends], dtype=np.int64),
+            np.array([e[1] for e in ends], dtype=np.int64))
+
+
+def _distances(dq: npt.NDArray[np.int64], dr: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """hexgrid.distance of every offset (dq, dr)."""
+    out: npt.NDArray[np.int64] = np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
+    return out
 
 
 def _move_ends(board: Board, start: Hex, facing0: Facing, mp: int, may_pivot: bool
                ) -> dict[tuple[Hex, Facing], tuple[int | None, int, int]]:
     """The ends of a move (see :meth:`WarFleetGreedy._best_plan`), in the order found: (hex,
-    facing) -> (turns before, hexes ahead, turns after); a pivot: (None, 0, 0). (Not kept
-    between moves: a table of them, thousands of dicts, cost the garbage collector more than
-    it saved.)"""
-    ends: dict[tuple[Hex, Facing], tuple[int | None, int, int]] = {}
-    for t1 in (0, -1, 1, -2, 2, 3):
-        if abs(t1) > mp:
-            continue
-        facing = _TURNED[facing0][t1]
-        h = start
-        for k in range(mp - abs(t1) + 1):
-            if k:
-                h = h.neighbour(facing)
-                if not board.contains(h):
-                    break
-            for t2 in (0, -1, 1, -2, 2):
-                if abs(t1) + k + abs(t2) > mp:
-                    continue
-                end = (h, _TURNED[facing][t2])
-                old = ends.get(end)
-                if old is None or abs(t1) + k + abs(t2) < abs(old[0] or 0) + old[1] + abs(
-                        old[2]):
-                    ends[end] = (t1, k, t2)
-    if mp >= 1 and may_pivot:
-        for f in Facing:
-            if (start, f) not in ends:
-                ends[(start, f)] = (None, 0, 0)
-    return ends
+    facing) -> (turns before, hexes ahead, turns after); a pivot: (None, 0, 0). Made from a
+    table of offsets (:func:`_relative_ends`)."""
+    q, r = start
+    return {(Hex(q + dq, r + dr), Facing(f)): plan for dq, dr, f, plan in
+            _relative_ends(facing0, mp, may_pivot, _runs(board, start, facing0, mp))}
 
 
 class _Enemy:
-    """One enemy ship as the scorer sees it: where it is and what its locations are worth."""
+    """One enemy ship as the scorer sees it: where it is and what its locations are worth.
+    Shared by every scorer while the ship stands where it is, as it is (:func:`_enemy`), with
+    what it has worked out about the hexes around it."""
 
-    __slots__ = ("arcs", "dial", "facing", "guns", "hex", "hit_values", "reach", "resilience",
-                 "spec")
+    __slots__ = ("arcs", "best_hit", "by_range", "dial", "every", "facing", "guns", "hex",
+                 "hit_values", "reach", "resilience", "spec", "struck_by", "threats_at")
 
-    def __init__(self, state: GameState, j: int) -> None:
-        self.spec = spec = state.setup.ships[j]
-        t = state.ships[j]
-        assert t.hex is not None
-        self.hex = t.hex
-        self.facing = t.facing
-        self.guns = [g for g in spec.guns if not t.destroyed >> g.location & 1]
+    def __init__(self, spec: ShipSpec, at: Hex, facing: Facing, destroyed: int) -> None:
+        self.spec = spec
+        self.hex = at
+        self.facing = facing
+        self.guns = [g for g in spec.guns if not destroyed >> g.location & 1]
         self.reach = max((g.attack.long.range for g in self.guns), default=-1)
-        self.dial = _stern_dial(spec, t.destroyed)
-        self.resilience = [spec.resilience(li, t.destroyed) for li in range(len(spec.locations))]
-        self.hit_values = [hit_value(spec, t.destroyed, li) for li in range(len(spec.locations))]
+        self.dial = _stern_dial(spec, destroyed)
+        self.resilience = [spec.resilience(li, destroyed) for li in range(len(spec.locations))]
+        self.hit_values = [hit_value(spec, destroyed, li) for li in range(len(spec.locations))]
         self.arcs = spec.location_arcs
+        #: the sectors of its hex holding an attacker (-1: its own hex) -> locations struck
+        self.struck_by: dict[int, tuple[int, ...]] = {}
+        #: (locations struck, dice before its stern's dial) -> the best one hit does
+        self.best_hit: dict[tuple[tuple[int, ...], tuple[str, ...]], float] = {}
+        #: an offset from its hex -> its guns reaching there, as (dice, rolls)
+        self.threats_at: dict[tuple[int, int], tuple[tuple[tuple[str, ...], int], ...]] = {}
+        #: per range: its guns reaching that far, as (arc, turret, dice, rolls)
+        self.by_range: list[list[tuple[int, bool, tuple[str, ...], int]]] = []
+        for rng in range(self.reach + 1):
+            row = []
+            for g in self.guns:
+                band = _band(g.attack.short, g.attack.long, rng)
+                if band is not None:
+                    row.append((spec.arcs[g.location], g.turret, band.dice,
+                                1 + g.attack.saturation))
+            self.by_range.append(row)
+        #: every location (struck at point blank)
+        self.every = self.struck(0, 0)
+
+    def struck(self, dq: int, dr: int) -> tuple[int, ...]:
+        """Its locations an attack from the offset (dq, dr) strikes (struck_locations)."""
+        rel = _relative(dq, dr, self.facing) if dq or dr else -1
+        found = self.struck_by.get(rel)
+        if found is None:
+            names = tuple(self.arcs) if rel < 0 else tuple(
+                name for name, mask in self.arcs.items() if mask & rel)
+            found = self.struck_by[rel] = tuple(self.spec.location_index(n) for n in names)
+        return found
+
+    def best(self, struck: tuple[int, ...], dice: tuple[str, ...]) -> float:
+        """The most one hit of ``dice`` does to the locations ``struck``."""
+        found = self.best_hit.get((struck, dice))
+        if found is None:
+            rolled = _dial(dice, self.dial) if self.dial else dice
+            found = self.best_hit[(struck, dice)] = max(
+                hit_chance(rolled, self.resilience[li]) * self.hit_values[li] for li in struck)
+        return found
+
+    def threats(self, dq: int, dr: int, rng: int) -> tuple[tuple[tuple[str, ...], int], ...]:
+        """Its guns reaching the offset (dq, dr) at range ``rng``: (dice, rolls) each."""
+        found = self.threats_at.get((dq, dr))
+        if found is None:
+            facing = self.facing
+            found = tuple((dice, rolls) for arc, turret, dice, rolls in self.by_range[rng]
+                          if in_fire_arc_at(arc, turret, dq, dr, facing)) \
+                if rng <= self.reach else ()
+            self.threats_at[(dq, dr)] = found
+        return found
 
 
-#: an enemy seen from a hex: (enemy, range, its guns reaching the hex as (band, rolls), the
-#: value of each kind of our guns against it from there, None when out of range)
-_Seen = tuple["_Enemy", int, list[tuple[Band, int]], list[float | None]]
+@lru_cache(maxsize=1 << 6)
+def _enemy(spec: ShipSpec, at: Hex, facing: Facing, destroyed: int) -> _Enemy:
+    return _Enemy(spec, at, facing, destroyed)
+
+
+class _Me:
+    """The moving ship as its scorer sees it, shared by every scorer of the ship as it is
+    (:func:`_me`): its guns by kind, and what the enemy's hits would do to it."""
+
+    __slots__ = ("destroyed", "guns", "hits_on_me", "kinds", "own_dial", "reach", "spec",
+                 "threats")
+
+    def __init__(self, spec: ShipSpec, destroyed: int) -> None:
+        self.spec = spec
+        self.destroyed = destroyed
+        self.guns = [g for g in spec.guns if not destroyed >> g.location & 1]
+        self.reach = max((g.attack.long.range for g in self.guns), default=-1)
+        # Guns alike (location, turret, bands, saturation) score alike: one entry, a count.
+        kinds: dict[tuple[int, bool, Band, Band, int], int] = {}
+        for g in self.guns:
+            kind = (g.location, g.turret, g.attack.short, g.attack.long, g.attack.saturation)
+            kinds[kind] = kinds.get(kind, 0) + 1
+        self.kinds = [(spec.arcs[loc], turret, short, long_, (1 + sat) * n)
+                      for (loc, turret, short, long_, sat), n in kinds.items()]
+        self.own_dial = _stern_dial(spec, destroyed)
+        self.hits_on_me: dict[tuple[int, tuple[str, ...]], float] = {}
+        self.threats: dict[tuple[tuple[str, ...], int], float] = {}
+
+
+@lru_cache(maxsize=1 << 8)
+def _me(spec: ShipSpec, destroyed: int) -> _Me:
+    return _Me(spec, destroyed)
+
+
+#: an enemy seen from a hex: (enemy, range, its guns reaching the hex as (dice, rolls), the
+#: value of each kind of our guns against it from there (None when out of range), and the
+#: kinds with a value as (kind's index, value, arc, turret), and the enemy's offset from the hex)
+_Seen = tuple["_Enemy", int, tuple[tuple[tuple[str, ...], int], ...], list[float | None],
+              list[tuple[int, float, int, bool]], int, int]
 
 
 class _PositionScorer:
@@ -354,74 +550,78 @@ class _PositionScorer:
         s = state.ships[i]
         assert s.hex is not None
         self.destroyed = s.destroyed
-        self.guns = [g for g in spec.guns if not self.destroyed >> g.location & 1]
-        self.reach = max((g.attack.long.range for g in self.guns), default=-1)
-        # Guns alike (location, turret, bands, saturation) score alike: one entry, a count.
-        kinds: dict[tuple[int, bool, Band, Band, int], int] = {}
-        for g in self.guns:
-            kind = (g.location, g.turret, g.attack.short, g.attack.long, g.attack.saturation)
-            kinds[kind] = kinds.get(kind, 0) + 1
-        self.kinds = [(spec.arcs[loc], turret, short, long_, (1 + sat) * n)
-                      for (loc, turret, short, long_, sat), n in kinds.items()]
+        self.me = me = _me(spec, s.destroyed)
+        self.guns = me.guns
+        self.reach = me.reach
+        self.kinds = me.kinds
         horizon = state.mp(i) + 1
         self.enemies: list[_Enemy] = []
         self.target: Hex | None = None
         nearest = 10 ** 6
+        setup = state.setup
+        q, r = s.hex
         for j in state.afloat():
-            other = state.ships[j]
-            if state.setup.ships[j].side == spec.side:
+            enemy_spec = setup.ships[j]
+            if enemy_spec.side == spec.side:
                 continue
+            other = state.ships[j]
             assert other.hex is not None
-            d = distance(s.hex, other.hex)
+            dq, dr = other.hex[0] - q, other.hex[1] - r
+            d = max(abs(dq), abs(dr), abs(dq + dr))  # hexgrid.distance, inline
             if d < nearest:
                 nearest, self.target = d, other.hex
             if d <= horizon + self.reach or d <= horizon + 4:
-                enemy = _Enemy(state, j)
+                enemy = _enemy(enemy_spec, other.hex, other.facing, other.destroyed)
                 if d <= horizon + max(self.reach, enemy.reach):
                     self.enemies.append(enemy)
-        self.own_dial = _stern_dial(spec, self.destroyed)
-        self._hits_on_me: dict[tuple[int, tuple[str, ...]], float] = {}
+        self.own_dial = me.own_dial
         self._by_hex: dict[Hex, list[_Seen]] = {}
-        self._threats: dict[tuple[tuple[str, ...], int], float] = {}
         self._closing: dict[Hex, float] = {}
 
     def _seen_from(self, h: Hex) -> list[_Seen]:
-        """Per enemy (in reach either way) from ``h``: the range, the enemy's locations an
-        attack from ``h`` strikes, the enemy's guns (band, saturation) reaching ``h``, and what
-        each kind of our guns is worth against it from ``h`` if its arc allows (None: out of
-        range): the same for every facing at ``h``, so reckoned once."""
+        """Per enemy (in reach either way) from ``h``: the range, the enemy's guns (dice,
+        rolls) reaching ``h``, and what each kind of our guns is worth against it from ``h``
+        if its arc allows (None: out of range): the same for every facing at ``h``, so
+        reckoned once."""
         found = self._by_hex.get(h)
         if found is None:
             found = []
+            reach = self.reach
             for e in self.enemies:
                 dq, dr = h[0] - e.hex[0], h[1] - e.hex[1]
                 rng = max(abs(dq), abs(dr), abs(dq + dr))  # hexgrid.distance, inline
-                if rng > self.reach and rng > e.reach:
+                if rng > reach and rng > e.reach:
                     continue
-                struck = [e.spec.location_index(loc)
-                          for loc in struck_locations(e.arcs, e.hex, e.facing, h)]
-                threats = []
-                if rng <= e.reach:
-                    for g in e.guns:
-                        band = _band(g.attack.short, g.attack.long, rng)
-                        if band is not None and in_fire_arc(e.spec.arcs[g.location], g.turret,
-                                                            e.hex, e.facing, h):
-                            threats.append((band, 1 + g.attack.saturation))
+                threats = e.threats(dq, dr, rng) if rng <= e.reach else ()
                 values: list[float | None] = []
-                if rng <= self.reach:
-                    for _arc, _turret, short, long_, weight in self.kinds:
+                fire: list[tuple[int, float, int, bool]] = []
+                if rng <= reach:
+                    struck = e.struck(dq, dr)
+                    for n, (arc, turret, short, long_, weight) in enumerate(self.kinds):
                         band = _band(short, long_, rng)
                         if band is None:
                             values.append(None)
                             continue
-                        dice = _dial(band.dice, e.dial) if e.dial else band.dice
-                        values.append(max(hit_chance(dice, e.resilience[li]) * e.hit_values[li]
-                                          for li in struck) * weight)
-                found.append((e, rng, threats, values))
+                        value = e.best(struck, band.dice) * weight
+                        values.append(value)
+                        fire.append((n, value, arc, turret))
+                found.append((e, rng, threats, values, fire, -dq, -dr))
             self._by_hex[h] = found
         return found
 
-    def score(self, h: Hex, f: Facing) -> float:
+    def best_in_range(self, ranges: npt.NDArray[np.int64], n: int) -> npt.NDArray[np.float64]:
+        """Per end (a row of ``ranges``, its range to each enemy): the most our guns of kind
+        ``n`` could be worth from there against one enemy (its best location, at the band of
+        that range, arcs aside)."""
+        _arc, _turret, short, long_, weight = self.kinds[n]
+        at_short = np.array([e.best(e.every, short.dice) * weight for e in self.enemies])
+        at_long = np.array([e.best(e.every, long_.dice) * weight for e in self.enemies])
+        worth = np.where(ranges <= short.range, at_short,
+                         np.where(ranges <= long_.range, at_long, 0.0))
+        out: npt.NDArray[np.float64] = worth.max(axis=1)
+        return out
+
+    def score(self, h: Hex, f: int) -> float:
         closing = self._closing.get(h)
         if closing is None:  # the same for every facing at h
             closing = self._closing[h] = (CLOSING * distance(h, self.target)
@@ -430,44 +630,45 @@ class _PositionScorer:
             return -closing
         best_per_kind = [0.0] * len(self.kinds)
         threat = 0.0
-        for e, rng, threats, values in self._seen_from(h):
-            # the sectors of h (from facing f) holding the enemy: its bearing for our arcs,
-            # and which of our locations its attacks strike (all of them at point blank)
-            rel = relative_sectors(h, e.hex, f) if rng else -1
-            if rng <= self.reach:
-                for n, (arc, turret, _short, _long, _weight) in enumerate(self.kinds):
-                    value = values[n]
-                    if value is None or (rng and not rel & arc and not (
-                            turret and in_fire_arc(arc, True, h, f, e.hex))):
-                        continue
-                    if value > best_per_kind[n]:
-                        best_per_kind[n] = value
-            for band, rolls in threats:
-                threat += rolls * self._threat(band.dice, rel)
+        known = self.me.threats
+        for _e, rng, threats, _values, fire, eq, er in self._seen_from(h):
+            # the sectors of h (from facing f) holding the enemy (at offset eq, er): its
+            # bearing for our arcs, and which of our locations its attacks strike (all of them
+            # at point blank)
+            rel = _relative(eq, er, f) if rng else -1
+            for n, value, arc, turret in fire:
+                if rng and not rel & arc and not (turret and in_fire_arc_at(arc, True, eq, er,
+                                                                            f)):
+                    continue
+                if value > best_per_kind[n]:
+                    best_per_kind[n] = value
+            for dice, rolls in threats:
+                one = known.get((dice, rel))
+                threat += rolls * (one if one is not None else self._threat(dice, rel))
         return sum(best_per_kind) - CAUTION * threat - closing
 
     def _threat(self, dice: tuple[str, ...], rel: int) -> float:
         """The best one hit of ``dice`` does to us, over our locations in the sectors ``rel``
         (-1: point blank, every location)."""
         key = (dice, rel)
-        value = self._threats.get(key)
+        value = self.me.threats.get(key)
         if value is None:
             if rel < 0:
                 names: tuple[str, ...] = tuple(self.spec.location_arcs)
             else:
                 names = tuple(n for n, mask in self.spec.location_arcs.items() if mask & rel)
             mine = [self.spec.location_index(loc) for loc in names]
-            value = self._threats[key] = max(self._hit_on_me(dice, li) for li in mine)
+            value = self.me.threats[key] = max(self._hit_on_me(dice, li) for li in mine)
         return value
 
     def _hit_on_me(self, dice: tuple[str, ...], li: int) -> float:
         key = (li, dice)
-        value = self._hits_on_me.get(key)
+        value = self.me.hits_on_me.get(key)
         if value is None:
             rolled = _dial(dice, self.own_dial) if self.own_dial else dice
             value = (hit_chance(rolled, self.spec.resilience(li, self.destroyed))
                      * hit_value(self.spec, self.destroyed, li))
-            self._hits_on_me[key] = value
+            self.me.hits_on_me[key] = value
         return value
 
 
@@ -531,6 +732,13 @@ def plan_attacks(state: GameState, side: str) -> list[Declare]:
             for guns, dice, _ in cands:
                 options.append((i, j, guns, dice, locations))
 
+    def likely_broken(j: int) -> int:
+        """The target's locations more likely destroyed than not, as bits."""
+        return sum(1 << k for k, b in enumerate(broken[j]) if b >= 0.5)
+
+    #: per enemy: likely_broken, kept until an attack on it is planned
+    likely = {j: likely_broken(j) for j in enemies}
+
     def value(j: int, li: int, dice: tuple[str, ...], rolls: int) -> tuple[float, float, float]:
         """Expected value of the attack, and the target's lost / location-destroyed chances
         after it."""
@@ -539,7 +747,7 @@ def plan_attacks(state: GameState, side: str) -> list[Declare]:
         p = hit_chance(dice, target.resilience(li, destroyed))
         expected_lost = lost[j]
         q = broken[j][li]
-        others = destroyed | sum(1 << k for k, b in enumerate(broken[j]) if b >= 0.5 and k != li)
+        others = destroyed | (likely[j] & ~(1 << li))
         intact_value = hit_value(target, others & ~(1 << li), li)
         again_value = hit_value(target, others | 1 << li, li)
         intact_fail = si_fail_chance(target.stats.si, _modifiers(target, others | 1 << li))
@@ -554,25 +762,54 @@ def plan_attacks(state: GameState, side: str) -> list[Declare]:
             q = q + (1 - q) * p
         return total, expected_lost, q
 
+    # Lazy greedy: an option's best location and value only change when its target's
+    # expectations do (the target attacked) or its guns are taken, so each is reckoned once
+    # and again only then; the scan keeps the options' order, so ties fall as before.
+    rows = [(i, j, guns, dice, tuple(setup.ships[j].location_index(loc) for loc in locations),
+             1 + guns[0].attack.saturation, {(i, g.ref) for g in guns})
+            for i, j, guns, dice, locations in options]
+    alive = [True] * len(rows)
+    known: list[tuple[float, int, float, float] | None] = [None] * len(rows)
+    fresh = [False] * len(rows)
+    memo: dict[int, dict[tuple[int, tuple[str, ...], int], tuple[float, float, float]]] = {
+        j: {} for j in enemies}
     plan: list[Declare] = []
-    used_guns: set[tuple[int, str]] = set()
+    active = list(range(len(rows)))
     while True:
         best: tuple[float, int, int, int, tuple[Gun, ...], float, float] | None = None
-        for i, j, guns, dice, locations in options:
-            if any((i, g.ref) in used_guns for g in guns) or lost[j] >= 0.98:
+        for n in active:
+            i, j, guns, dice, lis, rolls, _refs = rows[n]
+            if lost[j] >= 0.98:
                 continue
-            rolls = 1 + guns[0].attack.saturation
-            for loc in locations:
-                li = setup.ships[j].location_index(loc)
-                v, after_lost, after_q = value(j, li, dice, rolls)
-                ratio = v / len(guns)
-                if ratio > 1e-9 and (best is None or ratio > best[0]):
-                    best = (ratio, i, j, li, guns, after_lost, after_q)
+            if not fresh[n]:
+                mine: tuple[float, int, float, float] | None = None
+                seen = memo[j]
+                for li in lis:
+                    found = seen.get((li, dice, rolls))
+                    if found is None:
+                        found = seen[(li, dice, rolls)] = value(j, li, dice, rolls)
+                    v, after_lost, after_q = found
+                    ratio = v / len(guns)
+                    if ratio > 1e-9 and (mine is None or ratio > mine[0]):
+                        mine = (ratio, li, after_lost, after_q)
+                known[n], fresh[n] = mine, True
+            mine = known[n]
+            if mine is not None and (best is None or mine[0] > best[0]):
+                best = (mine[0], i, j, mine[1], guns, mine[2], mine[3])
         if best is None:
             return plan
         _, i, j, li, guns, after_lost, after_q = best
         lost[j] = after_lost
         broken[j][li] = after_q
-        used_guns.update((i, g.ref) for g in guns)
+        memo[j] = {}
+        likely[j] = likely_broken(j)
+        taken = {(i, g.ref) for g in guns}
+        for n in active:
+            row = rows[n]
+            if row[1] == j:
+                fresh[n] = False
+            if not taken.isdisjoint(row[6]):
+                alive[n] = False
+        active = [n for n in active if alive[n]]
         plan.append(Declare(setup.ships[i].name, tuple(g.ref for g in guns),
                             setup.ships[j].name, setup.ships[j].locations[li]))

@@ -444,7 +444,26 @@ def _declarations(state: GameState, side: str) -> Iterator[Declare]:
 
 
 def has_declaration(state: GameState, side: str) -> bool:
-    return any(True for _ in _declarations(state, side))
+    """Has ``side`` any attack to declare (does :func:`_declarations` list one)? Asked at
+    every step of combat: one gun in arc and range does, without listing the attacks."""
+    specs, ships = state.setup.ships, state.ships
+    enemies = [(j, t.hex) for j, t in enumerate(ships)
+               if t.hex is not None and t.status == AFLOAT and specs[j].side != side]
+    for i, a in enumerate(ships):
+        if a.hex is None or a.status != AFLOAT or specs[i].side != side:
+            continue
+        free = free_guns(state, i)
+        if not free:
+            continue
+        q, r = a.hex
+        longest = max(g.attack.long.range for g in free)
+        for j, there in enemies:
+            dq, dr = there[0] - q, there[1] - r
+            if max(abs(dq), abs(dr), abs(dq + dr)) > longest:  # hexgrid.distance, inline
+                continue
+            if any(gun_range(state, i, g, j) is not None for g in free) and _struck(state, i, j):
+                return True
+    return False
 
 
 def declaration_problem(state: GameState, action: Declare) -> str | None:

@@ -81,6 +81,9 @@ class GameState:
     """One position of a War Fleet game. Treat as immutable."""
 
     __slots__ = (
+        # the last action found legal here (a bot checks its choice, then apply checks it
+        # again: the second check is free)
+        "_checked",
         # the legal actions once listed in full, and as a set (filled on first use)
         "_legal",
         # the fields
@@ -137,6 +140,7 @@ class GameState:
         self.outcome = None
         self.events = ()
         self._legal: Listed[WarAction] | None = None
+        self._checked: object = None
 
     def evolve(self, **changes: Any) -> GameState:
         """A copy with some fields changed (states are values: never mutate one in place)."""
@@ -145,6 +149,7 @@ class GameState:
         for name, value in changes.items():
             setattr(new, name, value)
         new._legal = None
+        new._checked = None
         return new
 
     # --- protocol ---------------------------------------------------------------------------
@@ -182,6 +187,8 @@ class GameState:
             if action.player in self.conceded:
                 return f"{action.player} already conceded"
             return None
+        if action is self._checked and action is not None:
+            return None  # found legal here already (the very object: actions are frozen)
         if self._legal is not None and self._legal.holds(action):
             return None  # listed by this state: legal, no need of the rules' checks again
         rules_of = self.setup.plan.by_action.get(type(action))
@@ -190,6 +197,8 @@ class GameState:
         if rules_of.phase is not self.phase:
             return f"it is the {self.phase.name.lower()} phase, not {rules_of.title}"
         why: str | None = rules_of.why_illegal(self, action)
+        if why is None:
+            self._checked = action
         return why
 
     def is_legal(self, action: object) -> bool:

@@ -1,0 +1,237 @@
+"""Issue 18.1: the work War Fleet's engine and greedy bot do per step (the bench's "War Fleet
+greedy" line). Each test counts the work one speed-up saves, over positions of seeded
+greedy fleet actions; that the choices stay the same is tests/test_warfleet_greedy_choices.py.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from leviathans.board import Board
+from leviathans.bots import greedy_warfleet as gw
+from leviathans.bots import make_bot
+from leviathans.dice import SeededDice
+from leviathans.rulesets.warfleet import WARFLEET, GameState, Phase, load_scenario, rules
+
+
+def _positions(seed: int, limit: int) -> Iterator[GameState]:
+    """The positions of a greedy-against-greedy fleet action."""
+    setup = load_scenario("fleet-action")
+    setup = setup.with_options(setup.options.changed(turn_limit=limit))
+    dice = SeededDice(seed)
+    bots = {side: make_bot("greedy", 2 * seed + k) for k, side in enumerate(setup.sides)}
+    state = WARFLEET.new_game(setup, dice)
+    while state.outcome is None:
+        yield state
+        player = state.to_move
+        assert player is not None
+        state = state.apply(bots[player].choose(state), dice)
+
+
+class _Count:
+    """A function wrapped to count its calls."""
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        self.calls = 0
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls += 1
+        return self.fn(*args, **kwargs)
+
+
+def test_a_checked_action_is_not_checked_again_by_apply(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """The bot checks its choice (is_legal), then apply checks it: the rules run once."""
+    count = _Count(rules.step_problem)
+    monkeypatch.setattr(rules, "step_problem", count)
+    checked = 0
+    for state in _positions(1, limit=3):
+        if state.phase != Phase.MOVEMENT or state.to_move is None:
+            continue
+        listed = state.parse_action(f"{_mover(state)}:E")
+        fresh = state.evolve()  # no listing kept: the rules must answer
+        count.calls = 0
+        assert fresh.is_legal(listed)
+        fresh.apply(listed, SeededDice(0))
+        assert count.calls == 1
+        # another state (an evolved copy) does not inherit the verdict
+        other = fresh.evolve()
+        count.calls = 0
+        assert other.is_legal(listed)
+        assert count.calls == 1
+        checked += 1
+        if checked >= 10:
+            break
+    assert checked == 10
+
+
+def _mover(state: GameState) -> str:
+    if state.moving is not None:
+        return state.setup.ships[state.moving.ship].name
+    first = next(iter(state.legal_actions()))
+    return str(first.ship)
+
+
+def test_an_illegal_action_is_still_refused_after_a_legal_one() -> None:
+    for state in _positions(2, limit=2):
+        if state.phase == Phase.MOVEMENT and state.moving is None:
+            name = _mover(state)
+            assert state.is_legal(state.parse_action(f"{name}:E"))
+            others = [s.name for s in state.setup.ships if s.name != name]
+            assert not state.is_legal(state.parse_action(f"{others[0]}:E"))
+            return
+    raise AssertionError("no movement")
+
+
+def test_has_declaration_answers_as_the_listing_without_listing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether a side has an attack to declare is the listing's answer, found without making
+    a single declaration (it is asked at every step of combat)."""
+    made = _Count(rules.Declare)
+    asked = yes = 0
+    for state in _positions(3, limit=8):
+        if state.phase != Phase.COMBAT:
+            continue
+        for side in state.setup.sides:
+            listed = any(True for _ in rules._declarations(state, side))
+            monkeypatch.setattr(rules, "Declare", made)
+            made.calls = 0
+            assert rules.has_declaration(state, side) is listed
+            assert made.calls == 0
+            monkeypatch.setattr(rules, "Declare", made.fn)
+            asked += 1
+            yes += listed
+    assert asked > 50 and 10 < yes < asked
+
+
+def test_the_attack_plan_weighs_each_attack_once_per_change_of_its_target(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """plan_attacks weighs each (attack, location) once, and again only after an attack on
+    its target was planned (was: every one at every pick): at most the options times the
+    attacks planned on their target, plus one."""
+    planned = 0
+    for state in _positions(4, limit=8):
+        if state.phase != Phase.COMBAT or state.declared:
+            continue
+        side = state.declaring[0]
+        weighed = _Count(gw.hit_chance)
+        monkeypatch.setattr(gw, "hit_chance", weighed)
+        plan = gw.plan_attacks(state, side)
+        monkeypatch.setattr(gw, "hit_chance", weighed.fn)
+        if len(plan) < 4:
+            continue
+        # each option's locations, by target
+        pairs: dict[str, int] = {}
+        for d in rules._declarations(state, side):
+            if len(d.guns) == 1:
+                pairs[d.target] = pairs.get(d.target, 0) + 1
+        on_target: dict[str, int] = {}
+        for d in plan:
+            on_target[d.target] = on_target.get(d.target, 0) + 1
+        # single guns only are counted above; bracket groups at most double the options
+        bound = sum(2 * n * (1 + on_target.get(t, 0)) for t, n in pairs.items())
+        assert weighed.calls <= bound
+        everything = sum(2 * n for n in pairs.values()) * len(plan)
+        assert weighed.calls < everything / 2  # the old way weighed them all every pick
+        planned += 1
+    assert planned >= 3
+
+
+def test_only_the_move_ends_an_enemy_is_in_reach_of_are_scored_one_by_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ends no enemy is in reach of (either way) score -closing, every end at once; the
+    scorer is asked of the others only, and not of those whose bound (guns at their best
+    whatever the arcs, no threat) is below a score already found."""
+    asked: list[int] = []
+    real_score = gw._PositionScorer.score
+
+    def score(self: gw._PositionScorer, h: Any, f: int) -> float:
+        asked.append(1)
+        return real_score(self, h, f)
+
+    monkeypatch.setattr(gw._PositionScorer, "score", score)
+    plans = partly = pruned = 0
+    for state in _positions(5, limit=8):
+        if state.phase != Phase.MOVEMENT or state.moving is not None:
+            continue
+        first = next(iter(state.legal_actions()))
+        i = state.index(first.ship)
+        assert i is not None
+        s = state.ships[i]
+        assert s.hex is not None
+        scorer = gw._PositionScorer(state, i)
+        ends = gw._move_ends(state.setup.board, s.hex, s.facing, state.mp(i), True)
+        near = sum(1 for h, _f in ends if any(
+            gw.distance(h, e.hex) <= max(scorer.reach, e.reach) for e in scorer.enemies))
+        asked.clear()
+        gw.WarFleetGreedy(random.Random(0))._best_plan(state, i)
+        assert len(asked) <= near
+        plans += 1
+        partly += 0 < near < len(ends)
+        pruned += len(asked) < near
+    assert plans > 50 and partly > 5 and pruned > 5
+
+
+def test_the_move_end_tables_hold_nothing_the_garbage_collector_follows() -> None:
+    """The tables of move ends live for the whole process: only ints and tuples of ints, which
+    the collector stops tracking (a Facing member in them made it follow every entry)."""
+    board = Board(40, 22)
+    start = gw.Hex.from_offset(20, 11)
+    tables = [gw._relative_ends(f, mp, pivot, gw._runs(board, start, f, mp))
+              for f in gw.Facing for mp in range(0, 9) for pivot in (False, True)]
+    gc.collect()
+    gc.collect()  # an entry is let go once the plan tuple in it was (a pass each)
+    assert sum(len(t) for t in tables) > 1000
+    assert not any(gc.is_tracked(end) for t in tables for end in t)
+
+
+def test_placement_does_not_measure_every_zone_hex_to_every_own_ship(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ship's placement: each zone hex's room is whether it is next to an own ship (one set
+    of neighbours), not its distance to each own ship."""
+    measured = _Count(gw.distance)
+    monkeypatch.setattr(gw, "distance", measured)
+    placed = 0
+    for state in _positions(6, limit=1):
+        if state.phase != Phase.PLACEMENT:
+            break
+        measured.calls = 0
+        bot = gw.WarFleetGreedy(random.Random(0))
+        assert bot._place(state) is not None
+        assert measured.calls <= 6  # the facing only: six facings
+        placed += 1
+    assert placed >= 20
+
+
+def test_move_ends_away_from_the_edges_ask_the_board_once_per_first_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Along a straight line the hexes on the board are a prefix of it: when the far end of
+    each straight run is on the board, that one question answers for the run (the ends then
+    come from a table of offsets)."""
+    asked = _Count(Board.contains)
+    monkeypatch.setattr(Board, "contains", lambda self, h: asked(self, h))
+    plans = 0
+    for state in _positions(7, limit=10):
+        if state.phase != Phase.MOVEMENT or state.moving is not None:
+            continue
+        first = next(iter(state.legal_actions()))
+        i = state.index(first.ship)
+        assert i is not None
+        s = state.ships[i]
+        assert s.hex is not None
+        column, row = s.hex.offset()
+        mp = state.mp(i)
+        if not (mp + 2 < column < state.setup.board.columns - mp - 1
+                and mp + 2 < row < state.setup.board.rows - mp - 1) or mp < 2:
+            continue
+        asked.calls = 0
+        ends = gw._move_ends(state.setup.board, s.hex, s.facing, mp, True)
+        assert asked.calls <= 6 < len(ends)
+        plans += 1
+    assert plans > 20
