@@ -18,7 +18,8 @@ must be 0: the exit status is 1 otherwise.
 
 Options: ``--games``, ``--seed``, ``--database-url`` (another database than a temporary SQLite
 file), ``--profile FILE`` (run the server under cProfile and write its stats there: the event
-loop's thread only), ``--server URL`` (use a server already running; no subprocess).
+loop's thread only, timed by its CPU time), ``--server URL`` (use a server already running; no
+subprocess).
 
 ``--processes 1,2`` (issue 19.4): the same load on N server processes sharing one PostgreSQL
 (``--database-url``, or else a throw-away server started as the tests start theirs), once per
@@ -86,6 +87,25 @@ def free_port() -> int:
         return port
 
 
+#: ``python -c`` this, FILE, ARGS...: ``leviathans ARGS`` under cProfile timed by the CPU time
+#: of the profiled (event loop's) thread, stats written to FILE at the end. Wall time, cProfile's
+#: default, would count the loop's waits for the GIL (held by the database threads) and for a
+#: core (shared) against whatever function was running: C calls that release the GIL, zlib's
+#: among them, then look several times dearer than they are.
+_PROFILED = """
+import cProfile, runpy, sys, time
+out = sys.argv[1]
+sys.argv = ["leviathans", *sys.argv[2:]]
+profile = cProfile.Profile(timer=time.thread_time)
+profile.enable()
+try:
+    runpy.run_module("leviathans", run_name="__main__")
+finally:
+    profile.disable()
+    profile.dump_stats(out)
+"""
+
+
 class Server:
     """The game server as a subprocess."""
 
@@ -95,8 +115,10 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         cmd = [sys.executable]
         if profile:
-            cmd += ["-m", "cProfile", "-o", profile]
-        cmd += ["-m", "leviathans", "serve", "--port", str(self.port), "--database-url",
+            cmd += ["-c", _PROFILED, profile]
+        else:
+            cmd += ["-m", "leviathans"]
+        cmd += ["serve", "--port", str(self.port), "--database-url",
                 database_url, "--log-level", "warning", *extra]
         self.log = log
         with log.open("wb") as out:

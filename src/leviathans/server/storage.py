@@ -83,6 +83,8 @@ __all__ = [
     "new_game_id",
     "new_seat_token",
     "open_storage",
+    "read_step_note",
+    "step_note",
     "upgrade_database",
 ]
 
@@ -242,10 +244,36 @@ class Storage(Protocol):
     def close(self) -> None: ...
 
 
-#: The PostgreSQL channel on which every stored change is announced (``GAME SEQ`` for an
-#: action, ``GAME seats`` for a seat taken or handed to a bot), for the other server processes
-#: (issue 19.1).
+#: The PostgreSQL channel on which every stored change is announced (``GAME SEQ TIME ACTION``
+#: for an action: the step itself, so that the other processes need not read it back;
+#: ``GAME SEQ`` alone for one too long for a notification; ``GAME seats`` for a seat taken or
+#: handed to a bot), for the other server processes (issue 19.1).
 CHANNEL = "leviathans"
+#: Longest announcement carrying its step (PostgreSQL's limit is 8000 bytes).
+_NOTE_MAX = 7000
+
+
+def step_note(row: ActionRow) -> str:
+    """The announcement of a stored action: game, step number, time and action text (the
+    rolls are not needed: a process replays the step with the game's own dice)."""
+    note = f"{row.game_id} {row.seq} {row.created.astimezone(UTC).isoformat()} {row.action}"
+    if row.action is None or len(note.encode()) > _NOTE_MAX:
+        return f"{row.game_id} {row.seq}"
+    return note
+
+
+def read_step_note(game_id: str, what: str) -> ActionRow | None:
+    """The step an announcement's ``what`` (after the game's id) carries, or None (a bare step
+    number, or anything else)."""
+    seq, _, rest = what.partition(" ")
+    created, _, action = rest.partition(" ")
+    if not seq.isdigit() or not action:
+        return None
+    try:
+        when = datetime.fromisoformat(created).astimezone(UTC)
+    except ValueError:
+        return None
+    return ActionRow(game_id, int(seq), action, (), when)
 
 
 # --- checks and conversions shared by both implementations --------------------------------
@@ -1137,7 +1165,7 @@ class SqlStorage:
                     conn.execute(_FINISH_GAME, {"gid": row.game_id, "upd": row.created,
                                                 "out": outcome_json})
                 if self._pg:  # sent at commit, to every process listening (issue 19.1)
-                    conn.execute(_NOTIFY, {"p": f"{row.game_id} {row.seq}"})
+                    conn.execute(_NOTIFY, {"p": step_note(row)})
         except IntegrityError as exc:  # the row lock makes this unlikely; a duplicate all the same
             raise Conflict(f"game {row.game_id!r}: action {row.seq} is already taken") from exc
 
