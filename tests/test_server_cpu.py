@@ -198,7 +198,7 @@ def test_a_step_announced_with_its_action_is_applied_without_reading_the_databas
             for _ in range(10):
                 mine = a.sessions[gid]
                 await a.act(gid, held[mine.state.to_move], rng.choice(_texts(mine.state)))
-                await _until(lambda: copy.seq == mine.seq)
+                await _until(lambda mine=mine: copy.seq == mine.seq)
             assert reads == []
             assert copy.state.view(None) == a.sessions[gid].state.view(None)
             assert [str(t) for t in copy.steps.times] == \
@@ -245,3 +245,96 @@ async def _until(done: Any, timeout: float = 10.0) -> None:
     while not done():
         assert loop.time() < end, "timed out"
         await asyncio.sleep(0.02)
+
+
+# --- the database: fewer round trips, less work per statement --------------------------------
+
+
+def _game(store: SqlStorage) -> str:
+    from leviathans.server.storage import GameRow, SeatRow, new_seat_token
+
+    when = datetime(2026, 11, 27, tzinfo=UTC)
+    game = GameRow("g-cpu", "airfleet", {}, 1, "t", when)
+    store.create_game(game, [SeatRow(game.id, "british", new_seat_token(), "human")],
+                      ActionRow(game.id, 0, None, (), when))
+    return game.id
+
+
+def _kill_pooled(store: SqlStorage) -> None:
+    """End the server side of the store's pooled connection (as a restart would)."""
+    import psycopg
+
+    pooled = store._engine.raw_connection()
+    pid = pooled.driver_connection.info.backend_pid
+    pooled.close()
+    dsn = store.listen_dsn()
+    assert dsn is not None
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("SELECT pg_terminate_backend(%s)", (pid,))
+
+
+def test_a_connection_back_in_use_within_a_second_is_not_pinged(
+        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A ping (a round trip) before every use of a pooled connection was a third of a look's
+    round trips: only a connection idle for longer than PING_AFTER is pinged, and a dead one
+    is then replaced without the caller seeing it."""
+    import time
+
+    import leviathans.server.storage as storage
+
+    store = SqlStorage(postgres_url)
+    try:
+        gid = _game(store)
+        pings: list[int] = []
+        ping = store._engine.dialect.do_ping
+        def counted(conn: Any) -> bool:
+            pings.append(1)
+            return bool(ping(conn))
+
+        monkeypatch.setattr(store._engine.dialect, "do_ping", counted)
+        for _ in range(20):
+            store.actions_after(gid, 0)
+            store.get_game(gid)
+        assert pings == []
+        monkeypatch.setattr(storage, "PING_AFTER", 0.05)
+        # the pooled connection is killed, then lies idle: pinged, found dead, replaced
+        _kill_pooled(store)
+        time.sleep(0.1)
+        assert store.actions_after(gid, -1)[0].seq == 0
+        assert pings
+    finally:
+        store.close()
+
+
+def test_an_action_is_stored_and_read_through_the_driver_not_sqlalchemy(
+        postgres_url: str) -> None:  # noqa: F811
+    """On PostgreSQL the two statements of every action (storing it; reading another
+    process's) skip SQLAlchemy's statement handling; what they store and read is the same (the
+    storage tests check it on every backend). A connection that breaks is refused with a
+    clear StorageError, and the next call gets a working one."""
+    from sqlalchemy import event
+
+    from leviathans.server.storage import StorageError
+
+    store = SqlStorage(postgres_url)
+    try:
+        gid = _game(store)
+        seen: list[str] = []
+        event.listen(store._engine, "before_cursor_execute",
+                     lambda conn, cursor, statement, *rest: seen.append(statement))
+        when = datetime(2026, 11, 27, 1, tzinfo=UTC)
+        store.append_action(ActionRow(gid, 1, "done", (), when))
+        store.append_action(ActionRow(gid, 2, "done", (), when), {"winner": "british"})
+        assert [(r.seq, r.action, r.created) for r in store.actions_after(gid, 0)] == \
+            [(1, "done", when), (2, "done", when)]
+        assert seen == []
+        game = store.get_game(gid)
+        assert game is not None and game.status == "finished" and game.updated == when
+        assert game.outcome == {"winner": "british"}
+        # the pooled connection killed while in use within the second: refused, then fine
+        _kill_pooled(store)
+        with pytest.raises(StorageError, match="reading the actions of game 'g-cpu'"):
+            store.actions_after(gid, 0)
+        assert [r.seq for r in store.actions_after(gid, 0)] == [1, 2]
+    finally:
+        store.close()
