@@ -338,3 +338,47 @@ def test_an_action_is_stored_and_read_through_the_driver_not_sqlalchemy(
         assert [r.seq for r in store.actions_after(gid, 0)] == [1, 2]
     finally:
         store.close()
+
+
+def test_a_payload_draws_each_seats_view_once_and_never_another_seats(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The payload's view comes from the session's view cache (kept for the last two states,
+    and drawn already by the check of who saw the step): each perspective's view is drawn
+    once per state, and a seat is given its own view, never another seat's, even where they
+    differ (the starship game's secret CMD dice)."""
+
+    async def run() -> None:
+        manager = GameManager(MemoryStorage())
+        players = get_ruleset("starship").players
+        session, _ = await manager.create("starship", players[0], "friend")
+        tokens = {side: seat.token for side, seat in session.seats.items()}
+        cls = type(session.state)
+        drawn: list[tuple[int, str | None]] = []
+        view = cls.view
+
+        def counted(state: Any, player: str | None) -> Any:
+            drawn.append((id(state), player))
+            return view(state, player)
+
+        monkeypatch.setattr(cls, "view", counted)
+        rng = random.Random(4)
+        differed = 0
+        for _ in range(80):
+            state = session.state
+            if state.outcome is not None:
+                break
+            for _ in range(2):  # a push and a look of the same state, for each seat
+                payloads = {side: manager.payload(session, [token], with_log=False)
+                            for side, token in tokens.items()}
+            for side, payload in payloads.items():
+                assert payload["view"] == view(state, payload["perspective"])
+                assert payload["perspective"] == side
+            differed += payloads[players[0]]["view"] != payloads[players[1]]["view"]
+            assert len(drawn) == len(set(drawn)), "a view drawn twice for one state"
+            side = state.to_move
+            assert side is not None
+            text = rng.choice(_texts(state))
+            await manager.act(session.game.id, tokens[side], text)
+        assert differed > 0
+
+    asyncio.run(run())

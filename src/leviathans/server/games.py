@@ -974,7 +974,9 @@ class GameManager:
             "you": sides,
             "perspective": perspective,
             "to_move": to_move,
-            "view": state.view(perspective),
+            # the views of the last two states are kept (the step's check of who saw it may
+            # have drawn them already): each seat's own, by its perspective
+            "view": session.views(state, perspective),
             "legal": legal,
         }
         if session.ruleset.name == "warfleet":
