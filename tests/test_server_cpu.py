@@ -382,3 +382,49 @@ def test_a_payload_draws_each_seats_view_once_and_never_another_seats(
         assert differed > 0
 
     asyncio.run(run())
+
+
+def test_the_collector_is_quieted_in_a_serving_process() -> None:
+    """After quiet_collector, what was alive is out of the collector's sight (frozen) and the
+    young generation is collected less often (run in a process of its own: freezing is for
+    the process's whole life)."""
+    import subprocess
+    import sys
+
+    code = ("import gc; from leviathans.server.app import GC_THRESHOLD, create_app, "
+            "quiet_collector; from leviathans.server.storage import MemoryStorage; "
+            "create_app(MemoryStorage()); assert gc.get_freeze_count() == 0; "
+            "quiet_collector(); print(gc.get_freeze_count(), gc.get_threshold()[0] == "
+            "GC_THRESHOLD)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=120).stdout.split()
+    assert int(out[0]) > 100_000 and out[1] == "True"
+
+
+def test_serve_quiets_the_collector_just_before_serving(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    import uvicorn
+
+    import leviathans.server.app as app_module
+    from leviathans.cli import main
+    from leviathans.server import workers
+
+    calls: list[str] = []
+    monkeypatch.setattr(app_module, "quiet_collector", lambda: calls.append("quiet"))
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: calls.append("serve"))
+    assert main(["serve", "--database-url", f"sqlite:///{tmp_path / 'g.db'}"]) == 0
+    assert calls == ["quiet", "serve"]
+
+    class Server:
+        def __init__(self, config: Any) -> None:
+            pass
+
+        def run(self, sockets: Any) -> None:
+            for sock in sockets:
+                sock.close()
+            calls.append("worker")
+
+    calls.clear()
+    monkeypatch.setattr(uvicorn, "Server", Server)
+    workers.serve_worker(app_module.create_app(MemoryStorage()), "127.0.0.1", 0, "warning")
+    assert calls == ["quiet", "worker"]
