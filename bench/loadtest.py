@@ -18,7 +18,8 @@ must be 0: the exit status is 1 otherwise.
 
 Options: ``--games``, ``--seed``, ``--database-url`` (another database than a temporary SQLite
 file), ``--profile FILE`` (run the server under cProfile and write its stats there: the event
-loop's thread only), ``--server URL`` (use a server already running; no subprocess).
+loop's thread only, timed by its CPU time), ``--server URL`` (use a server already running; no
+subprocess).
 
 ``--processes 1,2`` (issue 19.4): the same load on N server processes sharing one PostgreSQL
 (``--database-url``, or else a throw-away server started as the tests start theirs), once per
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -85,6 +87,25 @@ def free_port() -> int:
         return port
 
 
+#: ``python -c`` this, FILE, ARGS...: ``leviathans ARGS`` under cProfile timed by the CPU time
+#: of the profiled (event loop's) thread, stats written to FILE at the end. Wall time, cProfile's
+#: default, would count the loop's waits for the GIL (held by the database threads) and for a
+#: core (shared) against whatever function was running: C calls that release the GIL, zlib's
+#: among them, then look several times dearer than they are.
+_PROFILED = """
+import cProfile, runpy, sys, time
+out = sys.argv[1]
+sys.argv = ["leviathans", *sys.argv[2:]]
+profile = cProfile.Profile(timer=time.thread_time)
+profile.enable()
+try:
+    runpy.run_module("leviathans", run_name="__main__")
+finally:
+    profile.disable()
+    profile.dump_stats(out)
+"""
+
+
 class Server:
     """The game server as a subprocess."""
 
@@ -94,8 +115,10 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         cmd = [sys.executable]
         if profile:
-            cmd += ["-m", "cProfile", "-o", profile]
-        cmd += ["-m", "leviathans", "serve", "--port", str(self.port), "--database-url",
+            cmd += ["-c", _PROFILED, profile]
+        else:
+            cmd += ["-m", "leviathans"]
+        cmd += ["serve", "--port", str(self.port), "--database-url",
                 database_url, "--log-level", "warning", *extra]
         self.log = log
         with log.open("wb") as out:
@@ -131,6 +154,29 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+def postgres_cpu_seconds(data: Path | None) -> float | None:
+    """The CPU time so far of the PostgreSQL server with data folder ``data`` (user + system):
+    the postmaster's own and its reaped children's, plus its live children's (the backends
+    serving the connections, the writers), read from /proc; None where /proc does not tell."""
+    if data is None:
+        return None
+    try:
+        pid = int((data / "postmaster.pid").read_text().split()[0])
+        tick = os.sysconf("SC_CLK_TCK")
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        total = sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                child = Path(f"{entry.path}/stat").read_text().rpartition(")")[2].split()
+                if int(child[1]) == pid:  # its parent
+                    total += int(child[11]) + int(child[12])
+        return total / tick
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 # --- the clients ----------------------------------------------------------------------------
@@ -325,14 +371,20 @@ def report(stats: Stats, elapsed: float, games: int) -> None:
     print(f"errors:   {len(stats.errors)}")
 
 
-def summary(stats: Stats, elapsed: float) -> dict[str, float]:
+def summary(stats: Stats, elapsed: float, server_cpu: float | None = None,
+            pg_cpu: float | None = None) -> dict[str, float]:
     every = [v * 1000 for values in stats.latency.values() for v in values]
+    n = len(every) or 1
     return {"actions/s": len(every) / elapsed, "p50": pct(every, 50), "p95": pct(every, 95),
-            "p99": pct(every, 99), "errors": len(stats.errors)}
+            "p99": pct(every, 99), "errors": len(stats.errors),
+            # CPU per action (ms): the server processes', PostgreSQL's (nan: not measured)
+            "server ms": float("nan") if server_cpu is None else server_cpu / n * 1000,
+            "pg ms": float("nan") if pg_cpu is None else pg_cpu / n * 1000}
 
 
 def load_once(args: argparse.Namespace, processes: int | None, database_url: str | None,
-              tmp: Path, turn_limits: dict[str, int]) -> tuple[Stats, float]:
+              tmp: Path, turn_limits: dict[str, int], pg_data: Path | None = None
+              ) -> tuple[Stats, float, float | None, float | None]:
     """One run: start the server(s) (none with --server), play, stop, report."""
     servers: list[Server] = []
     urls = [args.server] if args.server else []
@@ -353,13 +405,17 @@ def load_once(args: argparse.Namespace, processes: int | None, database_url: str
     print(f"load: {args.games} concurrent hotseat games (half over HTTP, half over "
           f"websockets; {'full' if args.full else 'lite'} payloads), turn limits "
           f"{turn_limits}, think time {args.think} s", flush=True)
-    server_cpu = client_cpu = None
+    server_cpu = client_cpu = pg_cpu = None
     try:
+        pg_before = postgres_cpu_seconds(pg_data)
         before = [s.cpu_seconds() for s in servers], time.process_time()
         stats, elapsed = asyncio.run(run(urls, args.games, args.seed, not args.full,
                                          args.think, turn_limits))
         client_cpu = time.process_time() - before[1]
         after = [s.cpu_seconds() for s in servers]
+        pg_after = postgres_cpu_seconds(pg_data)
+        if pg_before is not None and pg_after is not None:
+            pg_cpu = pg_after - pg_before
         if servers and None not in after and None not in before[0]:
             server_cpu = sum(a - b for a, b in zip(after, before[0], strict=True))  # type: ignore[operator]
     finally:
@@ -371,8 +427,14 @@ def load_once(args: argparse.Namespace, processes: int | None, database_url: str
     report(stats, elapsed, args.games)
     print(f"cpu:      server{'s' if len(servers) > 1 else ''} "
           f"{'?' if server_cpu is None else f'{server_cpu:.1f} s'}, "
-          f"load-test clients {client_cpu:.1f} s, in {elapsed:.1f} s on {os.cpu_count()} cpus")
-    return stats, elapsed
+          f"load-test clients {client_cpu:.1f} s, "
+          f"{'' if pg_cpu is None else f'postgresql {pg_cpu:.1f} s, '}"
+          f"in {elapsed:.1f} s on {os.cpu_count()} cpus")
+    actions = sum(len(v) for v in stats.latency.values())
+    if actions and server_cpu is not None:
+        print(f"cpu per action: server {server_cpu / actions * 1000:.2f} ms"
+              + ("" if pg_cpu is None else f", postgresql {pg_cpu / actions * 1000:.2f} ms"))
+    return stats, elapsed, server_cpu, pg_cpu
 
 
 def main() -> int:
@@ -425,9 +487,11 @@ def main() -> int:
                 url = args.database_url if postgres is None else postgres.fresh()
                 if count is not None:
                     print(f"\n=== {count} server process{'es' if count > 1 else ''} ===")
-                stats, elapsed = load_once(args, count, url, Path(tmp), turn_limits)
+                stats, elapsed, server_cpu, pg_cpu = load_once(
+                    args, count, url, Path(tmp), turn_limits,
+                    None if postgres is None else postgres.data)
                 errors += len(stats.errors)
-                rows.append((count, summary(stats, elapsed)))
+                rows.append((count, summary(stats, elapsed, server_cpu, pg_cpu)))
         finally:
             if postgres is not None:
                 postgres.stop()
@@ -435,10 +499,11 @@ def main() -> int:
         print(f"\nsummary ({args.games} games, think {args.think} s; latency of an action in "
               f"ms, HTTP and websocket together):")
         print(f"  {'processes':>9} {'actions/s':>10} {'p50':>7} {'p95':>7} {'p99':>7} "
-              f"{'errors':>6}")
+              f"{'errors':>6} {'server CPU/action':>17} {'PG CPU/action':>13}")
         for count, row in rows:
             print(f"  {count:>9} {row['actions/s']:>10.1f} {row['p50']:>7.1f} "
-                  f"{row['p95']:>7.1f} {row['p99']:>7.1f} {row['errors']:>6.0f}")
+                  f"{row['p95']:>7.1f} {row['p99']:>7.1f} {row['errors']:>6.0f} "
+                  f"{row['server ms']:>14.2f} ms {row['pg ms']:>10.2f} ms")
     if args.profile:
         print(f"profile: {args.profile} (python -m pstats {args.profile})")
     return 1 if errors else 0

@@ -8,6 +8,7 @@ with the engine and stores it before answering.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -41,7 +42,7 @@ from .games import (
 )
 from .storage import GameRow, SeatRow, Storage, StorageError, open_storage
 
-__all__ = ["MAX_BODY", "create_app"]
+__all__ = ["MAX_BODY", "create_app", "quiet_collector"]
 
 log = logging.getLogger("leviathans.server")
 
@@ -149,6 +150,24 @@ async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
     response = JSONResponse({"error": f"request too large (limit {MAX_BODY} bytes)"},
                             status_code=413, headers={"Connection": "close"})
     await response(scope, receive, send)
+
+
+#: The cyclic garbage collector's first threshold while serving (Python's default is 700).
+GC_THRESHOLD = 20_000
+
+
+def quiet_collector() -> None:
+    """Make the cyclic garbage collector cheap for a long-running server (``leviathans serve``
+    calls this once the app is built, just before serving): what is alive then (the imported
+    modules, the rules' data: most of the heap) is moved out of its sight for good
+    (``gc.freeze``), and its youngest generation is collected every :data:`GC_THRESHOLD`
+    allocations rather than 700. Measured under the load test, the collector took 10-20% of a
+    server process's CPU: each full collection walked every object of the imports and of
+    every game held, and the young ones ran every few requests. Cyclic garbage is still
+    collected (reference counting frees the rest at once)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
 
 
 def _renderers() -> dict[str, Callable[..., str]]:

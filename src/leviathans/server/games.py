@@ -34,7 +34,7 @@ from ..records import FORMAT, VERSION, GameRecord
 from ..rulesets import get_ruleset
 from .bot_turns import decide
 from .setups import custom_setup, fleets_title
-from .storage import ActionRow, Conflict, GameRow, SeatRow, Storage
+from .storage import ActionRow, Conflict, GameRow, SeatRow, Storage, read_step_note
 from .visibility import SPECTATOR, StepLog, ViewCache, Viewer, actor_of, seers
 
 __all__ = ["ApiError", "GameManager", "Session"]
@@ -252,9 +252,15 @@ class Session:
     #: loaded yet, and the task loading it
     behind: bool = False
     catch_task: asyncio.Task[None] | None = field(default=None, repr=False)
+    #: steps announced with their action (by real step number), not loaded yet: catching up
+    #: with an announcement applies them without reading them back from the database
+    heard: dict[int, ActionRow] = field(default_factory=dict, repr=False)
+    #: an announcement without its action came: the next catch-up reads the database
+    read_back: bool = False
     #: what every payload of one state shares, computed once (a new state misses): the legal
     #: actions with their hints, the drawing (state, renderer, svg)
-    offered: tuple[GameState, list[str], dict[str, Any]] | None = field(default=None, repr=False)
+    offered: tuple[GameState, list[str], dict[str, Any], dict[str, Any]] | None = field(
+        default=None, repr=False)
     drawn: tuple[GameState, Callable[..., str], str] | None = field(default=None, repr=False)
     views: ViewCache = field(default_factory=ViewCache, repr=False)
     #: War Fleet: each engagement's seats by side, once looked up (engagements.py; dropped
@@ -592,7 +598,7 @@ class GameManager:
         if expect is not None and expect != seq + 1:
             raise ApiError(409, f"the game is at step {seq}: step {expect} is not next")
         try:
-            action = state.parse_action(text)
+            action = _listed(session, text) or state.parse_action(text)
         except LeviathansError as exc:
             raise ApiError(422, str(exc)) from None
         if type(action).__name__ == "Fold":
@@ -619,17 +625,18 @@ class GameManager:
         """Apply and persist (caller holds the lock); a refused action changes nothing."""
         if session.stale:
             raise ApiError(409, "the game moved on meanwhile; reload")
-        if not session.state.is_legal(action):
+        text = action.text()
+        if _listed(session, text) is not action and not session.state.is_legal(action):
             why = getattr(session.state, "why_illegal", None)
             detail = why(action) if callable(why) else None
-            raise ApiError(422, f"illegal action {action.text()!r}: {detail or 'not legal now'}")
+            raise ApiError(422, f"illegal action {text!r}: {detail or 'not legal now'}")
         generator = getattr(session.dice.inner, "generator", None)
         dice_at = generator.getstate() if self.shared and generator is not None else None
         try:
-            new = session.state.apply(action, session.dice)
+            new = _apply_legal(session.state, action, session.dice)
             rolls = tuple(Roll(*r) for r in session.dice.rolls)
             session.dice.rolls.clear()
-            row = ActionRow(session.game.id, session.seq + 1, action.text(), rolls, _now())
+            row = ActionRow(session.game.id, session.seq + 1, text, rolls, _now())
             outcome = new.outcome.to_dict() if new.outcome is not None else None
             await asyncio.to_thread(self.storage.append_action, row, outcome)
         except Conflict:
@@ -720,6 +727,8 @@ class GameManager:
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     for session in list(self.sessions.values()):
+                        # announcements made meanwhile were missed: read from the database
+                        session.heard.clear()
                         self._wake(session)
                     delay = 0.2
                     async for note in conn.notifies():
@@ -729,7 +738,14 @@ class GameManager:
                             continue
                         if what == "seats":
                             asyncio.get_running_loop().create_task(self._reload_seats(held))
-                        elif not what.isdigit() or int(what) > held.seq:
+                            continue
+                        step = read_step_note(game_id, what)
+                        if step is None:
+                            number = what.partition(" ")[0]
+                            if not number.isdigit() or int(number) > held.seq:
+                                self._wake(held, trust_heard=False)
+                        elif step.seq > held.seq:
+                            held.heard[step.seq] = step
                             self._wake(held)
             except asyncio.CancelledError:
                 raise
@@ -739,9 +755,12 @@ class GameManager:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
 
-    def _wake(self, session: Session) -> None:
-        """Load what another process stored, soon (one task per session, bursts coalesced)."""
+    def _wake(self, session: Session, trust_heard: bool = True) -> None:
+        """Load what another process stored, soon (one task per session, bursts coalesced):
+        from the steps announced with their action (``trust_heard``), else from the
+        database."""
         session.behind = True
+        session.read_back = session.read_back or not trust_heard
         if session.catch_task is None or session.catch_task.done():
             session.catch_task = asyncio.get_running_loop().create_task(
                 self._catch_up_while_behind(session))
@@ -749,8 +768,9 @@ class GameManager:
     async def _catch_up_while_behind(self, session: Session) -> None:
         while session.behind:
             session.behind = False
+            trust, session.read_back = not session.read_back, False
             try:
-                await self.catch_up(session)
+                await self.catch_up(session, trust_heard=trust)
             except Exception:  # the next look or announcement tries again
                 log.exception("cannot catch up with game %s", session.game.id)
                 return
@@ -764,19 +784,25 @@ class GameManager:
                 self._seat_changed(session, seat)
         self.schedule_bots(session)
 
-    async def catch_up(self, session: Session) -> None:
+    async def catch_up(self, session: Session, trust_heard: bool = False) -> None:
         """Load the actions stored after the session's last (by another process), pushing them
-        to this process's sockets and letting its bots play on."""
+        to this process's sockets and letting its bots play on. ``trust_heard``: the steps
+        announced with their action are enough (an announcement woke this), and the database
+        is read only if they do not follow on from the session's last step."""
         async with session.lock:
-            moved = await self._catch_up_locked(session)
+            moved = await self._catch_up_locked(session, trust_heard)
         if moved:
             self.schedule_bots(session)
 
-    async def _catch_up_locked(self, session: Session) -> bool:
+    async def _catch_up_locked(self, session: Session, trust_heard: bool = False) -> bool:
         """:meth:`catch_up`, the caller holding the lock; whether anything was loaded."""
         if session.stale:
             return False
-        rows = await asyncio.to_thread(self.storage.actions_after, session.game.id, session.seq)
+        rows = _heard_next(session)
+        if not trust_heard or not rows:
+            # everything stored: the steps heard, then the database's after them
+            rows += await asyncio.to_thread(self.storage.actions_after, session.game.id,
+                                            session.seq + len(rows))
         if not rows:
             return False
         try:
@@ -784,9 +810,13 @@ class GameManager:
                 if row.seq != session.seq + 1 or row.action is None:
                     raise ValueError(f"step {row.seq} after {session.seq}")
                 # The same dice stream as the process that played it: the same rolls.
-                action = session.state.parse_action(row.action)
-                before, session.state = session.state, session.state.apply(action,
-                                                                            session.dice)
+                action = _listed(session, row.action)
+                if action is None:
+                    action = session.state.parse_action(row.action)
+                    new = session.state.apply(action, session.dice)
+                else:
+                    new = _apply_legal(session.state, action, session.dice)
+                before, session.state = session.state, new
                 session.dice.rolls.clear()
                 session.seq = row.seq
                 session.record_step(before, action, session.state, row.created)
@@ -939,7 +969,9 @@ class GameManager:
             "you": sides,
             "perspective": perspective,
             "to_move": to_move,
-            "view": state.view(perspective),
+            # the views of the last two states are kept (the step's check of who saw it may
+            # have drawn them already): each seat's own, by its perspective
+            "view": session.views(state, perspective),
             "legal": legal,
         }
         if session.ruleset.name == "warfleet":
@@ -964,14 +996,23 @@ class GameManager:
     def _offered(session: Session, state: GameState) -> tuple[list[str], dict[str, Any]]:
         """The legal actions of ``state`` as text, and their attack hints (computed once; the
         hints are shared by every payload of the state: read them, do not change them)."""
+        offered = GameManager._offer(session, state)
+        return list(offered[1]), offered[2]
+
+    @staticmethod
+    def _offer(session: Session, state: GameState) -> tuple[GameState, list[str],
+                                                            dict[str, Any], dict[str, Any]]:
+        """The state's legal actions as text, their hints, and the actions by text (kept
+        for the state: an action sent by its text is then not parsed again)."""
         offered = session.offered
         if offered is None or offered[0] is not state:
             from .hints import attack_hints
 
-            legal = [a.text() for a in state.legal_actions()]
-            offered = session.offered = (state, legal, attack_hints(state, legal) if legal
-                                         else {})
-        return list(offered[1]), offered[2]
+            parsed = {a.text(): a for a in state.legal_actions()}
+            legal = list(parsed)
+            offered = session.offered = (state, legal, attack_hints(state, legal, parsed)
+                                         if legal else {}, parsed)
+        return offered
 
     def summary(self, session: Session) -> dict[str, Any]:
         game = session.game
@@ -1015,6 +1056,37 @@ class GameManager:
             "steps": [{"action": r.action, "rolls": [list(x) for x in r.rolls]} for r in rows],
             "result": outcome,
         }
+
+
+def _heard_next(session: Session) -> list[ActionRow]:
+    """The steps heard announced that follow on from the session's last, in order (those up
+    to its last are dropped: loaded meanwhile)."""
+    heard = session.heard
+    for seq in [n for n in heard if n <= session.seq]:
+        del heard[seq]
+    rows: list[ActionRow] = []
+    while (row := heard.get(session.seq + 1 + len(rows))) is not None:
+        rows.append(row)
+    return rows
+
+
+def _listed(session: Session, text: str) -> Any:
+    """The legal action of the session's state whose text is ``text``, if the state's legal
+    actions were listed (for a payload) and hold it; else None (parse and check it)."""
+    offered = session.offered
+    if offered is None or offered[0] is not session.state:
+        return None
+    return offered[3].get(text)
+
+
+def _apply_legal(state: GameState, action: Any, dice: RecordingDice) -> GameState:
+    """``state`` after ``action``, known legal (listed by the state, or just checked): the
+    engine's apply without its second check of the same action, where it has one."""
+    unchecked = getattr(state, "apply_unchecked", None)
+    if unchecked is None:
+        return state.apply(action, dice)
+    new: GameState = unchecked(action, dice)
+    return new
 
 
 async def cancel(task: asyncio.Task[None] | None) -> None:

@@ -11,6 +11,7 @@ with ``$``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..protocol import GameState
@@ -27,16 +28,19 @@ def _frac(p: Any) -> dict[str, Any]:
     return {"fraction": f"{p.numerator}/{p.denominator}", "probability": float(p)}
 
 
-def attack_hints(state: GameState, legal: list[str]) -> dict[str, Any]:
-    """For each legal attack (by its text): range, dice and exact odds."""
+def attack_hints(state: GameState, legal: list[str],
+                 parsed: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """For each legal attack (by its text): range, dice and exact odds. ``parsed``: the legal
+    actions by their text, where the caller has them (parsing every deployment or starship
+    step again costs more than the hints themselves)."""
     from ..rulesets.airfleet import GameState as AirState
     from ..rulesets.starship.state import StarshipState
     from ..rulesets.warfleet.state import GameState as WarState
 
     if isinstance(state, AirState):
-        return _air(state, set(legal))
+        return _air(state, set(legal), parsed or {})
     if isinstance(state, StarshipState):
-        return _star(state, legal)
+        return _star(state, legal, parsed or {})
     if isinstance(state, WarState):
         if "engage none" in legal:
             return engage_hints(state, legal)
@@ -92,13 +96,13 @@ def war_hints(state: Any, legal: list[str]) -> dict[str, Any]:
     return out
 
 
-def _air(state: Any, legal: set[str]) -> dict[str, Any]:
+def _air(state: Any, legal: set[str], parsed: Mapping[str, Any]) -> dict[str, Any]:
     from ..rulesets.airfleet.gunnery import current_attacks
     from ..rulesets.airfleet.odds import attack_odds, destroy_any
 
     out: dict[str, Any] = {}
     if state.phase.name == "DEPLOYMENT":
-        return _deployments(state, legal)
+        return _deployments(state, legal, parsed)
     for opt in current_attacks(state) if state.phase.name == "GUNNERY" else ():
         text = opt.action.text()
         if text not in legal:
@@ -134,14 +138,14 @@ def _slot_dice(state: Any, opt: Any) -> int:
     return spec.slot_dice[opt.slot] if spec.slot_dice else 1
 
 
-def _deployments(state: Any, legal: set[str]) -> dict[str, Any]:
+def _deployments(state: Any, legal: set[str], parsed: Mapping[str, Any]) -> dict[str, Any]:
     """Each legal deployment: every hex the ship would cover, bow first."""
     from ..hexgrid import footprint
     from ..rulesets.airfleet.actions import Deploy, parse_action
 
     out: dict[str, Any] = {}
     for text in legal:
-        action = parse_action(text)
+        action = parsed.get(text) or parse_action(text)
         if isinstance(action, Deploy):
             spec = state.setup.ship(action.ship)
             out[text] = {"hexes": [h.label() for h in
@@ -251,7 +255,7 @@ def move_plan(state: Any, ship: str, steps: str) -> dict[str, Any]:
             "edge": trail[-1]["edge"]}
 
 
-def _star(state: Any, legal: list[str]) -> dict[str, Any]:
+def _star(state: Any, legal: list[str], parsed: Mapping[str, Any]) -> dict[str, Any]:
     """Attacks: exact odds. Re-rolls of a waiting roll: its exact expected result now and
     with that die rolled again, and for whom it is good. Movement steps: where the element
     would stand after the step (the engine's own geometry), for the board's preview. A CMD
@@ -274,7 +278,7 @@ def _star(state: Any, legal: list[str]) -> dict[str, Any]:
 
     out: dict[str, Any] = {}
     for text in legal:
-        action = parse_action(text)
+        action = parsed.get(text) or parse_action(text)
         if isinstance(action, Assign) and ":" in action.target:
             system = state.setup.data.systems[action.target.partition(":")[2]]
             out[text] = {"system": system.name, "activation": system.activation,

@@ -63,7 +63,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import event
 from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
 
 from ..dice import Roll
 from ..errors import LeviathansError
@@ -83,6 +83,8 @@ __all__ = [
     "new_game_id",
     "new_seat_token",
     "open_storage",
+    "read_step_note",
+    "step_note",
     "upgrade_database",
 ]
 
@@ -242,10 +244,36 @@ class Storage(Protocol):
     def close(self) -> None: ...
 
 
-#: The PostgreSQL channel on which every stored change is announced (``GAME SEQ`` for an
-#: action, ``GAME seats`` for a seat taken or handed to a bot), for the other server processes
-#: (issue 19.1).
+#: The PostgreSQL channel on which every stored change is announced (``GAME SEQ TIME ACTION``
+#: for an action: the step itself, so that the other processes need not read it back;
+#: ``GAME SEQ`` alone for one too long for a notification; ``GAME seats`` for a seat taken or
+#: handed to a bot), for the other server processes (issue 19.1).
 CHANNEL = "leviathans"
+#: Longest announcement carrying its step (PostgreSQL's limit is 8000 bytes).
+_NOTE_MAX = 7000
+
+
+def step_note(row: ActionRow) -> str:
+    """The announcement of a stored action: game, step number, time and action text (the
+    rolls are not needed: a process replays the step with the game's own dice)."""
+    note = f"{row.game_id} {row.seq} {row.created.astimezone(UTC).isoformat()} {row.action}"
+    if row.action is None or len(note.encode()) > _NOTE_MAX:
+        return f"{row.game_id} {row.seq}"
+    return note
+
+
+def read_step_note(game_id: str, what: str) -> ActionRow | None:
+    """The step an announcement's ``what`` (after the game's id) carries, or None (a bare step
+    number, or anything else)."""
+    seq, _, rest = what.partition(" ")
+    created, _, action = rest.partition(" ")
+    if not seq.isdigit() or not action:
+        return None
+    try:
+        when = datetime.fromisoformat(created).astimezone(UTC)
+    except ValueError:
+        return None
+    return ActionRow(game_id, int(seq), action, (), when)
 
 
 # --- checks and conversions shared by both implementations --------------------------------
@@ -813,7 +841,9 @@ def _sqlite_wal(cursor: Any) -> str:
 def _make_engine(url: sa.URL) -> sa.Engine:
     """An engine set up for this package's use: see :class:`SqlStorage` for why each setting."""
     if url.get_backend_name() != "sqlite":
-        return sa.create_engine(url, pool_pre_ping=True)
+        engine = sa.create_engine(url)
+        _ping_when_idle(engine)
+        return engine
     engine = sa.create_engine(url, connect_args={"check_same_thread": False})
 
     @event.listens_for(engine, "connect")
@@ -841,6 +871,40 @@ def _make_engine(url: sa.URL) -> sa.Engine:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
+
+
+#: A pooled PostgreSQL connection unused for longer than this (seconds) is checked (a ping)
+#: before it is handed out again.
+PING_AFTER = 1.0
+_USED = "leviathans_used"  # the pool record's info: when the connection was last handed back
+
+
+def _ping_when_idle(engine: sa.Engine) -> None:
+    """Check a pooled connection before use, as ``pool_pre_ping`` does, but only one that has
+    lain idle for more than :data:`PING_AFTER`: a ping is a round trip to the server, and
+    under load every connection is back in use within milliseconds (the ping was a third of
+    the round trips of a look). A dead one is replaced (the pool tries another). One that dies
+    between two uses less than a second apart fails its statement instead: the caller gets a
+    :class:`StorageError` ("try again"), and the pool drops every connection as old as it."""
+
+    @event.listens_for(engine, "connect")
+    def _connected(dbapi_connection: Any, record: Any) -> None:
+        record.info[_USED] = time.monotonic()
+
+    @event.listens_for(engine, "checkin")
+    def _checkin(dbapi_connection: Any, record: Any) -> None:
+        record.info[_USED] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checkout(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+        if time.monotonic() - record.info.get(_USED, 0.0) <= PING_AFTER:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except Exception as exc:
+            if engine.dialect.is_disconnect(exc, dbapi_connection, None):  # type: ignore[arg-type]
+                raise DisconnectionError(f"stale connection: {exc}") from exc
+            raise
 
 
 def alembic_config(url: str | None = None) -> Config:
@@ -1117,10 +1181,50 @@ class SqlStorage:
             raise StorageError(f"{self}: {what}: {_reason(exc)}") from exc
         return _seat_from(row)
 
+    @contextmanager
+    def _driver(self, what: str) -> Iterator[Any]:
+        """PostgreSQL: a cursor of a pooled connection of the driver's own (psycopg), in a
+        transaction committed on success. The two statements of every action (store it; load
+        another process's) go this way: SQLAlchemy's own handling of a statement costs some
+        ten times psycopg's. Errors as :meth:`_connect`'s; a broken connection is dropped
+        from the pool (and with it every connection as old), as SQLAlchemy does."""
+        import psycopg
+
+        if self._closed:
+            raise StorageError(f"{self}: the storage is closed")
+        try:
+            pooled = self._engine.raw_connection()
+        except SQLAlchemyError as exc:
+            raise StorageError(f"{self}: {what}: {_reason(exc)}") from exc
+        conn: Any = pooled.driver_connection
+        try:
+            try:
+                with conn.cursor() as cursor:
+                    yield cursor
+                conn.commit()
+            except BaseException:
+                if not conn.closed:
+                    with contextlib.suppress(psycopg.Error):
+                        conn.rollback()
+                raise
+        except psycopg.IntegrityError:
+            raise
+        except psycopg.Error as exc:
+            if conn.closed or conn.broken:
+                self._engine.pool._invalidate(pooled, exc)
+            first = str(exc).strip().splitlines()
+            raise StorageError(f"{self}: {what}: {first[0] if first else type(exc).__name__}"
+                               ) from exc
+        finally:
+            pooled.close()
+
     def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None) -> None:
         row = _check_action(row)
         outcome_json = _check_outcome(row, outcome)
         what = f"saving action {row.seq} of game {row.game_id!r}"
+        if self._pg:
+            self._append_pg(row, outcome_json, what)
+            return
         try:
             with self._connect(what, write=True) as conn:
                 game = conn.execute(_GAME_STATUS, {"gid": row.game_id}).first()
@@ -1137,12 +1241,50 @@ class SqlStorage:
                     conn.execute(_FINISH_GAME, {"gid": row.game_id, "upd": row.created,
                                                 "out": outcome_json})
                 if self._pg:  # sent at commit, to every process listening (issue 19.1)
-                    conn.execute(_NOTIFY, {"p": f"{row.game_id} {row.seq}"})
+                    conn.execute(_NOTIFY, {"p": step_note(row)})
         except IntegrityError as exc:  # the row lock makes this unlikely; a duplicate all the same
             raise Conflict(f"game {row.game_id!r}: action {row.seq} is already taken") from exc
 
+    def _append_pg(self, row: ActionRow, outcome_json: str | None, what: str) -> None:
+        """:meth:`append_action` on PostgreSQL, the same statements through the driver."""
+        import psycopg
+
+        try:
+            with self._driver(what) as cursor:
+                # the game's row locked: appends to one game queue up here
+                game = cursor.execute("SELECT status FROM games WHERE id = %s FOR UPDATE",
+                                      (row.game_id,)).fetchone()
+                if game is None:
+                    raise StorageError(f"no game {row.game_id!r}")
+                last = cursor.execute("SELECT max(seq) FROM actions WHERE game_id = %s",
+                                      (row.game_id,)).fetchone()[0]
+                _check_next(row, last, game[0])
+                # One statement: the action inserted, the game's row touched (or finished),
+                # and the step announced at commit to every process listening (issue 19.1).
+                when = row.created.astimezone(UTC)
+                cursor.execute(
+                    "WITH stored AS (INSERT INTO actions (game_id, seq, action, rolls, created) "
+                    "VALUES (%s, %s, %s, %s, %s)), touched AS (UPDATE games SET updated = %s, "
+                    "status = coalesce(%s, status), outcome = coalesce(%s, outcome) "
+                    "WHERE id = %s) SELECT pg_notify(%s, %s)",
+                    (row.game_id, row.seq, row.action, _dump_rolls(row.rolls, "rolls"), when,
+                     when, None if outcome_json is None else "finished", outcome_json,
+                     row.game_id, CHANNEL, step_note(row)))
+        except psycopg.IntegrityError as exc:  # the row lock makes this unlikely
+            raise Conflict(f"game {row.game_id!r}: action {row.seq} is already taken") from exc
+
     def actions_after(self, game_id: str, seq: int) -> list[ActionRow]:
-        with self._connect(f"reading the actions of game {game_id!r}") as conn:
+        what = f"reading the actions of game {game_id!r}"
+        if self._pg:
+            with self._driver(what) as cursor:
+                found = cursor.execute(
+                    "SELECT seq, action, rolls, created FROM actions "
+                    "WHERE game_id = %s AND seq > %s ORDER BY seq", (game_id, seq)).fetchall()
+            return [ActionRow(game_id, n, action,
+                              _load_rolls(rolls, f"game {game_id!r}: action {n}"),
+                              created.astimezone(UTC))
+                    for n, action, rolls, created in found]
+        with self._connect(what) as conn:
             rows = conn.execute(_AFTER, {"gid": game_id, "seq": seq}).all()
         return [_action_from(r) for r in rows]
 

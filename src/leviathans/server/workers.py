@@ -56,7 +56,10 @@ def serve_worker(app: Any, host: str, port: int, log_level: str) -> None:
 
     sock = reuse_port_socket(host, port)
     sock.listen(2048)
+    from .app import quiet_collector
+
     server = uvicorn.Server(uvicorn.Config(app, log_level=log_level))
+    quiet_collector()
     server.run(sockets=[sock])
 
 
