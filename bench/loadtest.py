@@ -27,7 +27,8 @@ count given, each on an empty database, with a summary line per count. Each proc
 on its own port, as separate machines would. A game over HTTP keeps to one process (one
 keep-alive connection, as a browser tab behind a proxy); a game over websockets has its two
 seats on two different processes, so every action reaches the other seat through the
-database's notifications.
+database's notifications. Games are spread so that each process gets its share of HTTP games
+and of websocket seats of each rule set (:func:`process_of`).
 """
 
 from __future__ import annotations
@@ -297,14 +298,23 @@ async def send_action(ws: ClientConnection, token: str, state: dict[str, Any],
                               "expect": state["seq"] + 1}))
 
 
+def process_of(n: int, processes: int) -> int:
+    """The process game ``n`` starts on. Games alternate HTTP/websocket (``n % 2``) and pair
+    by rule set (``n // 2 % 2``), so each block of four holds one game of each kind: the
+    block's number cycles each kind over the processes (``n % N`` gave process 0 every HTTP
+    game with two processes), offset by the kind so that the four start apart."""
+    return (n // 4 + n % 4) % processes
+
+
 async def one_game(n: int, addresses: list[tuple[str, int]], seed: int, stats: Stats,
                    lite: bool, turn_limits: dict[str, int]) -> None:
     ruleset = ("airfleet", "starship")[n // 2 % 2]
     mode = "http" if n % 2 == 0 else "ws"
     rng = random.Random(seed * 1000 + n)
-    # game n on process n mod N; over websockets, its second seat on the next process
-    host, port = addresses[n % len(addresses)]
-    other_host, other_port = addresses[(n + 1) % len(addresses)]
+    # over websockets, the second seat on the next process
+    at = process_of(n, len(addresses))
+    host, port = addresses[at]
+    other_host, other_port = addresses[(at + 1) % len(addresses)]
     http = Http(host, port)
     try:
         status, content = await http.request("POST", "/api/games", {
