@@ -38,6 +38,7 @@ from ..rulesets.airfleet.actions import STEPS, Cease, Deploy, Fire, Step, parse_
 from ..rulesets.airfleet.deployment import placements
 from . import fastkernel as FK
 from .airfleet import AirFleetEnv, AirFleetObservation
+from .vector import reset_seeds
 
 __all__ = ["FastAirFleetVec", "fast_refusal"]
 
@@ -199,14 +200,7 @@ class FastAirFleetVec(VectorEnv):
         """New games in every slot, seeded as :meth:`BatchedEnv.reset` seeds them (each game's
         dice ``SeededDice(seed + i)``; later games' seeds drawn as the AEC environment draws
         them). ``options`` is accepted for the API and ignored."""
-        if seed is None:
-            seeds: list[int | None] = [None] * self.num_envs
-        elif isinstance(seed, int | np.integer):
-            seeds = [int(seed) + i for i in range(self.num_envs)]
-        else:
-            seeds = [int(s) for s in seed]
-            if len(seeds) != self.num_envs:
-                raise LeviathansError(f"reset: {len(seeds)} seeds for {self.num_envs} games")
+        seeds = reset_seeds(seed, self.num_envs)
         for b, given in enumerate(seeds):
             if given is not None or self._rngs[b] is None:
                 if given is not None and not 0 <= given < SEED_LIMIT:

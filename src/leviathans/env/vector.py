@@ -50,10 +50,23 @@ from numpy.typing import NDArray
 from ..errors import LeviathansError
 from .base import LeviathansEnv
 
-__all__ = ["BatchedEnv", "random_actions"]
+__all__ = ["BatchedEnv", "random_actions", "reset_seeds"]
 
 Obs = dict[str, NDArray[Any]]
 EnvFactory = Callable[[], LeviathansEnv[Any]]
+
+
+def reset_seeds(seed: int | Sequence[int] | None, games: int) -> list[int | None]:
+    """``reset``'s ``seed`` per game: an int gives game ``i`` ``seed + i``; a sequence gives
+    one seed per game; ``None``, none (each game's generator draws its own)."""
+    if seed is None:
+        return [None] * games
+    if isinstance(seed, int | np.integer):
+        return [int(seed) + i for i in range(games)]
+    seeds: list[int | None] = [int(s) for s in seed]
+    if len(seeds) != games:
+        raise LeviathansError(f"reset: {len(seeds)} seeds for {games} games")
+    return seeds
 
 
 def random_actions(mask: NDArray[Any], rng: np.random.Generator) -> NDArray[np.int64]:
@@ -284,14 +297,7 @@ class BatchedEnv(VectorEnv):
         """New games in every slot. ``seed``: an int (game ``i`` gets ``seed + i``), one seed
         per game, or ``None`` (each game's own generator draws its dice seed). ``options``
         is accepted for the API and ignored (the setup is fixed by ``make_env``)."""
-        if seed is None:
-            seeds: list[int | None] = [None] * self.num_envs
-        elif isinstance(seed, int | np.integer):
-            seeds = [int(seed) + i for i in range(self.num_envs)]
-        else:
-            seeds = [int(s) for s in seed]
-            if len(seeds) != self.num_envs:
-                raise LeviathansError(f"reset: {len(seeds)} seeds for {self.num_envs} games")
+        seeds = reset_seeds(seed, self.num_envs)
         if self._games is not None:
             self._games.reset(seeds)
         else:
