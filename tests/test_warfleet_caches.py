@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leviathans.bots import make_bot
 from leviathans.bots.greedy_warfleet import (
     CAUTION,
     CLOSING,
@@ -40,6 +39,7 @@ from leviathans.rulesets.warfleet.geometry import (
     struck_locations,
 )
 from leviathans.rulesets.warfleet.setup import AFLOAT
+from warfleet_games import greedy_positions, ship_to_move
 
 
 def _old_relative(origin: Hex, target: Hex, facing: int) -> int:
@@ -185,16 +185,7 @@ def _old_score(scorer: _PositionScorer, h: Hex, f: Facing) -> float:
 
 def _greedy_positions(seed: int, limit: int) -> Iterator[GameState]:
     """The positions of a greedy-against-greedy fleet action (the fleets close in)."""
-    setup = load_scenario("fleet-action")
-    setup = setup.with_options(setup.options.changed(turn_limit=limit))
-    dice = SeededDice(seed)
-    bots = {side: make_bot("greedy", k) for k, side in enumerate(setup.sides)}
-    state = WARFLEET.new_game(setup, dice)
-    while state.outcome is None:
-        yield state
-        player = state.to_move
-        assert player is not None
-        state = state.apply(bots[player].choose(state), dice)
+    return greedy_positions(seed, limit, lambda k: k)
 
 
 def _old_ends(board: Any, start: Hex, facing0: Facing, mp: int, may_pivot: bool
@@ -231,10 +222,7 @@ def test_the_greedy_scores_and_move_ends_answer_as_before() -> None:
     for k, state in enumerate(_greedy_positions(4, limit=5)):
         if state.phase != Phase.MOVEMENT or state.moving is not None or k % 3:
             continue
-        first = next(iter(state.legal_actions()))
-        i = state.index(first.ship)
-        assert i is not None
-        s = state.ships[i]
+        i, s = ship_to_move(state)
         assert s.hex is not None
         mp = state.mp(i)
         ends = _move_ends(state.setup.board, s.hex, s.facing, mp, True)

@@ -14,23 +14,14 @@ import pytest
 
 from leviathans.board import Board
 from leviathans.bots import greedy_warfleet as gw
-from leviathans.bots import make_bot
 from leviathans.dice import SeededDice
-from leviathans.rulesets.warfleet import WARFLEET, GameState, Phase, load_scenario, rules
+from leviathans.rulesets.warfleet import GameState, Phase, rules
+from warfleet_games import greedy_positions, ship_to_move
 
 
 def _positions(seed: int, limit: int) -> Iterator[GameState]:
     """The positions of a greedy-against-greedy fleet action."""
-    setup = load_scenario("fleet-action")
-    setup = setup.with_options(setup.options.changed(turn_limit=limit))
-    dice = SeededDice(seed)
-    bots = {side: make_bot("greedy", 2 * seed + k) for k, side in enumerate(setup.sides)}
-    state = WARFLEET.new_game(setup, dice)
-    while state.outcome is None:
-        yield state
-        player = state.to_move
-        assert player is not None
-        state = state.apply(bots[player].choose(state), dice)
+    return greedy_positions(seed, limit, lambda k: 2 * seed + k)
 
 
 class _Count:
@@ -160,10 +151,7 @@ def test_only_the_move_ends_an_enemy_is_in_reach_of_are_scored_one_by_one(
     for state in _positions(5, limit=8):
         if state.phase != Phase.MOVEMENT or state.moving is not None:
             continue
-        first = next(iter(state.legal_actions()))
-        i = state.index(first.ship)
-        assert i is not None
-        s = state.ships[i]
+        i, s = ship_to_move(state)
         assert s.hex is not None
         scorer = gw._PositionScorer(state, i)
         ends = gw._move_ends(state.setup.board, s.hex, s.facing, state.mp(i), True)
@@ -220,10 +208,7 @@ def test_move_ends_away_from_the_edges_ask_the_board_once_per_first_turn(
     for state in _positions(7, limit=10):
         if state.phase != Phase.MOVEMENT or state.moving is not None:
             continue
-        first = next(iter(state.legal_actions()))
-        i = state.index(first.ship)
-        assert i is not None
-        s = state.ships[i]
+        i, s = ship_to_move(state)
         assert s.hex is not None
         column, row = s.hex.offset()
         mp = state.mp(i)

@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from ..errors import LeviathansError
@@ -38,7 +37,7 @@ from ..rulesets.airfleet.actions import STEPS, Cease, Deploy, Fire, Step, parse_
 from ..rulesets.airfleet.deployment import placements
 from . import fastkernel as FK
 from .airfleet import AirFleetEnv, AirFleetObservation
-from .vector import reset_seeds
+from .vector import reset_seeds, set_spaces
 
 __all__ = ["FastAirFleetVec", "fast_refusal"]
 
@@ -159,15 +158,10 @@ class FastAirFleetVec(VectorEnv):
         env = AirFleetEnv(setup, turn_limit=None)
         self.setup = setup
         self.table = env.table
-        self.possible_agents: list[str] = list(env.possible_agents)
-        if self.possible_agents != list(setup.sides):
+        if list(env.possible_agents) != list(setup.sides):
             raise LeviathansError("the compiled air-fleet environment needs the agents in "
                                   "the setup's side order")
-        self.single_observation_space = env.observation_space(self.possible_agents[0])
-        self.single_action_space = env.action_space(self.possible_agents[0])
-        self.num_envs = num_envs
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.possible_agents: list[str] = set_spaces(self, env, num_envs)
         self.copy = copy
         self.workers = workers
         self._t, _ = tables_for(setup)

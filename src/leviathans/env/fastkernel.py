@@ -15,8 +15,6 @@ the setup are :class:`Static` (built by :mod:`leviathans.env.fast` from the engi
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar, cast
@@ -25,7 +23,7 @@ import numba
 import numpy as np
 
 from ..fastbattle import kernel as K
-from ..fastbattle.cache import SOURCES
+from ..fastbattle.cache import SOURCES, keep_in_step
 from ..rulesets.airfleet import primitives as P
 from ..rulesets.airfleet.ships import AFLOAT, KEEL_BROKEN, REMOVED
 
@@ -45,34 +43,10 @@ F, L, R, E = 0, 1, 2, 3
 NOTHING, BEGIN_TURN, SETTLE_MOVEMENT, BEGIN_GUNNERY, SETTLE_GUNNERY, END_TURN = range(6)
 
 
-def keep_in_step(cache: Path | None = None) -> None:
-    """Clear this module's cached machine code if a source it is built from changed: numba
-    checks only this file, but the code compiles the battle loop's functions and the rules'
-    integer primitives into it (as :func:`leviathans.fastbattle.cache.keep_in_step` does for
-    the loop)."""
-    cache = cache or Path(__file__).with_name("__pycache__")
-    h = hashlib.sha256()
-    for name in (*SOURCES, __name__):
-        spec = importlib.util.find_spec(name)
-        if spec is not None and spec.origin is not None:
-            h.update(name.encode())
-            h.update(Path(spec.origin).read_bytes())
-    stamp = cache / "fastkernel-sources.sha256"
-    try:
-        if stamp.read_text() == h.hexdigest():
-            return
-    except OSError:
-        pass
-    try:
-        for path in cache.glob("fastkernel.*.nb[ic]"):
-            path.unlink(missing_ok=True)
-        cache.mkdir(exist_ok=True)
-        stamp.write_text(h.hexdigest())
-    except OSError:  # a read-only install: numba then keeps its cache elsewhere, or none
-        pass
-
-
-keep_in_step()  # (the functions below are loaded from the cache at their first call)
+# numba checks only this file, but the step compiles the battle loop's functions and the
+# rules' integer primitives into it: its cache is cleared when any of them changes
+keep_in_step(Path(__file__).with_name("__pycache__"), sources=(*SOURCES, __name__),
+             stem="fastkernel")  # (the functions below are loaded from the cache at first call)
 
 
 def jit(f: F_) -> F_:

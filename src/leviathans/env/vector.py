@@ -50,10 +50,21 @@ from numpy.typing import NDArray
 from ..errors import LeviathansError
 from .base import LeviathansEnv
 
-__all__ = ["BatchedEnv", "random_actions", "reset_seeds"]
+__all__ = ["BatchedEnv", "random_actions", "reset_seeds", "set_spaces"]
 
 Obs = dict[str, NDArray[Any]]
 EnvFactory = Callable[[], LeviathansEnv[Any]]
+
+
+def set_spaces(vec: VectorEnv, env: LeviathansEnv[Any], num_envs: int) -> list[str]:
+    """A vector env's single and batched spaces from one game's ``env`` (every agent's spaces
+    are alike); returns the agents."""
+    vec.single_observation_space = env.observation_space(env.possible_agents[0])
+    vec.single_action_space = env.action_space(env.possible_agents[0])
+    vec.num_envs = num_envs
+    vec.observation_space = batch_space(vec.single_observation_space, num_envs)
+    vec.action_space = batch_space(vec.single_action_space, num_envs)
+    return list(env.possible_agents)
 
 
 def reset_seeds(seed: int | Sequence[int] | None, games: int) -> list[int | None]:
@@ -252,16 +263,11 @@ class BatchedEnv(VectorEnv):
             raise LeviathansError(f"workers must be from 1 to num_envs ({num_envs}), "
                                   f"not {workers}")
         first = make_env()
-        self.possible_agents: list[str] = list(first.possible_agents)
-        self.single_observation_space = first.observation_space(self.possible_agents[0])
-        self.single_action_space = first.action_space(self.possible_agents[0])
-        self.num_envs = num_envs
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.possible_agents: list[str] = set_spaces(self, first, num_envs)
         self.workers = workers
         self.copy = copy
         obs_dim = first.encoder.size
-        n_actions = int(self.single_action_space.n)
+        n_actions = int(first.action_space(self.possible_agents[0]).n)
         dims = (obs_dim, n_actions, len(self.possible_agents))
         self._conns: list[multiprocessing.connection.Connection] = []
         self._processes: list[Any] = []

@@ -26,9 +26,9 @@ SOURCES = (
 )
 
 
-def digest() -> str:
+def digest(sources: tuple[str, ...] = SOURCES) -> str:
     h = hashlib.sha256()
-    for name in SOURCES:
+    for name in sources:
         spec = importlib.util.find_spec(name)
         if spec is None or spec.origin is None:
             continue
@@ -37,19 +37,21 @@ def digest() -> str:
     return h.hexdigest()
 
 
-def keep_in_step(cache: Path | None = None) -> None:
-    """Clear the kernel's cached machine code (in ``cache``, by default numba's folder beside
-    the kernel) if any source it is built from has changed."""
+def keep_in_step(cache: Path | None = None, *, sources: tuple[str, ...] = SOURCES,
+                 stem: str = "kernel") -> None:
+    """Clear the cached machine code of module ``stem`` (in ``cache``, by default numba's
+    folder beside the kernel) if any of the ``sources`` it is built from has changed; the
+    compiled environment (:mod:`leviathans.env.fastkernel`) keeps its own cache this way."""
     cache = cache or Path(__file__).with_name("__pycache__")
-    stamp = cache / "kernel-sources.sha256"
-    want = digest()
+    stamp = cache / f"{stem}-sources.sha256"
+    want = digest(sources)
     try:
         if stamp.read_text() == want:
             return
     except OSError:
         pass
     try:
-        for path in cache.glob("kernel.*.nb[ic]"):
+        for path in cache.glob(f"{stem}.*.nb[ic]"):
             path.unlink(missing_ok=True)
         cache.mkdir(exist_ok=True)
         stamp.write_text(want)
