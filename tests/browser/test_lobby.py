@@ -209,3 +209,22 @@ def test_the_invite_link_is_copied(browser: Browser, server: str) -> None:
         Shots("invite")(page, "copied")
     finally:
         context.close()
+
+
+def test_the_lobby_fits_a_phone(browser: Browser, server: str, shots: Shots) -> None:
+    """At 390 px the new-game form, deployment included, is no wider than the screen: the
+    deployment's side and zones stack (side by side they pushed the page to 441 px)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True)
+    try:
+        page = context.new_page()
+        lobby(page, server)
+        expect(page.locator("#deploy-box")).to_be_visible()
+        expect(page.locator("#deploy-map svg")).to_be_visible()
+        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 390
+        for box in ("#deploy-west", "#deploy-depth", "#deploy-map"):
+            right = page.locator(box).evaluate("e => e.getBoundingClientRect().right")
+            assert right <= 390, (box, right)
+        shots(page, "phone-lobby")
+    finally:
+        context.close()
