@@ -228,11 +228,11 @@ def _bare(store: Any) -> Any:
     """``store.append_action`` announcing the step by its number only (as before)."""
     import leviathans.server.storage as storage
 
-    def append(row: ActionRow, outcome: Any = None) -> None:
+    def append(row: ActionRow, outcome: Any = None, human: str | None = None) -> None:
         original = storage.step_note
         storage.step_note = lambda r: f"{r.game_id} {r.seq}"  # type: ignore[assignment]
         try:
-            type(store).append_action(store, row, outcome)
+            type(store).append_action(store, row, outcome, human)
         finally:
             storage.step_note = original
 

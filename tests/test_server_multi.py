@@ -447,3 +447,43 @@ def test_an_action_checked_against_a_copy_another_process_moved_past_is_taken(
                 manager.storage.close()
 
     asyncio.run(run())
+
+
+def test_a_player_acting_on_a_process_not_yet_told_of_a_hand_over_is_refused(
+        postgres_url: str) -> None:  # noqa: F811
+    """Process a hands a seat to a bot; process b has not heard (it is not listening here)
+    and still holds the seat as a human's. A player's action through b is refused by the
+    store (the hand-over and the action take the same lock): 403, nothing stored, b's seats
+    read again and its dice where a fresh load's are."""
+    from leviathans.protocol import Concede, Draw
+    from leviathans.server.games import ApiError, GameManager
+
+    async def run() -> None:
+        a, b = GameManager(SqlStorage(postgres_url)), GameManager(SqlStorage(postgres_url))
+        fresh = GameManager(SqlStorage(postgres_url))
+        try:
+            session, held = await a.create("airfleet", "british", "hotseat")
+            gid = session.game.id
+            mine = await b.get(gid)
+            side = mine.state.to_move
+            action = next(x.text() for x in mine.state.legal_actions()
+                          if not isinstance(x, Concede | Draw))
+            # a's hand-over as stored (a's own bot is not run: only b's copy matters here)
+            a.storage.seat_to_bot(gid, side, "random", 11)
+            assert mine.seats[side].kind == "human"  # b has not heard
+            with pytest.raises(ApiError) as info:
+                await b.act(gid, held[side], action)
+            assert info.value.status == 403 and "bot" in str(info.value)
+            assert [r.seq for r in a.storage.actions(gid)] == [0]
+            assert mine.seq == 0 and mine.seats[side].kind == "bot"
+            for task in (mine.bot_task,):  # b now plays the seat: not in this test
+                if task is not None:
+                    task.cancel()
+            loaded = await fresh.get(gid)
+            assert loaded.dice.inner.generator.getstate() == \
+                mine.dice.inner.generator.getstate()  # type: ignore[attr-defined]
+        finally:
+            for manager in (a, b, fresh):
+                manager.storage.close()
+
+    asyncio.run(run())

@@ -379,11 +379,12 @@ class FlakyStorage(MemoryStorage):
         super().__init__()
         self.failures = 0
 
-    def append_action(self, row: Any, outcome: dict[str, Any] | None = None) -> None:
+    def append_action(self, row: Any, outcome: dict[str, Any] | None = None,
+                      human: str | None = None) -> None:
         if self.failures:
             self.failures -= 1
             raise StorageError("database is locked")
-        super().append_action(row, outcome)
+        super().append_action(row, outcome, human)
 
 
 def test_a_failed_write_refuses_the_action_and_keeps_the_game_whole() -> None:

@@ -33,6 +33,7 @@ from leviathans.server.storage import (
     Conflict,
     GameRow,
     MemoryStorage,
+    SeatHanded,
     SeatRow,
     SqlStorage,
     Storage,
@@ -201,6 +202,26 @@ def test_append_refuses_a_taken_or_skipped_seq(store: Storage) -> None:
     stored = store.get_game(game.id)
     assert stored is not None and stored.updated == at(2)
     store.append_action(act(game, 3, 4))  # the right one still goes in
+    assert [a.seq for a in store.actions(game.id)] == [0, 1, 2, 3]
+
+
+def test_a_players_action_for_a_seat_handed_to_a_bot_is_refused(store: Storage) -> None:
+    """Issue 19.1: a process that has not yet heard of a hand-over (made by another) passes
+    the acting player's side; the store, under the lock the hand-over takes, refuses the
+    action once the seat is a bot's, and stores nothing."""
+    game, _ = new_game(store, sides=("british", "german", "french"))
+    store.append_action(act(game, 1, 1), human="british")  # still a human's: taken
+    store.seat_to_bot(game.id, "british", "random", 7)
+    with pytest.raises(SeatHanded, match="british seat is played by a bot") as info:
+        store.append_action(act(game, 2, 2), human="british")
+    assert isinstance(info.value, Conflict)
+    assert [a.seq for a in store.actions(game.id)] == [0, 1]
+    stored = store.get_game(game.id)
+    assert stored is not None and stored.updated == at(1)
+    store.append_action(act(game, 2, 3), human="german")  # another human seat: taken
+    store.append_action(act(game, 3, 4))  # the bot's own step (no player): taken
+    with pytest.raises(SeatHanded):  # a seat that was never a human's
+        store.append_action(act(game, 4, 5), human="french")
     assert [a.seq for a in store.actions(game.id)] == [0, 1, 2, 3]
 
 

@@ -34,7 +34,7 @@ from ..records import FORMAT, VERSION, GameRecord
 from ..rulesets import get_ruleset
 from .bot_turns import decide
 from .setups import custom_setup, fleets_title
-from .storage import ActionRow, Conflict, GameRow, SeatRow, Storage, read_step_note
+from .storage import ActionRow, Conflict, GameRow, SeatHanded, SeatRow, Storage, read_step_note
 from .visibility import SPECTATOR, StepLog, ViewCache, Viewer, actor_of, seers
 
 __all__ = ["ApiError", "GameManager", "Session"]
@@ -564,7 +564,7 @@ class GameManager:
             before = session.seq
             try:
                 action = self._checked(session, side, viewer, text, expect)
-                await self._apply(session, action)
+                await self._apply(session, action, human=side)
             except ApiError as first:
                 # Several processes: the action was checked against this process's copy, which
                 # another process may have moved past (its announcement still on its way).
@@ -576,7 +576,7 @@ class GameManager:
                     raise
                 try:
                     action = self._checked(session, side, viewer, text, expect)
-                    await self._apply(session, action)
+                    await self._apply(session, action, human=side)
                 except ApiError:
                     if isinstance(first, _MovedOn):  # a race lost at the store says so
                         raise first from None
@@ -621,8 +621,10 @@ class GameManager:
         if session.seats[other].kind == "bot":
             await self._apply(session, bot_answer(session.state, other))
 
-    async def _apply(self, session: Session, action: Any) -> None:
-        """Apply and persist (caller holds the lock); a refused action changes nothing."""
+    async def _apply(self, session: Session, action: Any, human: str | None = None) -> None:
+        """Apply and persist (caller holds the lock); a refused action changes nothing.
+        ``human``: the side whose player sent it (the store refuses it if another process
+        has handed that seat to a bot meanwhile)."""
         if session.stale:
             raise ApiError(409, "the game moved on meanwhile; reload")
         text = action.text()
@@ -638,7 +640,17 @@ class GameManager:
             session.dice.rolls.clear()
             row = ActionRow(session.game.id, session.seq + 1, text, rolls, _now())
             outcome = new.outcome.to_dict() if new.outcome is not None else None
-            await asyncio.to_thread(self.storage.append_action, row, outcome)
+            await asyncio.to_thread(self.storage.append_action, row, outcome, human=human)
+        except SeatHanded:
+            # Another process handed the seat to a bot after this one last read the seats:
+            # the dice go back (nothing was stored) and the seats are read again.
+            if generator is not None and dice_at is not None:
+                generator.setstate(dice_at)
+                session.dice.rolls.clear()
+            else:
+                await self._resync(session)
+            await self._reload_seats(session)
+            raise ApiError(403, "that seat is played by a bot") from None
         except Conflict:
             # Another server process got there first: our copy is stale. With the dice put
             # back where they were (the state itself is unchanged: states are immutable), the

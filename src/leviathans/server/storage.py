@@ -118,6 +118,11 @@ class Conflict(StorageError):
     lost), is not the next one, or the game is over. Reload the game and try again."""
 
 
+class SeatHanded(Conflict):
+    """A player's action for a seat that is a bot's by now: another process handed the seat
+    over after this one last read it. Nothing was stored; reload the seats."""
+
+
 def new_game_id() -> str:
     """A fresh game id: short enough for a URL, too random to guess other games from."""
     return secrets.token_urlsafe(9)
@@ -215,12 +220,16 @@ class Storage(Protocol):
         is over."""
         ...
 
-    def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None) -> None:
+    def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None,
+                      human: str | None = None) -> None:
         """Add the game's next action, atomically and durably.
 
         ``row.seq`` must be exactly the last ``seq`` + 1, else :class:`Conflict`. The game's
         ``updated`` becomes ``row.created``; with an ``outcome`` the game is also marked
-        finished, and no action may follow.
+        finished, and no action may follow. ``human``: the side whose player sent the action;
+        if that seat is a bot's by now (handed over by another process since the caller read
+        the seats) the action is refused with :class:`SeatHanded`, under the same lock as
+        :meth:`seat_to_bot`, so a hand-over and a player's action never both go through.
         """
         ...
 
@@ -603,7 +612,8 @@ class MemoryStorage:
             self._tokens[seat.token] = seat
             return seat
 
-    def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None) -> None:
+    def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None,
+                      human: str | None = None) -> None:
         row = _check_action(row)
         outcome_json = _check_outcome(row, outcome)
         with self._lock:
@@ -612,6 +622,9 @@ class MemoryStorage:
             if mem is None:
                 raise StorageError(f"no game {row.game_id!r}")
             _check_next(row, mem.actions[-1].seq if mem.actions else None, mem.row.status)
+            if human is not None:
+                _check_human(row, human, next((s.kind for s in mem.seats if s.side == human),
+                                              None))
             mem.actions.append(row)
             if outcome_json is None:
                 mem.row = replace(mem.row, updated=row.created)
@@ -653,6 +666,13 @@ def _claim_left(held: tuple[int, str, float] | None, seq: int, holder: str,
     if held_seq < seq or expires <= now or (held_seq == seq and held_by == holder):
         return 0.0
     return max(expires - now, 0.001)
+
+
+def _check_human(row: ActionRow, side: str, kind: str | None) -> None:
+    """Raise :class:`SeatHanded` unless ``side``'s seat is still a human's."""
+    if kind != "human":
+        raise SeatHanded(f"game {row.game_id!r}: the {side} seat is played by a bot now: "
+                         f"action {row.seq} ({row.action!r}) is not taken")
 
 
 def _check_next(row: ActionRow, last: int | None, status: str) -> None:
@@ -963,6 +983,9 @@ _GAME_STATUS = (sa.select(games_table.c.status)
                 .where(games_table.c.id == sa.bindparam("gid")).with_for_update())
 _LAST_SEQ = (sa.select(sa.func.max(actions_table.c.seq))
              .where(actions_table.c.game_id == sa.bindparam("gid")))
+_SEAT_KIND = (sa.select(seats_table.c.kind)
+              .where(seats_table.c.game_id == sa.bindparam("gid"),
+                     seats_table.c.side == sa.bindparam("side")))
 _INSERT_ACTION = actions_table.insert()
 _TOUCH_GAME = (games_table.update().where(games_table.c.id == sa.bindparam("gid"))
                .values(updated=sa.bindparam("upd")))
@@ -1218,12 +1241,13 @@ class SqlStorage:
         finally:
             pooled.close()
 
-    def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None) -> None:
+    def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None,
+                      human: str | None = None) -> None:
         row = _check_action(row)
         outcome_json = _check_outcome(row, outcome)
         what = f"saving action {row.seq} of game {row.game_id!r}"
         if self._pg:
-            self._append_pg(row, outcome_json, what)
+            self._append_pg(row, outcome_json, what, human)
             return
         try:
             with self._connect(what, write=True) as conn:
@@ -1232,6 +1256,9 @@ class SqlStorage:
                     raise StorageError(f"no game {row.game_id!r}")
                 last = conn.execute(_LAST_SEQ, {"gid": row.game_id}).scalar()
                 _check_next(row, last, game.status)
+                if human is not None:
+                    _check_human(row, human, conn.execute(_SEAT_KIND, {
+                        "gid": row.game_id, "side": human}).scalar())
                 conn.execute(_INSERT_ACTION, {
                     "game_id": row.game_id, "seq": row.seq, "action": row.action,
                     "rolls": _dump_rolls(row.rolls, "rolls"), "created": row.created})
@@ -1245,7 +1272,8 @@ class SqlStorage:
         except IntegrityError as exc:  # the row lock makes this unlikely; a duplicate all the same
             raise Conflict(f"game {row.game_id!r}: action {row.seq} is already taken") from exc
 
-    def _append_pg(self, row: ActionRow, outcome_json: str | None, what: str) -> None:
+    def _append_pg(self, row: ActionRow, outcome_json: str | None, what: str,
+                   human: str | None) -> None:
         """:meth:`append_action` on PostgreSQL, the same statements through the driver."""
         import psycopg
 
@@ -1256,9 +1284,16 @@ class SqlStorage:
                                       (row.game_id,)).fetchone()
                 if game is None:
                     raise StorageError(f"no game {row.game_id!r}")
-                last = cursor.execute("SELECT max(seq) FROM actions WHERE game_id = %s",
-                                      (row.game_id,)).fetchone()[0]
+                # the seat read after the lock, in a statement of its own: a statement that
+                # waited for the lock (behind a hand-over, say) would read the seats as they
+                # were before it waited
+                last, kind = cursor.execute(
+                    "SELECT (SELECT max(seq) FROM actions WHERE game_id = %s), "
+                    "(SELECT kind FROM seats WHERE game_id = %s AND side = %s)",
+                    (row.game_id, row.game_id, human)).fetchone()
                 _check_next(row, last, game[0])
+                if human is not None:
+                    _check_human(row, human, kind)
                 # One statement: the action inserted, the game's row touched (or finished),
                 # and the step announced at commit to every process listening (issue 19.1).
                 when = row.created.astimezone(UTC)
