@@ -14,7 +14,9 @@ each by this script's own random-choice clients over the public API, with lite p
 The latency of an action is from sending it to its acknowledgement (the HTTP response, or the
 websocket ``ack``). Reported: games, actions, actions per second, latency p50/p95/p99 for HTTP
 and websocket separately, and errors (any refusal, error message, drop or time-out), which
-must be 0: the exit status is 1 otherwise.
+must be 0: the exit status is 1 otherwise; then the latency by 5-second window of send time
+(actions, p50, p95), which shows the start (every game created at once) apart from the
+steady state.
 
 Options: ``--games``, ``--seed``, ``--database-url`` (another database than a temporary SQLite
 file), ``--profile FILE`` (run the server under cProfile and write its stats there: the event
@@ -69,6 +71,15 @@ class Stats:
     payload_bytes: list[int] = field(default_factory=list)
     games_done: int = 0
     outcomes: dict[str, int] = field(default_factory=dict)
+    #: each action's (send time from the run's start, latency), both in seconds
+    sent: list[tuple[float, float]] = field(default_factory=list)
+    start: float = field(default_factory=time.perf_counter)
+
+    def acted(self, mode: str, sent_at: float) -> None:
+        """An action sent at ``sent_at`` (perf_counter) is acknowledged now."""
+        latency = time.perf_counter() - sent_at
+        self.latency[mode].append(latency)
+        self.sent.append((sent_at - self.start, latency))
 
     def error(self, what: str) -> None:
         self.errors.append(what)
@@ -243,7 +254,7 @@ async def play_http(http: Http, gid: str, tokens: dict[str, str], rng: random.Ra
         await pause(stats, rng)
         start = time.perf_counter()
         status, content = await http.request("POST", f"/api/games/{gid}/actions", body)
-        stats.latency["http"].append(time.perf_counter() - start)
+        stats.acted("http", start)
         if status != 200 or json.loads(content)["seq"] != state["seq"] + 1:
             stats.error(f"POST {gid} {body['action']!r}: {status} {content[:200]!r}")
             return
@@ -271,7 +282,7 @@ async def play_ws_seat(url: str, gid: str, side: str, token: str, rng: random.Ra
                         return
             elif kind == "ack":
                 assert sent_at is not None
-                stats.latency["ws"].append(time.perf_counter() - sent_at)
+                stats.acted("ws", sent_at)
                 sent_at, acked = None, message["seq"]
                 if state is not None and state["game"]["status"] == "finished" \
                         and state["seq"] == acked:
@@ -347,7 +358,7 @@ async def run(urls: list[str], games: int, seed: int, lite: bool, think: float,
     for url in urls:
         host, _, port = url.split("://", 1)[1].rstrip("/").rpartition(":")
         addresses.append((host, int(port)))
-    start = time.perf_counter()
+    stats.start = start = time.perf_counter()
     await asyncio.gather(*(one_game(n, addresses, seed, stats, lite, turn_limits)
                            for n in range(games)))
     return stats, time.perf_counter() - start
@@ -361,6 +372,25 @@ def pct(values: list[float], p: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+#: Width (s) of the windows of send time the latency is also given by: the start (every game
+#: created at once, then every client acting) apart from the steady state after it.
+WINDOW = 5.0
+
+
+def windows(sent: list[tuple[float, float]], width: float = WINDOW
+            ) -> list[tuple[float, int, float, float]]:
+    """The actions by window of send time: (window's start in s, actions, p50 and p95 of
+    their latency in ms) for each window from the run's start to the last action's, empty
+    ones included (0 actions, nan)."""
+    if not sent:
+        return []
+    by_window: dict[int, list[float]] = {}
+    for at, latency in sent:
+        by_window.setdefault(int(max(at, 0.0) // width), []).append(latency * 1000)
+    return [(n * width, len(ms := by_window.get(n, [])), pct(ms, 50), pct(ms, 95))
+            for n in range(max(by_window) + 1)]
 
 
 def report(stats: Stats, elapsed: float, games: int) -> None:
@@ -379,6 +409,10 @@ def report(stats: Stats, elapsed: float, games: int) -> None:
               f"{sum(stats.payload_bytes) / len(stats.payload_bytes) / 1000:.1f} kB, "
               f"max {max(stats.payload_bytes) / 1000:.1f} kB")
     print(f"errors:   {len(stats.errors)}")
+    print(f"latency by {WINDOW:g}-second window of send time (HTTP and websocket together):")
+    print(f"  {'window':>11} {'actions':>7} {'p50':>8} {'p95':>8}")
+    for start, n, p50, p95 in windows(stats.sent):
+        print(f"  {f'{start:g}-{start + WINDOW:g} s':>11} {n:>7} {p50:>8.1f} {p95:>8.1f}")
 
 
 def summary(stats: Stats, elapsed: float, server_cpu: float | None = None,

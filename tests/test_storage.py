@@ -768,3 +768,33 @@ def test_acknowledged_actions_survive_a_killed_process(tmp_path: Path, kills: li
             with store._engine.connect() as conn:
                 assert conn.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"
 
+
+
+def test_postgres_reads_a_catch_up_in_one_round_trip(postgres_url: str,  # noqa: F811
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19: the actions after a step (every look's catch-up on PostgreSQL) are read by
+    one statement on its own, without a BEGIN and a COMMIT around it; the connection goes
+    back to the pool as it came, so the next write is still one transaction."""
+    from psycopg._connection_base import BaseConnection
+
+    sent: list[str] = []
+    command = BaseConnection._exec_command
+
+    def recording(self: Any, cmd: Any, *args: Any, **kwargs: Any) -> Any:
+        sent.append(cmd.decode() if isinstance(cmd, bytes) else str(cmd))
+        return command(self, cmd, *args, **kwargs)
+
+    store = SqlStorage(postgres_url)
+    try:
+        game, _ = new_game(store)
+        store.append_action(act(game, 1, 1))
+        monkeypatch.setattr(BaseConnection, "_exec_command", recording)
+        for _ in range(3):  # the pool hands back the same connection
+            sent.clear()
+            assert [r.seq for r in store.actions_after(game.id, 0)] == [1]
+            assert sent == []
+        store.append_action(act(game, 2, 2))
+        assert sent[0].startswith("BEGIN") and sent[-1] == "COMMIT"
+        assert [r.seq for r in store.actions_after(game.id, 1)] == [2]
+    finally:
+        store.close()

@@ -40,6 +40,7 @@ from .games import (
     options_of,
     scenarios,
 )
+from .hot_routes import FastRoute, action_body, hot_first, look_query
 from .storage import GameRow, SeatRow, Storage, StorageError, open_storage
 
 __all__ = ["MAX_BODY", "create_app", "quiet_collector"]
@@ -329,20 +330,36 @@ def create_app(storage: Storage | str | None = None, *, bot_lease: float = 15.0)
     def _tokens(token: list[str] | None) -> list[str]:
         return [t for t in (token or []) if t][:4]
 
-    @app.get("/api/games/{game_id}")
-    async def game_state(game_id: str, token: Tokens = None, lite: bool = False
-                         ) -> JSONResponse:
-        """The seat's payload; ``lite`` leaves out the drawing and the log (for bots)."""
+    async def look(game_id: str, token: list[str] | None, lite: bool) -> JSONResponse:
         session = await manager.get(game_id)
         # A JSONResponse as is: FastAPI would otherwise walk the whole payload (a board
         # drawing can be 200 kB) to validate it against the return type first.
         return JSONResponse(manager.payload(session, _tokens(token),
                                             None if lite else renderers, with_log=not lite))
 
+    async def acted(game_id: str, token: str | None, action: str, expect: int | None
+                    ) -> dict[str, Any]:
+        session, seq = await manager.act(game_id, token, action, expect)
+        return {"seq": seq, "to_move": session.state.to_move, "outcome": session.game.outcome}
+
+    @app.get("/api/games/{game_id}")
+    async def game_state(game_id: str, token: Tokens = None, lite: bool = False
+                         ) -> JSONResponse:
+        """The seat's payload; ``lite`` leaves out the drawing and the log (for bots)."""
+        return await look(game_id, token, lite)
+
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, body: ActionIn) -> dict[str, Any]:
-        session, seq = await manager.act(game_id, body.token, body.action, body.expect)
-        return {"seq": seq, "to_move": session.state.to_move, "outcome": session.game.outcome}
+        return await acted(game_id, body.token, body.action, body.expect)
+
+    async def fast_look(scope: Scope, body: bytes) -> Response | None:
+        query = look_query(scope)
+        return None if query is None else await look(scope["path_params"]["game_id"], *query)
+
+    async def fast_act(scope: Scope, body: bytes) -> Response | None:
+        fields = action_body(scope, body)
+        return None if fields is None else JSONResponse(
+            await acted(scope["path_params"]["game_id"], *fields))
 
     @app.post("/api/games/{game_id}/bot")
     async def hand_to_bot(game_id: str, body: HandToBot) -> dict[str, Any]:
@@ -460,6 +477,11 @@ def create_app(storage: Storage | str | None = None, *, bot_lease: float = 15.0)
             session.listeners.discard(changed.set)
             sender.cancel()
 
+    # The hot requests first, answered without FastAPI's machinery where they can be.
+    routes = {getattr(r, "endpoint", None): r for r in app.router.routes}
+    hot_first(app.router.routes, [FastRoute(routes[game_state], fast_look),
+                                  FastRoute(routes[act], fast_act, body=True),
+                                  FastRoute(routes[live])])
     return app
 
 

@@ -67,6 +67,8 @@ def plain_text(value: str, what: str) -> str:
     """``value`` if it is one line of plain text, else a 422: control characters (NUL among
     them, which PostgreSQL cannot store) and unpaired surrogates (not Unicode) have no place in
     a title or an action, and must be refused here, not fail the write."""
+    if value.isascii() and value.isprintable():  # every action a client sends: no Cc, no Cs
+        return value
     for char in value:
         kind = unicodedata.category(char)
         if kind == "Cc":
