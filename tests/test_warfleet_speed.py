@@ -220,3 +220,40 @@ def test_move_ends_away_from_the_edges_ask_the_board_once_per_first_turn(
         assert asked.calls <= 6 < len(ends)
         plans += 1
     assert plans > 20
+
+
+def test_has_declaration_tries_the_pair_that_answered_last_first(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a declaration, whether the side has another is mostly answered by the pair that
+    answered last (kept by the state's copies): a few gun tests instead of the walk over every
+    ship and enemy, ship by ship its free guns; the answer is the listing's whatever the
+    pair kept."""
+    tested = _Count(rules.free_guns)  # once per ship the walk reaches
+    monkeypatch.setattr(rules, "free_guns", tested)
+    with_hint = without = asked = 0
+    for state in _positions(8, limit=8):
+        if state.phase != Phase.COMBAT or not state.declaring:
+            continue
+        side = state.declaring[0]
+        plan = gw.plan_attacks(state, side)  # the greedy bot's attacks, best first
+        if not plan:
+            continue
+        declare = plan[0]
+        assert rules.has_declaration(state, side)  # this state's pair
+        after = rules.declare(state, declare)  # the copy keeps it
+        listed = any(True for _ in rules._declarations(after, side))
+        tested.calls = 0
+        assert rules.has_declaration(after, side) is listed
+        with_hint += tested.calls
+        fresh = after.evolve()
+        fresh._witness = None
+        tested.calls = 0
+        assert rules.has_declaration(fresh, side) is listed
+        without += tested.calls
+        # any pair kept, whether it can still attack or not, leaves the answer as it was
+        for pair in ((0, 0), (0, len(state.ships) - 1), (len(state.ships) - 1, 0)):
+            fresh._witness = pair
+            assert rules.has_declaration(fresh, side) is listed
+        asked += 1
+    assert asked > 50
+    assert with_hint * 2 < without

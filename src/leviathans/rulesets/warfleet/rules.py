@@ -445,8 +445,19 @@ def _declarations(state: GameState, side: str) -> Iterator[Declare]:
 
 def has_declaration(state: GameState, side: str) -> bool:
     """Has ``side`` any attack to declare (does :func:`_declarations` list one)? Asked at
-    every step of combat: one gun in arc and range does, without listing the attacks."""
+    every step of combat: one gun in arc and range does, without listing the attacks. The
+    pair that answered last (``state._witness``, kept by the state's copies) is tried first:
+    after a declaration it mostly still can attack, and the walk below (every ship of the
+    side against every enemy, gun by gun) is then not needed."""
     specs, ships = state.setup.ships, state.ships
+    hint = state._witness
+    if hint is not None:
+        i, j = hint
+        a, t = ships[i], ships[j]
+        if (a.hex is not None and a.status == AFLOAT and specs[i].side == side
+                and t.hex is not None and t.status == AFLOAT and specs[j].side != side
+                and _can_attack(state, i, free_guns(state, i), j)):
+            return True
     enemies = [(j, t.hex) for j, t in enumerate(ships)
                if t.hex is not None and t.status == AFLOAT and specs[j].side != side]
     for i, a in enumerate(ships):
@@ -461,9 +472,16 @@ def has_declaration(state: GameState, side: str) -> bool:
             dq, dr = there[0] - q, there[1] - r
             if max(abs(dq), abs(dr), abs(dq + dr)) > longest:  # hexgrid.distance, inline
                 continue
-            if any(gun_range(state, i, g, j) is not None for g in free) and _struck(state, i, j):
+            if _can_attack(state, i, free, j):
+                state._witness = (i, j)
                 return True
     return False
+
+
+def _can_attack(state: GameState, i: int, free: Sequence[Gun], j: int) -> bool:
+    """Has ship ``i`` one of the guns ``free`` in arc and range of ship ``j`` (both on the
+    map), striking one of its locations?"""
+    return any(gun_range(state, i, g, j) is not None for g in free) and bool(_struck(state, i, j))
 
 
 def declaration_problem(state: GameState, action: Declare) -> str | None:
