@@ -15,7 +15,7 @@ import pytest
 from leviathans.board import Board
 from leviathans.bots import greedy_warfleet as gw
 from leviathans.dice import SeededDice
-from leviathans.rulesets.warfleet import GameState, Phase, rules
+from leviathans.rulesets.warfleet import GameState, Phase, load_scenario, rules
 from warfleet_games import greedy_positions, ship_to_move
 
 
@@ -257,3 +257,36 @@ def test_has_declaration_tries_the_pair_that_answered_last_first(
         asked += 1
     assert asked > 50
     assert with_hint * 2 < without
+
+
+def test_an_enemy_ship_keeps_what_it_worked_out_when_it_moves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What an enemy ship's locations and guns are worth is worked out once per ship as it is
+    (card and damage), not again at each place it moves to: only where its guns reach from a
+    new facing is asked afresh; a hit (other damage) starts afresh."""
+    setup = load_scenario("fleet-action")
+    spec = next(s for s in setup.ships if any(g.turret for g in s.guns) and s.stern is not None)
+    dice = spec.guns[0].attack.short.dice
+    weighed = _Count(gw.hit_chance)
+    monkeypatch.setattr(gw, "hit_chance", weighed)
+    aimed = _Count(gw.in_fire_arc_at)
+    monkeypatch.setattr(gw, "in_fire_arc_at", aimed)
+
+    def ask(e: Any) -> tuple[Any, ...]:
+        return (e.best(e.every, dice), e.best(e.struck(2, -1), dice), e.struck(-1, 2),
+                e.threats(2, -1, 2), e.threats(0, -3, 3))
+
+    first = ask(gw._enemy(spec, gw.Hex(10, 4), gw.Facing(0), 0))
+    assert weighed.calls > 0 and aimed.calls > 0
+    weighed.calls = aimed.calls = 0
+    assert ask(gw._enemy(spec, gw.Hex(13, 2), gw.Facing(0), 0)) == first  # moved ahead
+    assert weighed.calls == aimed.calls == 0
+    turned = gw._enemy(spec, gw.Hex(13, 2), gw.Facing(2), 0)  # turned: its arcs afresh
+    assert turned.best(turned.every, dice) == first[0]
+    assert weighed.calls == 0
+    turned.threats(2, -1, 2)
+    assert aimed.calls > 0
+    stern = 1 << spec.stern
+    weighed.calls = 0
+    hit = ask(gw._enemy(spec, gw.Hex(13, 2), gw.Facing(0), stern))  # its stern destroyed
+    assert weighed.calls > 0 and hit != first

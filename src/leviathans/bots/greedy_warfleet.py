@@ -432,18 +432,19 @@ def _move_ends(board: Board, start: Hex, facing0: Facing, mp: int, may_pivot: bo
             _relative_ends(facing0, mp, may_pivot, _runs(board, start, facing0, mp))}
 
 
-class _Enemy:
-    """One enemy ship as the scorer sees it: where it is and what its locations are worth.
-    Shared by every scorer while the ship stands where it is, as it is (:func:`_enemy`), with
-    what it has worked out about the hexes around it."""
+class _EnemyShip:
+    """An enemy ship as it is (its card and its destroyed locations), wherever it stands: what
+    its locations are worth and which of its guns reach how far, with what has been worked
+    out from them (which locations an attack from each sector strikes, the best one hit of
+    each dice does, where its guns reach from each facing). Shared by every :class:`_Enemy`
+    of it (:func:`_enemy_ship`), so that all this outlives a move of the ship: it stands
+    somewhere else every turn, and is worth the same until it is hit."""
 
-    __slots__ = ("arcs", "best_hit", "by_range", "dial", "every", "facing", "guns", "hex",
-                 "hit_values", "reach", "resilience", "spec", "struck_by", "threats_at")
+    __slots__ = ("arcs", "best_hit", "by_range", "dial", "every", "guns", "hit_values",
+                 "reach", "resilience", "spec", "struck_by", "threats_by_facing")
 
-    def __init__(self, spec: ShipSpec, at: Hex, facing: Facing, destroyed: int) -> None:
+    def __init__(self, spec: ShipSpec, destroyed: int) -> None:
         self.spec = spec
-        self.hex = at
-        self.facing = facing
         self.guns = [g for g in spec.guns if not destroyed >> g.location & 1]
         self.reach = max((g.attack.long.range for g in self.guns), default=-1)
         self.dial = _stern_dial(spec, destroyed)
@@ -454,8 +455,9 @@ class _Enemy:
         self.struck_by: dict[int, tuple[int, ...]] = {}
         #: (locations struck, dice before its stern's dial) -> the best one hit does
         self.best_hit: dict[tuple[tuple[int, ...], tuple[str, ...]], float] = {}
-        #: an offset from its hex -> its guns reaching there, as (dice, rolls)
-        self.threats_at: dict[tuple[int, int], tuple[tuple[tuple[str, ...], int], ...]] = {}
+        #: per facing: an offset from its hex -> its guns reaching there, as (dice, rolls)
+        self.threats_by_facing: dict[Facing, dict[tuple[int, int],
+                                                  tuple[tuple[tuple[str, ...], int], ...]]] = {}
         #: per range: its guns reaching that far, as (arc, turret, dice, rolls)
         self.by_range: list[list[tuple[int, bool, tuple[str, ...], int]]] = []
         for rng in range(self.reach + 1):
@@ -467,15 +469,50 @@ class _Enemy:
                                 1 + g.attack.saturation))
             self.by_range.append(row)
         #: every location (struck at point blank)
-        self.every = self.struck(0, 0)
+        self.every = tuple(spec.location_index(n) for n in self.arcs)
+        self.struck_by[-1] = self.every
+
+
+@lru_cache(maxsize=1 << 7)
+def _enemy_ship(spec: ShipSpec, destroyed: int) -> _EnemyShip:
+    return _EnemyShip(spec, destroyed)
+
+
+class _Enemy:
+    """One enemy ship as the scorer sees it: where it is and what its locations are worth.
+    Shared by every scorer while the ship stands where it is, as it is (:func:`_enemy`); what
+    it works out is kept by the ship as it is (:class:`_EnemyShip`), for its next places."""
+
+    __slots__ = ("arcs", "best_hit", "by_range", "dial", "every", "facing", "guns", "hex",
+                 "hit_values", "reach", "resilience", "spec", "struck_by", "threats_at")
+
+    def __init__(self, spec: ShipSpec, at: Hex, facing: Facing, destroyed: int) -> None:
+        ship = _enemy_ship(spec, destroyed)
+        self.spec = spec
+        self.hex = at
+        self.facing = facing
+        self.guns = ship.guns
+        self.reach = ship.reach
+        self.dial = ship.dial
+        self.resilience = ship.resilience
+        self.hit_values = ship.hit_values
+        self.arcs = ship.arcs
+        self.struck_by = ship.struck_by
+        self.best_hit = ship.best_hit
+        self.by_range = ship.by_range
+        self.every = ship.every
+        #: an offset from its hex -> its guns reaching there, as (dice, rolls)
+        threats_at = ship.threats_by_facing.get(facing)
+        if threats_at is None:
+            threats_at = ship.threats_by_facing[facing] = {}
+        self.threats_at = threats_at
 
     def struck(self, dq: int, dr: int) -> tuple[int, ...]:
         """Its locations an attack from the offset (dq, dr) strikes (struck_locations)."""
         rel = _relative(dq, dr, self.facing) if dq or dr else -1
         found = self.struck_by.get(rel)
         if found is None:
-            names = tuple(self.arcs) if rel < 0 else tuple(
-                name for name, mask in self.arcs.items() if mask & rel)
+            names = tuple(name for name, mask in self.arcs.items() if mask & rel)
             found = self.struck_by[rel] = tuple(self.spec.location_index(n) for n in names)
         return found
 
