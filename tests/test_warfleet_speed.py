@@ -290,3 +290,33 @@ def test_an_enemy_ship_keeps_what_it_worked_out_when_it_moves(
     weighed.calls = 0
     hit = ask(gw._enemy(spec, gw.Hex(13, 2), gw.Facing(0), stern))  # its stern destroyed
     assert weighed.calls > 0 and hit != first
+
+
+def test_a_step_within_a_move_copies_the_state_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Most steps of a game are a step ahead or a turn with MP left after it: one copy of the
+    state (was two), and the ship and the move as NamedTuple._replace would make them."""
+    copies = _Count(GameState.evolve)
+    monkeypatch.setattr(GameState, "evolve", lambda self, **kw: copies(self, **kw))
+    stepped = 0
+    for state in _positions(9, limit=3):
+        moving = state.moving
+        if state.phase != Phase.MOVEMENT or moving is None or moving.mp < 2:
+            continue
+        s = state.ships[moving.ship]
+        assert s.hex is not None
+        name = state.setup.ships[moving.ship].name
+        for kind in "FLR":
+            if kind == "F" and not state.setup.board.contains(s.hex.neighbour(s.facing)):
+                continue
+            copies.calls = 0
+            after = rules.apply_step(state, rules.Step(name, kind), [])
+            assert copies.calls == 1
+            turned = {"F": 0, "L": -1, "R": 1}[kind]
+            assert after.ships[moving.ship] == s._replace(
+                hex=s.hex.neighbour(s.facing) if kind == "F" else s.hex,
+                facing=s.facing.turned(turned))
+            assert after.moving == moving._replace(mp=moving.mp - 1, spent=moving.spent + 1)
+            assert after.ships[:moving.ship] == state.ships[:moving.ship]
+            assert after.ships[moving.ship + 1:] == state.ships[moving.ship + 1:]
+            stepped += 1
+    assert stepped > 100

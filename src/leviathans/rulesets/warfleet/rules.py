@@ -340,24 +340,28 @@ def apply_step(state: GameState, action: Step | Pivot, events: list[Event]) -> G
     s = ships[i]
     assert s.hex is not None
     moving = state.moving or Moving(i, state.mp(i), 0, s.hex, s.facing)
-    state = state.evolve(moving=moving)
     if isinstance(action, Pivot):
         ships[i] = s._replace(facing=action.facing)
-        return finish_move(state, i, moving.mp, events, ships, pivot=True)
+        return finish_move(state.evolve(moving=moving), i, moving.mp, events, ships,
+                           pivot=True)
     if action.step == "E":
-        return finish_move(state, i, moving.spent, events, ships)
+        return finish_move(state.evolve(moving=moving), i, moving.spent, events, ships)
+    # A step within the move (most steps of a game): one copy of the state, the ship and
+    # the move written out field by field (NamedTuple._replace builds them by name, slowly).
+    hex_, facing = s.hex, s.facing
     if action.step == "F":
-        ahead = s.hex.neighbour(s.facing)
-        if not state.setup.board.contains(ahead):
+        hex_ = hex_.neighbour(facing)
+        if not state.setup.board.contains(hex_):
             # Leaving the map: the ship is lost for the rest of the game.
             spec = state.setup.ships[i]
             ships[i] = s._replace(status=LEFT_MAP, moved=True)
             events.append(ShipLeftMap(spec.name, spec.side, s.hex.label()))
             return state.evolve(ships=tuple(ships), moving=None)
-        ships[i] = s._replace(hex=ahead)
     else:
-        ships[i] = s._replace(facing=s.facing.turned(-1 if action.step == "L" else 1))
-    moving = moving._replace(mp=moving.mp - 1, spent=moving.spent + 1)
+        facing = facing.turned(-1 if action.step == "L" else 1)
+    ships[i] = ShipState(hex_, facing, s.status, s.destroyed, s.moved, s.used, s.slots)
+    moving = Moving(moving.ship, moving.mp - 1, moving.spent + 1, moving.start,
+                    moving.start_facing)
     if moving.mp == 0:  # nothing left to spend: the move is done
         return finish_move(state.evolve(moving=moving), i, moving.spent, events, ships)
     return state.evolve(ships=tuple(ships), moving=moving)
