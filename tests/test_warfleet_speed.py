@@ -320,3 +320,43 @@ def test_a_step_within_a_move_copies_the_state_once(monkeypatch: pytest.MonkeyPa
             assert after.ships[moving.ship + 1:] == state.ships[moving.ship + 1:]
             stepped += 1
     assert stepped > 100
+
+
+def test_a_plan_with_no_enemy_in_reach_does_no_python_work_per_end() -> None:
+    """With no enemy in reach every end scores -closing plus its tie-break draw, all at once:
+    the draws (one per end, in order, as before) are taken without a Python step per end."""
+    import sys
+    from types import FrameType
+
+    plans = 0
+    for state in _positions(10, limit=3):
+        if state.phase != Phase.MOVEMENT or state.moving is not None:
+            continue
+        i, s = ship_to_move(state)
+        if gw._PositionScorer(state, i).enemies:
+            continue
+        assert s.hex is not None
+        ends = len(gw._move_ends(state.setup.board, s.hex, s.facing, state.mp(i), True))
+        if ends < 40:
+            continue
+        bot = gw.WarFleetGreedy(random.Random(0))
+        bot._best_plan(state, i)  # the tables of ends are made once, untimed
+        lines = 0
+
+        def trace(frame: FrameType, event: str, _arg: object) -> Any:
+            nonlocal lines
+            # the lines run in loops written in _best_plan itself (its comprehensions)
+            if (event == "line" and frame.f_code.co_name.startswith("<")
+                    and frame.f_back is not None
+                    and frame.f_back.f_code is gw.WarFleetGreedy._best_plan.__code__):
+                lines += 1
+            return trace
+
+        sys.settrace(trace)
+        try:
+            bot._best_plan(state, i)
+        finally:
+            sys.settrace(None)
+        assert lines < ends / 4
+        plans += 1
+    assert plans > 20

@@ -24,6 +24,7 @@ import math
 import random
 from collections.abc import Sequence
 from functools import cache, lru_cache
+from itertools import repeat, starmap
 
 import numpy as np
 import numpy.typing as npt
@@ -264,7 +265,8 @@ class WarFleetGreedy:
         # takes the first).
         dqs, drs = _relative_arrays(s.facing, mp, may_pivot, runs)
         hq, hr = dqs + q, drs + r
-        ties = np.array([draw() for _ in ends]) * 1e-6
+        # one draw per end, in order, as before (the draws drive the bot's later choices too)
+        ties = np.fromiter(starmap(draw, repeat((), len(ends))), np.float64, len(ends)) * 1e-6
         target = scorer.target
         closing = (np.zeros(len(ends)) if target is None else
                    CLOSING * _distances(hq - target[0], hr - target[1]))
