@@ -142,9 +142,9 @@ def test_only_the_move_ends_an_enemy_is_in_reach_of_are_scored_one_by_one(
     asked: list[int] = []
     real_score = gw._PositionScorer.score
 
-    def score(self: gw._PositionScorer, h: Any, f: int) -> float:
+    def score(self: gw._PositionScorer, h: Any, f: int, closing: Any = None) -> float:
         asked.append(1)
-        return real_score(self, h, f)
+        return real_score(self, h, f, closing)
 
     monkeypatch.setattr(gw._PositionScorer, "score", score)
     plans = partly = pruned = 0
@@ -360,3 +360,31 @@ def test_a_plan_with_no_enemy_in_reach_does_no_python_work_per_end() -> None:
         assert lines < ends / 4
         plans += 1
     assert plans > 20
+
+
+def test_the_ends_scored_one_by_one_take_their_closing_from_the_pass_over_every_end(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The distance to the nearest enemy is measured for every end at once (numpy); the ends
+    then scored one by one are handed theirs, not measured again hex by hex."""
+    measured = _Count(gw.distance)
+    monkeypatch.setattr(gw, "distance", measured)
+    asked: list[int] = []
+    real_score = gw._PositionScorer.score
+
+    def score(self: gw._PositionScorer, h: Any, f: int, closing: Any = None) -> float:
+        asked.append(1)
+        return real_score(self, h, f, *([] if closing is None else [closing]))
+
+    monkeypatch.setattr(gw._PositionScorer, "score", score)
+    plans = 0
+    for state in _positions(11, limit=8):
+        if state.phase != Phase.MOVEMENT or state.moving is not None:
+            continue
+        i, _s = ship_to_move(state)
+        if not gw._PositionScorer(state, i).enemies:
+            continue
+        measured.calls = 0
+        gw.WarFleetGreedy(random.Random(0))._best_plan(state, i)
+        assert measured.calls == 0
+        plans += 1
+    assert plans > 20 and len(asked) > 100

@@ -295,7 +295,10 @@ class WarFleetGreedy:
                 if bounds[k] < found:
                     break
                 end = ends[k]
-                scores[k] = value = score_at(Hex(q + end[0], r + end[1]), end[2]) + ties[k]
+                # the hex as a plain pair (a Hex is one, made slower) and the closing already
+                # worked out above for every end (the same double as score's)
+                scores[k] = value = score_at((q + end[0], r + end[1]), end[2],
+                                             float(closing[k])) + ties[k]
                 if value > found:
                     found = value
         chosen = ends[int(np.argmax(scores))]
@@ -614,10 +617,10 @@ class _PositionScorer:
                 if d <= horizon + max(self.reach, enemy.reach):
                     self.enemies.append(enemy)
         self.own_dial = me.own_dial
-        self._by_hex: dict[Hex, list[_Seen]] = {}
-        self._closing: dict[Hex, float] = {}
+        self._by_hex: dict[tuple[int, int], list[_Seen]] = {}
+        self._closing: dict[tuple[int, int], float] = {}
 
-    def _seen_from(self, h: Hex) -> list[_Seen]:
+    def _seen_from(self, h: tuple[int, int]) -> list[_Seen]:
         """Per enemy (in reach either way) from ``h``: the range, the enemy's guns (dice,
         rolls) reaching ``h``, and what each kind of our guns is worth against it from ``h``
         if its arc allows (None: out of range): the same for every facing at ``h``, so
@@ -660,17 +663,22 @@ class _PositionScorer:
         out: npt.NDArray[np.float64] = worth.max(axis=1)
         return out
 
-    def score(self, h: Hex, f: int) -> float:
-        closing = self._closing.get(h)
-        if closing is None:  # the same for every facing at h
-            closing = self._closing[h] = (CLOSING * distance(h, self.target)
-                                          if self.target is not None else 0.0)
+    def score(self, h: tuple[int, int], f: int, closing: float | None = None) -> float:
+        """The end at hex ``h`` facing ``f``; ``closing``: its closing if worked out already."""
+        if closing is None:
+            closing = self._closing.get(h)
+            if closing is None:  # the same for every facing at h
+                closing = self._closing[h] = (CLOSING * distance(h, self.target)
+                                              if self.target is not None else 0.0)
         if not self.enemies:
             return -closing
         best_per_kind = [0.0] * len(self.kinds)
         threat = 0.0
         known = self.me.threats
-        for _e, rng, threats, _values, fire, eq, er in self._seen_from(h):
+        seen = self._by_hex.get(h)
+        if seen is None:
+            seen = self._seen_from(h)
+        for _e, rng, threats, _values, fire, eq, er in seen:
             # the sectors of h (from facing f) holding the enemy (at offset eq, er): its
             # bearing for our arcs, and which of our locations its attacks strike (all of them
             # at point blank)
