@@ -388,3 +388,37 @@ def test_the_ends_scored_one_by_one_take_their_closing_from_the_pass_over_every_
         assert measured.calls == 0
         plans += 1
     assert plans > 20 and len(asked) > 100
+
+
+def test_the_bound_over_every_end_takes_a_few_numpy_passes_whatever_the_kinds_of_guns() -> None:
+    """The bound of every end (each kind of our guns at its best against an enemy in range)
+    is read from a table per enemy of each kind's worth by range: a few numpy passes, and
+    one more per enemy, not a round of passes per kind of gun."""
+    import sys
+    from types import FrameType
+
+    plans = 0
+    for state in (*_positions(12, limit=8), *_positions(13, limit=8)):
+        if state.phase != Phase.MOVEMENT or state.moving is not None:
+            continue
+        i, _s = ship_to_move(state)
+        scorer = gw._PositionScorer(state, i)
+        if not scorer.enemies or len(scorer.kinds) < 5:
+            continue
+        bot = gw.WarFleetGreedy(random.Random(0))
+        bot._best_plan(state, i)  # the tables of ends are made once, uncounted
+        calls = 0
+
+        def count(frame: FrameType, event: str, _arg: object) -> None:
+            nonlocal calls
+            if event == "c_call" and frame.f_code.co_name == "best_in_range":
+                calls += 1
+
+        sys.setprofile(count)
+        try:
+            bot._best_plan(state, i)
+        finally:
+            sys.setprofile(None)
+        assert calls <= 10 + 2 * len(scorer.enemies), (calls, len(scorer.kinds))
+        plans += 1
+    assert plans > 12

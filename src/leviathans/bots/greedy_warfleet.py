@@ -284,10 +284,7 @@ class WarFleetGreedy:
             # threat. Float sums and differences only grow with their terms, so no end's
             # score exceeds its bound, to the last bit.
             found = float(np.max(scores, where=~near, initial=-math.inf))
-            best = np.zeros(len(ends))
-            for n in range(len(scorer.kinds)):  # summed in the kinds' order, as the score
-                best = best + scorer.best_in_range(ranges, n)
-            bounds = (best - closing) + ties
+            bounds = (scorer.best_in_range(ranges) - closing) + ties
             scores[near] = -math.inf
             hopeful = np.flatnonzero(near & (bounds >= found))
             score_at = scorer.score
@@ -551,8 +548,8 @@ class _Me:
     """The moving ship as its scorer sees it, shared by every scorer of the ship as it is
     (:func:`_me`): its guns by kind, and what the enemy's hits would do to it."""
 
-    __slots__ = ("destroyed", "guns", "hits_on_me", "kinds", "own_dial", "reach", "spec",
-                 "threats")
+    __slots__ = ("_bands", "destroyed", "guns", "hits_on_me", "kinds", "own_dial", "reach",
+                 "spec", "threats")
 
     def __init__(self, spec: ShipSpec, destroyed: int) -> None:
         self.spec = spec
@@ -569,6 +566,16 @@ class _Me:
         self.own_dial = _stern_dial(spec, destroyed)
         self.hits_on_me: dict[tuple[int, tuple[str, ...]], float] = {}
         self.threats: dict[tuple[tuple[str, ...], int], float] = {}
+        self._bands: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None = None
+
+    def bands(self) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """Per range from 0 to one beyond our reach (rows) and kind of our guns (columns):
+        whether the kind is at its short band there, and whether within its long range."""
+        if self._bands is None:
+            ranges = np.arange(self.reach + 2)[:, None]
+            self._bands = (ranges <= np.array([k[2].range for k in self.kinds]),
+                           ranges <= np.array([k[3].range for k in self.kinds]))
+        return self._bands
 
 
 @lru_cache(maxsize=1 << 8)
@@ -651,16 +658,31 @@ class _PositionScorer:
             self._by_hex[h] = found
         return found
 
-    def best_in_range(self, ranges: npt.NDArray[np.int64], n: int) -> npt.NDArray[np.float64]:
-        """Per end (a row of ``ranges``, its range to each enemy): the most our guns of kind
-        ``n`` could be worth from there against one enemy (its best location, at the band of
-        that range, arcs aside)."""
-        _arc, _turret, short, long_, weight = self.kinds[n]
-        at_short = np.array([e.best(e.every, short.dice) * weight for e in self.enemies])
-        at_long = np.array([e.best(e.every, long_.dice) * weight for e in self.enemies])
-        worth = np.where(ranges <= short.range, at_short,
-                         np.where(ranges <= long_.range, at_long, 0.0))
-        out: npt.NDArray[np.float64] = worth.max(axis=1)
+    def best_in_range(self, ranges: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        """Per end (a row of ``ranges``, its range to each enemy): the sum, over the kinds of
+        our guns in their order (as :meth:`score` sums them), of the most each kind could be
+        worth from there against one enemy (its best location, at the band of that range,
+        arcs aside). Every kind at once, from a table per enemy of what each kind is worth
+        at each range (to our reach; beyond it, nothing)."""
+        if not self.kinds:
+            return np.zeros(len(ranges))
+        at_short_range, at_long_range = self.me.bands()
+        kinds = self.kinds
+        seen = [(e.best, e.every) for e in self.enemies]
+        at_short = np.array([[best(every, short.dice) * weight
+                              for _a, _t, short, _l, weight in kinds] for best, every in seen])
+        at_long = np.array([[best(every, long_.dice) * weight
+                             for _a, _t, _s, long_, weight in kinds] for best, every in seen])
+        # enemies x ranges x kinds
+        table = np.where(at_short_range, at_short[:, None, :],
+                         np.where(at_long_range, at_long[:, None, :], 0.0))
+        at = np.minimum(ranges, len(at_short_range) - 1)
+        worth = table[0][at[:, 0]]  # ends x kinds
+        for e in range(1, len(seen)):
+            worth = np.maximum(worth, table[e][at[:, e]])
+        # summed one kind after another (add.accumulate), as the score sums them: the bound
+        # then holds to the bit
+        out: npt.NDArray[np.float64] = np.add.accumulate(worth, axis=1)[:, -1]
         return out
 
     def score(self, h: tuple[int, int], f: int, closing: float | None = None) -> float:
