@@ -422,3 +422,37 @@ def test_the_bound_over_every_end_takes_a_few_numpy_passes_whatever_the_kinds_of
         assert calls <= 10 + 2 * len(scorer.enemies), (calls, len(scorer.kinds))
         plans += 1
     assert plans > 12
+
+
+def test_the_ships_still_to_move_are_found_among_the_group_not_every_ship(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The group's ships (a side's ships of one class) are fixed by the setup: the ships still
+    to move are looked for among them, without reading each ship's class from its card at
+    every step; the same ships as a pass over every ship finds."""
+    from leviathans.rulesets.warfleet.setup import AFLOAT, ShipSpec
+
+    real = ShipSpec.ship_class
+    reads = 0
+
+    def ship_class(self: ShipSpec) -> int:
+        nonlocal reads
+        reads += 1
+        return real.fget(self)  # type: ignore[no-any-return, union-attr]
+
+    looked = 0
+    for state in _positions(14, limit=4):
+        if state.phase != Phase.MOVEMENT or not state.groups:
+            continue
+        side, cls = state.groups[0]
+        expected = [i for i, (spec, s) in enumerate(zip(state.setup.ships, state.ships,
+                                                        strict=True))
+                    if s.hex is not None and s.status == AFLOAT and not s.moved
+                    and spec.side == side and spec.ship_class == cls]
+        rules.waiting(state)  # the group is found once per setup
+        monkeypatch.setattr(ShipSpec, "ship_class", property(ship_class))
+        reads = 0
+        assert rules.waiting(state) == expected
+        assert reads == 0
+        monkeypatch.setattr(ShipSpec, "ship_class", real)
+        looked += 1
+    assert looked > 100

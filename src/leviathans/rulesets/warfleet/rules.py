@@ -35,7 +35,7 @@ from .events import (
     TurnEnded,
 )
 from .geometry import in_fire_arc_at, struck_locations
-from .setup import AFLOAT, ENGAGED, LEFT_MAP, REMOVED, SUNK, Gun, ShipState, Zone
+from .setup import AFLOAT, ENGAGED, LEFT_MAP, REMOVED, SUNK, Gun, ShipState, WarSetup, Zone
 from .state import GameState, Moving, Phase
 
 __all__ = [
@@ -270,11 +270,19 @@ def waiting(state: GameState) -> list[int]:
     """Ships of the current movement group that have not moved yet."""
     if not state.groups:
         return []
-    side, cls = state.groups[0]
-    specs = state.setup.ships
-    # state.afloat() and the group's test, in one pass
-    return [i for i, s in enumerate(state.ships) if s.hex is not None and s.status == AFLOAT
-            and not s.moved and specs[i].side == side and specs[i].ship_class == cls]
+    ships = state.ships
+    # the group's ships (fixed by the setup), then those afloat on the map and yet to move
+    return [i for i in _group(state.setup, *state.groups[0])
+            if (s := ships[i]).hex is not None and s.status == AFLOAT and not s.moved]
+
+
+@lru_cache(maxsize=1 << 8)
+def _group(setup: WarSetup, side: str, cls: int) -> tuple[int, ...]:
+    """The indices of ``side``'s ships of class ``cls``, in setup order (asked at nearly
+    every step of movement: the group's test was a pass over every ship, its class read
+    from its card each time)."""
+    return tuple(i for i, spec in enumerate(setup.ships)
+                 if spec.side == side and spec.ship_class == cls)
 
 
 def _options(state: GameState, i: int, mp: int, spent: int) -> Iterator[Step | Pivot]:
