@@ -456,3 +456,30 @@ def test_the_ships_still_to_move_are_found_among_the_group_not_every_ship(
         monkeypatch.setattr(ShipSpec, "ship_class", real)
         looked += 1
     assert looked > 100
+
+
+def test_the_attack_plan_values_a_hit_on_a_location_once_per_change_of_its_target(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a hit on a target's location is worth (intact, or again) does not depend on the
+    attack's dice: plan_attacks reckons it once per location, and again only after an attack
+    on that target is planned (was: for every attack weighed)."""
+    valued = _Count(gw.hit_value)
+    monkeypatch.setattr(gw, "hit_value", valued)
+    planned = 0
+    for state in _positions(4, limit=8):
+        if state.phase != Phase.COMBAT or state.declared:
+            continue
+        side = state.declaring[0]
+        valued.calls = 0
+        plan = gw.plan_attacks(state, side)
+        if len(plan) < 4:
+            continue
+        on_target: dict[str, int] = {}
+        for d in plan:
+            on_target[d.target] = on_target.get(d.target, 0) + 1
+        enemies = [j for j in state.afloat() if state.setup.ships[j].side != side]
+        bound = sum(2 * len(state.setup.ships[j].locations)
+                    * (1 + on_target.get(state.setup.ships[j].name, 0)) for j in enemies)
+        assert valued.calls <= bound
+        planned += 1
+    assert planned >= 3

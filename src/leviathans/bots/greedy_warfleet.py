@@ -808,6 +808,11 @@ def plan_attacks(state: GameState, side: str) -> list[Declare]:
     #: per enemy: likely_broken, kept until an attack on it is planned
     likely = {j: likely_broken(j) for j in enemies}
 
+    #: per enemy and location: what a hit there is worth, intact or again, and the SI test's
+    #: chances of failing after it (whatever the dice), kept until an attack on it is planned
+    at_location: dict[int, dict[int, tuple[float, float, float, float]]] = {
+        j: {} for j in enemies}
+
     def value(j: int, li: int, dice: tuple[str, ...], rolls: int) -> tuple[float, float, float]:
         """Expected value of the attack, and the target's lost / location-destroyed chances
         after it."""
@@ -816,13 +821,17 @@ def plan_attacks(state: GameState, side: str) -> list[Declare]:
         p = hit_chance(dice, target.resilience(li, destroyed))
         expected_lost = lost[j]
         q = broken[j][li]
-        others = destroyed | (likely[j] & ~(1 << li))
-        intact_value = hit_value(target, others & ~(1 << li), li)
-        again_value = hit_value(target, others | 1 << li, li)
-        intact_fail = si_fail_chance(target.stats.si, _modifiers(target, others | 1 << li))
-        again_fail = si_fail_chance(
-            target.stats.si, _modifiers(target, others | 1 << li)
-            + target.stats_by_location[li].destroyed.si_modifier)
+        known = at_location[j].get(li)
+        if known is None:
+            others = destroyed | (likely[j] & ~(1 << li))
+            modifiers = _modifiers(target, others | 1 << li)
+            known = at_location[j][li] = (
+                hit_value(target, others & ~(1 << li), li),
+                hit_value(target, others | 1 << li, li),
+                si_fail_chance(target.stats.si, modifiers),
+                si_fail_chance(target.stats.si,
+                               modifiers + target.stats_by_location[li].destroyed.si_modifier))
+        intact_value, again_value, intact_fail, again_fail = known
         total = 0.0
         for _ in range(rolls):
             total += (1 - expected_lost) * p * ((1 - q) * intact_value + q * again_value)
@@ -871,6 +880,7 @@ def plan_attacks(state: GameState, side: str) -> list[Declare]:
         lost[j] = after_lost
         broken[j][li] = after_q
         memo[j] = {}
+        at_location[j] = {}
         likely[j] = likely_broken(j)
         taken = {(i, g.ref) for g in guns}
         for n in active:
