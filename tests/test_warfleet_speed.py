@@ -15,7 +15,7 @@ import pytest
 from leviathans.board import Board
 from leviathans.bots import greedy_warfleet as gw
 from leviathans.dice import SeededDice
-from leviathans.rulesets.warfleet import GameState, Phase, rules
+from leviathans.rulesets.warfleet import GameState, Phase, load_scenario, rules
 from warfleet_games import greedy_positions, ship_to_move
 
 
@@ -142,9 +142,9 @@ def test_only_the_move_ends_an_enemy_is_in_reach_of_are_scored_one_by_one(
     asked: list[int] = []
     real_score = gw._PositionScorer.score
 
-    def score(self: gw._PositionScorer, h: Any, f: int) -> float:
+    def score(self: gw._PositionScorer, h: Any, f: int, closing: Any = None) -> float:
         asked.append(1)
-        return real_score(self, h, f)
+        return real_score(self, h, f, closing)
 
     monkeypatch.setattr(gw._PositionScorer, "score", score)
     plans = partly = pruned = 0
@@ -220,3 +220,266 @@ def test_move_ends_away_from_the_edges_ask_the_board_once_per_first_turn(
         assert asked.calls <= 6 < len(ends)
         plans += 1
     assert plans > 20
+
+
+def test_has_declaration_tries_the_pair_that_answered_last_first(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a declaration, whether the side has another is mostly answered by the pair that
+    answered last (kept by the state's copies): a few gun tests instead of the walk over every
+    ship and enemy, ship by ship its free guns; the answer is the listing's whatever the
+    pair kept."""
+    tested = _Count(rules.free_guns)  # once per ship the walk reaches
+    monkeypatch.setattr(rules, "free_guns", tested)
+    with_hint = without = asked = 0
+    for state in _positions(8, limit=8):
+        if state.phase != Phase.COMBAT or not state.declaring:
+            continue
+        side = state.declaring[0]
+        plan = gw.plan_attacks(state, side)  # the greedy bot's attacks, best first
+        if not plan:
+            continue
+        declare = plan[0]
+        assert rules.has_declaration(state, side)  # this state's pair
+        after = rules.declare(state, declare)  # the copy keeps it
+        listed = any(True for _ in rules._declarations(after, side))
+        tested.calls = 0
+        assert rules.has_declaration(after, side) is listed
+        with_hint += tested.calls
+        fresh = after.evolve()
+        fresh._witness = None
+        tested.calls = 0
+        assert rules.has_declaration(fresh, side) is listed
+        without += tested.calls
+        # any pair kept, whether it can still attack or not, leaves the answer as it was
+        for pair in ((0, 0), (0, len(state.ships) - 1), (len(state.ships) - 1, 0)):
+            fresh._witness = pair
+            assert rules.has_declaration(fresh, side) is listed
+        asked += 1
+    assert asked > 50
+    assert with_hint * 2 < without
+
+
+def test_an_enemy_ship_keeps_what_it_worked_out_when_it_moves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What an enemy ship's locations and guns are worth is worked out once per ship as it is
+    (card and damage), not again at each place it moves to: only where its guns reach from a
+    new facing is asked afresh; a hit (other damage) starts afresh."""
+    setup = load_scenario("fleet-action")
+    spec = next(s for s in setup.ships if any(g.turret for g in s.guns) and s.stern is not None)
+    dice = spec.guns[0].attack.short.dice
+    weighed = _Count(gw.hit_chance)
+    monkeypatch.setattr(gw, "hit_chance", weighed)
+    aimed = _Count(gw.in_fire_arc_at)
+    monkeypatch.setattr(gw, "in_fire_arc_at", aimed)
+
+    def ask(e: Any) -> tuple[Any, ...]:
+        return (e.best(e.every, dice), e.best(e.struck(2, -1), dice), e.struck(-1, 2),
+                e.threats(2, -1, 2), e.threats(0, -3, 3))
+
+    first = ask(gw._enemy(spec, gw.Hex(10, 4), gw.Facing(0), 0))
+    assert weighed.calls > 0 and aimed.calls > 0
+    weighed.calls = aimed.calls = 0
+    assert ask(gw._enemy(spec, gw.Hex(13, 2), gw.Facing(0), 0)) == first  # moved ahead
+    assert weighed.calls == aimed.calls == 0
+    turned = gw._enemy(spec, gw.Hex(13, 2), gw.Facing(2), 0)  # turned: its arcs afresh
+    assert turned.best(turned.every, dice) == first[0]
+    assert weighed.calls == 0
+    turned.threats(2, -1, 2)
+    assert aimed.calls > 0
+    stern = 1 << spec.stern
+    weighed.calls = 0
+    hit = ask(gw._enemy(spec, gw.Hex(13, 2), gw.Facing(0), stern))  # its stern destroyed
+    assert weighed.calls > 0 and hit != first
+
+
+def test_a_step_within_a_move_copies_the_state_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Most steps of a game are a step ahead or a turn with MP left after it: one copy of the
+    state (was two), and the ship and the move as NamedTuple._replace would make them."""
+    copies = _Count(GameState.evolve)
+    monkeypatch.setattr(GameState, "evolve", lambda self, **kw: copies(self, **kw))
+    stepped = 0
+    for state in _positions(9, limit=3):
+        moving = state.moving
+        if state.phase != Phase.MOVEMENT or moving is None or moving.mp < 2:
+            continue
+        s = state.ships[moving.ship]
+        assert s.hex is not None
+        name = state.setup.ships[moving.ship].name
+        for kind in "FLR":
+            if kind == "F" and not state.setup.board.contains(s.hex.neighbour(s.facing)):
+                continue
+            copies.calls = 0
+            after = rules.apply_step(state, rules.Step(name, kind), [])
+            assert copies.calls == 1
+            turned = {"F": 0, "L": -1, "R": 1}[kind]
+            assert after.ships[moving.ship] == s._replace(
+                hex=s.hex.neighbour(s.facing) if kind == "F" else s.hex,
+                facing=s.facing.turned(turned))
+            assert after.moving == moving._replace(mp=moving.mp - 1, spent=moving.spent + 1)
+            assert after.ships[:moving.ship] == state.ships[:moving.ship]
+            assert after.ships[moving.ship + 1:] == state.ships[moving.ship + 1:]
+            stepped += 1
+    assert stepped > 100
+
+
+def test_a_plan_with_no_enemy_in_reach_does_no_python_work_per_end() -> None:
+    """With no enemy in reach every end scores -closing plus its tie-break draw, all at once:
+    the draws (one per end, in order, as before) are taken without a Python step per end."""
+    import sys
+    from types import FrameType
+
+    plans = 0
+    for state in _positions(10, limit=3):
+        if state.phase != Phase.MOVEMENT or state.moving is not None:
+            continue
+        i, s = ship_to_move(state)
+        if gw._PositionScorer(state, i).enemies:
+            continue
+        assert s.hex is not None
+        ends = len(gw._move_ends(state.setup.board, s.hex, s.facing, state.mp(i), True))
+        if ends < 40:
+            continue
+        bot = gw.WarFleetGreedy(random.Random(0))
+        bot._best_plan(state, i)  # the tables of ends are made once, untimed
+        lines = 0
+
+        def trace(frame: FrameType, event: str, _arg: object) -> Any:
+            nonlocal lines
+            # the lines run in loops written in _best_plan itself (its comprehensions)
+            if (event == "line" and frame.f_code.co_name.startswith("<")
+                    and frame.f_back is not None
+                    and frame.f_back.f_code is gw.WarFleetGreedy._best_plan.__code__):
+                lines += 1
+            return trace
+
+        sys.settrace(trace)
+        try:
+            bot._best_plan(state, i)
+        finally:
+            sys.settrace(None)
+        assert lines < ends / 4
+        plans += 1
+    assert plans > 20
+
+
+def test_the_ends_scored_one_by_one_take_their_closing_from_the_pass_over_every_end(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The distance to the nearest enemy is measured for every end at once (numpy); the ends
+    then scored one by one are handed theirs, not measured again hex by hex."""
+    measured = _Count(gw.distance)
+    monkeypatch.setattr(gw, "distance", measured)
+    asked: list[int] = []
+    real_score = gw._PositionScorer.score
+
+    def score(self: gw._PositionScorer, h: Any, f: int, closing: Any = None) -> float:
+        asked.append(1)
+        return real_score(self, h, f, *([] if closing is None else [closing]))
+
+    monkeypatch.setattr(gw._PositionScorer, "score", score)
+    plans = 0
+    for state in _positions(11, limit=8):
+        if state.phase != Phase.MOVEMENT or state.moving is not None:
+            continue
+        i, _s = ship_to_move(state)
+        if not gw._PositionScorer(state, i).enemies:
+            continue
+        measured.calls = 0
+        gw.WarFleetGreedy(random.Random(0))._best_plan(state, i)
+        assert measured.calls == 0
+        plans += 1
+    assert plans > 20 and len(asked) > 100
+
+
+def test_the_bound_over_every_end_takes_a_few_numpy_passes_whatever_the_kinds_of_guns() -> None:
+    """The bound of every end (each kind of our guns at its best against an enemy in range)
+    is read from a table per enemy of each kind's worth by range: a few numpy passes, and
+    one more per enemy, not a round of passes per kind of gun."""
+    import sys
+    from types import FrameType
+
+    plans = 0
+    for state in (*_positions(12, limit=8), *_positions(13, limit=8)):
+        if state.phase != Phase.MOVEMENT or state.moving is not None:
+            continue
+        i, _s = ship_to_move(state)
+        scorer = gw._PositionScorer(state, i)
+        if not scorer.enemies or len(scorer.kinds) < 5:
+            continue
+        bot = gw.WarFleetGreedy(random.Random(0))
+        bot._best_plan(state, i)  # the tables of ends are made once, uncounted
+        calls = 0
+
+        def count(frame: FrameType, event: str, _arg: object) -> None:
+            nonlocal calls
+            if event == "c_call" and frame.f_code.co_name == "best_in_range":
+                calls += 1
+
+        sys.setprofile(count)
+        try:
+            bot._best_plan(state, i)
+        finally:
+            sys.setprofile(None)
+        assert calls <= 10 + 2 * len(scorer.enemies), (calls, len(scorer.kinds))
+        plans += 1
+    assert plans > 12
+
+
+def test_the_ships_still_to_move_are_found_among_the_group_not_every_ship(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The group's ships (a side's ships of one class) are fixed by the setup: the ships still
+    to move are looked for among them, without reading each ship's class from its card at
+    every step; the same ships as a pass over every ship finds."""
+    from leviathans.rulesets.warfleet.setup import AFLOAT, ShipSpec
+
+    real = ShipSpec.ship_class
+    reads = 0
+
+    def ship_class(self: ShipSpec) -> int:
+        nonlocal reads
+        reads += 1
+        return real.fget(self)  # type: ignore[no-any-return, union-attr]
+
+    looked = 0
+    for state in _positions(14, limit=4):
+        if state.phase != Phase.MOVEMENT or not state.groups:
+            continue
+        side, cls = state.groups[0]
+        expected = [i for i, (spec, s) in enumerate(zip(state.setup.ships, state.ships,
+                                                        strict=True))
+                    if s.hex is not None and s.status == AFLOAT and not s.moved
+                    and spec.side == side and spec.ship_class == cls]
+        rules.waiting(state)  # the group is found once per setup
+        monkeypatch.setattr(ShipSpec, "ship_class", property(ship_class))
+        reads = 0
+        assert rules.waiting(state) == expected
+        assert reads == 0
+        monkeypatch.setattr(ShipSpec, "ship_class", real)
+        looked += 1
+    assert looked > 100
+
+
+def test_the_attack_plan_values_a_hit_on_a_location_once_per_change_of_its_target(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a hit on a target's location is worth (intact, or again) does not depend on the
+    attack's dice: plan_attacks reckons it once per location, and again only after an attack
+    on that target is planned (was: for every attack weighed)."""
+    valued = _Count(gw.hit_value)
+    monkeypatch.setattr(gw, "hit_value", valued)
+    planned = 0
+    for state in _positions(4, limit=8):
+        if state.phase != Phase.COMBAT or state.declared:
+            continue
+        side = state.declaring[0]
+        valued.calls = 0
+        plan = gw.plan_attacks(state, side)
+        if len(plan) < 4:
+            continue
+        on_target: dict[str, int] = {}
+        for d in plan:
+            on_target[d.target] = on_target.get(d.target, 0) + 1
+        enemies = [j for j in state.afloat() if state.setup.ships[j].side != side]
+        bound = sum(2 * len(state.setup.ships[j].locations)
+                    * (1 + on_target.get(state.setup.ships[j].name, 0)) for j in enemies)
+        assert valued.calls <= bound
+        planned += 1
+    assert planned >= 3

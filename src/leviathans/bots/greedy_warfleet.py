@@ -24,6 +24,7 @@ import math
 import random
 from collections.abc import Sequence
 from functools import cache, lru_cache
+from itertools import repeat, starmap
 
 import numpy as np
 import numpy.typing as npt
@@ -264,7 +265,8 @@ class WarFleetGreedy:
         # takes the first).
         dqs, drs = _relative_arrays(s.facing, mp, may_pivot, runs)
         hq, hr = dqs + q, drs + r
-        ties = np.array([draw() for _ in ends]) * 1e-6
+        # one draw per end, in order, as before (the draws drive the bot's later choices too)
+        ties = np.fromiter(starmap(draw, repeat((), len(ends))), np.float64, len(ends)) * 1e-6
         target = scorer.target
         closing = (np.zeros(len(ends)) if target is None else
                    CLOSING * _distances(hq - target[0], hr - target[1]))
@@ -282,10 +284,7 @@ class WarFleetGreedy:
             # threat. Float sums and differences only grow with their terms, so no end's
             # score exceeds its bound, to the last bit.
             found = float(np.max(scores, where=~near, initial=-math.inf))
-            best = np.zeros(len(ends))
-            for n in range(len(scorer.kinds)):  # summed in the kinds' order, as the score
-                best = best + scorer.best_in_range(ranges, n)
-            bounds = (best - closing) + ties
+            bounds = (scorer.best_in_range(ranges) - closing) + ties
             scores[near] = -math.inf
             hopeful = np.flatnonzero(near & (bounds >= found))
             score_at = scorer.score
@@ -293,7 +292,10 @@ class WarFleetGreedy:
                 if bounds[k] < found:
                     break
                 end = ends[k]
-                scores[k] = value = score_at(Hex(q + end[0], r + end[1]), end[2]) + ties[k]
+                # the hex as a plain pair (a Hex is one, made slower) and the closing already
+                # worked out above for every end (the same double as score's)
+                scores[k] = value = score_at((q + end[0], r + end[1]), end[2],
+                                             float(closing[k])) + ties[k]
                 if value > found:
                     found = value
         chosen = ends[int(np.argmax(scores))]
@@ -432,18 +434,19 @@ def _move_ends(board: Board, start: Hex, facing0: Facing, mp: int, may_pivot: bo
             _relative_ends(facing0, mp, may_pivot, _runs(board, start, facing0, mp))}
 
 
-class _Enemy:
-    """One enemy ship as the scorer sees it: where it is and what its locations are worth.
-    Shared by every scorer while the ship stands where it is, as it is (:func:`_enemy`), with
-    what it has worked out about the hexes around it."""
+class _EnemyShip:
+    """An enemy ship as it is (its card and its destroyed locations), wherever it stands: what
+    its locations are worth and which of its guns reach how far, with what has been worked
+    out from them (which locations an attack from each sector strikes, the best one hit of
+    each dice does, where its guns reach from each facing). Shared by every :class:`_Enemy`
+    of it (:func:`_enemy_ship`), so that all this outlives a move of the ship: it stands
+    somewhere else every turn, and is worth the same until it is hit."""
 
-    __slots__ = ("arcs", "best_hit", "by_range", "dial", "every", "facing", "guns", "hex",
-                 "hit_values", "reach", "resilience", "spec", "struck_by", "threats_at")
+    __slots__ = ("arcs", "best_hit", "by_range", "dial", "every", "guns", "hit_values",
+                 "reach", "resilience", "spec", "struck_by", "threats_by_facing")
 
-    def __init__(self, spec: ShipSpec, at: Hex, facing: Facing, destroyed: int) -> None:
+    def __init__(self, spec: ShipSpec, destroyed: int) -> None:
         self.spec = spec
-        self.hex = at
-        self.facing = facing
         self.guns = [g for g in spec.guns if not destroyed >> g.location & 1]
         self.reach = max((g.attack.long.range for g in self.guns), default=-1)
         self.dial = _stern_dial(spec, destroyed)
@@ -454,8 +457,9 @@ class _Enemy:
         self.struck_by: dict[int, tuple[int, ...]] = {}
         #: (locations struck, dice before its stern's dial) -> the best one hit does
         self.best_hit: dict[tuple[tuple[int, ...], tuple[str, ...]], float] = {}
-        #: an offset from its hex -> its guns reaching there, as (dice, rolls)
-        self.threats_at: dict[tuple[int, int], tuple[tuple[tuple[str, ...], int], ...]] = {}
+        #: per facing: an offset from its hex -> its guns reaching there, as (dice, rolls)
+        self.threats_by_facing: dict[Facing, dict[tuple[int, int],
+                                                  tuple[tuple[tuple[str, ...], int], ...]]] = {}
         #: per range: its guns reaching that far, as (arc, turret, dice, rolls)
         self.by_range: list[list[tuple[int, bool, tuple[str, ...], int]]] = []
         for rng in range(self.reach + 1):
@@ -467,15 +471,50 @@ class _Enemy:
                                 1 + g.attack.saturation))
             self.by_range.append(row)
         #: every location (struck at point blank)
-        self.every = self.struck(0, 0)
+        self.every = tuple(spec.location_index(n) for n in self.arcs)
+        self.struck_by[-1] = self.every
+
+
+@lru_cache(maxsize=1 << 7)
+def _enemy_ship(spec: ShipSpec, destroyed: int) -> _EnemyShip:
+    return _EnemyShip(spec, destroyed)
+
+
+class _Enemy:
+    """One enemy ship as the scorer sees it: where it is and what its locations are worth.
+    Shared by every scorer while the ship stands where it is, as it is (:func:`_enemy`); what
+    it works out is kept by the ship as it is (:class:`_EnemyShip`), for its next places."""
+
+    __slots__ = ("arcs", "best_hit", "by_range", "dial", "every", "facing", "guns", "hex",
+                 "hit_values", "reach", "resilience", "spec", "struck_by", "threats_at")
+
+    def __init__(self, spec: ShipSpec, at: Hex, facing: Facing, destroyed: int) -> None:
+        ship = _enemy_ship(spec, destroyed)
+        self.spec = spec
+        self.hex = at
+        self.facing = facing
+        self.guns = ship.guns
+        self.reach = ship.reach
+        self.dial = ship.dial
+        self.resilience = ship.resilience
+        self.hit_values = ship.hit_values
+        self.arcs = ship.arcs
+        self.struck_by = ship.struck_by
+        self.best_hit = ship.best_hit
+        self.by_range = ship.by_range
+        self.every = ship.every
+        #: an offset from its hex -> its guns reaching there, as (dice, rolls)
+        threats_at = ship.threats_by_facing.get(facing)
+        if threats_at is None:
+            threats_at = ship.threats_by_facing[facing] = {}
+        self.threats_at = threats_at
 
     def struck(self, dq: int, dr: int) -> tuple[int, ...]:
         """Its locations an attack from the offset (dq, dr) strikes (struck_locations)."""
         rel = _relative(dq, dr, self.facing) if dq or dr else -1
         found = self.struck_by.get(rel)
         if found is None:
-            names = tuple(self.arcs) if rel < 0 else tuple(
-                name for name, mask in self.arcs.items() if mask & rel)
+            names = tuple(name for name, mask in self.arcs.items() if mask & rel)
             found = self.struck_by[rel] = tuple(self.spec.location_index(n) for n in names)
         return found
 
@@ -509,8 +548,8 @@ class _Me:
     """The moving ship as its scorer sees it, shared by every scorer of the ship as it is
     (:func:`_me`): its guns by kind, and what the enemy's hits would do to it."""
 
-    __slots__ = ("destroyed", "guns", "hits_on_me", "kinds", "own_dial", "reach", "spec",
-                 "threats")
+    __slots__ = ("_bands", "destroyed", "guns", "hits_on_me", "kinds", "own_dial", "reach",
+                 "spec", "threats")
 
     def __init__(self, spec: ShipSpec, destroyed: int) -> None:
         self.spec = spec
@@ -527,6 +566,16 @@ class _Me:
         self.own_dial = _stern_dial(spec, destroyed)
         self.hits_on_me: dict[tuple[int, tuple[str, ...]], float] = {}
         self.threats: dict[tuple[tuple[str, ...], int], float] = {}
+        self._bands: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None = None
+
+    def bands(self) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """Per range from 0 to one beyond our reach (rows) and kind of our guns (columns):
+        whether the kind is at its short band there, and whether within its long range."""
+        if self._bands is None:
+            ranges = np.arange(self.reach + 2)[:, None]
+            self._bands = (ranges <= np.array([k[2].range for k in self.kinds]),
+                           ranges <= np.array([k[3].range for k in self.kinds]))
+        return self._bands
 
 
 @lru_cache(maxsize=1 << 8)
@@ -575,10 +624,10 @@ class _PositionScorer:
                 if d <= horizon + max(self.reach, enemy.reach):
                     self.enemies.append(enemy)
         self.own_dial = me.own_dial
-        self._by_hex: dict[Hex, list[_Seen]] = {}
-        self._closing: dict[Hex, float] = {}
+        self._by_hex: dict[tuple[int, int], list[_Seen]] = {}
+        self._closing: dict[tuple[int, int], float] = {}
 
-    def _seen_from(self, h: Hex) -> list[_Seen]:
+    def _seen_from(self, h: tuple[int, int]) -> list[_Seen]:
         """Per enemy (in reach either way) from ``h``: the range, the enemy's guns (dice,
         rolls) reaching ``h``, and what each kind of our guns is worth against it from ``h``
         if its arc allows (None: out of range): the same for every facing at ``h``, so
@@ -609,29 +658,49 @@ class _PositionScorer:
             self._by_hex[h] = found
         return found
 
-    def best_in_range(self, ranges: npt.NDArray[np.int64], n: int) -> npt.NDArray[np.float64]:
-        """Per end (a row of ``ranges``, its range to each enemy): the most our guns of kind
-        ``n`` could be worth from there against one enemy (its best location, at the band of
-        that range, arcs aside)."""
-        _arc, _turret, short, long_, weight = self.kinds[n]
-        at_short = np.array([e.best(e.every, short.dice) * weight for e in self.enemies])
-        at_long = np.array([e.best(e.every, long_.dice) * weight for e in self.enemies])
-        worth = np.where(ranges <= short.range, at_short,
-                         np.where(ranges <= long_.range, at_long, 0.0))
-        out: npt.NDArray[np.float64] = worth.max(axis=1)
+    def best_in_range(self, ranges: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        """Per end (a row of ``ranges``, its range to each enemy): the sum, over the kinds of
+        our guns in their order (as :meth:`score` sums them), of the most each kind could be
+        worth from there against one enemy (its best location, at the band of that range,
+        arcs aside). Every kind at once, from a table per enemy of what each kind is worth
+        at each range (to our reach; beyond it, nothing)."""
+        if not self.kinds:
+            return np.zeros(len(ranges))
+        at_short_range, at_long_range = self.me.bands()
+        kinds = self.kinds
+        seen = [(e.best, e.every) for e in self.enemies]
+        at_short = np.array([[best(every, short.dice) * weight
+                              for _a, _t, short, _l, weight in kinds] for best, every in seen])
+        at_long = np.array([[best(every, long_.dice) * weight
+                             for _a, _t, _s, long_, weight in kinds] for best, every in seen])
+        # enemies x ranges x kinds
+        table = np.where(at_short_range, at_short[:, None, :],
+                         np.where(at_long_range, at_long[:, None, :], 0.0))
+        at = np.minimum(ranges, len(at_short_range) - 1)
+        worth = table[0][at[:, 0]]  # ends x kinds
+        for e in range(1, len(seen)):
+            worth = np.maximum(worth, table[e][at[:, e]])
+        # summed one kind after another (add.accumulate), as the score sums them: the bound
+        # then holds to the bit
+        out: npt.NDArray[np.float64] = np.add.accumulate(worth, axis=1)[:, -1]
         return out
 
-    def score(self, h: Hex, f: int) -> float:
-        closing = self._closing.get(h)
-        if closing is None:  # the same for every facing at h
-            closing = self._closing[h] = (CLOSING * distance(h, self.target)
-                                          if self.target is not None else 0.0)
+    def score(self, h: tuple[int, int], f: int, closing: float | None = None) -> float:
+        """The end at hex ``h`` facing ``f``; ``closing``: its closing if worked out already."""
+        if closing is None:
+            closing = self._closing.get(h)
+            if closing is None:  # the same for every facing at h
+                closing = self._closing[h] = (CLOSING * distance(h, self.target)
+                                              if self.target is not None else 0.0)
         if not self.enemies:
             return -closing
         best_per_kind = [0.0] * len(self.kinds)
         threat = 0.0
         known = self.me.threats
-        for _e, rng, threats, _values, fire, eq, er in self._seen_from(h):
+        seen = self._by_hex.get(h)
+        if seen is None:
+            seen = self._seen_from(h)
+        for _e, rng, threats, _values, fire, eq, er in seen:
             # the sectors of h (from facing f) holding the enemy (at offset eq, er): its
             # bearing for our arcs, and which of our locations its attacks strike (all of them
             # at point blank)
@@ -739,6 +808,11 @@ def plan_attacks(state: GameState, side: str) -> list[Declare]:
     #: per enemy: likely_broken, kept until an attack on it is planned
     likely = {j: likely_broken(j) for j in enemies}
 
+    #: per enemy and location: what a hit there is worth, intact or again, and the SI test's
+    #: chances of failing after it (whatever the dice), kept until an attack on it is planned
+    at_location: dict[int, dict[int, tuple[float, float, float, float]]] = {
+        j: {} for j in enemies}
+
     def value(j: int, li: int, dice: tuple[str, ...], rolls: int) -> tuple[float, float, float]:
         """Expected value of the attack, and the target's lost / location-destroyed chances
         after it."""
@@ -747,13 +821,17 @@ def plan_attacks(state: GameState, side: str) -> list[Declare]:
         p = hit_chance(dice, target.resilience(li, destroyed))
         expected_lost = lost[j]
         q = broken[j][li]
-        others = destroyed | (likely[j] & ~(1 << li))
-        intact_value = hit_value(target, others & ~(1 << li), li)
-        again_value = hit_value(target, others | 1 << li, li)
-        intact_fail = si_fail_chance(target.stats.si, _modifiers(target, others | 1 << li))
-        again_fail = si_fail_chance(
-            target.stats.si, _modifiers(target, others | 1 << li)
-            + target.stats_by_location[li].destroyed.si_modifier)
+        known = at_location[j].get(li)
+        if known is None:
+            others = destroyed | (likely[j] & ~(1 << li))
+            modifiers = _modifiers(target, others | 1 << li)
+            known = at_location[j][li] = (
+                hit_value(target, others & ~(1 << li), li),
+                hit_value(target, others | 1 << li, li),
+                si_fail_chance(target.stats.si, modifiers),
+                si_fail_chance(target.stats.si,
+                               modifiers + target.stats_by_location[li].destroyed.si_modifier))
+        intact_value, again_value, intact_fail, again_fail = known
         total = 0.0
         for _ in range(rolls):
             total += (1 - expected_lost) * p * ((1 - q) * intact_value + q * again_value)
@@ -802,6 +880,7 @@ def plan_attacks(state: GameState, side: str) -> list[Declare]:
         lost[j] = after_lost
         broken[j][li] = after_q
         memo[j] = {}
+        at_location[j] = {}
         likely[j] = likely_broken(j)
         taken = {(i, g.ref) for g in guns}
         for n in active:

@@ -35,7 +35,7 @@ from .events import (
     TurnEnded,
 )
 from .geometry import in_fire_arc_at, struck_locations
-from .setup import AFLOAT, ENGAGED, LEFT_MAP, REMOVED, SUNK, Gun, ShipState, Zone
+from .setup import AFLOAT, ENGAGED, LEFT_MAP, REMOVED, SUNK, Gun, ShipState, WarSetup, Zone
 from .state import GameState, Moving, Phase
 
 __all__ = [
@@ -270,11 +270,19 @@ def waiting(state: GameState) -> list[int]:
     """Ships of the current movement group that have not moved yet."""
     if not state.groups:
         return []
-    side, cls = state.groups[0]
-    specs = state.setup.ships
-    # state.afloat() and the group's test, in one pass
-    return [i for i, s in enumerate(state.ships) if s.hex is not None and s.status == AFLOAT
-            and not s.moved and specs[i].side == side and specs[i].ship_class == cls]
+    ships = state.ships
+    # the group's ships (fixed by the setup), then those afloat on the map and yet to move
+    return [i for i in _group(state.setup, *state.groups[0])
+            if (s := ships[i]).hex is not None and s.status == AFLOAT and not s.moved]
+
+
+@lru_cache(maxsize=1 << 8)
+def _group(setup: WarSetup, side: str, cls: int) -> tuple[int, ...]:
+    """The indices of ``side``'s ships of class ``cls``, in setup order (asked at nearly
+    every step of movement: the group's test was a pass over every ship, its class read
+    from its card each time)."""
+    return tuple(i for i, spec in enumerate(setup.ships)
+                 if spec.side == side and spec.ship_class == cls)
 
 
 def _options(state: GameState, i: int, mp: int, spent: int) -> Iterator[Step | Pivot]:
@@ -340,24 +348,28 @@ def apply_step(state: GameState, action: Step | Pivot, events: list[Event]) -> G
     s = ships[i]
     assert s.hex is not None
     moving = state.moving or Moving(i, state.mp(i), 0, s.hex, s.facing)
-    state = state.evolve(moving=moving)
     if isinstance(action, Pivot):
         ships[i] = s._replace(facing=action.facing)
-        return finish_move(state, i, moving.mp, events, ships, pivot=True)
+        return finish_move(state.evolve(moving=moving), i, moving.mp, events, ships,
+                           pivot=True)
     if action.step == "E":
-        return finish_move(state, i, moving.spent, events, ships)
+        return finish_move(state.evolve(moving=moving), i, moving.spent, events, ships)
+    # A step within the move (most steps of a game): one copy of the state, the ship and
+    # the move written out field by field (NamedTuple._replace builds them by name, slowly).
+    hex_, facing = s.hex, s.facing
     if action.step == "F":
-        ahead = s.hex.neighbour(s.facing)
-        if not state.setup.board.contains(ahead):
+        hex_ = hex_.neighbour(facing)
+        if not state.setup.board.contains(hex_):
             # Leaving the map: the ship is lost for the rest of the game.
             spec = state.setup.ships[i]
             ships[i] = s._replace(status=LEFT_MAP, moved=True)
             events.append(ShipLeftMap(spec.name, spec.side, s.hex.label()))
             return state.evolve(ships=tuple(ships), moving=None)
-        ships[i] = s._replace(hex=ahead)
     else:
-        ships[i] = s._replace(facing=s.facing.turned(-1 if action.step == "L" else 1))
-    moving = moving._replace(mp=moving.mp - 1, spent=moving.spent + 1)
+        facing = facing.turned(-1 if action.step == "L" else 1)
+    ships[i] = ShipState(hex_, facing, s.status, s.destroyed, s.moved, s.used, s.slots)
+    moving = Moving(moving.ship, moving.mp - 1, moving.spent + 1, moving.start,
+                    moving.start_facing)
     if moving.mp == 0:  # nothing left to spend: the move is done
         return finish_move(state.evolve(moving=moving), i, moving.spent, events, ships)
     return state.evolve(ships=tuple(ships), moving=moving)
@@ -445,8 +457,19 @@ def _declarations(state: GameState, side: str) -> Iterator[Declare]:
 
 def has_declaration(state: GameState, side: str) -> bool:
     """Has ``side`` any attack to declare (does :func:`_declarations` list one)? Asked at
-    every step of combat: one gun in arc and range does, without listing the attacks."""
+    every step of combat: one gun in arc and range does, without listing the attacks. The
+    pair that answered last (``state._witness``, kept by the state's copies) is tried first:
+    after a declaration it mostly still can attack, and the walk below (every ship of the
+    side against every enemy, gun by gun) is then not needed."""
     specs, ships = state.setup.ships, state.ships
+    hint = state._witness
+    if hint is not None:
+        i, j = hint
+        a, t = ships[i], ships[j]
+        if (a.hex is not None and a.status == AFLOAT and specs[i].side == side
+                and t.hex is not None and t.status == AFLOAT and specs[j].side != side
+                and _can_attack(state, i, free_guns(state, i), j)):
+            return True
     enemies = [(j, t.hex) for j, t in enumerate(ships)
                if t.hex is not None and t.status == AFLOAT and specs[j].side != side]
     for i, a in enumerate(ships):
@@ -461,9 +484,16 @@ def has_declaration(state: GameState, side: str) -> bool:
             dq, dr = there[0] - q, there[1] - r
             if max(abs(dq), abs(dr), abs(dq + dr)) > longest:  # hexgrid.distance, inline
                 continue
-            if any(gun_range(state, i, g, j) is not None for g in free) and _struck(state, i, j):
+            if _can_attack(state, i, free, j):
+                state._witness = (i, j)
                 return True
     return False
+
+
+def _can_attack(state: GameState, i: int, free: Sequence[Gun], j: int) -> bool:
+    """Has ship ``i`` one of the guns ``free`` in arc and range of ship ``j`` (both on the
+    map), striking one of its locations?"""
+    return any(gun_range(state, i, g, j) is not None for g in free) and bool(_struck(state, i, j))
 
 
 def declaration_problem(state: GameState, action: Declare) -> str | None:

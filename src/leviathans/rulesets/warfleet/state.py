@@ -86,6 +86,9 @@ class GameState:
         "_checked",
         # the legal actions once listed in full, and as a set (filled on first use)
         "_legal",
+        # the last (attacker, target) pair found able to attack (rules.has_declaration asks
+        # it first): carried to the copies, as the next declaration mostly leaves it able
+        "_witness",
         # the fields
         "conceded", "declared", "declaring", "engaged", "engagements", "engaging", "events",
         "fog", "groups", "moving", "order", "outcome", "phase", "placing", "setup", "ships",
@@ -141,6 +144,7 @@ class GameState:
         self.events = ()
         self._legal: Listed[WarAction] | None = None
         self._checked: object = None
+        self._witness: tuple[int, int] | None = None
 
     def evolve(self, **changes: Any) -> GameState:
         """A copy with some fields changed (states are values: never mutate one in place)."""
@@ -150,6 +154,7 @@ class GameState:
             setattr(new, name, value)
         new._legal = None
         new._checked = None
+        new._witness = self._witness  # a hint only: has_declaration checks it again
         return new
 
     # --- protocol ---------------------------------------------------------------------------
