@@ -116,7 +116,7 @@ def test_a_starship_attacks_hint_is_made_once_for_its_values(
     state, legal, parsed = _first("starship", "samples", lambda s, p: any(
         isinstance(a, Attack) and a.target != "launch" for a in p.values()))
     hints._star_attack.cache_clear()
-    calls = _counting(monkeypatch, odds, "odds_of")
+    calls = _counting(monkeypatch, hints, "odds_of")
     first = hints.attack_hints(state, legal, parsed)
     assert calls[0] > 0
     made = calls[0]

@@ -16,6 +16,27 @@ from functools import lru_cache
 from typing import Any
 
 from ..protocol import GameState
+from ..rulesets.airfleet import GameState as AirState
+from ..rulesets.airfleet.actions import Deploy
+from ..rulesets.airfleet.actions import parse_action as parse_air
+from ..rulesets.airfleet.gunnery import current_attacks
+from ..rulesets.airfleet.odds import attack_odds, destroy_any
+from ..rulesets.starship.actions import (
+    Arrive,
+    Assign,
+    Attack,
+    Forward,
+    Launch,
+    Place,
+    Push,
+    Reroll,
+    Turn,
+)
+from ..rulesets.starship.actions import parse_action as parse_star
+from ..rulesets.starship.contact import contact_pose
+from ..rulesets.starship.odds import attack_key, boxes_left, odds_of, reroll_odds
+from ..rulesets.starship.state import StarshipState
+from ..rulesets.warfleet.state import GameState as WarState
 from .commander_hints import commander_hints, screened
 from .hex_labels import footprint_labels
 from .nations_hints import nations_hints
@@ -35,10 +56,6 @@ def attack_hints(state: GameState, legal: list[str],
     """For each legal attack (by its text): range, dice and exact odds. ``parsed``: the legal
     actions by their text, where the caller has them (parsing every deployment or starship
     step again costs more than the hints themselves)."""
-    from ..rulesets.airfleet import GameState as AirState
-    from ..rulesets.starship.state import StarshipState
-    from ..rulesets.warfleet.state import GameState as WarState
-
     if isinstance(state, AirState):
         return _air(state, set(legal), parsed or {})
     if isinstance(state, StarshipState):
@@ -99,9 +116,6 @@ def war_hints(state: Any, legal: list[str]) -> dict[str, Any]:
 
 
 def _air(state: Any, legal: set[str], parsed: Mapping[str, Any]) -> dict[str, Any]:
-    from ..rulesets.airfleet.gunnery import current_attacks
-    from ..rulesets.airfleet.odds import attack_odds, destroy_any
-
     out: dict[str, Any] = {}
     if state.phase.name == "DEPLOYMENT":
         return _deployments(state, legal, parsed)
@@ -142,11 +156,9 @@ def _slot_dice(state: Any, opt: Any) -> int:
 
 def _deployments(state: Any, legal: set[str], parsed: Mapping[str, Any]) -> dict[str, Any]:
     """Each legal deployment: every hex the ship would cover, bow first."""
-    from ..rulesets.airfleet.actions import Deploy, parse_action
-
     out: dict[str, Any] = {}
     for text in legal:
-        action = parsed.get(text) or parse_action(text)
+        action = parsed.get(text) or parse_air(text)
         if isinstance(action, Deploy):
             spec = state.setup.ship(action.ship)
             out[text] = {"hexes": list(footprint_labels(action.bow, action.facing,
@@ -262,39 +274,20 @@ def _star(state: Any, legal: list[str], parsed: Mapping[str, Any]) -> dict[str, 
     would stand after the step (the engine's own geometry), for the board's preview. A CMD
     die given to a system: the system's name, activation and what it does (the game's data).
     A squadron launched or pushed aside: where it would stand, for a spot on the board."""
-    from ..rulesets.starship.actions import (
-        Arrive,
-        Assign,
-        Attack,
-        Forward,
-        Launch,
-        Place,
-        Push,
-        Reroll,
-        Turn,
-        parse_action,
-    )
-    from ..rulesets.starship.contact import contact_pose
-    from ..rulesets.starship.odds import attack_key, boxes_left, reroll_odds
-
     out: dict[str, Any] = {}
     # element name -> index: the state's lookup is a scan, and a state lists dozens of steps
     # of the same element (issue 19: the server's CPU per payload)
-    where: dict[str, int] = {}
-
-    def index(name: str) -> int:
-        i = where.get(name)
-        if i is None:
-            i = where[name] = state.index(name)
-        return i
+    index: dict[str, int] = {}
+    for i, piece in enumerate(state.pieces):
+        index.setdefault(piece.name, i)  # the first of a name, as state.index
 
     for text in legal:
-        action: Any = parsed.get(text) or parse_action(text)
+        action: Any = parsed.get(text) or parse_star(text)
         # by exact type (the action classes are final), the commonest first: a step's
         # preview, then the attacks
         kind = type(action)
         if kind is Forward or kind is Turn or kind is Place or kind is Arrive:
-            pose = state.elements[index(action.element)].pose
+            pose = state.elements[index[action.element]].pose
             if kind is Forward:
                 pose = pose.forward(action.inches)
             elif kind is Turn:
@@ -308,7 +301,7 @@ def _star(state: Any, legal: list[str], parsed: Mapping[str, Any]) -> dict[str, 
         elif kind is Attack:
             if action.target == "launch":
                 continue
-            i, j = index(action.element), index(action.target)
+            i, j = index[action.element], index[action.target]
             mount = state.pieces[i].mount(action.weapon)
             hit, expected, destroy = _star_attack(attack_key(state, i, mount, j),
                                                   boxes_left(state, j))
@@ -324,8 +317,8 @@ def _star(state: Any, legal: list[str], parsed: Mapping[str, Any]) -> dict[str, 
                 out[text] = {"system": system.name, "activation": system.activation,
                              "summary": system.summary}
         elif kind is Launch or kind is Push:
-            squadron = index(action.squadron)
-            anchor = index(action.carrier) if kind is Launch else state.pushes[0][1]
+            squadron = index[action.squadron]
+            anchor = index[action.carrier] if kind is Launch else state.pushes[0][1]
             spot = contact_pose(state, anchor, squadron, action.bearing)
             out[text] = {"x": spot.x, "y": spot.y, "heading": spot.heading}
     return out
@@ -348,7 +341,5 @@ def _star_attack(key: Any, left: int) -> tuple[tuple[Shown, ...], float, Shown]:
     """A starship attack's hint by its values (each die's chance to hit, the damage expected,
     the chance to destroy): the same attacks recur over states and games (issue 19). Plain
     values only, so that every payload gets its own dicts."""
-    from ..rulesets.starship.odds import odds_of
-
     odds = odds_of(key, left)
     return tuple(_shown(h) for h in odds.hit), float(odds.expected), _shown(odds.destroy)
