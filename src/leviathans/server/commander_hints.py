@@ -14,11 +14,13 @@ and hugs are on the table for both sides (A5, A7).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 from ..errors import IllegalActionError
 from ..hexgrid import Hex
+from .hex_labels import label
 
 __all__ = ["LAUNCH", "TORPEDO", "bracket_hints", "commander_hints", "launch_odds", "screened"]
 
@@ -78,9 +80,11 @@ def _meeting(state: Any, odds: Any) -> dict[str, Any]:
             "best": best}
 
 
-def commander_hints(state: Any, legal: set[str]) -> dict[str, Any]:
+def commander_hints(state: Any, legal: set[str],
+                    parsed: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The hints of the Commander rules' decisions open now (keys: action texts, and
-    ``$launch`` / ``$torpedo``)."""
+    ``$launch`` / ``$torpedo``). ``parsed``: the legal actions by their text, where the caller
+    has them (a launch phase lists hundreds)."""
     from ..rulesets.airfleet import Phase
     from ..rulesets.airfleet.torpedoes import LAUNCH as LAUNCH_PHASE
     from ..rulesets.airfleet.torpedoes import RESOLUTION
@@ -89,7 +93,7 @@ def commander_hints(state: Any, legal: set[str]) -> dict[str, Any]:
         return {}
     phase = state.phase
     if phase == LAUNCH_PHASE:
-        return {LAUNCH: _launch_slots(state, legal)}
+        return {LAUNCH: _launch_slots(state, legal, parsed or {})}
     if phase == RESOLUTION:
         return _strikes(state, legal)
     if phase == Phase.REPAIR:
@@ -145,7 +149,8 @@ def bracket_hints(state: Any, legal: set[str]) -> dict[str, Any]:
     return out
 
 
-def _launch_slots(state: Any, legal: set[str]) -> list[dict[str, Any]]:
+def _launch_slots(state: Any, legal: set[str], parsed: Mapping[str, Any]
+                  ) -> list[dict[str, Any]]:
     """Each torpedo slot with a legal launch: the hex it launches from, its range and dice,
     and every hex it may be aimed at (from the legal actions)."""
     from ..rulesets.airfleet.torpedoes import Launch, _read, _slot
@@ -153,9 +158,9 @@ def _launch_slots(state: Any, legal: set[str]) -> list[dict[str, Any]]:
     targets: dict[tuple[str, str], set[str]] = {}
     for text in legal:
         if text.startswith("launch "):
-            action = _read(text)
+            action = parsed.get(text) or _read(text)
             if isinstance(action, Launch):
-                targets.setdefault((action.ship, action.slot), set()).add(action.target.label())
+                targets.setdefault((action.ship, action.slot), set()).add(label(action.target))
     out = []
     for (ship, slot), hexes in targets.items():
         index = state.setup.by_name[ship]

@@ -12,10 +12,33 @@ with ``$``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from ..protocol import GameState
+from ..rulesets.airfleet import GameState as AirState
+from ..rulesets.airfleet.actions import Deploy
+from ..rulesets.airfleet.actions import parse_action as parse_air
+from ..rulesets.airfleet.gunnery import current_attacks
+from ..rulesets.airfleet.odds import attack_odds, destroy_any
+from ..rulesets.starship.actions import (
+    Arrive,
+    Assign,
+    Attack,
+    Forward,
+    Launch,
+    Place,
+    Push,
+    Reroll,
+    Turn,
+)
+from ..rulesets.starship.actions import parse_action as parse_star
+from ..rulesets.starship.contact import contact_pose
+from ..rulesets.starship.odds import attack_key, boxes_left, odds_of, reroll_odds
+from ..rulesets.starship.state import StarshipState
+from ..rulesets.warfleet.state import GameState as WarState
 from .commander_hints import commander_hints, screened
+from .hex_labels import footprint_labels
 from .nations_hints import nations_hints
 
 __all__ = ["GUNS", "attack_hints", "move_plan"]
@@ -33,10 +56,6 @@ def attack_hints(state: GameState, legal: list[str],
     """For each legal attack (by its text): range, dice and exact odds. ``parsed``: the legal
     actions by their text, where the caller has them (parsing every deployment or starship
     step again costs more than the hints themselves)."""
-    from ..rulesets.airfleet import GameState as AirState
-    from ..rulesets.starship.state import StarshipState
-    from ..rulesets.warfleet.state import GameState as WarState
-
     if isinstance(state, AirState):
         return _air(state, set(legal), parsed or {})
     if isinstance(state, StarshipState):
@@ -97,9 +116,6 @@ def war_hints(state: Any, legal: list[str]) -> dict[str, Any]:
 
 
 def _air(state: Any, legal: set[str], parsed: Mapping[str, Any]) -> dict[str, Any]:
-    from ..rulesets.airfleet.gunnery import current_attacks
-    from ..rulesets.airfleet.odds import attack_odds, destroy_any
-
     out: dict[str, Any] = {}
     if state.phase.name == "DEPLOYMENT":
         return _deployments(state, legal, parsed)
@@ -128,7 +144,7 @@ def _air(state: Any, legal: set[str], parsed: Mapping[str, Any]) -> dict[str, An
                 out[text]["screened"] = shade
     if state.phase.name == "GUNNERY" and state.firing:
         out[GUNS] = _guns(state, state.firing[0])
-    out.update(commander_hints(state, legal))
+    out.update(commander_hints(state, legal, parsed))
     out.update(nations_hints(state, legal))  # issue 16.7: the 8 Nations' special actions
     return out
 
@@ -140,16 +156,13 @@ def _slot_dice(state: Any, opt: Any) -> int:
 
 def _deployments(state: Any, legal: set[str], parsed: Mapping[str, Any]) -> dict[str, Any]:
     """Each legal deployment: every hex the ship would cover, bow first."""
-    from ..hexgrid import footprint
-    from ..rulesets.airfleet.actions import Deploy, parse_action
-
     out: dict[str, Any] = {}
     for text in legal:
-        action = parsed.get(text) or parse_action(text)
+        action = parsed.get(text) or parse_air(text)
         if isinstance(action, Deploy):
             spec = state.setup.ship(action.ship)
-            out[text] = {"hexes": [h.label() for h in
-                                   footprint(action.bow, action.facing, spec.length)]}
+            out[text] = {"hexes": list(footprint_labels(action.bow, action.facing,
+                                                        spec.length))}
     return out
 
 
@@ -261,59 +274,72 @@ def _star(state: Any, legal: list[str], parsed: Mapping[str, Any]) -> dict[str, 
     would stand after the step (the engine's own geometry), for the board's preview. A CMD
     die given to a system: the system's name, activation and what it does (the game's data).
     A squadron launched or pushed aside: where it would stand, for a spot on the board."""
-    from ..rulesets.starship.actions import (
-        Arrive,
-        Assign,
-        Attack,
-        Forward,
-        Launch,
-        Place,
-        Push,
-        Reroll,
-        Turn,
-        parse_action,
-    )
-    from ..rulesets.starship.contact import contact_pose
-    from ..rulesets.starship.odds import attack_odds, reroll_odds
-
     out: dict[str, Any] = {}
+    # element name -> index: the state's lookup is a scan, and a state lists dozens of steps
+    # of the same element (issue 19: the server's CPU per payload)
+    index: dict[str, int] = {}
+    for i, piece in enumerate(state.pieces):
+        index.setdefault(piece.name, i)  # the first of a name, as state.index
+
     for text in legal:
-        action = parsed.get(text) or parse_action(text)
-        if isinstance(action, Assign) and ":" in action.target:
-            system = state.setup.data.systems[action.target.partition(":")[2]]
-            out[text] = {"system": system.name, "activation": system.activation,
-                         "summary": system.summary}
-            continue
-        if isinstance(action, Launch | Push):
-            squadron = state.index(action.squadron)
-            anchor = state.index(action.carrier) if isinstance(action, Launch) \
-                else state.pushes[0][1]
-            spot = contact_pose(state, anchor, squadron, action.bearing)
-            out[text] = {"x": spot.x, "y": spot.y, "heading": spot.heading}
-            continue
-        if isinstance(action, Reroll):
-            effect = reroll_odds(state, action.die)
-            out[text] = {"measure": effect.measure, "for": effect.side,
-                         "now": _frac(effect.now), "after": _frac(effect.after)}
-            continue
-        if isinstance(action, Forward | Turn | Place | Arrive):
-            pose = state.elements[state.index(action.element)].pose
-            if isinstance(action, Forward):
+        action: Any = parsed.get(text) or parse_star(text)
+        # by exact type (the action classes are final), the commonest first: a step's
+        # preview, then the attacks
+        kind = type(action)
+        if kind is Forward or kind is Turn or kind is Place or kind is Arrive:
+            pose = state.elements[index[action.element]].pose
+            if kind is Forward:
                 pose = pose.forward(action.inches)
-            elif isinstance(action, Turn):
+            elif kind is Turn:
                 pose = pose.turned(action.degrees)
-            elif isinstance(action, Arrive):
+            elif kind is Arrive:
                 pose = type(pose)(action.x, action.y, action.heading) if pose else None
             else:
                 pose = type(pose)(action.x, action.y, pose.heading)
             if pose is not None:
                 out[text] = {"x": pose.x, "y": pose.y, "heading": pose.heading}
-            continue
-        if not isinstance(action, Attack) or action.target == "launch":
-            continue
-        i, j = state.index(action.element), state.index(action.target)
-        mount = state.pieces[i].mount(action.weapon)
-        odds = attack_odds(state, i, mount, j)
-        out[text] = {"dice": str(mount.dice), "hit": [_frac(h) for h in odds.hit],
-                     "expected": float(odds.expected), "destroy": _frac(odds.destroy)}
+        elif kind is Attack:
+            if action.target == "launch":
+                continue
+            i, j = index[action.element], index[action.target]
+            mount = state.pieces[i].mount(action.weapon)
+            hit, expected, destroy = _star_attack(attack_key(state, i, mount, j),
+                                                  boxes_left(state, j))
+            out[text] = {"dice": str(mount.dice), "hit": [_fraction(h) for h in hit],
+                         "expected": expected, "destroy": _fraction(destroy)}
+        elif kind is Reroll:
+            effect = reroll_odds(state, action.die)
+            out[text] = {"measure": effect.measure, "for": effect.side,
+                         "now": _frac(effect.now), "after": _frac(effect.after)}
+        elif kind is Assign:
+            if ":" in action.target:
+                system = state.setup.data.systems[action.target.partition(":")[2]]
+                out[text] = {"system": system.name, "activation": system.activation,
+                             "summary": system.summary}
+        elif kind is Launch or kind is Push:
+            squadron = index[action.squadron]
+            anchor = index[action.carrier] if kind is Launch else state.pushes[0][1]
+            spot = contact_pose(state, anchor, squadron, action.bearing)
+            out[text] = {"x": spot.x, "y": spot.y, "heading": spot.heading}
     return out
+
+
+#: a fraction as the hints show it: its text and its value
+Shown = tuple[str, float]
+
+
+def _fraction(shown: Shown) -> dict[str, Any]:
+    return {"fraction": shown[0], "probability": shown[1]}
+
+
+def _shown(p: Any) -> Shown:
+    return f"{p.numerator}/{p.denominator}", float(p)
+
+
+@lru_cache(maxsize=4096)
+def _star_attack(key: Any, left: int) -> tuple[tuple[Shown, ...], float, Shown]:
+    """A starship attack's hint by its values (each die's chance to hit, the damage expected,
+    the chance to destroy): the same attacks recur over states and games (issue 19). Plain
+    values only, so that every payload gets its own dicts."""
+    odds = odds_of(key, left)
+    return tuple(_shown(h) for h in odds.hit), float(odds.expected), _shown(odds.destroy)

@@ -329,11 +329,24 @@ def damage_per_hit(state: StarshipState, attacker: Piece, mount: Mount, target: 
                    value: int) -> int:
     """Damage of one hit of ``value`` (the Damage Chart; a torpedo has one box; Brace)."""
     q = state.pieces[target]
-    if q.kind == "torpedo":
+    return hit_damage(None if q.kind == "torpedo" else q.class_id,
+                      braced(state, mount, target), value)
+
+
+def braced(state: StarshipState, mount: Mount, target: int) -> bool:
+    """Does Brace take one damage off each hit of this weapon on ``target``?"""
+    return ("brace" in state.elements[target].systems
+            and mount.rules_class in ("medium", "heavy", "macro"))
+
+
+def hit_damage(class_id: str | None, brace: bool, value: int) -> int:
+    """Damage of one hit of ``value`` on an element of damage chart row ``class_id`` (None:
+    a torpedo, one box), less one (but at least one) when braced: what
+    :func:`damage_per_hit` reads from the state, as plain values (the odds cache on them)."""
+    if class_id is None:
         return 1
-    dmg = load_data().damage(q.class_id, value)
-    if ("brace" in state.elements[target].systems
-            and mount.rules_class in ("medium", "heavy", "macro") and dmg > 0):
+    dmg = load_data().damage(class_id, value)
+    if brace and dmg > 0:
         dmg = max(1, dmg - 1)
     return dmg
 

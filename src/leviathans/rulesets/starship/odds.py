@@ -8,15 +8,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from typing import Any
 
-from .attack import damage_per_hit
+from .attack import braced, hit_damage
 from .geometry import EPSILON, gap
 from .morale import success
 from .rerolls import waiting
 from .setup import Mount
 from .state import StarshipState
 
-__all__ = ["AttackOdds", "RerollOdds", "attack_odds", "reroll_odds"]
+__all__ = [
+    "AttackKey", "AttackOdds", "RerollOdds", "attack_key", "attack_odds", "boxes_left", "odds_of",
+    "reroll_odds",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,55 +52,86 @@ class AttackOdds:
         return self.at_least(self.boxes_left)
 
 
-def _final_values(state: StarshipState, attacker: int, mount: Mount, target: int,
-                  faces: tuple[int, ...]) -> dict[int, Fraction]:
-    """Distribution of one die's final value after the automatic re-rolls."""
+#: What decides an attack's odds, as plain values (see :func:`attack_key`): a cache key.
+AttackKey = tuple[tuple[tuple[int, ...], ...], int, bool, bool, bool, tuple[int, int],
+                  bool, str | None, bool]
+
+
+def attack_key(state: StarshipState, attacker: int, mount: Mount, target: int) -> AttackKey:
+    """Everything the odds of this attack depend on: each die's faces, the modifier, the
+    automatic re-rolls that apply (Deep Scan beyond 10", Defence Grid within 4", Evasive
+    Maneuvers against a light weapon), the target's to-hit span, whether a hit deals disorder
+    and the damage chart row and Brace (:func:`.attack.hit_damage`)."""
     a, t = state.elements[attacker], state.elements[target]
     p, q = state.pieces[attacker], state.pieces[target]
     assert a.pose is not None and t.pose is not None
     d = gap((a.pose.x, a.pose.y), p.radius, (t.pose.x, t.pose.y), q.radius)
+    return (tuple(die.faces for die in mount.dice.dice.dice()), mount.dice.modifier,
+            "deep-scan" in a.systems and d > 10.0 + EPSILON,
+            "defence-grid" in a.systems and d <= 4.0 + EPSILON,
+            "evasive-maneuvers" in t.systems and mount.rules_class == "light",
+            (q.to_hit.low, q.to_hit.high), mount.weapon.effect == "disorder",
+            None if q.kind == "torpedo" else q.class_id, braced(state, mount, target))
+
+
+def _final_values(faces: tuple[int, ...], modifier: int, deep_scan: bool, defence_grid: bool,
+                  evasive: bool, hit: Callable[[int], bool]) -> dict[int, Fraction]:
+    """Distribution of one die's final value after the automatic re-rolls."""
     base: dict[int, Fraction] = {}
     for f in faces:
-        v = f + mount.dice.modifier
+        v = f + modifier
         base[v] = base.get(v, Fraction(0)) + Fraction(1, len(faces))
-
-    def hit(v: int) -> bool:
-        return v in q.to_hit
-
     dist = dict(base)
-    for system, when in (("deep-scan", d > 10.0 + EPSILON), ("defence-grid", d <= 4.0 + EPSILON)):
-        if system in a.systems and when:
+    for applies in (deep_scan, defence_grid):
+        if applies:
             miss = sum((pr for v, pr in dist.items() if not hit(v)), Fraction(0))
             dist = {v: (dist[v] if hit(v) else Fraction(0)) + miss * base[v] for v in base}
-    if "evasive-maneuvers" in t.systems and mount.rules_class == "light":
+    if evasive:
         got = sum((pr for v, pr in dist.items() if hit(v)), Fraction(0))
         dist = {v: (Fraction(0) if hit(v) else pr) + got * base.get(v, Fraction(0))
                 for v, pr in dist.items()}
     return dist
 
 
-def attack_odds(state: StarshipState, attacker: int, mount: Mount, target: int) -> AttackOdds:
-    p, q = state.pieces[attacker], state.pieces[target]
+@lru_cache(maxsize=4096)
+def _odds(key: AttackKey) -> tuple[tuple[Fraction, ...], tuple[tuple[int, Fraction], ...]]:
+    """Each die's chance to hit and the damage distribution (sorted by damage) for the
+    attack's values: the same attacks recur over states and games, and the exact arithmetic
+    is the costly part of the server's hints (issue 19)."""
+    dice, modifier, deep_scan, defence_grid, evasive, (low, high), disorder, row, brace = key
+
+    def hit(v: int) -> bool:
+        return low <= v <= high
+
     hits: list[Fraction] = []
     total: dict[int, Fraction] = {0: Fraction(1)}
-    for d in mount.dice.dice.dice():
-        dist = _final_values(state, attacker, mount, target, d.faces)
-        hits.append(sum((pr for v, pr in dist.items() if v in q.to_hit), Fraction(0)))
+    for faces in dice:
+        dist = _final_values(faces, modifier, deep_scan, defence_grid, evasive, hit)
+        hits.append(sum((pr for v, pr in dist.items() if hit(v)), Fraction(0)))
         per: dict[int, Fraction] = {}
         for v, pr in dist.items():
-            if v in q.to_hit:
-                k = 1 if mount.weapon.effect == "disorder" else damage_per_hit(
-                    state, p, mount, target, v)
-            else:
-                k = 0
+            k = (1 if disorder else hit_damage(row, brace, v)) if hit(v) else 0
             per[k] = per.get(k, Fraction(0)) + pr
         nxt: dict[int, Fraction] = {}
         for s, ps in total.items():
             for k, pk in per.items():
                 nxt[s + k] = nxt.get(s + k, Fraction(0)) + ps * pk
         total = nxt
-    left = q.boxes - state.elements[target].hits
-    return AttackOdds(tuple(hits), dict(sorted(total.items())), left)
+    return tuple(hits), tuple(sorted(total.items()))
+
+
+def odds_of(key: AttackKey, boxes_left: int) -> AttackOdds:
+    """The odds of an attack by its values (:func:`attack_key`) and the target's boxes left."""
+    hits, damage = _odds(key)
+    return AttackOdds(hits, dict(damage), boxes_left)
+
+
+def attack_odds(state: StarshipState, attacker: int, mount: Mount, target: int) -> AttackOdds:
+    return odds_of(attack_key(state, attacker, mount, target), boxes_left(state, target))
+
+
+def boxes_left(state: StarshipState, target: int) -> int:
+    return state.pieces[target].boxes - state.elements[target].hits
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,51 +161,66 @@ def reroll_odds(state: StarshipState, die: int) -> RerollOdds:
     counting one half), the shielded boxes Divert Power To Shields clears."""
     roll = waiting(state)
     assert roll is not None and 1 <= die <= len(roll.faces)
-    k = die - 1
-    faces = list(roll.faces)
     element = state.roll.element if state.roll is not None else -1
-
-    def with_die(f: int) -> list[int]:
-        return [*faces[:k], f, *faces[k + 1:]]
-
-    score: Callable[[list[int]], Fraction]
+    rule: RerollRule
     if state.attack is not None:
         pending = state.attack
-        p, q = state.pieces[pending.attacker], state.pieces[pending.target]
-        mount = p.mounts[pending.mount]
-        left = q.boxes - state.elements[pending.target].hits
+        q = state.pieces[pending.target]
+        mount = state.pieces[pending.attacker].mounts[pending.mount]
         boarding = mount.weapon.effect == "disorder"
-
-        def score(fs: list[int]) -> Fraction:
-            values = [f + mount.dice.modifier for f in fs]
-            if boarding:
-                return Fraction(sum(1 for v in values if v in q.to_hit))
-            dealt = sum(damage_per_hit(state, p, mount, pending.target, v)
-                        for v in values if v in q.to_hit)
-            return Fraction(min(dealt, left))
-
+        rule = ("attack", mount.dice.modifier, (q.to_hit.low, q.to_hit.high), boarding,
+                None if q.kind == "torpedo" else q.class_id,
+                braced(state, mount, pending.target),
+                q.boxes - state.elements[pending.target].hits)
         measure = "disorder tokens" if boarding else "damage"
     elif roll.kind == "morale":
-        tokens = state.elements[element].disorder
-        need = success(state)
-
-        def score(fs: list[int]) -> Fraction:
-            return Fraction(min(tokens, sum(1 for f in fs if f >= need)))
-
+        rule = ("morale", state.elements[element].disorder, success(state))
         measure = "disorder removed"
     elif roll.kind == "initiative":
-        def score(fs: list[int]) -> Fraction:
-            return Fraction(1) if fs[0] > fs[1] else Fraction(0) if fs[0] < fs[1] else \
-                Fraction(1, 2)
-
+        rule = ("initiative",)
         measure = "chance of initiative"
     else:
-        hits = state.elements[element].shield_hits
-
-        def score(fs: list[int]) -> Fraction:
-            return Fraction(min((fs[0] + 1) // 2, hits))
-
+        rule = ("shields", state.elements[element].shield_hits)
         measure = "shields cleared"
-    now = score(faces)
-    after = _expect(roll.dice[k].faces, lambda f: score(with_die(f)))
+    now, after = _reroll(rule, roll.faces, die - 1, roll.dice[die - 1].faces)
     return RerollOdds(measure, roll.roller, now, after)
+
+
+#: What scores a waiting roll, as plain values: its kind, then (attack) the modifier, the
+#: target's to-hit span, boarding, damage chart row, Brace and boxes left; (morale) the
+#: tokens and the lowest success; (shields) the shielded boxes hit.
+RerollRule = tuple[Any, ...]
+
+
+def _scorer(rule: RerollRule) -> Callable[[list[int]], Fraction]:
+    """The roll's result for the faces rolled, by the rule's kind (see :func:`reroll_odds`)."""
+    kind = rule[0]
+    if kind == "attack":
+        _, modifier, (low, high), boarding, row, brace, left = rule
+
+        def attack(fs: list[int]) -> Fraction:
+            values = [f + modifier for f in fs]
+            if boarding:
+                return Fraction(sum(1 for v in values if low <= v <= high))
+            dealt = sum(hit_damage(row, brace, v) for v in values if low <= v <= high)
+            return Fraction(min(dealt, left))
+
+        return attack
+    if kind == "morale":
+        _, tokens, need = rule
+        return lambda fs: Fraction(min(tokens, sum(1 for f in fs if f >= need)))
+    if kind == "initiative":
+        return lambda fs: (Fraction(1) if fs[0] > fs[1] else Fraction(0) if fs[0] < fs[1]
+                           else Fraction(1, 2))
+    hits = rule[1]
+    return lambda fs: Fraction(min((fs[0] + 1) // 2, hits))
+
+
+@lru_cache(maxsize=4096)
+def _reroll(rule: RerollRule, faces: tuple[int, ...], k: int,
+            die_faces: tuple[int, ...]) -> tuple[Fraction, Fraction]:
+    """The roll's result now, and expected with die ``k`` (0-based, of ``die_faces``) rolled
+    again: the same rolls recur over games (issue 19: the server's hints)."""
+    score = _scorer(rule)
+    return score(list(faces)), _expect(
+        die_faces, lambda f: score([*faces[:k], f, *faces[k + 1:]]))
