@@ -23,6 +23,7 @@ from ...listing import Listed, listing
 from ...protocol import Concede, Draw, Event, Outcome, field_copier
 from ...turns import OVER, drive
 from ...turns import Phase as PhaseId
+from ...view_parts import PartCache
 from .actions import AirAction, parse_action
 from .nations.state import NationsState
 from .setup import GameSetup
@@ -299,25 +300,17 @@ class GameState:
     def view(self, player: str | None = None) -> dict[str, Any]:
         """The position as ``player`` (``None``: a spectator) may see it: everything, except,
         with fog-of-war initiative, the other side's cards and dice before they are revealed."""
-        ships = []
-        for i, (spec, s) in enumerate(zip(self.setup.ships, self.ships, strict=True)):
-            refs = [spec.slot_ref(j) for j in range(len(spec.slots))]
-            ships.append({
-                "name": spec.name,
-                "card": spec.card.name,
-                "side": spec.side,
-                "type": spec.type,
-                "hexes": [h.label() for h in self.hexes(i)] if s.on_board else [],
-                "facing": s.facing.name if s.bow is not None else None,
-                "status": ("afloat", "keel broken", "destroyed")[s.status],
-                "mp": self.mp_available(i),
-                # the card's hexes to enter before each facing change (R3)
-                "enter_before_turn": spec.enter_before_turn,
-                "moved": s.moved,
-                "destroyed": [refs[j] for j in range(len(refs)) if s.destroyed >> j & 1],
-                "destroyed_this_turn": [refs[j] for j in range(len(refs)) if s.circled >> j & 1],
-                "fired": [refs[j] for j in range(len(refs)) if s.fired >> j & 1],
-            })
+        # each ship's part is kept for its (immutable) ShipState: a step rebuilds only the
+        # ships it changed; every view still gets its own dicts and lists
+        ships = [
+            {"name": name, "card": card, "side": side, "type": kind, "hexes": list(hexes),
+             "facing": facing, "status": status, "mp": self.mp_available(i),
+             # the card's hexes to enter before each facing change (R3)
+             "enter_before_turn": before_turn, "moved": moved, "destroyed": list(destroyed),
+             "destroyed_this_turn": list(circled), "fired": list(fired)}
+            for i, (name, card, side, kind, hexes, facing, status, before_turn, moved, destroyed,
+                    circled, fired) in enumerate(_SHIP_PARTS.parts(self.setup, self.ships,
+                                                                   self._ship_part))]
         moving = None
         if self.moving is not None:
             m = self.moving
@@ -346,9 +339,32 @@ class GameState:
             out["nations"] = nations_view(self)  # (nations/view.py)
         return out
 
+    def _ship_part(self, index: int, ship: object) -> _ShipPart:
+        """What ship ``index``'s entry in :meth:`view` takes from ``ship`` (its ShipState) and
+        its card: all but its movement points (the 8 Nations' Flank Speed changes those)."""
+        assert isinstance(ship, ShipState)
+        spec = self.setup.ships[index]
+        refs = [spec.slot_ref(j) for j in range(len(spec.slots))]
+
+        def slots(mask: int) -> tuple[str, ...]:
+            return tuple(refs[j] for j in range(len(refs)) if mask >> j & 1) if mask else ()
+
+        hexes = footprint(ship.bow, ship.facing, spec.length) if ship.bow is not None else ()
+        return (spec.name, spec.card.name, spec.side, spec.type,
+                tuple(h.label() for h in hexes) if ship.on_board else (),
+                ship.facing.name if ship.bow is not None else None,
+                ("afloat", "keel broken", "destroyed")[ship.status], spec.enter_before_turn,
+                ship.moved, slots(ship.destroyed), slots(ship.circled), slots(ship.fired))
+
     def __repr__(self) -> str:
         return f"<GameState turn {self.turn} {self.phase.name.lower()} to move {self.to_move}>"
 
+
+#: a ship's part of the view: name, card, side, type, hexes, facing, status, hexes to enter
+#: before turning, moved, and the destroyed, circled and fired slots
+_ShipPart = tuple[str, str, str, int, tuple[str, ...], str | None, str, int, bool,
+                  tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+_SHIP_PARTS: PartCache[_ShipPart] = PartCache()
 
 _copy_fields = field_copier(tuple(n for n in GameState.__slots__ if n != "cache"))
 

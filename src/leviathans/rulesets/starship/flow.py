@@ -10,6 +10,7 @@ from typing import Any
 
 from ...dice import DiceSource
 from ...protocol import Concede, Event, Outcome
+from ...view_parts import PartCache
 from . import attack, command, morale, movement, rerolls
 from .actions import (
     Accept,
@@ -34,6 +35,7 @@ from .actions import (
     Turn,
 )
 from .events import StarEvent
+from .setup import Piece
 from .state import (
     DESTROYED,
     EMBARKED,
@@ -384,21 +386,21 @@ def _pending_roll(state: StarshipState) -> dict[str, Any] | None:
 
 def view(state: StarshipState, player: str | None) -> dict[str, Any]:
     before_reveal = state.phase == Phase.COMMAND
-    elements = []
-    for p, e in zip(state.pieces, state.elements, strict=True):
-        entry: dict[str, Any] = {
-            "name": p.name, "side": p.side, "kind": p.kind, "class": p.class_id,
-            "status": STATUS_NAMES[e.status],
-            "x": None if e.pose is None else round(e.pose.x, 3),
-            "y": None if e.pose is None else round(e.pose.y, 3),
-            "heading": None if e.pose is None else round(e.pose.heading, 2),
-            "radius": p.radius, "shielded": p.shielded, "unshielded": p.unshielded,
-            "shield_hits": e.shield_hits, "hull_hits": e.hull_hits, "disorder": e.disorder,
-            "systems": sorted(e.systems) if not before_reveal else [],
-            "held": e.held, "unit": p.unit,
-            "carrier": None if e.carrier is None else state.pieces[e.carrier].name,
-        }
-        elements.append(entry)
+    # each element's part is kept for its (immutable) Element: a step rebuilds only the
+    # elements it changed; every view still gets its own dicts and lists. Kept by the tuple of
+    # pieces, not the setup: a launched torpedo is a new piece (a new tuple)
+    pieces = state.pieces
+    elements = [
+        {"name": name, "side": side, "kind": kind, "class": class_id, "status": status,
+         "x": x, "y": y, "heading": heading, "radius": radius, "shielded": shielded,
+         "unshielded": unshielded, "shield_hits": shield_hits, "hull_hits": hull_hits,
+         "disorder": disorder, "systems": list(systems) if not before_reveal else [],
+         "held": held, "unit": unit,
+         "carrier": None if carrier is None else pieces[carrier].name}
+        for (name, side, kind, class_id, status, x, y, heading, radius, shielded, unshielded,
+             shield_hits, hull_hits, disorder, systems, held, unit, carrier)
+        in _ELEMENT_PARTS.parts(pieces, state.elements,
+                                lambda i, e: _element_part(pieces[i], e))]
     pools = {}
     for side in state.setup.sides:
         pool = state.pool(side)
@@ -425,3 +427,19 @@ def view(state: StarshipState, player: str | None) -> dict[str, Any]:
         "outcome": state.outcome.to_dict() if state.outcome else None,
     }
 
+
+
+def _element_part(p: Piece, e: object) -> tuple[Any, ...]:
+    """What an element's entry in :func:`view` takes from ``e`` (its Element) and its piece:
+    all but the name of its carrier, with its systems sorted (shown after the reveal)."""
+    assert isinstance(e, Element)
+    pose = e.pose
+    return (p.name, p.side, p.kind, p.class_id, STATUS_NAMES[e.status],
+            None if pose is None else round(pose.x, 3),
+            None if pose is None else round(pose.y, 3),
+            None if pose is None else round(pose.heading, 2),
+            p.radius, p.shielded, p.unshielded, e.shield_hits, e.hull_hits, e.disorder,
+            tuple(sorted(e.systems)), e.held, p.unit, e.carrier)
+
+
+_ELEMENT_PARTS: PartCache[tuple[Any, ...]] = PartCache()
