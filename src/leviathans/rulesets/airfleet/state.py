@@ -301,16 +301,17 @@ class GameState:
         """The position as ``player`` (``None``: a spectator) may see it: everything, except,
         with fog-of-war initiative, the other side's cards and dice before they are revealed."""
         # each ship's part is kept for its (immutable) ShipState: a step rebuilds only the
-        # ships it changed; every view still gets its own dicts and lists
-        ships = [
-            {"name": name, "card": card, "side": side, "type": kind, "hexes": list(hexes),
-             "facing": facing, "status": status, "mp": self.mp_available(i),
-             # the card's hexes to enter before each facing change (R3)
-             "enter_before_turn": before_turn, "moved": moved, "destroyed": list(destroyed),
-             "destroyed_this_turn": list(circled), "fired": list(fired)}
-            for i, (name, card, side, kind, hexes, facing, status, before_turn, moved, destroyed,
-                    circled, fired) in enumerate(_SHIP_PARTS.parts(self.setup, self.ships,
-                                                                   self._ship_part))]
+        # ships it changed; every view still gets its own dicts and lists (a copy of a kept
+        # dict is much cheaper than building one)
+        ships = []
+        for i, part in enumerate(_SHIP_PARTS.parts(self.setup, self.ships, self._ship_part)):
+            entry = part.copy()
+            entry["hexes"] = part["hexes"].copy()
+            entry["mp"] = self.mp_available(i)  # the 8 Nations' Flank Speed changes it
+            entry["destroyed"] = part["destroyed"].copy()
+            entry["destroyed_this_turn"] = part["destroyed_this_turn"].copy()
+            entry["fired"] = part["fired"].copy()
+            ships.append(entry)
         moving = None
         if self.moving is not None:
             m = self.moving
@@ -339,32 +340,35 @@ class GameState:
             out["nations"] = nations_view(self)  # (nations/view.py)
         return out
 
-    def _ship_part(self, index: int, ship: object) -> _ShipPart:
-        """What ship ``index``'s entry in :meth:`view` takes from ``ship`` (its ShipState) and
-        its card: all but its movement points (the 8 Nations' Flank Speed changes those)."""
+    def _ship_part(self, index: int, ship: object) -> dict[str, Any]:
+        """Ship ``index``'s entry in :meth:`view` as ``ship`` (its ShipState) and its card make
+        it, but for its movement points (``None`` here)."""
         assert isinstance(ship, ShipState)
         spec = self.setup.ships[index]
         refs = [spec.slot_ref(j) for j in range(len(spec.slots))]
-
-        def slots(mask: int) -> tuple[str, ...]:
-            return tuple(refs[j] for j in range(len(refs)) if mask >> j & 1) if mask else ()
-
         hexes = footprint(ship.bow, ship.facing, spec.length) if ship.bow is not None else ()
-        return (spec.name, spec.card.name, spec.side, spec.type,
-                tuple(h.label() for h in hexes) if ship.on_board else (),
-                ship.facing.name if ship.bow is not None else None,
-                ("afloat", "keel broken", "destroyed")[ship.status], spec.enter_before_turn,
-                ship.moved, slots(ship.destroyed), slots(ship.circled), slots(ship.fired))
+        return {
+            "name": spec.name,
+            "card": spec.card.name,
+            "side": spec.side,
+            "type": spec.type,
+            "hexes": [h.label() for h in hexes] if ship.on_board else [],
+            "facing": ship.facing.name if ship.bow is not None else None,
+            "status": ("afloat", "keel broken", "destroyed")[ship.status],
+            "mp": None,
+            # the card's hexes to enter before each facing change (R3)
+            "enter_before_turn": spec.enter_before_turn,
+            "moved": ship.moved,
+            "destroyed": [refs[j] for j in range(len(refs)) if ship.destroyed >> j & 1],
+            "destroyed_this_turn": [refs[j] for j in range(len(refs)) if ship.circled >> j & 1],
+            "fired": [refs[j] for j in range(len(refs)) if ship.fired >> j & 1],
+        }
 
     def __repr__(self) -> str:
         return f"<GameState turn {self.turn} {self.phase.name.lower()} to move {self.to_move}>"
 
 
-#: a ship's part of the view: name, card, side, type, hexes, facing, status, hexes to enter
-#: before turning, moved, and the destroyed, circled and fired slots
-_ShipPart = tuple[str, str, str, int, tuple[str, ...], str | None, str, int, bool,
-                  tuple[str, ...], tuple[str, ...], tuple[str, ...]]
-_SHIP_PARTS: PartCache[_ShipPart] = PartCache()
+_SHIP_PARTS: PartCache[dict[str, Any]] = PartCache()
 
 _copy_fields = field_copier(tuple(n for n in GameState.__slots__ if n != "cache"))
 

@@ -390,17 +390,12 @@ def view(state: StarshipState, player: str | None) -> dict[str, Any]:
     # elements it changed; every view still gets its own dicts and lists. Kept by the tuple of
     # pieces, not the setup: a launched torpedo is a new piece (a new tuple)
     pieces = state.pieces
-    elements = [
-        {"name": name, "side": side, "kind": kind, "class": class_id, "status": status,
-         "x": x, "y": y, "heading": heading, "radius": radius, "shielded": shielded,
-         "unshielded": unshielded, "shield_hits": shield_hits, "hull_hits": hull_hits,
-         "disorder": disorder, "systems": list(systems) if not before_reveal else [],
-         "held": held, "unit": unit,
-         "carrier": None if carrier is None else pieces[carrier].name}
-        for (name, side, kind, class_id, status, x, y, heading, radius, shielded, unshielded,
-             shield_hits, hull_hits, disorder, systems, held, unit, carrier)
-        in _ELEMENT_PARTS.parts(pieces, state.elements,
-                                lambda i, e: _element_part(pieces[i], e))]
+    elements = []
+    for part in _ELEMENT_PARTS.parts(pieces, state.elements,
+                                     lambda i, e: _element_part(pieces, i, e)):
+        entry = part.copy()  # a copy of a kept dict: much cheaper than building one
+        entry["systems"] = part["systems"].copy() if not before_reveal else []
+        elements.append(entry)
     pools = {}
     for side in state.setup.sides:
         pool = state.pool(side)
@@ -429,17 +424,23 @@ def view(state: StarshipState, player: str | None) -> dict[str, Any]:
 
 
 
-def _element_part(p: Piece, e: object) -> tuple[Any, ...]:
-    """What an element's entry in :func:`view` takes from ``e`` (its Element) and its piece:
-    all but the name of its carrier, with its systems sorted (shown after the reveal)."""
+def _element_part(pieces: tuple[Piece, ...], index: int, e: object) -> dict[str, Any]:
+    """Element ``index``'s entry in :func:`view`, as ``e`` (its Element) makes it: its systems
+    in full (before the reveal, a view shows none)."""
     assert isinstance(e, Element)
-    pose = e.pose
-    return (p.name, p.side, p.kind, p.class_id, STATUS_NAMES[e.status],
-            None if pose is None else round(pose.x, 3),
-            None if pose is None else round(pose.y, 3),
-            None if pose is None else round(pose.heading, 2),
-            p.radius, p.shielded, p.unshielded, e.shield_hits, e.hull_hits, e.disorder,
-            tuple(sorted(e.systems)), e.held, p.unit, e.carrier)
+    p = pieces[index]
+    return {
+        "name": p.name, "side": p.side, "kind": p.kind, "class": p.class_id,
+        "status": STATUS_NAMES[e.status],
+        "x": None if e.pose is None else round(e.pose.x, 3),
+        "y": None if e.pose is None else round(e.pose.y, 3),
+        "heading": None if e.pose is None else round(e.pose.heading, 2),
+        "radius": p.radius, "shielded": p.shielded, "unshielded": p.unshielded,
+        "shield_hits": e.shield_hits, "hull_hits": e.hull_hits, "disorder": e.disorder,
+        "systems": sorted(e.systems),
+        "held": e.held, "unit": p.unit,
+        "carrier": None if e.carrier is None else pieces[e.carrier].name,
+    }
 
 
-_ELEMENT_PARTS: PartCache[tuple[Any, ...]] = PartCache()
+_ELEMENT_PARTS: PartCache[dict[str, Any]] = PartCache()
