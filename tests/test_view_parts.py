@@ -33,15 +33,29 @@ def test_every_view_is_the_one_built_afresh(game: tuple[str, object, object, int
     assert seen > 100
 
 
-def test_a_view_is_its_own_to_change() -> None:
-    """Parts are shared between views, the dicts and lists handed out are not."""
-    state = AIRFLEET.new_game(quickstart_battle(Options(turn_limit=2)), _dice())
-    first = state.view(None)
-    expected = repr(first)
-    first["ships"][0]["hexes"].append("9999")
-    first["ships"][0]["name"] = "changed"
-    first["ships"][0]["destroyed"].append("x")
-    assert repr(state.view(None)) == expected
+@pytest.mark.parametrize("game", GAMES, ids=[g[0] for g in GAMES])
+def test_a_view_is_its_own_to_change(game: tuple[str, object, object, int]) -> None:
+    """Parts are shared between views, the dicts and lists handed out are not: changing
+    anything in one view (every dict and list in it) leaves the next view as it was."""
+    _, ruleset, setup, limit = game
+    for state in list(states(ruleset, setup, 5, limit))[::7]:
+        for player in viewers(ruleset):
+            first = state.view(player)
+            expected = repr(first)
+            _scribble(first)
+            assert repr(state.view(player)) == expected
+
+
+def _scribble(value: object) -> None:
+    """Change every dict and list inside ``value``."""
+    if isinstance(value, dict):
+        for item in value.values():
+            _scribble(item)
+        value["scribbled"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _scribble(item)
+        value.append("scribbled")
 
 
 def test_a_step_rebuilds_only_the_ships_it_changed() -> None:

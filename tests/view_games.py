@@ -1,7 +1,7 @@
 """Seeded random games of every ruleset, for checking the seat views (``state.view(player)``)
 state by state: quick-start, Commander, fog of war, the 8 Nations (every nation), the starship
-game and War Fleet. Only public API, so the same positions can be built by an older checkout
-(an A/B digest of the views)."""
+game and War Fleet (also under fog of war). Only public API, so the same positions can be built
+by an older checkout (an A/B digest of the views)."""
 
 from __future__ import annotations
 
@@ -44,6 +44,8 @@ def games() -> list[Game]:
         ("starship", STARSHIP, sample_battle(4), 600),
         ("warfleet", WARFLEET,
          load_scenario("skirmish", WarOptions(turn_limit=3)), 400),
+        ("warfleet-fog", WARFLEET,
+         load_scenario("skirmish", WarOptions(turn_limit=3, initiative="fog-of-war")), 400),
     ]
 
 
