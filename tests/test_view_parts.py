@@ -88,3 +88,20 @@ def _dice() -> object:
     from leviathans.dice import SeededDice
 
     return SeededDice(7)
+
+
+def test_a_setup_gone_takes_its_parts_with_it() -> None:
+    """The cache keeps no game's setup alive (a server or a training run makes many)."""
+    import gc
+
+    from leviathans.rulesets.airfleet import parse_setup
+    from leviathans.rulesets.airfleet import state as air
+    from leviathans.rulesets.airfleet.free_for_all import free_for_all_data
+
+    setup = parse_setup(free_for_all_data("britain", "france"))
+    AIRFLEET.new_game(setup, _dice()).view(None)
+    key = id(setup)
+    assert key in air._SHIP_PARTS._by_setup
+    del setup
+    gc.collect()
+    assert key not in air._SHIP_PARTS._by_setup

@@ -11,6 +11,7 @@ object (and the unchanging setup) determines, never anything one seat may see an
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -27,21 +28,29 @@ class PartCache(Generic[P]):
     the part built from each value of the piece.
 
     Bounded: at most ``setups`` setups and ``per_piece`` values a piece (a full table is
-    emptied, which only costs rebuilding)."""
+    emptied, which only costs rebuilding). A setup that can be weakly referred to is not kept
+    alive by the cache: its parts go with it."""
 
-    def __init__(self, setups: int = 512, per_piece: int = 64) -> None:
+    def __init__(self, setups: int = 512, per_piece: int = 16) -> None:
         self._setups = setups
         self._per_piece = per_piece
+        #: id of the setup -> (the setup, or a weak reference to it; its pieces' tables)
         self._by_setup: dict[int, tuple[object, list[Table[P]]]] = {}
         _ALL.append(self)
 
     def tables(self, setup: object, pieces: int) -> list[Table[P]]:
         """The tables of ``setup``'s ``pieces`` pieces (created empty the first time)."""
-        known = self._by_setup.get(id(setup))
-        if known is None or known[0] is not setup:
+        key = id(setup)
+        known = self._by_setup.get(key)
+        if known is None or (known[0]() if type(known[0]) is weakref.ref else known[0]) \
+                is not setup:
             if len(self._by_setup) >= self._setups:
                 self._by_setup.clear()
-            known = self._by_setup[id(setup)] = (setup, [])
+            try:
+                held: object = weakref.ref(setup, lambda _: self._by_setup.pop(key, None))
+            except TypeError:  # no weak references to it (a tuple): kept, within the bound
+                held = setup
+            known = self._by_setup[key] = (held, [])
         tables = known[1]
         while len(tables) < pieces:
             tables.append({})
