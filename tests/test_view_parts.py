@@ -105,3 +105,22 @@ def test_a_setup_gone_takes_its_parts_with_it() -> None:
     del setup
     gc.collect()
     assert key not in air._SHIP_PARTS._by_setup
+
+
+def test_a_starship_setup_gone_takes_its_parts_with_it() -> None:
+    """The starship's parts are kept by its tuple of pieces (no weak references to a tuple):
+    they go with the setup."""
+    import gc
+
+    from leviathans.rulesets.starship import STARSHIP, flow
+    from leviathans.rulesets.starship.setup import parse_setup
+
+    setup = parse_setup({"fleets": {"red": {"sample": "fleet-a"}, "blue": {"sample": "fleet-b"}}},
+                        "a battle of its own")  # not sample_battle's (a setup kept for reuse)
+    state = STARSHIP.new_game(setup, _dice())
+    state.view(None)
+    key = id(state.pieces)
+    assert key in flow._ELEMENT_PARTS._by_setup
+    del setup, state
+    gc.collect()
+    assert key not in flow._ELEMENT_PARTS._by_setup

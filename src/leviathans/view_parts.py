@@ -34,33 +34,40 @@ class PartCache(Generic[P]):
     def __init__(self, setups: int = 512, per_piece: int = 16) -> None:
         self._setups = setups
         self._per_piece = per_piece
-        #: id of the setup -> (the setup, or a weak reference to it; its pieces' tables)
-        self._by_setup: dict[int, tuple[object, list[Table[P]]]] = {}
+        #: id of the setup -> (a call giving the setup: a weak reference if it may have one;
+        #: its pieces' tables; the weak reference to its owner that forgets it)
+        self._by_setup: dict[int, tuple[Callable[[], object], list[Table[P]], object]] = {}
         _ALL.append(self)
 
-    def tables(self, setup: object, pieces: int) -> list[Table[P]]:
-        """The tables of ``setup``'s ``pieces`` pieces (created empty the first time)."""
+    def tables(self, setup: object, pieces: int, owner: object = None) -> list[Table[P]]:
+        """The tables of ``setup``'s ``pieces`` pieces (created empty the first time). A setup
+        with no weak references (a tuple) is kept until ``owner`` (if given) goes."""
         key = id(setup)
         known = self._by_setup.get(key)
-        if known is None or (known[0]() if type(known[0]) is weakref.ref else known[0]) \
-                is not setup:
+        if known is None or known[0]() is not setup:
             if len(self._by_setup) >= self._setups:
                 self._by_setup.clear()
+
+            def forget(_: object) -> None:
+                self._by_setup.pop(key, None)
+
+            guard: object = None
             try:
-                held: object = weakref.ref(setup, lambda _: self._by_setup.pop(key, None))
-            except TypeError:  # no weak references to it (a tuple): kept, within the bound
-                held = setup
-            known = self._by_setup[key] = (held, [])
+                held: Callable[[], object] = weakref.ref(setup, forget)
+            except TypeError:  # no weak references to it: kept, within the bound
+                held = _Kept(setup)
+                guard = None if owner is None else weakref.ref(owner, forget)
+            known = self._by_setup[key] = (held, [], guard)
         tables = known[1]
         while len(tables) < pieces:
             tables.append({})
         return tables
 
     def parts(self, setup: object, values: Sequence[object],
-              build: Callable[[int, object], P]) -> list[P]:
+              build: Callable[[int, object], P], owner: object = None) -> list[P]:
         """The part of each of ``values`` (piece i's value is ``values[i]``): kept ones, and
         ``build(i, value)`` for the others."""
-        tables = self.tables(setup, len(values))
+        tables = self.tables(setup, len(values), owner)
         out = []
         for i, value in enumerate(values):
             table = tables[i]
@@ -74,6 +81,18 @@ class PartCache(Generic[P]):
 
     def clear(self) -> None:
         self._by_setup.clear()
+
+
+class _Kept:
+    """A strong reference, called as a weak one is."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __call__(self) -> object:
+        return self.value
 
 
 #: every cache made (module-level ones: a few)

@@ -388,11 +388,12 @@ def view(state: StarshipState, player: str | None) -> dict[str, Any]:
     before_reveal = state.phase == Phase.COMMAND
     # each element's part is kept for its (immutable) Element: a step rebuilds only the
     # elements it changed; every view still gets its own dicts and lists. Kept by the tuple of
-    # pieces, not the setup: a launched torpedo is a new piece (a new tuple)
+    # pieces, not the setup: a launched torpedo is a new piece (a new tuple); forgotten with
+    # the setup
     pieces = state.pieces
     elements = []
     for part in _ELEMENT_PARTS.parts(pieces, state.elements,
-                                     lambda i, e: _element_part(pieces, i, e)):
+                                     lambda i, e: _element_part(pieces, i, e), state.setup):
         entry = part.copy()  # a copy of a kept dict: much cheaper than building one
         entry["systems"] = part["systems"].copy() if not before_reveal else []
         elements.append(entry)
