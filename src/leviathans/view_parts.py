@@ -5,8 +5,9 @@ A step changes one ship or element and keeps the others' objects, so the part of
 every later state that still holds it. Parts are kept by the object's identity, never by its
 value: equal values may still show differently (``0.0`` and ``-0.0``, ``1`` and ``1.0``,
 ``False`` and ``0``), and identity also keeps one game's parts from another's. Each entry
-holds its object, so an id is never reused while its part is kept. A part holds only what the
-object (and the unchanging setup) determines, never anything one seat may see and another not.
+holds its object, so an id is never reused while its part is kept. A part depends on no viewer
+(only on the object and the unchanging setup): what a viewer may not see at that moment is left
+out by ``view`` itself, after the part is taken.
 """
 
 from __future__ import annotations
