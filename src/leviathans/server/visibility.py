@@ -57,13 +57,22 @@ class ViewCache:
         self._states: list[tuple[GameState, dict[str | None, Any]]] = []
 
     def __call__(self, state: GameState, player: str | None) -> Any:
-        found = [views for known, views in self._states if known is state]
-        views = found[0] if found else {}
-        if not found:
+        # called for every payload and twice per viewer per step: kept plain (no list built)
+        views: dict[str | None, Any] | None = None
+        for known, kept in self._states:
+            if known is state:
+                views = kept
+                break
+        if views is None:
+            views = {}
             self._states = [*self._states[-1:], (state, views)]
-        if player not in views:
-            views[player] = state.view(player)
-        return views[player]
+        view = views.get(player, _MISSING)
+        if view is _MISSING:
+            view = views[player] = state.view(player)
+        return view
+
+
+_MISSING = object()
 
 
 @dataclass

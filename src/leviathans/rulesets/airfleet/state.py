@@ -23,6 +23,7 @@ from ...listing import Listed, listing
 from ...protocol import Concede, Draw, Event, Outcome, field_copier
 from ...turns import OVER, drive
 from ...turns import Phase as PhaseId
+from ...view_parts import PartCache
 from .actions import AirAction, parse_action
 from .nations.state import NationsState
 from .setup import GameSetup
@@ -299,25 +300,18 @@ class GameState:
     def view(self, player: str | None = None) -> dict[str, Any]:
         """The position as ``player`` (``None``: a spectator) may see it: everything, except,
         with fog-of-war initiative, the other side's cards and dice before they are revealed."""
+        # each ship's part is kept for its (immutable) ShipState: a step rebuilds only the
+        # ships it changed; every view still gets its own dicts and lists (a copy of a kept
+        # dict is much cheaper than building one)
         ships = []
-        for i, (spec, s) in enumerate(zip(self.setup.ships, self.ships, strict=True)):
-            refs = [spec.slot_ref(j) for j in range(len(spec.slots))]
-            ships.append({
-                "name": spec.name,
-                "card": spec.card.name,
-                "side": spec.side,
-                "type": spec.type,
-                "hexes": [h.label() for h in self.hexes(i)] if s.on_board else [],
-                "facing": s.facing.name if s.bow is not None else None,
-                "status": ("afloat", "keel broken", "destroyed")[s.status],
-                "mp": self.mp_available(i),
-                # the card's hexes to enter before each facing change (R3)
-                "enter_before_turn": spec.enter_before_turn,
-                "moved": s.moved,
-                "destroyed": [refs[j] for j in range(len(refs)) if s.destroyed >> j & 1],
-                "destroyed_this_turn": [refs[j] for j in range(len(refs)) if s.circled >> j & 1],
-                "fired": [refs[j] for j in range(len(refs)) if s.fired >> j & 1],
-            })
+        for i, part in enumerate(_SHIP_PARTS.parts(self.setup, self.ships, self._ship_part)):
+            entry = part.copy()
+            entry["hexes"] = part["hexes"].copy()
+            entry["mp"] = self.mp_available(i)  # the 8 Nations' Flank Speed changes it
+            entry["destroyed"] = part["destroyed"].copy()
+            entry["destroyed_this_turn"] = part["destroyed_this_turn"].copy()
+            entry["fired"] = part["fired"].copy()
+            ships.append(entry)
         moving = None
         if self.moving is not None:
             m = self.moving
@@ -346,9 +340,35 @@ class GameState:
             out["nations"] = nations_view(self)  # (nations/view.py)
         return out
 
+    def _ship_part(self, index: int, ship: object) -> dict[str, Any]:
+        """Ship ``index``'s entry in :meth:`view` as ``ship`` (its ShipState) and its card make
+        it, but for its movement points (``None`` here)."""
+        assert isinstance(ship, ShipState)
+        spec = self.setup.ships[index]
+        refs = [spec.slot_ref(j) for j in range(len(spec.slots))]
+        hexes = footprint(ship.bow, ship.facing, spec.length) if ship.bow is not None else ()
+        return {
+            "name": spec.name,
+            "card": spec.card.name,
+            "side": spec.side,
+            "type": spec.type,
+            "hexes": [h.label() for h in hexes] if ship.on_board else [],
+            "facing": ship.facing.name if ship.bow is not None else None,
+            "status": ("afloat", "keel broken", "destroyed")[ship.status],
+            "mp": None,
+            # the card's hexes to enter before each facing change (R3)
+            "enter_before_turn": spec.enter_before_turn,
+            "moved": ship.moved,
+            "destroyed": [refs[j] for j in range(len(refs)) if ship.destroyed >> j & 1],
+            "destroyed_this_turn": [refs[j] for j in range(len(refs)) if ship.circled >> j & 1],
+            "fired": [refs[j] for j in range(len(refs)) if ship.fired >> j & 1],
+        }
+
     def __repr__(self) -> str:
         return f"<GameState turn {self.turn} {self.phase.name.lower()} to move {self.to_move}>"
 
+
+_SHIP_PARTS: PartCache[dict[str, Any]] = PartCache()
 
 _copy_fields = field_copier(tuple(n for n in GameState.__slots__ if n != "cache"))
 

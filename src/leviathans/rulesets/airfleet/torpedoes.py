@@ -41,6 +41,7 @@ from ...hexlines import first_met
 from ...protocol import Event
 from ...turns import BasePhase
 from ...turns import Phase as PhaseId
+from ...view_parts import PartCache
 from . import breach
 from .actions import register_notation
 from .events import ShipLost, TorpedoLaunched, TorpedoLost, TorpedoStruck
@@ -339,12 +340,25 @@ def view(state: GameState) -> list[dict[str, Any]]:
     """The turn's torpedo tokens, for the browser and logs."""
     if state.torpedoes is None:
         return []
-    setup = state.setup
-    return [{"number": t.number, "ship": setup.ships[t.ship].name,
-             "slot": setup.ships[t.ship].slot_ref(t.slot), "side": t.side,
-             "launch": t.launch.label(), "target": t.target.label(),
-             "resolved": t.number <= state.torpedoes.resolved}
-            for t in state.torpedoes.launched]
+    resolved = state.torpedoes.resolved
+    # the launches' labels are kept for the (immutable) tuple of launches, which states share
+    # until the next launch; each view gets its own dicts
+    parts = _PARTS.parts(state.setup, (state.torpedoes.launched,),
+                         lambda _, launched: _launch_parts(state, launched))[0]
+    return [{"number": number, "ship": ship, "slot": slot, "side": side, "launch": launch,
+             "target": target, "resolved": number <= resolved}
+            for number, ship, slot, side, launch, target in parts]
+
+
+def _launch_parts(state: GameState, launched: object) -> tuple[tuple[Any, ...], ...]:
+    """Each launched torpedo's part of :func:`view`: all but whether it is resolved."""
+    assert isinstance(launched, tuple)
+    ships = state.setup.ships
+    return tuple((t.number, ships[t.ship].name, ships[t.ship].slot_ref(t.slot), t.side,
+                  t.launch.label(), t.target.label()) for t in launched)
+
+
+_PARTS: PartCache[tuple[tuple[Any, ...], ...]] = PartCache()
 
 
 # --- actions ----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from typing import Any
 
 from ...dice import DiceSource
 from ...protocol import Concede, Event, Outcome
+from ...view_parts import PartCache
 from . import attack, command, morale, movement, rerolls
 from .actions import (
     Accept,
@@ -34,6 +35,7 @@ from .actions import (
     Turn,
 )
 from .events import StarEvent
+from .setup import Piece
 from .state import (
     DESTROYED,
     EMBARKED,
@@ -384,20 +386,16 @@ def _pending_roll(state: StarshipState) -> dict[str, Any] | None:
 
 def view(state: StarshipState, player: str | None) -> dict[str, Any]:
     before_reveal = state.phase == Phase.COMMAND
+    # each element's part is kept for its (immutable) Element: a step rebuilds only the
+    # elements it changed; every view still gets its own dicts and lists. Kept by the tuple of
+    # pieces, not the setup: a launched torpedo is a new piece (a new tuple); forgotten with
+    # the setup
+    pieces = state.pieces
     elements = []
-    for p, e in zip(state.pieces, state.elements, strict=True):
-        entry: dict[str, Any] = {
-            "name": p.name, "side": p.side, "kind": p.kind, "class": p.class_id,
-            "status": STATUS_NAMES[e.status],
-            "x": None if e.pose is None else round(e.pose.x, 3),
-            "y": None if e.pose is None else round(e.pose.y, 3),
-            "heading": None if e.pose is None else round(e.pose.heading, 2),
-            "radius": p.radius, "shielded": p.shielded, "unshielded": p.unshielded,
-            "shield_hits": e.shield_hits, "hull_hits": e.hull_hits, "disorder": e.disorder,
-            "systems": sorted(e.systems) if not before_reveal else [],
-            "held": e.held, "unit": p.unit,
-            "carrier": None if e.carrier is None else state.pieces[e.carrier].name,
-        }
+    for part in _ELEMENT_PARTS.parts(pieces, state.elements,
+                                     lambda i, e: _element_part(pieces, i, e), state.setup):
+        entry = part.copy()  # a copy of a kept dict: much cheaper than building one
+        entry["systems"] = part["systems"].copy() if not before_reveal else []
         elements.append(entry)
     pools = {}
     for side in state.setup.sides:
@@ -425,3 +423,25 @@ def view(state: StarshipState, player: str | None) -> dict[str, Any]:
         "outcome": state.outcome.to_dict() if state.outcome else None,
     }
 
+
+
+def _element_part(pieces: tuple[Piece, ...], index: int, e: object) -> dict[str, Any]:
+    """Element ``index``'s entry in :func:`view`, as ``e`` (its Element) makes it: its systems
+    in full (before the reveal, a view shows none)."""
+    assert isinstance(e, Element)
+    p = pieces[index]
+    return {
+        "name": p.name, "side": p.side, "kind": p.kind, "class": p.class_id,
+        "status": STATUS_NAMES[e.status],
+        "x": None if e.pose is None else round(e.pose.x, 3),
+        "y": None if e.pose is None else round(e.pose.y, 3),
+        "heading": None if e.pose is None else round(e.pose.heading, 2),
+        "radius": p.radius, "shielded": p.shielded, "unshielded": p.unshielded,
+        "shield_hits": e.shield_hits, "hull_hits": e.hull_hits, "disorder": e.disorder,
+        "systems": sorted(e.systems),
+        "held": e.held, "unit": p.unit,
+        "carrier": None if e.carrier is None else pieces[e.carrier].name,
+    }
+
+
+_ELEMENT_PARTS: PartCache[dict[str, Any]] = PartCache()

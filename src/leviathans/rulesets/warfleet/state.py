@@ -24,6 +24,7 @@ from ...listing import Listed, listing
 from ...protocol import Concede, Event, Outcome, field_copier
 from ...turns import OVER, drive
 from ...turns import Phase as PhaseId
+from ...view_parts import PartCache
 from .actions import Declare, WarAction, parse_action
 from .setup import AFLOAT, STATUS_NAMES, ShipSpec, ShipState, WarSetup, slot_refs
 
@@ -249,27 +250,15 @@ class GameState:
         """The whole position as ``player`` may see it (``None``: a spectator). Nothing is
         hidden in War Fleet except, with fog-of-war initiative, the other side's class cards
         and dice before they are revealed (``fog``)."""
+        # each ship's entry is kept for its (immutable) ShipState (``view_parts``): a step
+        # rebuilds only the ships it changed; each view gets copies, its own to change
         ships = []
-        for spec, s in zip(self.setup.ships, self.ships, strict=True):
-            ships.append({
-                "name": spec.name,
-                "side": spec.side,
-                "design": spec.design or spec.stats.name,
-                "class": spec.ship_class,
-                "si": spec.stats.si,
-                "hex": s.hex.label() if s.hex is not None else None,
-                "facing": s.facing.name if s.hex is not None else None,
-                "status": STATUS_NAMES[s.status],
-                "mp": spec.mp(s.destroyed),
-                "moved": s.moved,
-                "locations": {
-                    loc: {"destroyed": bool(s.destroyed >> li & 1),
-                          "resilience": spec.resilience(li, s.destroyed)}
-                    for li, loc in enumerate(spec.locations)
-                },
-                "declared": [g.ref for gi, g in enumerate(spec.guns) if s.used >> gi & 1],
-                "card_damage": slot_refs(spec, s.slots),
-            })
+        for part in _SHIP_PARTS.parts(self.setup, self.ships, self._ship_part):
+            entry = part.copy()
+            entry["locations"] = {loc: shown.copy() for loc, shown in part["locations"].items()}
+            entry["declared"] = part["declared"].copy()
+            entry["card_damage"] = part["card_damage"].copy()
+            ships.append(entry)
         moving = None
         if self.moving is not None:
             moving = {"ship": self.setup.ships[self.moving.ship].name, "mp_left": self.moving.mp,
@@ -296,9 +285,36 @@ class GameState:
             view["fog"] = rules.fog_view(self, player) if self.fog is not None else None
         return view
 
+    def _ship_part(self, index: int, s: object) -> dict[str, Any]:
+        """Ship ``index``'s entry in :meth:`view`, as ``s`` (its ShipState) and its spec make
+        it."""
+        assert isinstance(s, ShipState)
+        spec = self.setup.ships[index]
+        return {
+            "name": spec.name,
+            "side": spec.side,
+            "design": spec.design or spec.stats.name,
+            "class": spec.ship_class,
+            "si": spec.stats.si,
+            "hex": s.hex.label() if s.hex is not None else None,
+            "facing": s.facing.name if s.hex is not None else None,
+            "status": STATUS_NAMES[s.status],
+            "mp": spec.mp(s.destroyed),
+            "moved": s.moved,
+            "locations": {
+                loc: {"destroyed": bool(s.destroyed >> li & 1),
+                      "resilience": spec.resilience(li, s.destroyed)}
+                for li, loc in enumerate(spec.locations)
+            },
+            "declared": [g.ref for gi, g in enumerate(spec.guns) if s.used >> gi & 1],
+            "card_damage": slot_refs(spec, s.slots),
+        }
+
     def __repr__(self) -> str:
         return f"<War Fleet turn {self.turn} {self.phase.name.lower()} to move {self.to_move}>"
 
+
+_SHIP_PARTS: PartCache[dict[str, Any]] = PartCache()
 
 #: copies the fields to a new state (not the caches)
 _copy_fields = field_copier(tuple(n for n in GameState.__slots__ if not n.startswith("_")))
