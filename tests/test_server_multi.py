@@ -23,7 +23,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -385,6 +385,20 @@ def test_a_step_stored_while_another_process_loads_the_game_reaches_it(
     assert asyncio.run(run()) == (1, 1)
 
 
+@contextlib.asynccontextmanager
+async def _managers(url: str, count: int) -> AsyncIterator[list[Any]]:
+    """``count`` servers' game managers on one database, none listening (each learns of the
+    others' steps only when it reads them); their storage closed after."""
+    from leviathans.server.games import GameManager
+
+    managers = [GameManager(SqlStorage(url)) for _ in range(count)]
+    try:
+        yield managers
+    finally:
+        for manager in managers:
+            manager.storage.close()
+
+
 def test_an_action_checked_against_a_copy_another_process_moved_past_is_taken(
         postgres_url: str) -> None:  # noqa: F811
     """Process b has not heard of a's steps (it is not listening here): an action b receives
@@ -394,7 +408,7 @@ def test_an_action_checked_against_a_copy_another_process_moved_past_is_taken(
     back before a's step is loaded: they then stand exactly where a fresh load's do."""
     from leviathans.dice import RecordingDice, SeededDice
     from leviathans.protocol import Concede, Draw
-    from leviathans.server.games import ApiError, GameManager
+    from leviathans.server.games import ApiError
 
     rng = random.Random(5)
 
@@ -407,9 +421,7 @@ def test_an_action_checked_against_a_copy_another_process_moved_past_is_taken(
         return bool(scratch.rolls)
 
     async def run() -> None:
-        a, b = GameManager(SqlStorage(postgres_url)), GameManager(SqlStorage(postgres_url))
-        fresh = GameManager(SqlStorage(postgres_url))
-        try:
+        async with _managers(postgres_url, 3) as (a, b, fresh):
             session, held = await a.create("airfleet", "british", "hotseat")
             gid = session.game.id
             await b.get(gid)
@@ -442,9 +454,6 @@ def test_an_action_checked_against_a_copy_another_process_moved_past_is_taken(
             assert loaded.dice.inner.generator.getstate() == \
                 mine.dice.inner.generator.getstate()  # type: ignore[attr-defined]
             assert loaded.state.view(None) == mine.state.view(None)
-        finally:
-            for manager in (a, b, fresh):
-                manager.storage.close()
 
     asyncio.run(run())
 
@@ -456,12 +465,10 @@ def test_a_player_acting_on_a_process_not_yet_told_of_a_hand_over_is_refused(
     store (the hand-over and the action take the same lock): 403, nothing stored, b's seats
     read again and its dice where a fresh load's are."""
     from leviathans.protocol import Concede, Draw
-    from leviathans.server.games import ApiError, GameManager
+    from leviathans.server.games import ApiError
 
     async def run() -> None:
-        a, b = GameManager(SqlStorage(postgres_url)), GameManager(SqlStorage(postgres_url))
-        fresh = GameManager(SqlStorage(postgres_url))
-        try:
+        async with _managers(postgres_url, 3) as (a, b, fresh):
             session, held = await a.create("airfleet", "british", "hotseat")
             gid = session.game.id
             mine = await b.get(gid)
@@ -482,8 +489,5 @@ def test_a_player_acting_on_a_process_not_yet_told_of_a_hand_over_is_refused(
             loaded = await fresh.get(gid)
             assert loaded.dice.inner.generator.getstate() == \
                 mine.dice.inner.generator.getstate()  # type: ignore[attr-defined]
-        finally:
-            for manager in (a, b, fresh):
-                manager.storage.close()
 
     asyncio.run(run())
