@@ -12,7 +12,6 @@ message); the FastAPI routes stay where they were, and in the API's documentatio
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qsl
@@ -21,15 +20,13 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Match
 from starlette.types import Message, Receive, Scope, Send
 
-__all__ = ["FastRoute", "action_body", "hot_first", "look_query"]
+__all__ = ["FastRoute", "hot_first", "json_body", "look_query"]
 
 #: A fast path: the response, or None to hand the request on to the FastAPI route.
 FastHandler = Callable[[Scope, bytes], Awaitable[Response | None]]
 
 #: the ``lite`` flag's spellings taken here (the FastAPI route takes more, and refuses others)
 _FLAGS = {"1": True, "true": True, "0": False, "false": False}
-#: an action's body: the fields the FastAPI route's model declares
-_ACTION_FIELDS = frozenset(("token", "action", "expect"))
 
 
 class FastRoute(BaseRoute):
@@ -109,28 +106,9 @@ def look_query(scope: Scope) -> tuple[list[str], bool] | None:
     return tokens, bool(lite)
 
 
-def action_body(scope: Scope, body: bytes) -> tuple[str | None, str, int | None] | None:
-    """An action's body as the FastAPI route's model (app.ActionIn) plainly accepts it: a JSON
-    object sent as ``application/json`` with ``action`` (1-200 characters), ``token`` (up to
-    100, or null) and ``expect`` (a whole number from 1, or null) only, its texts ASCII;
-    (token, action, expect), or None for anything else (the route answers it)."""
-    # the first such header, as the route reads it
+def json_body(scope: Scope) -> bool:
+    """Whether the request's body is sent as ``application/json`` exactly (its first such
+    header, as the route reads it): the fast path takes no other."""
     content_type = next((value for name, value in scope["headers"] if name == b"content-type"),
                         None)
-    if content_type != b"application/json":
-        return None
-    try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
-        return None
-    if type(data) is not dict or not data.keys() <= _ACTION_FIELDS:
-        return None
-    token, action, expect = data.get("token"), data.get("action"), data.get("expect")
-    if not (type(action) is str and 1 <= len(action) <= 200 and action.isascii()):
-        return None
-    if token is not None and not (type(token) is str and len(token) <= 100
-                                  and token.isascii()):
-        return None
-    if expect is not None and not (type(expect) is int and 1 <= expect < 2 ** 53):
-        return None
-    return token, action, expect
+    return content_type == b"application/json"
