@@ -646,10 +646,7 @@ class GameManager:
         except SeatHanded:
             # Another process handed the seat to a bot after this one last read the seats:
             # the dice go back (nothing was stored) and the seats are read again.
-            if generator is not None and dice_at is not None:
-                generator.setstate(dice_at)
-                session.dice.rolls.clear()
-            else:
+            if not _dice_back(session, generator, dice_at):
                 await self._resync(session)
             await self._reload_seats(session)
             raise ApiError(403, "that seat is played by a bot") from None
@@ -657,9 +654,7 @@ class GameManager:
             # Another server process got there first: our copy is stale. With the dice put
             # back where they were (the state itself is unchanged: states are immutable), the
             # steps stored meanwhile are loaded on; else the game is reloaded whole.
-            if generator is not None and dice_at is not None:
-                generator.setstate(dice_at)
-                session.dice.rolls.clear()
+            if _dice_back(session, generator, dice_at):
                 await self._catch_up_locked(session)
             else:
                 await self._resync(session)
@@ -1082,6 +1077,16 @@ def _heard_next(session: Session) -> list[ActionRow]:
     while (row := heard.get(session.seq + 1 + len(rows))) is not None:
         rows.append(row)
     return rows
+
+
+def _dice_back(session: Session, generator: Any, dice_at: Any) -> bool:
+    """Put the session's dice back where they stood before a step the store refused (its
+    rolls forgotten); False if their place was not noted (one process: the caller reloads)."""
+    if generator is None or dice_at is None:
+        return False
+    generator.setstate(dice_at)
+    session.dice.rolls.clear()
+    return True
 
 
 def _listed(session: Session, text: str) -> Any:
