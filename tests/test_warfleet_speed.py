@@ -16,7 +16,7 @@ from leviathans.board import Board
 from leviathans.bots import greedy_warfleet as gw
 from leviathans.dice import SeededDice
 from leviathans.rulesets.warfleet import GameState, Phase, load_scenario, rules
-from warfleet_games import greedy_positions, ship_to_move
+from warfleet_games import greedy_positions, moves_to_plan
 
 
 def _positions(seed: int, limit: int) -> Iterator[GameState]:
@@ -148,10 +148,7 @@ def test_only_the_move_ends_an_enemy_is_in_reach_of_are_scored_one_by_one(
 
     monkeypatch.setattr(gw._PositionScorer, "score", score)
     plans = partly = pruned = 0
-    for state in _positions(5, limit=8):
-        if state.phase != Phase.MOVEMENT or state.moving is not None:
-            continue
-        i, s = ship_to_move(state)
+    for state, i, s in moves_to_plan(_positions(5, limit=8)):
         assert s.hex is not None
         scorer = gw._PositionScorer(state, i)
         ends = gw._move_ends(state.setup.board, s.hex, s.facing, state.mp(i), True)
@@ -205,10 +202,7 @@ def test_move_ends_away_from_the_edges_ask_the_board_once_per_first_turn(
     asked = _Count(Board.contains)
     monkeypatch.setattr(Board, "contains", lambda self, h: asked(self, h))
     plans = 0
-    for state in _positions(7, limit=10):
-        if state.phase != Phase.MOVEMENT or state.moving is not None:
-            continue
-        i, s = ship_to_move(state)
+    for state, i, s in moves_to_plan(_positions(7, limit=10)):
         assert s.hex is not None
         column, row = s.hex.offset()
         mp = state.mp(i)
@@ -322,25 +316,35 @@ def test_a_step_within_a_move_copies_the_state_once(monkeypatch: pytest.MonkeyPa
     assert stepped > 100
 
 
+def _plan_watched(state: GameState, i: int, watch: Any, profile: bool = False) -> None:
+    """The greedy bot's plan for ship ``i`` made once unwatched (its tables of move ends are
+    made then), then again under ``watch``: a trace function, or with ``profile`` a profile
+    function."""
+    import sys
+
+    bot = gw.WarFleetGreedy(random.Random(0))
+    bot._best_plan(state, i)
+    setter = sys.setprofile if profile else sys.settrace
+    setter(watch)
+    try:
+        bot._best_plan(state, i)
+    finally:
+        setter(None)
+
+
 def test_a_plan_with_no_enemy_in_reach_does_no_python_work_per_end() -> None:
     """With no enemy in reach every end scores -closing plus its tie-break draw, all at once:
     the draws (one per end, in order, as before) are taken without a Python step per end."""
-    import sys
     from types import FrameType
 
     plans = 0
-    for state in _positions(10, limit=3):
-        if state.phase != Phase.MOVEMENT or state.moving is not None:
-            continue
-        i, s = ship_to_move(state)
+    for state, i, s in moves_to_plan(_positions(10, limit=3)):
         if gw._PositionScorer(state, i).enemies:
             continue
         assert s.hex is not None
         ends = len(gw._move_ends(state.setup.board, s.hex, s.facing, state.mp(i), True))
         if ends < 40:
             continue
-        bot = gw.WarFleetGreedy(random.Random(0))
-        bot._best_plan(state, i)  # the tables of ends are made once, untimed
         lines = 0
 
         def trace(frame: FrameType, event: str, _arg: object) -> Any:
@@ -352,11 +356,7 @@ def test_a_plan_with_no_enemy_in_reach_does_no_python_work_per_end() -> None:
                 lines += 1
             return trace
 
-        sys.settrace(trace)
-        try:
-            bot._best_plan(state, i)
-        finally:
-            sys.settrace(None)
+        _plan_watched(state, i, trace)
         assert lines < ends / 4
         plans += 1
     assert plans > 20
@@ -377,10 +377,7 @@ def test_the_ends_scored_one_by_one_take_their_closing_from_the_pass_over_every_
 
     monkeypatch.setattr(gw._PositionScorer, "score", score)
     plans = 0
-    for state in _positions(11, limit=8):
-        if state.phase != Phase.MOVEMENT or state.moving is not None:
-            continue
-        i, _s = ship_to_move(state)
+    for state, i, _s in moves_to_plan(_positions(11, limit=8)):
         if not gw._PositionScorer(state, i).enemies:
             continue
         measured.calls = 0
@@ -394,19 +391,13 @@ def test_the_bound_over_every_end_takes_a_few_numpy_passes_whatever_the_kinds_of
     """The bound of every end (each kind of our guns at its best against an enemy in range)
     is read from a table per enemy of each kind's worth by range: a few numpy passes, and
     one more per enemy, not a round of passes per kind of gun."""
-    import sys
     from types import FrameType
 
     plans = 0
-    for state in (*_positions(12, limit=8), *_positions(13, limit=8)):
-        if state.phase != Phase.MOVEMENT or state.moving is not None:
-            continue
-        i, _s = ship_to_move(state)
+    for state, i, _s in moves_to_plan((*_positions(12, limit=8), *_positions(13, limit=8))):
         scorer = gw._PositionScorer(state, i)
         if not scorer.enemies or len(scorer.kinds) < 5:
             continue
-        bot = gw.WarFleetGreedy(random.Random(0))
-        bot._best_plan(state, i)  # the tables of ends are made once, uncounted
         calls = 0
 
         def count(frame: FrameType, event: str, _arg: object) -> None:
@@ -414,11 +405,7 @@ def test_the_bound_over_every_end_takes_a_few_numpy_passes_whatever_the_kinds_of
             if event == "c_call" and frame.f_code.co_name == "best_in_range":
                 calls += 1
 
-        sys.setprofile(count)
-        try:
-            bot._best_plan(state, i)
-        finally:
-            sys.setprofile(None)
+        _plan_watched(state, i, count, profile=True)
         assert calls <= 10 + 2 * len(scorer.enemies), (calls, len(scorer.kinds))
         plans += 1
     assert plans > 12

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 
 from leviathans.bots import make_bot
 from leviathans.dice import SeededDice
-from leviathans.rulesets.warfleet import WARFLEET, GameState, ShipState, load_scenario
+from leviathans.rulesets.warfleet import WARFLEET, GameState, Phase, ShipState, load_scenario
 
 
 def greedy_positions(seed: int, limit: int, bot_seed: Callable[[int], int],
@@ -34,3 +34,11 @@ def ship_to_move(state: GameState) -> tuple[int, ShipState]:
     s = state.ships[i]
     assert s.hex is not None
     return i, s
+
+
+def moves_to_plan(states: Iterator[GameState] | tuple[GameState, ...]
+                  ) -> Iterator[tuple[GameState, int, ShipState]]:
+    """Of ``states``, each where a ship's move begins: the state, the ship's index and state."""
+    for state in states:
+        if state.phase == Phase.MOVEMENT and state.moving is None:
+            yield (state, *ship_to_move(state))
