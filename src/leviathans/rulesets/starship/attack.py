@@ -334,7 +334,8 @@ def damage_per_hit(state: StarshipState, attacker: Piece, mount: Mount, target: 
 
 
 def braced(state: StarshipState, mount: Mount, target: int) -> bool:
-    """Does Brace take one damage off each hit of this weapon on ``target``?"""
+    """Does Brace take one damage off each hit of this weapon on ``target``? (The starship
+    text's Brace system, 5+: medium, heavy and macro weapons only.)"""
     return ("brace" in state.elements[target].systems
             and mount.rules_class in ("medium", "heavy", "macro"))
 
