@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -770,11 +771,12 @@ def test_acknowledged_actions_survive_a_killed_process(tmp_path: Path, kills: li
 
 
 
-def test_postgres_reads_a_catch_up_in_one_round_trip(postgres_url: str,  # noqa: F811
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 19: the actions after a step (every look's catch-up on PostgreSQL) are read by
-    one statement on its own, without a BEGIN and a COMMIT around it; the connection goes
-    back to the pool as it came, so the next write is still one transaction."""
+def test_postgres_reads_a_catch_up_and_stores_an_action_in_one_round_trip(
+        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """Issue 19: the actions after a step (every look's catch-up on PostgreSQL) are read, and
+    an action is stored (revision 0006's function), by one statement on its own, without a
+    BEGIN and a COMMIT around it; the connection goes back to the pool as it came, so the
+    next write of several statements is still one transaction."""
     from psycopg._connection_base import BaseConnection
 
     sent: list[str] = []
@@ -794,7 +796,48 @@ def test_postgres_reads_a_catch_up_in_one_round_trip(postgres_url: str,  # noqa:
             assert [r.seq for r in store.actions_after(game.id, 0)] == [1]
             assert sent == []
         store.append_action(act(game, 2, 2))
-        assert sent[0].startswith("BEGIN") and sent[-1] == "COMMIT"
+        assert sent == []
         assert [r.seq for r in store.actions_after(game.id, 1)] == [2]
+        store.seat_to_bot(game.id, "british", "random", 7)
+        assert sent[0].startswith("BEGIN") and sent[-1] == "COMMIT"
     finally:
         store.close()
+
+
+def test_actions_after_a_step(store: Storage) -> None:
+    """A catch-up read: the steps after one, in order, with their rolls and times exactly."""
+    game, _ = new_game(store)
+    rolls = (Roll("weapon:a", "red", 11), Roll("weapon:b", "black", 2))
+    store.append_action(act(game, 1, 1, *rolls))
+    store.append_action(act(game, 2, 2))
+    assert store.actions_after(game.id, 0) == store.actions(game.id)[1:]
+    assert store.actions_after(game.id, 0)[0].rolls == rolls
+    assert store.actions_after(game.id, 1) == [store.actions(game.id)[2]]
+    assert store.actions_after(game.id, 2) == []
+    assert store.actions_after("no-such-game", 0) == []
+
+
+# --- PostgreSQL: an action in one statement (revision 0006) -----------------------------------
+
+
+def test_revision_0006_adds_the_append_function_and_takes_it_away(
+        postgres_url: str) -> None:  # noqa: F811
+    def found() -> bool:
+        engine = sa.create_engine(postgres_url)
+        try:
+            with engine.connect() as conn:
+                return bool(conn.execute(sa.text(
+                    "SELECT to_regproc('leviathans_append_action') IS NOT NULL")).scalar_one())
+        finally:
+            engine.dispose()
+
+    upgrade_database(postgres_url, "0005")
+    assert not found()
+    upgrade_database(postgres_url, "0006")
+    assert found()
+    command.downgrade(alembic_config(postgres_url), "0005")
+    assert not found()
+    with SqlStorage(postgres_url) as store:  # opening upgrades again, and it is used
+        game, _ = new_game(store)
+        store.append_action(act(game, 1, 1))
+        assert found() and [a.seq for a in store.actions(game.id)] == [0, 1]

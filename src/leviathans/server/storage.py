@@ -688,6 +688,41 @@ def _check_next(row: ActionRow, last: int | None, status: str) -> None:
         raise Conflict(f"game {row.game_id!r} is finished: no action can follow")
 
 
+#: PostgreSQL: one action stored in one statement, by the function of revision 0006 (which
+#: locks the game's row, checks, inserts, touches the game and announces the step).
+_APPEND = "SELECT * FROM leviathans_append_action(%s, %s, %s, %s, %s, %s, %s, %s)"
+#: PostgreSQL: the steps after one (a look's catch-up), read through the driver.
+_AFTER_PG = ("SELECT seq, action, rolls, created FROM actions WHERE game_id = %s AND seq > %s "
+             "ORDER BY seq")
+
+
+def _append_args(row: ActionRow, outcome_json: str | None, human: str | None) -> tuple[Any, ...]:
+    """:data:`_APPEND`'s parameters for a checked action."""
+    return (row.game_id, row.seq, row.action, _dump_rolls(row.rolls, "rolls"),
+            row.created.astimezone(UTC), outcome_json, human, step_note(row))
+
+
+def _appended(row: ActionRow, human: str | None, found: Any) -> None:
+    """Raise what :meth:`Storage.append_action` raises if :data:`_APPEND` (answering ``found``:
+    the game's status, its last step, the seat's kind, whether it stored) stored nothing."""
+    status, last, kind, stored = found
+    if stored:
+        return
+    if status is None:
+        raise StorageError(f"no game {row.game_id!r}")
+    _check_next(row, last, status)
+    if human is not None:
+        _check_human(row, human, kind)
+    raise StorageError(f"game {row.game_id!r}: action {row.seq} was not stored")  # never
+
+
+def _after_rows(game_id: str, found: list[Any]) -> list[ActionRow]:
+    """:data:`_AFTER_PG`'s rows as actions."""
+    return [ActionRow(game_id, n, action, _load_rolls(rolls, f"game {game_id!r}: action {n}"),
+                      created.astimezone(UTC))
+            for n, action, rolls, created in found]
+
+
 # --- SQL ------------------------------------------------------------------------------------
 
 
@@ -827,6 +862,12 @@ def _parse_url(url: str) -> sa.URL:
 
 def _shown(url: sa.URL) -> str:
     return url.render_as_string(hide_password=True)
+
+
+def _first_line(exc: BaseException) -> str:
+    """The driver's own words, first line only."""
+    first = str(exc).strip().splitlines()
+    return first[0] if first else type(exc).__name__
 
 
 def _reason(exc: SQLAlchemyError) -> str:
@@ -1205,13 +1246,13 @@ class SqlStorage:
         return _seat_from(row)
 
     @contextmanager
-    def _driver(self, what: str, read: bool = False) -> Iterator[Any]:
+    def _driver(self, what: str, single: bool = False) -> Iterator[Any]:
         """PostgreSQL: a cursor of a pooled connection of the driver's own (psycopg), in a
         transaction committed on success. The two statements of every action (store it; load
         another process's) go this way: SQLAlchemy's own handling of a statement costs some
-        ten times psycopg's. ``read``: one statement that only reads, run on its own
-        (autocommit) without the BEGIN and COMMIT round trips around it (a look's catch-up:
-        one round trip, not three). Errors as :meth:`_connect`'s; a broken connection is
+        ten times psycopg's. ``single``: one statement run on its own (autocommit), without
+        the BEGIN and COMMIT round trips around it (a look's catch-up, an action stored: one
+        round trip, not three or five). Errors as :meth:`_connect`'s; a broken connection is
         dropped from the pool (and with it every connection as old), as SQLAlchemy does."""
         import psycopg
 
@@ -1224,13 +1265,13 @@ class SqlStorage:
         conn: Any = pooled.driver_connection
         try:
             try:
-                if read:
+                if single:
                     conn.autocommit = True
                 try:
                     with conn.cursor() as cursor:
                         yield cursor
                 finally:
-                    if read:
+                    if single:
                         try:
                             conn.autocommit = False
                         except psycopg.Error:  # never back to the pool in autocommit
@@ -1246,9 +1287,7 @@ class SqlStorage:
         except psycopg.Error as exc:
             if conn.closed or conn.broken:
                 self._engine.pool._invalidate(pooled, exc)
-            first = str(exc).strip().splitlines()
-            raise StorageError(f"{self}: {what}: {first[0] if first else type(exc).__name__}"
-                               ) from exc
+            raise StorageError(f"{self}: {what}: {_first_line(exc)}") from exc
         finally:
             pooled.close()
 
@@ -1285,51 +1324,23 @@ class SqlStorage:
 
     def _append_pg(self, row: ActionRow, outcome_json: str | None, what: str,
                    human: str | None) -> None:
-        """:meth:`append_action` on PostgreSQL, the same statements through the driver."""
+        """:meth:`append_action` on PostgreSQL: one call of the function of revision 0006, on
+        its own (one round trip, no BEGIN and COMMIT around it), through the driver."""
         import psycopg
 
         try:
-            with self._driver(what) as cursor:
-                # the game's row locked: appends to one game queue up here
-                game = cursor.execute("SELECT status FROM games WHERE id = %s FOR UPDATE",
-                                      (row.game_id,)).fetchone()
-                if game is None:
-                    raise StorageError(f"no game {row.game_id!r}")
-                # the seat read after the lock, in a statement of its own: a statement that
-                # waited for the lock (behind a hand-over, say) would read the seats as they
-                # were before it waited
-                last, kind = cursor.execute(
-                    "SELECT (SELECT max(seq) FROM actions WHERE game_id = %s), "
-                    "(SELECT kind FROM seats WHERE game_id = %s AND side = %s)",
-                    (row.game_id, row.game_id, human)).fetchone()
-                _check_next(row, last, game[0])
-                if human is not None:
-                    _check_human(row, human, kind)
-                # One statement: the action inserted, the game's row touched (or finished),
-                # and the step announced at commit to every process listening (issue 19.1).
-                when = row.created.astimezone(UTC)
-                cursor.execute(
-                    "WITH stored AS (INSERT INTO actions (game_id, seq, action, rolls, created) "
-                    "VALUES (%s, %s, %s, %s, %s)), touched AS (UPDATE games SET updated = %s, "
-                    "status = coalesce(%s, status), outcome = coalesce(%s, outcome) "
-                    "WHERE id = %s) SELECT pg_notify(%s, %s)",
-                    (row.game_id, row.seq, row.action, _dump_rolls(row.rolls, "rolls"), when,
-                     when, None if outcome_json is None else "finished", outcome_json,
-                     row.game_id, CHANNEL, step_note(row)))
+            with self._driver(what, single=True) as cursor:
+                found = cursor.execute(_APPEND, _append_args(row, outcome_json, human)).fetchone()
         except psycopg.IntegrityError as exc:  # the row lock makes this unlikely
             raise Conflict(f"game {row.game_id!r}: action {row.seq} is already taken") from exc
+        _appended(row, human, found)
 
     def actions_after(self, game_id: str, seq: int) -> list[ActionRow]:
         what = f"reading the actions of game {game_id!r}"
         if self._pg:
-            with self._driver(what, read=True) as cursor:
-                found = cursor.execute(
-                    "SELECT seq, action, rolls, created FROM actions "
-                    "WHERE game_id = %s AND seq > %s ORDER BY seq", (game_id, seq)).fetchall()
-            return [ActionRow(game_id, n, action,
-                              _load_rolls(rolls, f"game {game_id!r}: action {n}"),
-                              created.astimezone(UTC))
-                    for n, action, rolls, created in found]
+            with self._driver(what, single=True) as cursor:
+                found = cursor.execute(_AFTER_PG, (game_id, seq)).fetchall()
+            return _after_rows(game_id, found)
         with self._connect(what) as conn:
             rows = conn.execute(_AFTER, {"gid": game_id, "seq": seq}).all()
         return [_action_from(r) for r in rows]
