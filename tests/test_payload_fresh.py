@@ -1,4 +1,5 @@
-"""Issue 19 (the start burst): a payload is what a fresh build gives, byte for byte. Payloads
+"""Issue 19 (the start burst): a payload is what a fresh build gives, byte for byte, and the
+server writes it as the standard library's JSON writer would (with orjson). Payloads
 share work between them and with the step before (the legal actions as text and their hints
 once per state, the seats' views, action texts and numbers written once for their values);
 here every payload of seeded games of every kind, for each seat, both seats (hotseat) and a
@@ -20,7 +21,8 @@ from leviathans.rulesets import get_ruleset
 from leviathans.rulesets.airfleet import actions as air_actions
 from leviathans.rulesets.starship import actions as star_actions
 from leviathans.rulesets.starship import odds
-from leviathans.server import commander_hints, hints
+from leviathans.server import app as app_module
+from leviathans.server import commander_hints, hints, jsontext
 from leviathans.server.games import GameManager, Session
 from leviathans.server.storage import MemoryStorage
 from leviathans.server.visibility import ViewCache
@@ -67,7 +69,10 @@ def _texts(manager: GameManager, session: Session, holders: list[list[str]]) -> 
     for tokens in holders:
         for renderers, log in ((None, False), (RENDERERS, True)):
             payload = manager.payload(session, tokens, renderers, with_log=log)
-            out.append(json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
+            text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+            # what the server sends: written by orjson, the standard library's very bytes
+            assert jsontext.dumps_text(payload) == text
+            out.append(text)
     return out
 
 
@@ -131,3 +136,26 @@ def test_a_number_is_written_once_for_its_value() -> None:
     assert star_actions.num(12.5) is star_actions.num(12.50)
     assert star_actions.num(12.345) == "12.35" and star_actions.num(-0.001) == "0"
     assert star_actions.num(3) == star_actions.num(3.0) == "3"
+
+
+def test_looks_and_pushes_are_written_by_orjson_as_the_standard_library_would(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from fastapi.testclient import TestClient
+
+    written: list[str] = []
+    real_dumps, real_text = jsontext.dumps, jsontext.dumps_text
+    monkeypatch.setattr(jsontext, "dumps", lambda v: written.append("look") or real_dumps(v))
+    monkeypatch.setattr(app_module, "dumps_text",
+                        lambda v: written.append("push") or real_text(v))
+    with TestClient(app_module.create_app(MemoryStorage())) as client:
+        game = client.post("/api/games", json={"ruleset": "airfleet",
+                                                "opponent": "hotseat"}).json()
+        tokens = list(game["tokens"].values())
+        r = client.get(f"/api/games/{game['id']}", params=[("token", t) for t in tokens])
+        assert r.status_code == 200
+        assert r.content == json.dumps(r.json(), ensure_ascii=False,
+                                       separators=(",", ":")).encode()
+        with client.websocket_connect(f"/ws/games/{game['id']}?token={tokens[0]}") as ws:
+            text = ws.receive_text()
+        assert text == json.dumps(json.loads(text), ensure_ascii=False, separators=(",", ":"))
+    assert written == ["look", "push"]
