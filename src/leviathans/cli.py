@@ -386,6 +386,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .server.app import create_app, quiet_collector
+    from .server.deflate import DeflateProtocol
     from .server.storage import default_database_url, open_storage
     from .server.workers import WORKER_URL_ENV, run_workers, serve_worker
 
@@ -418,7 +419,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     print(f"Leviathans: open http://{args.host}:{args.port}/ in your browser "
           f"(games saved in {shown}; Ctrl-C stops)", flush=True)
     quiet_collector()
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
+                ws=DeflateProtocol)
     return 0
 
 

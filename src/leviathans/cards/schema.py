@@ -9,6 +9,7 @@ which fields each kind needs.
 
 from __future__ import annotations
 
+import pickle
 import re
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
@@ -436,5 +437,22 @@ class Card(_Model):
         return self.locations[loc].slots[int(number) - 1]
 
     def to_data(self) -> dict[str, Any]:
-        """The card as plain data (as in its file), for records and the browser."""
-        return self.model_dump(by_alias=True, exclude_defaults=True, mode="json")
+        """The card as plain data (as in its file), for records and the browser: a copy of
+        its own each time (the caller may change it)."""
+        # Every air-fleet game's creation writes its cards out (some 30 us a card with
+        # pydantic): each card's data is made once, kept with the card it was made from (an
+        # immutable model), and copied out (pickle: some 6 us).
+        kept = _DUMPED.get(id(self))
+        if kept is None or kept[0] is not self:
+            if len(_DUMPED) >= _DUMPED_MAX:  # cards sent in games' own data come and go
+                _DUMPED.clear()
+            data = self.model_dump(by_alias=True, exclude_defaults=True, mode="json")
+            kept = _DUMPED[id(self)] = (self, pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
+        copy: dict[str, Any] = pickle.loads(kept[1])
+        return copy
+
+
+#: :meth:`Card.to_data`'s data of each card, by the card's id: (the card, its data pickled).
+#: The built-in cards stay; cards read from games' own data are dropped in bulk past the limit.
+_DUMPED: dict[int, tuple[Card, bytes]] = {}
+_DUMPED_MAX = 2048

@@ -41,6 +41,7 @@ from .games import (
     scenarios,
 )
 from .hot_routes import FastRoute, hot_first, json_body, look_query
+from .jsontext import JsonResponse, dumps_text
 from .storage import GameRow, SeatRow, Storage, StorageError, open_storage
 
 __all__ = ["MAX_BODY", "create_app", "quiet_collector"]
@@ -332,9 +333,9 @@ def create_app(storage: Storage | str | None = None, *, bot_lease: float = 15.0)
 
     async def look(game_id: str, token: list[str] | None, lite: bool) -> JSONResponse:
         session = await manager.get(game_id)
-        # A JSONResponse as is: FastAPI would otherwise walk the whole payload (a board
+        # A JSON response as is: FastAPI would otherwise walk the whole payload (a board
         # drawing can be 200 kB) to validate it against the return type first.
-        return JSONResponse(manager.payload(session, _tokens(token),
+        return JsonResponse(manager.payload(session, _tokens(token),
                                             None if lite else renderers, with_log=not lite))
 
     async def acted(game_id: str, token: str | None, action: str, expect: int | None
@@ -503,9 +504,8 @@ async def _push(ws: WebSocket, manager: GameManager, session: Session, tokens: l
         while True:
             changed.clear()
             current = manager.sessions.get(session.game.id, session)
-            text = json.dumps({"type": "state", **manager.payload(
-                current, tokens, renderers, with_log=renderers is not None)},
-                ensure_ascii=False, separators=(",", ":"))
+            text = dumps_text({"type": "state", **manager.payload(
+                current, tokens, renderers, with_log=renderers is not None)})
             if text != sent:
                 await ws.send_text(text)
                 sent = text

@@ -116,13 +116,13 @@ def _check_room(setup: Any) -> None:
     by placing them one by one at the first legal place, which packs a zone column by column;
     a fleet that does not fit so is refused rather than leaving a game that cannot start."""
     from ..rulesets.airfleet import AIRFLEET
-    from ..rulesets.airfleet.deployment import legal_deployments, side_to_deploy
+    from ..rulesets.airfleet.deployment import first_deployment, side_to_deploy
     from ..rulesets.airfleet.state import Phase
 
     dice = SeededDice(0)
     state = AIRFLEET.new_game(setup, dice)
     while state.phase == Phase.DEPLOYMENT:
-        action = next(legal_deployments(state), None)
+        action = first_deployment(state)
         if action is None:
             side = side_to_deploy(state)
             zone = setup.board.zone(side)

@@ -57,8 +57,9 @@ def serve_worker(app: Any, host: str, port: int, log_level: str) -> None:
     sock = reuse_port_socket(host, port)
     sock.listen(2048)
     from .app import quiet_collector
+    from .deflate import DeflateProtocol
 
-    server = uvicorn.Server(uvicorn.Config(app, log_level=log_level))
+    server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, ws=DeflateProtocol))
     quiet_collector()
     server.run(sockets=[sock])
 

@@ -96,7 +96,20 @@ class Deploy:
     facing: Facing
 
     def text(self) -> str:
-        return f"{self.ship}@{self.bow.label()}:{self.facing.name}"
+        # A deployment payload lists hundreds of these, the same over states and games: each
+        # text is made once (a look-up by the action's value is some 20 times cheaper).
+        text = _DEPLOY_TEXTS.get(self)
+        if text is None:
+            text = f"{self.ship}@{self.bow.label()}:{self.facing.name}"
+            if len(_DEPLOY_TEXTS) >= _DEPLOY_TEXTS_MAX:
+                _DEPLOY_TEXTS.clear()
+            _DEPLOY_TEXTS[self] = text
+        return text
+
+
+#: :meth:`Deploy.text` of each deployment, by its value (bounded: cleared when full)
+_DEPLOY_TEXTS: dict[Deploy, str] = {}
+_DEPLOY_TEXTS_MAX = 1 << 16
 
 
 @dataclass(frozen=True, slots=True)

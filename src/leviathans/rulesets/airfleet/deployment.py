@@ -20,8 +20,8 @@ from .actions import AirAction, Deploy
 from .events import Deployed
 from .state import GameState, Phase
 
-__all__ = ["DeploymentPhase", "apply_deploy", "legal_deployments", "side_to_deploy",
-           "why_illegal"]
+__all__ = ["DeploymentPhase", "apply_deploy", "first_deployment", "legal_deployments",
+           "side_to_deploy", "why_illegal"]
 
 
 def side_to_deploy(state: GameState) -> str | None:
@@ -72,6 +72,22 @@ def legal_deployments(state: GameState) -> Iterator[Deploy]:
                                                                  spec.length, spec.name)
                      if occupied.isdisjoint(hexes))
     return iter(tuple(found))
+
+
+def first_deployment(state: GameState) -> Deploy | None:
+    """The first of :func:`legal_deployments` (None if there is none), found without listing
+    the others: a lobby's check that a fleet fits its zone places it ship by ship this way."""
+    side = side_to_deploy(state)
+    if side is None:
+        return None
+    occupied = _occupied(state)
+    for spec, s in zip(state.setup.ships, state.ships, strict=True):
+        if spec.side != side or s.bow is not None:
+            continue
+        for action, hexes in _deploy_actions(state.setup.board, side, spec.length, spec.name):
+            if occupied.isdisjoint(hexes):
+                return action
+    return None
 
 
 def why_illegal(state: GameState, action: Deploy) -> str | None:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ...errors import IllegalActionError
 from ...protocol import Concede
@@ -62,8 +63,11 @@ __all__ = [
 ]
 
 
+@lru_cache(maxsize=8192)
 def num(value: float) -> str:
-    """A number as the notation writes it: at most 2 decimals, no trailing zeros."""
+    """A number as the notation writes it: at most 2 decimals, no trailing zeros. Cached: the
+    texts of a payload's legal moves write the same few distances and bearings again and
+    again (a number equal to another, 1 and 1.0, is written alike)."""
     text = f"{round(value, 2):.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 

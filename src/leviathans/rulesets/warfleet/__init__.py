@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
@@ -36,16 +37,33 @@ def scenario_names() -> tuple[str, ...]:
 
 def scenario_data(name: str) -> dict[str, Any]:
     """The built-in scenario ``name`` as plain data."""
+    return tomllib.loads(_scenario_text(name))
+
+
+def _scenario_text(name: str) -> str:
     if name not in SCENARIOS:
         raise ScenarioError(f"unknown War Fleet scenario {name!r} (known: {', '.join(SCENARIOS)})")
-    text = resources.files(__package__).joinpath(f"scenarios/{name}.toml").read_text()
-    return tomllib.loads(text)
+    return resources.files(__package__).joinpath(f"scenarios/{name}.toml").read_text()
 
 
 def load_scenario(name: str, options: Options | None = None,
                   resolve_card: ResolveCard | None = None) -> WarSetup:
-    setup = parse_setup(scenario_data(name), f"scenarios/{name}.toml", resolve_card)
+    """The built-in scenario ``name``, set up. With the built-in cards (no ``resolve_card``),
+    a scenario file is parsed once for each text it has and each options model: a setup is
+    immutable, and every game of the scenario shares it (parsing took some 10 ms a game)."""
+    text = _scenario_text(name)
+    if resolve_card is None:
+        from .setup import _options_model
+
+        setup = _parsed_scenario(name, text, _options_model())
+    else:
+        setup = parse_setup(tomllib.loads(text), f"scenarios/{name}.toml", resolve_card)
     return setup if options is None else setup.with_options(options)
+
+
+@lru_cache(maxsize=16)
+def _parsed_scenario(name: str, text: str, model: type[Options]) -> WarSetup:
+    return parse_setup(tomllib.loads(text), f"scenarios/{name}.toml")
 
 
 class WarFleet:

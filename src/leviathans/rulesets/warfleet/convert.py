@@ -261,7 +261,18 @@ def resolve_card(name: str) -> WarShip:
     """
     from ...cards import find_card
 
-    return convert(find_card(name))
+    card = find_card(name)
+    # A game's creation converts each of its cards (some 0.8 ms a card): each is converted
+    # once, kept with the very card it was converted from (a card read again is converted
+    # again). Both are immutable, so every game may share them.
+    kept = _RESOLVED.get(card.name)
+    if kept is None or kept[0] is not card:
+        kept = _RESOLVED[card.name] = (card, convert(card))
+    return kept[1]
+
+
+#: the built-in cards converted by :func:`resolve_card`, by name: (the card, its stats)
+_RESOLVED: dict[str, tuple[Card, WarShip]] = {}
 
 
 def _dice_text(dice: Sequence[str]) -> str:
