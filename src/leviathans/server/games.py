@@ -635,8 +635,6 @@ class GameManager:
             why = getattr(session.state, "why_illegal", None)
             detail = why(action) if callable(why) else None
             raise ApiError(422, f"illegal action {text!r}: {detail or 'not legal now'}")
-        generator = getattr(session.dice.inner, "generator", None)
-        dice_at = generator.getstate() if self.shared and generator is not None else None
         try:
             new = _apply_legal(session.state, action, session.dice)
             rolls = tuple(Roll(*r) for r in session.dice.rolls)
@@ -647,15 +645,15 @@ class GameManager:
         except SeatHanded:
             # Another process handed the seat to a bot after this one last read the seats:
             # the dice go back (nothing was stored) and the seats are read again.
-            if not _dice_back(session, generator, dice_at):
+            if not _dice_back(session, rolls):
                 await self._resync(session)
             await self._reload_seats(session)
             raise ApiError(403, "that seat is played by a bot") from None
         except Conflict:
-            # Another server process got there first: our copy is stale. With the dice put
-            # back where they were (the state itself is unchanged: states are immutable), the
-            # steps stored meanwhile are loaded on; else the game is reloaded whole.
-            if _dice_back(session, generator, dice_at):
+            # Another server process got there first: our copy is stale. With the dice where
+            # they were (the step rolled none; the state itself is unchanged: states are
+            # immutable), the steps stored meanwhile are loaded on; else the game is reloaded.
+            if _dice_back(session, rolls):
                 await self._catch_up_locked(session)
             else:
                 await self._resync(session)
@@ -1079,14 +1077,14 @@ def _heard_next(session: Session) -> list[ActionRow]:
     return rows
 
 
-def _dice_back(session: Session, generator: Any, dice_at: Any) -> bool:
-    """Put the session's dice back where they stood before a step the store refused (its
-    rolls forgotten); False if their place was not noted (one process: the caller reloads)."""
-    if generator is None or dice_at is None:
-        return False
-    generator.setstate(dice_at)
+def _dice_back(session: Session, rolls: tuple[Roll, ...]) -> bool:
+    """Whether the session's dice stand where they stood before a step the store refused:
+    yes if it rolled none (every roll goes through the session's recording dice); if it
+    rolled, the caller reloads the game. Their place is not noted before each step: the
+    generator's state (625 numbers, some 12 us to copy) was wanted only after a refused step
+    that rolled, and most steps roll nothing."""
     session.dice.rolls.clear()
-    return True
+    return not rolls
 
 
 def _listed(session: Session, text: str) -> Any:

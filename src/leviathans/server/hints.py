@@ -157,12 +157,13 @@ def _slot_dice(state: Any, opt: Any) -> int:
 def _deployments(state: Any, legal: set[str], parsed: Mapping[str, Any]) -> dict[str, Any]:
     """Each legal deployment: every hex the ship would cover, bow first."""
     out: dict[str, Any] = {}
+    # each ship's length looked up once, not once for each of its hundreds of places
+    lengths = {spec.name: spec.length for spec in state.setup.ships}
     for text in legal:
         action = parsed.get(text) or parse_air(text)
         if isinstance(action, Deploy):
-            spec = state.setup.ship(action.ship)
             out[text] = {"hexes": list(footprint_labels(action.bow, action.facing,
-                                                        spec.length))}
+                                                        lengths[action.ship]))}
     return out
 
 
