@@ -37,6 +37,10 @@ each seat taken or handed to a bot) is announced on the channel :data:`CHANNEL` 
 the others to load (:meth:`Storage.actions_after`); a bot's turn is claimed with a lease
 (:meth:`Storage.claim_bot_turn`, table ``bot_claims``, revision 0005) so that one process
 decides it. On SQLite and in memory the server is one process, and nothing is announced.
+
+On PostgreSQL an action is stored by one statement (a function, revision 0006: lock, checks,
+insert, announcement), and the server sends it, and a look's catch-up read, from its event
+loop rather than from a thread (:mod:`.storage_loop`): both are its hottest calls.
 """
 
 from __future__ import annotations
