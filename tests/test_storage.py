@@ -14,6 +14,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -76,9 +77,9 @@ class Backend:
 
 
 class OnLoop(SqlStorage):
-    """PostgreSQL with the two calls the server makes from its event loop (an action stored, a
-    catch-up read) made that way (storage_loop.py), each in an event loop of its own: the
-    suite checks they answer as the calls made from a thread do."""
+    """PostgreSQL with the calls the server makes from its event loop (an action stored, a
+    catch-up read, a bot turn claimed) made that way (storage_loop.py), each in an event loop
+    of its own: the suite checks they answer as the calls made from a thread do."""
 
     def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None,
                       human: str | None = None) -> None:
@@ -86,6 +87,9 @@ class OnLoop(SqlStorage):
 
     def actions_after(self, game_id: str, seq: int) -> list[ActionRow]:
         return asyncio.run(self.actions_after_async(game_id, seq))
+
+    def claim_bot_turn(self, game_id: str, seq: int, holder: str, lease: float) -> float:
+        return asyncio.run(self.claim_bot_turn_async(game_id, seq, holder, lease))
 
 
 def _backend(name: str, request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
@@ -792,8 +796,8 @@ def test_postgres_reads_a_catch_up_and_stores_an_action_in_one_round_trip(
         postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     """Issue 19: the actions after a step (every look's catch-up on PostgreSQL) are read, and
     an action is stored (revision 0006's function), by one statement on its own, without a
-    BEGIN and a COMMIT around it; the connection goes back to the pool as it came, so the
-    next write of several statements is still one transaction."""
+    BEGIN and a COMMIT around it, and so is a bot turn's claim; the connection goes back to
+    the pool as it came, so the next write of several statements is still one transaction."""
     from psycopg._connection_base import BaseConnection
 
     sent: list[str] = []
@@ -815,6 +819,8 @@ def test_postgres_reads_a_catch_up_and_stores_an_action_in_one_round_trip(
         store.append_action(act(game, 2, 2))
         assert sent == []
         assert [r.seq for r in store.actions_after(game.id, 1)] == [2]
+        assert store.claim_bot_turn(game.id, 3, "me", 30) == 0.0  # a bot turn's claim too
+        assert sent == []
         store.seat_to_bot(game.id, "british", "random", 7)
         assert sent[0].startswith("BEGIN") and sent[-1] == "COMMIT"
     finally:
@@ -832,6 +838,52 @@ def test_actions_after_a_step(store: Storage) -> None:
     assert store.actions_after(game.id, 1) == [store.actions(game.id)[2]]
     assert store.actions_after(game.id, 2) == []
     assert store.actions_after("no-such-game", 0) == []
+
+
+def test_a_bot_turn_is_claimed_by_one_holder_at_a_time(store: Storage) -> None:
+    """Issue 19.2: a claim is made, renewed by its holder, refused to another (with the
+    seconds left) until its lease runs out or a later step is claimed."""
+    game, _ = new_game(store)
+    assert store.claim_bot_turn(game.id, 3, "a", 30) == 0.0
+    assert 25 < store.claim_bot_turn(game.id, 3, "b", 30) <= 30
+    assert store.claim_bot_turn(game.id, 3, "a", 30) == 0.0  # renewed
+    assert 25 < store.claim_bot_turn(game.id, 2, "b", 30) <= 30  # an earlier step: still a's
+    assert store.claim_bot_turn(game.id, 4, "b", 30) == 0.0  # a later step: b's
+    assert 25 < store.claim_bot_turn(game.id, 4, "a", 30) <= 30
+    assert store.claim_bot_turn(game.id, 5, "a", 0.2) == 0.0
+    assert 0 < store.claim_bot_turn(game.id, 5, "b", 30) <= 0.2
+    time.sleep(0.3)  # a's lease ran out: taken over
+    assert store.claim_bot_turn(game.id, 5, "b", 30) == 0.0
+    assert 25 < store.claim_bot_turn(game.id, 5, "a", 30) <= 30
+    other, _ = new_game(store)  # claims are per game
+    assert store.claim_bot_turn(other.id, 5, "a", 30) == 0.0
+
+
+def test_two_processes_claiming_one_bot_turn_at_once(backend: Backend, store: Storage) -> None:
+    """Exactly one of two holders claiming the same step at once gets it, every time."""
+    other = backend.open()
+    try:
+        for n in range(8):
+            game, _ = new_game(store)
+            barrier = threading.Barrier(2)
+            got: dict[str, float] = {}
+
+            def claim(who: str, handle: Storage, game: GameRow = game, step: int = n + 1,
+                      barrier: threading.Barrier = barrier,
+                      got: dict[str, float] = got) -> None:
+                barrier.wait()
+                got[who] = handle.claim_bot_turn(game.id, step, who, 30)
+
+            threads = [threading.Thread(target=claim, args=(who, handle))
+                       for who, handle in (("a", store), ("b", other))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            assert sorted(v == 0.0 for v in got.values()) == [False, True], got
+    finally:
+        if other is not store:
+            other.close()
 
 
 # --- PostgreSQL: an action in one statement (revision 0006), sent from the event loop ----------
@@ -861,9 +913,10 @@ def test_revision_0006_adds_the_append_function_and_takes_it_away(
 
 
 def test_the_hot_calls_on_postgresql_take_no_thread(postgres_url: str) -> None:  # noqa: F811
-    """Issue 19: storing an action and a catch-up read go from the event loop itself on
-    PostgreSQL (no executor used: here one that refuses all work); elsewhere in a thread."""
-    from leviathans.server.storage_loop import actions_after, append_action
+    """Issue 19: storing an action, a catch-up read and a bot turn's claim go from the event
+    loop itself on PostgreSQL (no executor used: here one that refuses all work); elsewhere
+    in a thread."""
+    from leviathans.server.storage_loop import actions_after, append_action, claim_bot_turn
 
     class Refusing(ThreadPoolExecutor):
         def submit(self, *args: Any, **kwargs: Any) -> Any:
@@ -871,6 +924,8 @@ def test_the_hot_calls_on_postgresql_take_no_thread(postgres_url: str) -> None: 
 
     async def play(store: Storage, game: GameRow) -> list[ActionRow]:
         asyncio.get_running_loop().set_default_executor(Refusing())
+        assert await claim_bot_turn(store, game.id, 1, "me", 30) == 0.0
+        assert await claim_bot_turn(store, game.id, 1, "another", 30) > 25
         await append_action(store, act(game, 1, 1, Roll("w", "red", 3)), human="british")
         await append_action(store, act(game, 2, 2), {"winner": "french"})
         with pytest.raises(Conflict, match="finished"):

@@ -39,8 +39,9 @@ the others to load (:meth:`Storage.actions_after`); a bot's turn is claimed with
 decides it. On SQLite and in memory the server is one process, and nothing is announced.
 
 On PostgreSQL an action is stored by one statement (a function, revision 0006: lock, checks,
-insert, announcement), and the server sends it, and a look's catch-up read, from its event
-loop rather than from a thread (:mod:`.storage_loop`): both are its hottest calls.
+insert, announcement), and so is a bot turn's claim (an upsert); the server sends them, and a
+look's catch-up read, from its event loop rather than from a thread (:mod:`.storage_loop`):
+they are its hottest calls.
 """
 
 from __future__ import annotations
@@ -696,6 +697,18 @@ def _check_next(row: ActionRow, last: int | None, status: str) -> None:
 #: PostgreSQL: one action stored in one statement, by the function of revision 0006 (which
 #: locks the game's row, checks, inserts, touches the game and announces the step).
 _APPEND = "SELECT * FROM leviathans_append_action(%s, %s, %s, %s, %s, %s, %s, %s)"
+#: PostgreSQL: a bot turn's claim in one statement (see :func:`_claim_left` for when a claim
+#: is taken): the claim inserted, or the row updated if its claim may be taken over; its
+#: answer: whether it was taken, else the seconds left on the claim held (None: a claim made
+#: meanwhile by another process, not in this statement's snapshot).
+_CLAIM = (
+    "WITH claimed AS (INSERT INTO bot_claims AS c (game_id, seq, holder, expires) "
+    "VALUES (%(gid)s, %(seq)s, %(holder)s, now() + make_interval(secs => %(lease)s)) "
+    "ON CONFLICT (game_id) DO UPDATE SET seq = EXCLUDED.seq, holder = EXCLUDED.holder, "
+    "expires = EXCLUDED.expires WHERE c.seq < EXCLUDED.seq OR c.expires <= now() "
+    "OR (c.seq = EXCLUDED.seq AND c.holder = EXCLUDED.holder) RETURNING 1) "
+    "SELECT EXISTS (SELECT 1 FROM claimed), (SELECT extract(epoch FROM h.expires - now()) "
+    "FROM bot_claims h WHERE h.game_id = %(gid)s)")
 #: PostgreSQL: the steps after one (a look's catch-up), read through the driver.
 _AFTER_PG = ("SELECT seq, action, rolls, created FROM actions WHERE game_id = %s AND seq > %s "
              "ORDER BY seq")
@@ -719,6 +732,18 @@ def _appended(row: ActionRow, human: str | None, found: Any) -> None:
     if human is not None:
         _check_human(row, human, kind)
     raise StorageError(f"game {row.game_id!r}: action {row.seq} was not stored")  # never
+
+
+def _claim_args(game_id: str, seq: int, holder: str, lease: float) -> dict[str, Any]:
+    return {"gid": game_id, "seq": seq, "holder": holder, "lease": float(lease)}
+
+
+def _claimed(found: Any) -> float:
+    """:meth:`Storage.claim_bot_turn`'s answer from :data:`_CLAIM`'s."""
+    taken, left = found
+    if taken:
+        return 0.0
+    return 0.05 if left is None else max(float(left), 0.001)
 
 
 def _after_rows(game_id: str, found: list[Any]) -> list[ActionRow]:
@@ -1372,7 +1397,8 @@ class SqlStorage:
             pool = self._pool = AsyncPool(dsn, _LOOP_POOL_SIZE)
         return pool
 
-    async def _on_loop(self, what: str, sql: str, params: tuple[Any, ...], many: bool) -> Any:
+    async def _on_loop(self, what: str, sql: str, params: tuple[Any, ...] | dict[str, Any],
+                       many: bool) -> Any:
         """One statement on its own from the event loop: its rows (``many``) or its one row.
         Errors as :meth:`_driver`'s (an IntegrityError is the caller's)."""
         import psycopg
@@ -1419,14 +1445,34 @@ class SqlStorage:
                                     (game_id, seq), many=True)
         return _after_rows(game_id, found)
 
+    async def claim_bot_turn_async(self, game_id: str, seq: int, holder: str,
+                                   lease: float) -> float:
+        """:meth:`claim_bot_turn` (PostgreSQL only) from the event loop."""
+        import psycopg
+
+        try:
+            found = await self._on_loop(f"claiming a bot's turn in game {game_id!r}", _CLAIM,
+                                        _claim_args(game_id, seq, holder, lease), many=False)
+        except psycopg.IntegrityError:  # no such game (its foreign key)
+            return 0.05
+        return _claimed(found)
+
     def claim_bot_turn(self, game_id: str, seq: int, holder: str, lease: float) -> float:
+        if self._pg:
+            import psycopg
+
+            try:
+                with self._driver(f"claiming a bot's turn in game {game_id!r}",
+                                  single=True) as cursor:
+                    found = cursor.execute(_CLAIM, _claim_args(game_id, seq, holder, lease)
+                                           ).fetchone()
+            except psycopg.IntegrityError:  # no such game (its foreign key)
+                return 0.05
+            return _claimed(found)
         claims = bot_claims_table
         try:
             with self._connect(f"claiming a bot's turn in game {game_id!r}", write=True) as conn:
-                # The database's clock: the processes sharing it may run on several machines.
-                now: datetime = (conn.execute(sa.select(sa.func.now())).scalar_one()
-                                 if self._pg else datetime.now(UTC))
-                now = now.astimezone(UTC)
+                now = datetime.now(UTC)  # SQLite: one process, one clock
                 held = conn.execute(sa.select(claims).where(claims.c.game_id == game_id)
                                     .with_for_update()).first()
                 left = _claim_left(None if held is None else

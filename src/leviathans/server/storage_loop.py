@@ -1,6 +1,6 @@
 """The store's hot calls from the event loop (issue 19: storing an action, a look's catch-up
-read): on PostgreSQL sent from the loop itself through a small pool of psycopg's asyncio
-connections; on SQLite and in memory in a thread, as every other call of the store.
+read, a bot turn's claim): on PostgreSQL sent from the loop itself through a small pool of
+psycopg's asyncio connections; on SQLite and in memory in a thread, as every other call.
 
 Sent from the loop, a statement costs no thread hop (a worker thread woken, the GIL handed
 over and back, the loop woken again: some 50-100 us of CPU each, more than the statement
@@ -25,7 +25,7 @@ import psycopg
 from . import storage as _storage
 from .storage import ActionRow, Storage
 
-__all__ = ["AsyncPool", "actions_after", "append_action"]
+__all__ = ["AsyncPool", "actions_after", "append_action", "claim_bot_turn"]
 
 
 async def append_action(storage: Storage, row: ActionRow,
@@ -46,6 +46,16 @@ async def actions_after(storage: Storage, game_id: str, seq: int) -> list[Action
             game_id, seq)
         return found
     return await asyncio.to_thread(storage.actions_after, game_id, seq)
+
+
+async def claim_bot_turn(storage: Storage, game_id: str, seq: int, holder: str,
+                         lease: float) -> float:
+    """:meth:`Storage.claim_bot_turn` from the event loop, as :func:`append_action`."""
+    if getattr(storage, "on_loop", False):  # a SqlStorage on PostgreSQL
+        left: float = await storage.claim_bot_turn_async(  # type: ignore[attr-defined]
+            game_id, seq, holder, lease)
+        return left
+    return await asyncio.to_thread(storage.claim_bot_turn, game_id, seq, holder, lease)
 
 
 class AsyncPool:
