@@ -7,7 +7,6 @@ mid-game, an old database opened by a newer version, a bad URL in the configurat
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import subprocess
@@ -16,7 +15,6 @@ import textwrap
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -71,25 +69,7 @@ class Backend:
         if self.memory is not None:
             return self.memory
         assert self.url is not None
-        if self.name == "postgres-loop":
-            return OnLoop(self.url)
         return SqlStorage(self.url)
-
-
-class OnLoop(SqlStorage):
-    """PostgreSQL with the calls the server makes from its event loop (an action stored, a
-    catch-up read, a bot turn claimed) made that way (storage_loop.py), each in an event loop
-    of its own: the suite checks they answer as the calls made from a thread do."""
-
-    def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None,
-                      human: str | None = None) -> None:
-        asyncio.run(self.append_action_async(row, outcome, human))
-
-    def actions_after(self, game_id: str, seq: int) -> list[ActionRow]:
-        return asyncio.run(self.actions_after_async(game_id, seq))
-
-    def claim_bot_turn(self, game_id: str, seq: int, holder: str, lease: float) -> float:
-        return asyncio.run(self.claim_bot_turn_async(game_id, seq, holder, lease))
 
 
 def _backend(name: str, request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
@@ -100,7 +80,7 @@ def _backend(name: str, request: pytest.FixtureRequest, tmp_path: Path) -> Backe
     return Backend(name, request.getfixturevalue("postgres_url"))
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgres", "postgres-loop"])
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     return _backend(request.param, request, tmp_path)
 
@@ -886,7 +866,7 @@ def test_two_processes_claiming_one_bot_turn_at_once(backend: Backend, store: St
             other.close()
 
 
-# --- PostgreSQL: an action in one statement (revision 0006), sent from the event loop ----------
+# --- PostgreSQL: an action in one statement (revision 0006) -----------------------------------
 
 
 def test_revision_0006_adds_the_append_function_and_takes_it_away(
@@ -912,122 +892,50 @@ def test_revision_0006_adds_the_append_function_and_takes_it_away(
         assert found() and [a.seq for a in store.actions(game.id)] == [0, 1]
 
 
-def test_the_hot_calls_on_postgresql_take_no_thread(postgres_url: str) -> None:  # noqa: F811
-    """Issue 19: storing an action, a catch-up read and a bot turn's claim go from the event
-    loop itself on PostgreSQL (no executor used: here one that refuses all work); elsewhere
-    in a thread."""
-    from leviathans.server.storage_loop import actions_after, append_action, claim_bot_turn
-
-    class Refusing(ThreadPoolExecutor):
-        def submit(self, *args: Any, **kwargs: Any) -> Any:
-            raise RuntimeError("a thread was asked for")
-
-    async def play(store: Storage, game: GameRow) -> list[ActionRow]:
-        asyncio.get_running_loop().set_default_executor(Refusing())
-        assert await claim_bot_turn(store, game.id, 1, "me", 30) == 0.0
-        assert await claim_bot_turn(store, game.id, 1, "another", 30) > 25
-        await append_action(store, act(game, 1, 1, Roll("w", "red", 3)), human="british")
-        await append_action(store, act(game, 2, 2), {"winner": "french"})
-        with pytest.raises(Conflict, match="finished"):
-            await append_action(store, act(game, 3, 3))
-        return await actions_after(store, game.id, 0)
-
-    with SqlStorage(postgres_url) as store:
-        game, _ = new_game(store)
-        assert asyncio.run(play(store, game)) == store.actions(game.id)[1:]
-        stored = store.get_game(game.id)
-        assert stored is not None and stored.outcome == {"winner": "french"}
-    memory = MemoryStorage()
-    game, _ = new_game(memory)
-    with pytest.raises(RuntimeError, match="a thread was asked for"):
-        asyncio.run(play(memory, game))
-
-
 @pytest.mark.parametrize("meanwhile", ["handed", "taken", "nothing"])
 def test_an_action_waiting_for_the_games_lock_sees_what_its_holder_did(
         postgres_url: str, meanwhile: str) -> None:  # noqa: F811
     """Another transaction holds the game's row lock (a hand-over, another process's action):
-    an action sent from the event loop waits for it without blocking the loop, then is checked
-    against what the holder committed: refused if the seat was handed to a bot or the step
-    taken meanwhile, stored otherwise."""
+    an action (one statement, revision 0006) waits for it, then is checked against what the
+    holder committed: refused if the seat was handed to a bot or the step taken meanwhile,
+    stored otherwise."""
     import psycopg
 
     with SqlStorage(postgres_url) as store:
         game, _ = new_game(store)
         dsn = store.listen_dsn()
         assert dsn is not None
+        outcome: list[BaseException | None] = []
 
-        async def run() -> None:
-            holder = await psycopg.AsyncConnection.connect(dsn)
-            async with holder:
-                await holder.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (game.id,))
-                if meanwhile == "handed":
-                    await holder.execute("UPDATE seats SET kind = 'bot', bot = 'random' "
-                                         "WHERE game_id = %s AND side = 'british'", (game.id,))
-                elif meanwhile == "taken":
-                    await holder.execute(
-                        "INSERT INTO actions (game_id, seq, action, rolls, created) "
-                        "VALUES (%s, 1, 'theirs', '[]', now())", (game.id,))
-                waiting = asyncio.create_task(
-                    store.append_action_async(act(game, 1, 1), human="british"))
-                ticks = 0
-                for _ in range(20):  # the loop runs on while the action waits
-                    await asyncio.sleep(0.01)
-                    ticks += 1
-                assert ticks == 20 and not waiting.done()
-                await holder.commit()
-                if meanwhile == "handed":
-                    with pytest.raises(SeatHanded):
-                        await waiting
-                elif meanwhile == "taken":
-                    with pytest.raises(Conflict, match="already taken"):
-                        await waiting
-                else:
-                    await waiting
+        def append() -> None:
+            try:
+                store.append_action(act(game, 1, 1), human="british")
+                outcome.append(None)
+            except BaseException as exc:  # checked below
+                outcome.append(exc)
 
-        asyncio.run(run())
+        with psycopg.connect(dsn) as holder:
+            holder.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (game.id,))
+            if meanwhile == "handed":
+                holder.execute("UPDATE seats SET kind = 'bot', bot = 'random' "
+                               "WHERE game_id = %s AND side = 'british'", (game.id,))
+            elif meanwhile == "taken":
+                holder.execute("INSERT INTO actions (game_id, seq, action, rolls, created) "
+                               "VALUES (%s, 1, 'theirs', '[]', now())", (game.id,))
+            waiting = threading.Thread(target=append)
+            waiting.start()
+            waiting.join(0.3)
+            assert waiting.is_alive() and outcome == []  # waits for the lock
+            holder.commit()
+        waiting.join(30)
+        if meanwhile == "handed":
+            assert isinstance(outcome[0], SeatHanded)
+        elif meanwhile == "taken":
+            assert isinstance(outcome[0], Conflict) and "already taken" in str(outcome[0])
+        else:
+            assert outcome == [None]
         expected = {"handed": [0], "taken": [0, 1], "nothing": [0, 1]}[meanwhile]
         assert [a.seq for a in store.actions(game.id)] == expected
         if meanwhile != "nothing":
             assert store.actions(game.id)[-1].action == ("theirs" if meanwhile == "taken"
                                                          else None)
-
-
-def test_a_connection_of_the_event_loop_that_breaks_is_refused_then_replaced(
-        postgres_url: str) -> None:  # noqa: F811
-    """The event loop's connection killed (a restarted server): the call in flight gets a
-    StorageError naming what it did, the next gets a new connection; one idle for longer than
-    PING_AFTER is pinged first and replaced without the caller seeing it."""
-    import psycopg
-
-    import leviathans.server.storage as storage
-
-    with SqlStorage(postgres_url) as store:
-        game, _ = new_game(store)
-        dsn = store.listen_dsn()
-        assert dsn is not None
-
-        def kill_all() -> None:
-            with psycopg.connect(dsn, autocommit=True) as conn:
-                conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                             "WHERE pid <> pg_backend_pid() AND datname = current_database()")
-
-        async def run() -> None:
-            await store.append_action_async(act(game, 1, 1))
-            kill_all()
-            with pytest.raises(StorageError, match=f"reading the actions of game '{game.id}'"):
-                await store.actions_after_async(game.id, 0)
-            assert [a.seq for a in await store.actions_after_async(game.id, 0)] == [1]
-            storage.PING_AFTER, before = 0.05, storage.PING_AFTER
-            try:
-                kill_all()
-                await asyncio.sleep(0.1)
-                await store.append_action_async(act(game, 2, 2))  # pinged, replaced
-            finally:
-                storage.PING_AFTER = before
-            assert [a.seq for a in await store.actions_after_async(game.id, 0)] == [1, 2]
-
-        asyncio.run(run())
-        store.close()
-        with pytest.raises(StorageError, match="closed"):
-            asyncio.run(store.actions_after_async(game.id, 0))

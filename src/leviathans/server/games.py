@@ -35,7 +35,6 @@ from ..rulesets import get_ruleset
 from .bot_turns import decide
 from .setups import custom_setup, fleets_title
 from .storage import ActionRow, Conflict, GameRow, SeatHanded, SeatRow, Storage, read_step_note
-from .storage_loop import actions_after, append_action, claim_bot_turn
 from .visibility import SPECTATOR, StepLog, ViewCache, Viewer, actor_of, seers
 
 __all__ = ["ApiError", "GameManager", "Session"]
@@ -643,7 +642,7 @@ class GameManager:
             session.dice.rolls.clear()
             row = ActionRow(session.game.id, session.seq + 1, text, rolls, _now())
             outcome = new.outcome.to_dict() if new.outcome is not None else None
-            await append_action(self.storage, row, outcome, human=human)
+            await asyncio.to_thread(self.storage.append_action, row, outcome, human=human)
         except SeatHanded:
             # Another process handed the seat to a bot after this one last read the seats:
             # the dice go back (nothing was stored) and the seats are read again.
@@ -811,7 +810,8 @@ class GameManager:
         rows = _heard_next(session)
         if not trust_heard or not rows:
             # everything stored: the steps heard, then the database's after them
-            rows += await actions_after(self.storage, session.game.id, session.seq + len(rows))
+            rows += await asyncio.to_thread(self.storage.actions_after, session.game.id,
+                                            session.seq + len(rows))
         if not rows:
             return False
         try:
@@ -856,16 +856,16 @@ class GameManager:
     async def _claim(self, session: Session) -> float:
         """Claim the bot's next step for this process (0.0), or the seconds left on another
         process's claim of it."""
-        return await claim_bot_turn(self.storage, session.game.id, session.seq + 1, self.holder,
-                                    self.bot_lease)
+        return await asyncio.to_thread(self.storage.claim_bot_turn, session.game.id,
+                                       session.seq + 1, self.holder, self.bot_lease)
 
     async def _keep_claim(self, session: Session, seq: int) -> None:
         """Renew the claim of step ``seq`` while its decision lasts (a slow bot keeps it)."""
         while True:
             await asyncio.sleep(self.bot_lease / 3)
             try:
-                await claim_bot_turn(self.storage, session.game.id, seq, self.holder,
-                                     self.bot_lease)
+                await asyncio.to_thread(self.storage.claim_bot_turn, session.game.id, seq,
+                                        self.holder, self.bot_lease)
             except Exception as exc:  # the step stored twice is refused anyway
                 log.warning("cannot renew the bot's claim in game %s: %s", session.game.id,
                             exc)

@@ -39,9 +39,8 @@ the others to load (:meth:`Storage.actions_after`); a bot's turn is claimed with
 decides it. On SQLite and in memory the server is one process, and nothing is announced.
 
 On PostgreSQL an action is stored by one statement (a function, revision 0006: lock, checks,
-insert, announcement), and so is a bot turn's claim (an upsert); the server sends them, and a
-look's catch-up read, from its event loop rather than from a thread (:mod:`.storage_loop`):
-they are its hottest calls.
+insert, announcement), and so is a bot turn's claim (an upsert): one round trip each, the
+server's hottest calls with a look's catch-up read.
 """
 
 from __future__ import annotations
@@ -112,7 +111,6 @@ _SQLITE_BUSY_MS = 15_000  # how long a writer waits for another one before givin
 _IN_CHUNK = 500  # tokens per IN (...) query, well under every bound-parameter limit
 _PG_MIGRATION_LOCK = 0x4C455649  # "LEVI": one migrator at a time per PostgreSQL database
 _WRITE = "leviathans_write"  # execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
-_LOOP_POOL_SIZE = 10  # PostgreSQL: statements at once from the event loop (storage_loop.py)
 
 
 class StorageError(LeviathansError):
@@ -1092,10 +1090,6 @@ class SqlStorage:
         self._engine = _make_engine(self.url)
         self._closed = False
         self._pg = self.url.get_backend_name() == "postgresql"
-        #: PostgreSQL: the hot statements may be sent from the event loop (storage_loop.py)
-        self.on_loop = self._pg
-        #: the event loop's connections (made on first use, see storage_loop.py)
-        self._pool: Any = None
         # SQLite has one writer at a time: this process's writers queue here, woken the moment
         # the last one commits, rather than in SQLite's busy handler, which polls with sleeps
         # of up to 100 ms (busy_timeout still covers writers in other processes).
@@ -1379,84 +1373,6 @@ class SqlStorage:
             rows = conn.execute(_AFTER, {"gid": game_id, "seq": seq}).all()
         return [_action_from(r) for r in rows]
 
-    # --- from the event loop (PostgreSQL): see storage_loop.py
-
-    def _loop_pool(self) -> Any:
-        """The pool of asyncio connections of the running event loop (a new one for a new
-        loop: a connection cannot move between loops)."""
-        from .storage_loop import AsyncPool
-
-        if self._closed:
-            raise StorageError(f"{self}: the storage is closed")
-        pool = self._pool
-        if pool is None or not pool.in_this_loop():
-            if pool is not None:
-                pool.close()
-            dsn = self.listen_dsn()
-            assert dsn is not None
-            pool = self._pool = AsyncPool(dsn, _LOOP_POOL_SIZE)
-        return pool
-
-    async def _on_loop(self, what: str, sql: str, params: tuple[Any, ...] | dict[str, Any],
-                       many: bool) -> Any:
-        """One statement on its own from the event loop: its rows (``many``) or its one row.
-        Errors as :meth:`_driver`'s (an IntegrityError is the caller's)."""
-        import psycopg
-
-        pool = self._loop_pool()
-        try:
-            conn = await pool.get()
-        except psycopg.Error as exc:
-            raise StorageError(f"{self}: {what}: {_first_line(exc)}") from exc
-        reuse = False
-        try:
-            cursor = await conn.execute(sql, params)
-            found = await (cursor.fetchall() if many else cursor.fetchone())
-            reuse = True
-            return found
-        except psycopg.IntegrityError:
-            reuse = True
-            raise
-        except psycopg.Error as exc:
-            reuse = not conn.broken
-            raise StorageError(f"{self}: {what}: {_first_line(exc)}") from exc
-        finally:
-            pool.put(conn, reuse)
-
-    async def append_action_async(self, row: ActionRow, outcome: dict[str, Any] | None = None,
-                                  human: str | None = None) -> None:
-        """:meth:`append_action` (PostgreSQL only) from the event loop: no thread, and a wait
-        for the game's row lock blocks nothing else."""
-        import psycopg
-
-        row = _check_action(row)
-        outcome_json = _check_outcome(row, outcome)
-        what = f"saving action {row.seq} of game {row.game_id!r}"
-        try:
-            found = await self._on_loop(what, _APPEND, _append_args(row, outcome_json, human),
-                                        many=False)
-        except psycopg.IntegrityError as exc:  # the row lock makes this unlikely
-            raise Conflict(f"game {row.game_id!r}: action {row.seq} is already taken") from exc
-        _appended(row, human, found)
-
-    async def actions_after_async(self, game_id: str, seq: int) -> list[ActionRow]:
-        """:meth:`actions_after` (PostgreSQL only) from the event loop."""
-        found = await self._on_loop(f"reading the actions of game {game_id!r}", _AFTER_PG,
-                                    (game_id, seq), many=True)
-        return _after_rows(game_id, found)
-
-    async def claim_bot_turn_async(self, game_id: str, seq: int, holder: str,
-                                   lease: float) -> float:
-        """:meth:`claim_bot_turn` (PostgreSQL only) from the event loop."""
-        import psycopg
-
-        try:
-            found = await self._on_loop(f"claiming a bot's turn in game {game_id!r}", _CLAIM,
-                                        _claim_args(game_id, seq, holder, lease), many=False)
-        except psycopg.IntegrityError:  # no such game (its foreign key)
-            return 0.05
-        return _claimed(found)
-
     def claim_bot_turn(self, game_id: str, seq: int, holder: str, lease: float) -> float:
         if self._pg:
             import psycopg
@@ -1498,8 +1414,6 @@ class SqlStorage:
 
     def close(self) -> None:
         self._closed = True
-        if self._pool is not None:
-            self._pool.close()
         self._engine.dispose()
 
 
