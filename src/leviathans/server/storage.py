@@ -1277,11 +1277,12 @@ class SqlStorage:
     def _driver(self, what: str, single: bool = False) -> Iterator[Any]:
         """PostgreSQL: a cursor of a pooled connection of the driver's own (psycopg), in a
         transaction committed on success. The two statements of every action (store it; load
-        another process's) go this way: SQLAlchemy's own handling of a statement costs some
-        ten times psycopg's. ``single``: one statement run on its own (autocommit), without
-        the BEGIN and COMMIT round trips around it (a look's catch-up, an action stored: one
-        round trip, not three or five). Errors as :meth:`_connect`'s; a broken connection is
-        dropped from the pool (and with it every connection as old), as SQLAlchemy does."""
+        another process's) and a bot turn's claim go this way: SQLAlchemy's own handling of a
+        statement costs some ten times psycopg's. ``single``: one statement run on its own
+        (autocommit), without the BEGIN and COMMIT round trips around it (a look's catch-up,
+        an action stored, a claim: one round trip, not three or five). Errors as
+        :meth:`_connect`'s; a broken connection is dropped from the pool (and with it every
+        connection as old), as SQLAlchemy does."""
         import psycopg
 
         if self._closed:
