@@ -179,13 +179,13 @@ def test_a_step_announced_with_its_action_is_applied_without_reading_the_databas
     async def run() -> None:
         a, b = GameManager(SqlStorage(postgres_url)), GameManager(SqlStorage(postgres_url))
         reads: list[int] = []
-        read = b.storage.actions_after_async  # what a catch-up reads with on PostgreSQL
+        read = b.storage.actions_after
 
-        async def counted(game_id: str, seq: int) -> list[ActionRow]:
+        def counted(game_id: str, seq: int) -> list[ActionRow]:
             reads.append(seq)
-            return await read(game_id, seq)
+            return read(game_id, seq)
 
-        b.storage.actions_after_async = counted  # type: ignore[method-assign]
+        b.storage.actions_after = counted  # type: ignore[method-assign]
         await a.start()
         await b.start()
         try:
@@ -206,7 +206,7 @@ def test_a_step_announced_with_its_action_is_applied_without_reading_the_databas
             # an announcement by number only: read from the database
             mine = a.sessions[gid]
             text = rng.choice(_texts(mine.state))
-            a.storage.append_action_async = _bare(a.storage)  # type: ignore[method-assign]
+            a.storage.append_action = _bare(a.storage)  # type: ignore[method-assign]
             await a.act(gid, held[mine.state.to_move], text)
             await _until(lambda: copy.seq == mine.seq)
             assert reads == [mine.seq - 1]
@@ -225,14 +225,14 @@ def test_a_step_announced_with_its_action_is_applied_without_reading_the_databas
 
 
 def _bare(store: Any) -> Any:
-    """``store.append_action_async`` announcing the step by its number only (as before)."""
+    """``store.append_action`` announcing the step by its number only (as before)."""
     import leviathans.server.storage as storage
 
-    async def append(row: ActionRow, outcome: Any = None, human: str | None = None) -> None:
+    def append(row: ActionRow, outcome: Any = None, human: str | None = None) -> None:
         original = storage.step_note
         storage.step_note = lambda r: f"{r.game_id} {r.seq}"  # type: ignore[assignment]
         try:
-            await type(store).append_action_async(store, row, outcome, human)
+            type(store).append_action(store, row, outcome, human)
         finally:
             storage.step_note = original
 

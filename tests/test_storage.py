@@ -7,15 +7,14 @@ mid-game, an old database opened by a newer version, a bad URL in the configurat
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import subprocess
 import sys
 import textwrap
 import threading
+import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -70,22 +69,7 @@ class Backend:
         if self.memory is not None:
             return self.memory
         assert self.url is not None
-        if self.name == "postgres-loop":
-            return OnLoop(self.url)
         return SqlStorage(self.url)
-
-
-class OnLoop(SqlStorage):
-    """PostgreSQL with the two calls the server makes from its event loop (an action stored, a
-    catch-up read) made that way (storage_loop.py), each in an event loop of its own: the
-    suite checks they answer as the calls made from a thread do."""
-
-    def append_action(self, row: ActionRow, outcome: dict[str, Any] | None = None,
-                      human: str | None = None) -> None:
-        asyncio.run(self.append_action_async(row, outcome, human))
-
-    def actions_after(self, game_id: str, seq: int) -> list[ActionRow]:
-        return asyncio.run(self.actions_after_async(game_id, seq))
 
 
 def _backend(name: str, request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
@@ -96,7 +80,7 @@ def _backend(name: str, request: pytest.FixtureRequest, tmp_path: Path) -> Backe
     return Backend(name, request.getfixturevalue("postgres_url"))
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgres", "postgres-loop"])
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     return _backend(request.param, request, tmp_path)
 
@@ -792,8 +776,8 @@ def test_postgres_reads_a_catch_up_and_stores_an_action_in_one_round_trip(
         postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     """Issue 19: the actions after a step (every look's catch-up on PostgreSQL) are read, and
     an action is stored (revision 0006's function), by one statement on its own, without a
-    BEGIN and a COMMIT around it; the connection goes back to the pool as it came, so the
-    next write of several statements is still one transaction."""
+    BEGIN and a COMMIT around it, and so is a bot turn's claim; the connection goes back to
+    the pool as it came, so the next write of several statements is still one transaction."""
     from psycopg._connection_base import BaseConnection
 
     sent: list[str] = []
@@ -815,6 +799,8 @@ def test_postgres_reads_a_catch_up_and_stores_an_action_in_one_round_trip(
         store.append_action(act(game, 2, 2))
         assert sent == []
         assert [r.seq for r in store.actions_after(game.id, 1)] == [2]
+        assert store.claim_bot_turn(game.id, 3, "me", 30) == 0.0  # a bot turn's claim too
+        assert sent == []
         store.seat_to_bot(game.id, "british", "random", 7)
         assert sent[0].startswith("BEGIN") and sent[-1] == "COMMIT"
     finally:
@@ -834,7 +820,53 @@ def test_actions_after_a_step(store: Storage) -> None:
     assert store.actions_after("no-such-game", 0) == []
 
 
-# --- PostgreSQL: an action in one statement (revision 0006), sent from the event loop ----------
+def test_a_bot_turn_is_claimed_by_one_holder_at_a_time(store: Storage) -> None:
+    """Issue 19.2: a claim is made, renewed by its holder, refused to another (with the
+    seconds left) until its lease runs out or a later step is claimed."""
+    game, _ = new_game(store)
+    assert store.claim_bot_turn(game.id, 3, "a", 30) == 0.0
+    assert 25 < store.claim_bot_turn(game.id, 3, "b", 30) <= 30
+    assert store.claim_bot_turn(game.id, 3, "a", 30) == 0.0  # renewed
+    assert 25 < store.claim_bot_turn(game.id, 2, "b", 30) <= 30  # an earlier step: still a's
+    assert store.claim_bot_turn(game.id, 4, "b", 30) == 0.0  # a later step: b's
+    assert 25 < store.claim_bot_turn(game.id, 4, "a", 30) <= 30
+    assert store.claim_bot_turn(game.id, 5, "a", 0.2) == 0.0
+    assert 0 < store.claim_bot_turn(game.id, 5, "b", 30) <= 0.2
+    time.sleep(0.3)  # a's lease ran out: taken over
+    assert store.claim_bot_turn(game.id, 5, "b", 30) == 0.0
+    assert 25 < store.claim_bot_turn(game.id, 5, "a", 30) <= 30
+    other, _ = new_game(store)  # claims are per game
+    assert store.claim_bot_turn(other.id, 5, "a", 30) == 0.0
+
+
+def test_two_processes_claiming_one_bot_turn_at_once(backend: Backend, store: Storage) -> None:
+    """Exactly one of two holders claiming the same step at once gets it, every time."""
+    other = backend.open()
+    try:
+        for n in range(8):
+            game, _ = new_game(store)
+            barrier = threading.Barrier(2)
+            got: dict[str, float] = {}
+
+            def claim(who: str, handle: Storage, game: GameRow = game, step: int = n + 1,
+                      barrier: threading.Barrier = barrier,
+                      got: dict[str, float] = got) -> None:
+                barrier.wait()
+                got[who] = handle.claim_bot_turn(game.id, step, who, 30)
+
+            threads = [threading.Thread(target=claim, args=(who, handle))
+                       for who, handle in (("a", store), ("b", other))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            assert sorted(v == 0.0 for v in got.values()) == [False, True], got
+    finally:
+        if other is not store:
+            other.close()
+
+
+# --- PostgreSQL: an action in one statement (revision 0006) -----------------------------------
 
 
 def test_revision_0006_adds_the_append_function_and_takes_it_away(
@@ -860,119 +892,50 @@ def test_revision_0006_adds_the_append_function_and_takes_it_away(
         assert found() and [a.seq for a in store.actions(game.id)] == [0, 1]
 
 
-def test_the_hot_calls_on_postgresql_take_no_thread(postgres_url: str) -> None:  # noqa: F811
-    """Issue 19: storing an action and a catch-up read go from the event loop itself on
-    PostgreSQL (no executor used: here one that refuses all work); elsewhere in a thread."""
-    from leviathans.server.storage_loop import actions_after, append_action
-
-    class Refusing(ThreadPoolExecutor):
-        def submit(self, *args: Any, **kwargs: Any) -> Any:
-            raise RuntimeError("a thread was asked for")
-
-    async def play(store: Storage, game: GameRow) -> list[ActionRow]:
-        asyncio.get_running_loop().set_default_executor(Refusing())
-        await append_action(store, act(game, 1, 1, Roll("w", "red", 3)), human="british")
-        await append_action(store, act(game, 2, 2), {"winner": "french"})
-        with pytest.raises(Conflict, match="finished"):
-            await append_action(store, act(game, 3, 3))
-        return await actions_after(store, game.id, 0)
-
-    with SqlStorage(postgres_url) as store:
-        game, _ = new_game(store)
-        assert asyncio.run(play(store, game)) == store.actions(game.id)[1:]
-        stored = store.get_game(game.id)
-        assert stored is not None and stored.outcome == {"winner": "french"}
-    memory = MemoryStorage()
-    game, _ = new_game(memory)
-    with pytest.raises(RuntimeError, match="a thread was asked for"):
-        asyncio.run(play(memory, game))
-
-
 @pytest.mark.parametrize("meanwhile", ["handed", "taken", "nothing"])
 def test_an_action_waiting_for_the_games_lock_sees_what_its_holder_did(
         postgres_url: str, meanwhile: str) -> None:  # noqa: F811
     """Another transaction holds the game's row lock (a hand-over, another process's action):
-    an action sent from the event loop waits for it without blocking the loop, then is checked
-    against what the holder committed: refused if the seat was handed to a bot or the step
-    taken meanwhile, stored otherwise."""
+    an action (one statement, revision 0006) waits for it, then is checked against what the
+    holder committed: refused if the seat was handed to a bot or the step taken meanwhile,
+    stored otherwise."""
     import psycopg
 
     with SqlStorage(postgres_url) as store:
         game, _ = new_game(store)
         dsn = store.listen_dsn()
         assert dsn is not None
+        outcome: list[BaseException | None] = []
 
-        async def run() -> None:
-            holder = await psycopg.AsyncConnection.connect(dsn)
-            async with holder:
-                await holder.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (game.id,))
-                if meanwhile == "handed":
-                    await holder.execute("UPDATE seats SET kind = 'bot', bot = 'random' "
-                                         "WHERE game_id = %s AND side = 'british'", (game.id,))
-                elif meanwhile == "taken":
-                    await holder.execute(
-                        "INSERT INTO actions (game_id, seq, action, rolls, created) "
-                        "VALUES (%s, 1, 'theirs', '[]', now())", (game.id,))
-                waiting = asyncio.create_task(
-                    store.append_action_async(act(game, 1, 1), human="british"))
-                ticks = 0
-                for _ in range(20):  # the loop runs on while the action waits
-                    await asyncio.sleep(0.01)
-                    ticks += 1
-                assert ticks == 20 and not waiting.done()
-                await holder.commit()
-                if meanwhile == "handed":
-                    with pytest.raises(SeatHanded):
-                        await waiting
-                elif meanwhile == "taken":
-                    with pytest.raises(Conflict, match="already taken"):
-                        await waiting
-                else:
-                    await waiting
+        def append() -> None:
+            try:
+                store.append_action(act(game, 1, 1), human="british")
+                outcome.append(None)
+            except BaseException as exc:  # checked below
+                outcome.append(exc)
 
-        asyncio.run(run())
+        with psycopg.connect(dsn) as holder:
+            holder.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (game.id,))
+            if meanwhile == "handed":
+                holder.execute("UPDATE seats SET kind = 'bot', bot = 'random' "
+                               "WHERE game_id = %s AND side = 'british'", (game.id,))
+            elif meanwhile == "taken":
+                holder.execute("INSERT INTO actions (game_id, seq, action, rolls, created) "
+                               "VALUES (%s, 1, 'theirs', '[]', now())", (game.id,))
+            waiting = threading.Thread(target=append)
+            waiting.start()
+            waiting.join(0.3)
+            assert waiting.is_alive() and outcome == []  # waits for the lock
+            holder.commit()
+        waiting.join(30)
+        if meanwhile == "handed":
+            assert isinstance(outcome[0], SeatHanded)
+        elif meanwhile == "taken":
+            assert isinstance(outcome[0], Conflict) and "already taken" in str(outcome[0])
+        else:
+            assert outcome == [None]
         expected = {"handed": [0], "taken": [0, 1], "nothing": [0, 1]}[meanwhile]
         assert [a.seq for a in store.actions(game.id)] == expected
         if meanwhile != "nothing":
             assert store.actions(game.id)[-1].action == ("theirs" if meanwhile == "taken"
                                                          else None)
-
-
-def test_a_connection_of_the_event_loop_that_breaks_is_refused_then_replaced(
-        postgres_url: str) -> None:  # noqa: F811
-    """The event loop's connection killed (a restarted server): the call in flight gets a
-    StorageError naming what it did, the next gets a new connection; one idle for longer than
-    PING_AFTER is pinged first and replaced without the caller seeing it."""
-    import psycopg
-
-    import leviathans.server.storage as storage
-
-    with SqlStorage(postgres_url) as store:
-        game, _ = new_game(store)
-        dsn = store.listen_dsn()
-        assert dsn is not None
-
-        def kill_all() -> None:
-            with psycopg.connect(dsn, autocommit=True) as conn:
-                conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                             "WHERE pid <> pg_backend_pid() AND datname = current_database()")
-
-        async def run() -> None:
-            await store.append_action_async(act(game, 1, 1))
-            kill_all()
-            with pytest.raises(StorageError, match=f"reading the actions of game '{game.id}'"):
-                await store.actions_after_async(game.id, 0)
-            assert [a.seq for a in await store.actions_after_async(game.id, 0)] == [1]
-            storage.PING_AFTER, before = 0.05, storage.PING_AFTER
-            try:
-                kill_all()
-                await asyncio.sleep(0.1)
-                await store.append_action_async(act(game, 2, 2))  # pinged, replaced
-            finally:
-                storage.PING_AFTER = before
-            assert [a.seq for a in await store.actions_after_async(game.id, 0)] == [1, 2]
-
-        asyncio.run(run())
-        store.close()
-        with pytest.raises(StorageError, match="closed"):
-            asyncio.run(store.actions_after_async(game.id, 0))

@@ -35,7 +35,6 @@ from ..rulesets import get_ruleset
 from .bot_turns import decide
 from .setups import custom_setup, fleets_title
 from .storage import ActionRow, Conflict, GameRow, SeatHanded, SeatRow, Storage, read_step_note
-from .storage_loop import actions_after, append_action
 from .visibility import SPECTATOR, StepLog, ViewCache, Viewer, actor_of, seers
 
 __all__ = ["ApiError", "GameManager", "Session"]
@@ -641,7 +640,7 @@ class GameManager:
             session.dice.rolls.clear()
             row = ActionRow(session.game.id, session.seq + 1, text, rolls, _now())
             outcome = new.outcome.to_dict() if new.outcome is not None else None
-            await append_action(self.storage, row, outcome, human=human)
+            await asyncio.to_thread(self.storage.append_action, row, outcome, human=human)
         except SeatHanded:
             # Another process handed the seat to a bot after this one last read the seats:
             # the dice go back (nothing was stored) and the seats are read again.
@@ -809,7 +808,8 @@ class GameManager:
         rows = _heard_next(session)
         if not trust_heard or not rows:
             # everything stored: the steps heard, then the database's after them
-            rows += await actions_after(self.storage, session.game.id, session.seq + len(rows))
+            rows += await asyncio.to_thread(self.storage.actions_after, session.game.id,
+                                            session.seq + len(rows))
         if not rows:
             return False
         try:

@@ -37,6 +37,10 @@ each seat taken or handed to a bot) is announced on the channel :data:`CHANNEL` 
 the others to load (:meth:`Storage.actions_after`); a bot's turn is claimed with a lease
 (:meth:`Storage.claim_bot_turn`, table ``bot_claims``, revision 0005) so that one process
 decides it. On SQLite and in memory the server is one process, and nothing is announced.
+
+On PostgreSQL an action is stored by one statement (a function, revision 0006: lock, checks,
+insert, announcement), and so is a bot turn's claim (an upsert): one round trip each, the
+server's hottest calls with a look's catch-up read.
 """
 
 from __future__ import annotations
@@ -107,7 +111,6 @@ _SQLITE_BUSY_MS = 15_000  # how long a writer waits for another one before givin
 _IN_CHUNK = 500  # tokens per IN (...) query, well under every bound-parameter limit
 _PG_MIGRATION_LOCK = 0x4C455649  # "LEVI": one migrator at a time per PostgreSQL database
 _WRITE = "leviathans_write"  # execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
-_LOOP_POOL_SIZE = 10  # PostgreSQL: statements at once from the event loop (storage_loop.py)
 
 
 class StorageError(LeviathansError):
@@ -692,6 +695,18 @@ def _check_next(row: ActionRow, last: int | None, status: str) -> None:
 #: PostgreSQL: one action stored in one statement, by the function of revision 0006 (which
 #: locks the game's row, checks, inserts, touches the game and announces the step).
 _APPEND = "SELECT * FROM leviathans_append_action(%s, %s, %s, %s, %s, %s, %s, %s)"
+#: PostgreSQL: a bot turn's claim in one statement (see :func:`_claim_left` for when a claim
+#: is taken): the claim inserted, or the row updated if its claim may be taken over; its
+#: answer: whether it was taken, else the seconds left on the claim held (None: a claim made
+#: meanwhile by another process, not in this statement's snapshot).
+_CLAIM = (
+    "WITH claimed AS (INSERT INTO bot_claims AS c (game_id, seq, holder, expires) "
+    "VALUES (%(gid)s, %(seq)s, %(holder)s, now() + make_interval(secs => %(lease)s)) "
+    "ON CONFLICT (game_id) DO UPDATE SET seq = EXCLUDED.seq, holder = EXCLUDED.holder, "
+    "expires = EXCLUDED.expires WHERE c.seq < EXCLUDED.seq OR c.expires <= now() "
+    "OR (c.seq = EXCLUDED.seq AND c.holder = EXCLUDED.holder) RETURNING 1) "
+    "SELECT EXISTS (SELECT 1 FROM claimed), (SELECT extract(epoch FROM h.expires - now()) "
+    "FROM bot_claims h WHERE h.game_id = %(gid)s)")
 #: PostgreSQL: the steps after one (a look's catch-up), read through the driver.
 _AFTER_PG = ("SELECT seq, action, rolls, created FROM actions WHERE game_id = %s AND seq > %s "
              "ORDER BY seq")
@@ -715,6 +730,18 @@ def _appended(row: ActionRow, human: str | None, found: Any) -> None:
     if human is not None:
         _check_human(row, human, kind)
     raise StorageError(f"game {row.game_id!r}: action {row.seq} was not stored")  # never
+
+
+def _claim_args(game_id: str, seq: int, holder: str, lease: float) -> dict[str, Any]:
+    return {"gid": game_id, "seq": seq, "holder": holder, "lease": float(lease)}
+
+
+def _claimed(found: Any) -> float:
+    """:meth:`Storage.claim_bot_turn`'s answer from :data:`_CLAIM`'s."""
+    taken, left = found
+    if taken:
+        return 0.0
+    return 0.05 if left is None else max(float(left), 0.001)
 
 
 def _after_rows(game_id: str, found: list[Any]) -> list[ActionRow]:
@@ -1063,10 +1090,6 @@ class SqlStorage:
         self._engine = _make_engine(self.url)
         self._closed = False
         self._pg = self.url.get_backend_name() == "postgresql"
-        #: PostgreSQL: the hot statements may be sent from the event loop (storage_loop.py)
-        self.on_loop = self._pg
-        #: the event loop's connections (made on first use, see storage_loop.py)
-        self._pool: Any = None
         # SQLite has one writer at a time: this process's writers queue here, woken the moment
         # the last one commits, rather than in SQLite's busy handler, which polls with sleeps
         # of up to 100 ms (busy_timeout still covers writers in other processes).
@@ -1254,11 +1277,12 @@ class SqlStorage:
     def _driver(self, what: str, single: bool = False) -> Iterator[Any]:
         """PostgreSQL: a cursor of a pooled connection of the driver's own (psycopg), in a
         transaction committed on success. The two statements of every action (store it; load
-        another process's) go this way: SQLAlchemy's own handling of a statement costs some
-        ten times psycopg's. ``single``: one statement run on its own (autocommit), without
-        the BEGIN and COMMIT round trips around it (a look's catch-up, an action stored: one
-        round trip, not three or five). Errors as :meth:`_connect`'s; a broken connection is
-        dropped from the pool (and with it every connection as old), as SQLAlchemy does."""
+        another process's) and a bot turn's claim go this way: SQLAlchemy's own handling of a
+        statement costs some ten times psycopg's. ``single``: one statement run on its own
+        (autocommit), without the BEGIN and COMMIT round trips around it (a look's catch-up,
+        an action stored, a claim: one round trip, not three or five). Errors as
+        :meth:`_connect`'s; a broken connection is dropped from the pool (and with it every
+        connection as old), as SQLAlchemy does."""
         import psycopg
 
         if self._closed:
@@ -1350,79 +1374,22 @@ class SqlStorage:
             rows = conn.execute(_AFTER, {"gid": game_id, "seq": seq}).all()
         return [_action_from(r) for r in rows]
 
-    # --- from the event loop (PostgreSQL): see storage_loop.py
-
-    def _loop_pool(self) -> Any:
-        """The pool of asyncio connections of the running event loop (a new one for a new
-        loop: a connection cannot move between loops)."""
-        from .storage_loop import AsyncPool
-
-        if self._closed:
-            raise StorageError(f"{self}: the storage is closed")
-        pool = self._pool
-        if pool is None or not pool.in_this_loop():
-            if pool is not None:
-                pool.close()
-            dsn = self.listen_dsn()
-            assert dsn is not None
-            pool = self._pool = AsyncPool(dsn, _LOOP_POOL_SIZE)
-        return pool
-
-    async def _on_loop(self, what: str, sql: str, params: tuple[Any, ...], many: bool) -> Any:
-        """One statement on its own from the event loop: its rows (``many``) or its one row.
-        Errors as :meth:`_driver`'s (an IntegrityError is the caller's)."""
-        import psycopg
-
-        pool = self._loop_pool()
-        try:
-            conn = await pool.get()
-        except psycopg.Error as exc:
-            raise StorageError(f"{self}: {what}: {_first_line(exc)}") from exc
-        reuse = False
-        try:
-            cursor = await conn.execute(sql, params)
-            found = await (cursor.fetchall() if many else cursor.fetchone())
-            reuse = True
-            return found
-        except psycopg.IntegrityError:
-            reuse = True
-            raise
-        except psycopg.Error as exc:
-            reuse = not conn.broken
-            raise StorageError(f"{self}: {what}: {_first_line(exc)}") from exc
-        finally:
-            pool.put(conn, reuse)
-
-    async def append_action_async(self, row: ActionRow, outcome: dict[str, Any] | None = None,
-                                  human: str | None = None) -> None:
-        """:meth:`append_action` (PostgreSQL only) from the event loop: no thread, and a wait
-        for the game's row lock blocks nothing else."""
-        import psycopg
-
-        row = _check_action(row)
-        outcome_json = _check_outcome(row, outcome)
-        what = f"saving action {row.seq} of game {row.game_id!r}"
-        try:
-            found = await self._on_loop(what, _APPEND, _append_args(row, outcome_json, human),
-                                        many=False)
-        except psycopg.IntegrityError as exc:  # the row lock makes this unlikely
-            raise Conflict(f"game {row.game_id!r}: action {row.seq} is already taken") from exc
-        _appended(row, human, found)
-
-    async def actions_after_async(self, game_id: str, seq: int) -> list[ActionRow]:
-        """:meth:`actions_after` (PostgreSQL only) from the event loop."""
-        found = await self._on_loop(f"reading the actions of game {game_id!r}", _AFTER_PG,
-                                    (game_id, seq), many=True)
-        return _after_rows(game_id, found)
-
     def claim_bot_turn(self, game_id: str, seq: int, holder: str, lease: float) -> float:
+        if self._pg:
+            import psycopg
+
+            try:
+                with self._driver(f"claiming a bot's turn in game {game_id!r}",
+                                  single=True) as cursor:
+                    found = cursor.execute(_CLAIM, _claim_args(game_id, seq, holder, lease)
+                                           ).fetchone()
+            except psycopg.IntegrityError:  # no such game (its foreign key)
+                return 0.05
+            return _claimed(found)
         claims = bot_claims_table
         try:
             with self._connect(f"claiming a bot's turn in game {game_id!r}", write=True) as conn:
-                # The database's clock: the processes sharing it may run on several machines.
-                now: datetime = (conn.execute(sa.select(sa.func.now())).scalar_one()
-                                 if self._pg else datetime.now(UTC))
-                now = now.astimezone(UTC)
+                now = datetime.now(UTC)  # SQLite: one process, one clock
                 held = conn.execute(sa.select(claims).where(claims.c.game_id == game_id)
                                     .with_for_update()).first()
                 left = _claim_left(None if held is None else
@@ -1448,8 +1415,6 @@ class SqlStorage:
 
     def close(self) -> None:
         self._closed = True
-        if self._pool is not None:
-            self._pool.close()
         self._engine.dispose()
 
 
