@@ -939,3 +939,28 @@ def test_an_action_waiting_for_the_games_lock_sees_what_its_holder_did(
         if meanwhile != "nothing":
             assert store.actions(game.id)[-1].action == ("theirs" if meanwhile == "taken"
                                                          else None)
+
+
+def test_postgres_keeps_a_connection_for_every_thread_that_uses_the_store_at_once(
+        postgres_url: str) -> None:  # noqa: F811
+    """Issue 19: the server calls the store from asyncio's default executor; with all of its
+    threads in the store at once, each keeps a pooled connection, so the next busy moment
+    opens none (a pool smaller than the executor opened and closed its overflow connection
+    on every such moment, each a new PostgreSQL backend)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from leviathans.server.storage import POOL_SIZE
+
+    threads = min(32, (os.cpu_count() or 1) + 4)  # ThreadPoolExecutor's default size
+    assert POOL_SIZE >= threads
+    opened: list[int] = []
+    with SqlStorage(postgres_url) as store:
+        game, _ = new_game(store)
+        together = threading.Barrier(threads, timeout=20)
+        sa.event.listen(store._engine, "connect", lambda *_: opened.append(1))
+        # every thread holds its connection until all have one
+        sa.event.listen(store._engine, "checkout", lambda *_: together.wait())
+        with ThreadPoolExecutor(threads) as pool:
+            for _ in range(5):
+                list(pool.map(lambda _: store.actions_after(game.id, 0), range(threads)))
+    assert 0 < len(opened) <= threads

@@ -927,10 +927,19 @@ def _sqlite_wal(cursor: Any) -> str:
     return mode
 
 
+#: PostgreSQL connections kept in the pool: the threads of asyncio's default executor
+#: (concurrent.futures.ThreadPoolExecutor's default size).
+POOL_SIZE = min(32, (os.cpu_count() or 1) + 4)
+
+
 def _make_engine(url: sa.URL) -> sa.Engine:
     """An engine set up for this package's use: see :class:`SqlStorage` for why each setting."""
     if url.get_backend_name() != "sqlite":
-        engine = sa.create_engine(url)
+        # As many pooled connections as threads that may use them at once (the server sends
+        # every store call through asyncio.to_thread's default executor): with fewer, the
+        # pool's overflow connection is opened and closed again on every busy call, and a new
+        # PostgreSQL connection costs far more than a statement (issue 19).
+        engine = sa.create_engine(url, pool_size=POOL_SIZE)
         _ping_when_idle(engine)
         return engine
     engine = sa.create_engine(url, connect_args={"check_same_thread": False})
