@@ -952,7 +952,7 @@ def test_postgres_keeps_a_connection_for_every_thread_that_uses_the_store_at_onc
     from leviathans.server.storage import POOL_SIZE
 
     threads = min(32, (os.cpu_count() or 1) + 4)  # ThreadPoolExecutor's default size
-    assert POOL_SIZE >= threads
+    assert threads <= POOL_SIZE
     opened: list[int] = []
     with SqlStorage(postgres_url) as store:
         game, _ = new_game(store)
