@@ -86,6 +86,8 @@ def _build_start(setup: GameSetup) -> Start | None:
         return None
     if state.phase != Phase.DEPLOYMENT or state.outcome is not None:
         return None
+    if setup.options.rules != "quick-start":  # the batch plays the quick-start turn only
+        return None
     n = len(setup.ships)
     tables = []
     for spec in setup.ships:
