@@ -25,11 +25,11 @@ from ..dice import SeededDice
 from ..errors import LeviathansError
 from ..protocol import Event
 from ..rulesets.airfleet import AIRFLEET
+from ..rulesets.airfleet.actions import AirAction
 from ..rulesets.airfleet.events import AttackResult, ShipLost
 from ..rulesets.airfleet.setup import GameSetup
 from ..rulesets.airfleet.ships import ShipState
 from ..rulesets.airfleet.state import GameState, Phase
-from ..rulesets.airfleet.torpedoes import Torpedoes
 from ..rulesets.airfleet.turn import turn_end_outcome
 from .cache import keep_in_step
 from .profile import refusal
@@ -88,50 +88,22 @@ def _generator_state(rng: Any) -> tuple[np.ndarray[Any, Any], int]:
 def play_greedy_battle(setup: GameSetup, dice_seed: int, bot_seeds: Mapping[str, int],
                        events: list[Event] | None = None) -> FastResult:
     """Play the battle of ``setup`` between two greedy bots seeded with ``bot_seeds`` (by
-    side) with :class:`SeededDice` ``dice_seed``. ``events`` gets the events of the parts the
-    engine plays (deployment, the first initiative; under the Commander rules also the moves
-    the loop hands back, see :func:`continue_greedy_battle`)."""
+    side) with :class:`SeededDice` ``dice_seed``. ``events`` gets the events of the part the
+    engine plays (deployment, the first initiative)."""
     dice = SeededDice(dice_seed)
-    bots = [GreedyBot(bot_seeds[side]) for side in setup.sides]
+    bots = {side: GreedyBot(bot_seeds[side]) for side in setup.sides}
     state = AIRFLEET.new_game(setup, dice)
-    return _battle(state, dice, bots, list(state.events), events)
-
-
-def _battle(state: GameState, dice: SeededDice, bots: list[GreedyBot], seen: list[Event],
-            events: list[Event] | None) -> FastResult:
-    """Play on from ``state`` to the end: the engine and ``bots`` (in the setup's side order)
-    until the loop can take over (:func:`resumable`), the loop until the end or until it
-    hands the battle back, and so on. The generators of ``dice`` and ``bots`` are advanced."""
-    sides = state.setup.sides
+    seen = list(state.events)
+    while state.outcome is None and not resumable(state):
+        player = state.to_move
+        assert player is not None
+        action = bots[player].choose(state)
+        assert isinstance(action, AirAction)
+        state = state.apply(action, dice)
+        seen.extend(state.events)
+    if events is not None:
+        events.extend(seen)
     result = FastResult(state)
-    handed_move = -1  # a ship whose move the loop handed back: the engine plays it
-    while True:
-        while state.outcome is None and (not resumable(state) or (
-                handed_move >= 0 and not state.finished >> handed_move & 1
-                and state.phase == Phase.MOVEMENT)):
-            player = state.to_move
-            assert player is not None
-            action: Any = bots[sides.index(player)].choose(state)  # (a hug: screening.Hug)
-            state = state.apply(action, dice)
-            seen.extend(state.events)
-        if events is not None:
-            events.extend(seen)
-        _count(seen, result)
-        seen = []
-        if state.outcome is not None:
-            result.state = state
-            return result
-        later, handed = _loop(state, dice.generator, [bot.generator for bot in bots])
-        result.attacks.extend(later.attacks)
-        result.lost.extend(later.lost)
-        if handed is None:
-            result.state = later.state
-            return result
-        state, handed_move = handed
-
-
-def _count(seen: list[Event], result: FastResult) -> None:
-    """The attacks and the ships lost of the events the engine made, into ``result``."""
     for event in seen:
         if isinstance(event, AttackResult):
             result.attacks.extend((event.ship, event.target, ref, False)
@@ -140,12 +112,19 @@ def _count(seen: list[Event], result: FastResult) -> None:
                 result.attacks.append((event.ship, event.target, None, True))
         elif isinstance(event, ShipLost):
             result.lost.append(event.ship)
+    if state.outcome is not None:
+        return result
+    later = continue_greedy_battle(state, dice.generator,
+                                   [bots[side].generator for side in setup.sides])
+    later.attacks[:0] = result.attacks
+    later.lost[:0] = result.lost
+    return later
 
 
 def resumable(state: GameState) -> bool:
     """Can :func:`continue_greedy_battle` take the battle on from this state? At the start of
     a ship's move (none moving), or at the start of gunnery (no attack made yet); under the
-    Commander rules, with no hug made this turn (A7's screening is not in the loop)."""
+    Commander rules, with no hug made yet this turn (A7: the loop starts with none)."""
     if state.outcome is not None or state.initiative is None or state.hugs:
         return False
     if state.phase == Phase.MOVEMENT:
@@ -159,32 +138,9 @@ def continue_greedy_battle(state: GameState, dice: random.Random,
                            bots: Sequence[random.Random]) -> FastResult:
     """Play the battle on from ``state`` (:func:`resumable`) to its end, both sides as greedy
     bots whose generators are ``bots`` (in the setup's side order), rolling as
-    :class:`SeededDice` with the generator ``dice``. The generators are read, not advanced.
-
-    Under the Commander rules the loop hands a ship's move back to the engine where the
-    greedy bot would weigh a hug (A7), and the engine plays on until the loop can take over
-    again (the next ship's move, or after a hug the next turn's movement)."""
+    :class:`SeededDice` with the generator ``dice``. The generators are read, not advanced."""
     if not resumable(state):
         raise ValueError(f"the compiled battle loop cannot take over from {state!r}")
-    own_dice = SeededDice(0)
-    own_dice.generator.setstate(dice.getstate())
-    own_bots = []
-    for rng in bots:
-        bot = GreedyBot(0)
-        bot.generator.setstate(rng.getstate())
-        own_bots.append(bot)
-    return _battle(state, own_dice, own_bots, [], None)
-
-
-def _set_generator(rng: random.Random, words: np.ndarray[Any, Any], index: int) -> None:
-    rng.setstate((3, (*(int(v) for v in words), int(index)), None))
-
-
-def _loop(state: GameState, dice: random.Random, bots: Sequence[random.Random]
-          ) -> tuple[FastResult, tuple[GameState, int] | None]:
-    """The compiled loop from ``state`` (:func:`resumable`): what it played, and the state it
-    handed back to the engine with the ship whose move the engine is to play (``None``: it
-    played to the end). The generators are advanced to where the loop left them."""
     setup = state.setup
     assert state.initiative is not None
     t, w = tables_for(setup)
@@ -201,11 +157,10 @@ def _loop(state: GameState, dice: random.Random, bots: Sequence[random.Random]
             st_pos[i] = setup.positions[i].number[(s.bow, s.facing)]
         st_status[i], st_destroyed[i], st_circled[i] = s.status, s.destroyed, s.circled
         st_fired[i], st_moved[i] = s.fired, s.moved
-        w.before[i] = state.destroyed_before[i]
-    generators = [dice, *bots]
+        w.before[i] = state.destroyed_before[i]  # A9: what a repair may mend this turn
     mt = np.zeros((3, 624), dtype=np.int64)
     mti = np.zeros(3, dtype=np.int64)
-    for g, rng in enumerate(generators):
+    for g, rng in enumerate([dice, *bots]):
         mt[g], mti[g] = _generator_state(rng)
     groups = w.groups
     ngroups = 0
@@ -224,16 +179,18 @@ def _loop(state: GameState, dice: random.Random, bots: Sequence[random.Random]
     if nlog > LOG_ROOM:
         raise LeviathansError(f"a battle of more than {LOG_ROOM} attacks: the fast path "
                               "has no room for it (play it with the engine)")
-    for g, rng in enumerate(generators):
-        _set_generator(rng, mt[g], mti[g])
     ships = []
     for i, s in enumerate(state.ships):
         table = setup.positions[i]
         p = int(st_pos[i])
         ships.append(ShipState(table.bows[p] if p >= 0 else None,
                                table.facings[p] if p >= 0 else s.facing, int(st_status[i]),
-                               int(st_destroyed[i]), moved=bool(st_moved[i])))
-    result = FastResult(state)
+                               int(st_destroyed[i])))
+    final = GameState(setup, int(turn), Phase.OVER, tuple(ships))
+    outcome = turn_end_outcome(final)
+    assert outcome is not None
+    final.outcome = outcome
+    result = FastResult(final)
     for shooter, _slot, target, out, broke in log[:nlog].tolist():
         if out >= 0:
             result.attacks.append((setup.ships[shooter].name, setup.ships[target].name,
@@ -242,20 +199,4 @@ def _loop(state: GameState, dice: random.Random, bots: Sequence[random.Random]
             result.attacks.append((setup.ships[shooter].name, setup.ships[target].name, None,
                                    True))
     result.lost.extend(setup.ships[i].name for i in lost[:nlost].tolist())
-    resume = w.resume.tolist()
-    if resume[0]:  # a ship's move handed back to the engine (A7), as the move begins
-        _, gi, finished, winner, ngroups = resume[:5]
-        handed = state.evolve(
-            turn=int(turn), phase=Phase.MOVEMENT, ships=tuple(ships), initiative=sides[winner],
-            groups=tuple((sides[side], ty) for side, ty in groups[gi:ngroups].tolist()),
-            moving=None, finished=finished, firing=(), attacks=None, hugs=(), ram=None,
-            repairs=None, torpedoes=Torpedoes((), ()),
-            destroyed_before=tuple(int(v) for v in w.before))
-        return result, (handed, int(resume[5]))
-    final = GameState(setup, int(turn), Phase.OVER,
-                      tuple(s._replace(moved=False) for s in ships))
-    outcome = turn_end_outcome(final)
-    assert outcome is not None
-    final.outcome = outcome
-    result.state = final
-    return result, None
+    return result

@@ -718,8 +718,17 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
 @jit
 def _options(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, side: int,
              opts: Arr) -> int:
-    """Every attack the side could declare (``gunnery.attack_options``, in its order): rows
-    of ``opts`` = (ship, slot, target, location, band)."""
+    """:func:`_screened_options` with no hug (the quick-start rules; the compiled
+    environment's call)."""
+    return _screened_options(t, st_pos, st_status, st_destroyed, side, opts, opts, 0)
+
+
+@jit
+def _screened_options(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, side: int,
+                      opts: Arr, hugs: Arr, nhugs: int) -> int:
+    """Every attack the side could declare (``gunnery.attack_options``, in its order, lines
+    of fire screened by the turn's ``nhugs`` hugs, A7): rows of ``opts`` = (ship, slot,
+    target, location, band)."""
     n = 0
     nships = len(st_pos)
     for i in range(nships):
@@ -744,6 +753,10 @@ def _options(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, side: int,
                 code = t.geo[t.shape[i], t.shape[j], row, loc]
                 if code < 0:
                     continue
+                if nhugs:
+                    code = _screened(t, st_pos, st_status, i, loc, j, code, hugs, nhugs)
+                    if code < 0:
+                        continue
                 rng = code >> 6
                 struck = code & 63
                 for g in range(6 * loc, 6 * loc + 6):
@@ -869,96 +882,172 @@ def _side_by_side(t: Any, st_pos: Arr, i: int, p: int, j: int) -> bool:
     return False
 
 
+@inline
+def _screen(hugs: Arr, k: int, target: int) -> int:
+    """A7: the ship hug ``k`` screens ``target`` with (the ship an offensive hugger hugs,
+    a defended ship's screener), -1 if it does not screen it."""
+    if hugs[k, 2]:
+        return int(hugs[k, 1]) if hugs[k, 0] == target else -1
+    return int(hugs[k, 0]) if hugs[k, 1] == target else -1
+
+
 @jit
-def _hugs_deny(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, i: int, p: int,
-               mt: Arr, mti: Arr) -> bool:
-    """A7: ship ``i`` ends its move at ``p`` with the MP for a hug: the greedy bot weighs
-    every hug open to it (``greedy_commander.best_hug``: one draw each, in the engine's
-    order, ``screening.legal_hugs``: the ships afloat by number, offensive then defensive)
-    and makes the one denying the enemy most fire, if any denies some. Returns whether some
-    hug might deny fire (:func:`_hug_may_deny`: the loop then hands the move back); when
-    none can, no hug is made and the draws are taken as the bot takes them."""
-    deny = False
+def _hug_active(t: Any, st_pos: Arr, st_status: Arr, a: int, b: int) -> bool:
+    """A7: a hug lasts while both ships are on the board side by side (``screening.active``)."""
+    return bool(st_pos[a] >= 0 and st_pos[b] >= 0 and st_status[a] != REMOVED
+                and st_status[b] != REMOVED and _side_by_side(t, st_pos, a, st_pos[a], b))
+
+
+@jit
+def _screened(t: Any, st_pos: Arr, st_status: Arr, e: int, loc: int, j: int, code: int,
+              hugs: Arr, nhugs: int) -> int:
+    """A7: the geometry code of ship ``e``'s location ``loc`` at ship ``j`` with the lines of
+    fire the hugs block taken out (``screening.screened_geometry``): the range to the
+    nearest hex of ``j`` in the arc whose line enters no hex of a screen, the locations
+    struck unchanged; -1 when every such line is blocked."""
+    screened = False
+    for k in range(nhugs):
+        s = _screen(hugs, k, j)
+        if s >= 0 and s != e and _hug_active(t, st_pos, st_status, hugs[k, 0], hugs[k, 1]):
+            screened = True
+            break
+    if not screened:
+        return code
+    te = t.sh_table[e]
+    c = t.pt_cells[te, st_pos[e], t.whex[e, loc]]
+    oq = t.cell_q[c]
+    orr = t.cell_r[c]
+    fe = t.pt_f[te, st_pos[e]]
+    tj = t.sh_table[j]
+    best = -1
+    for h in range(t.length[j]):
+        ct = t.pt_cells[tj, st_pos[j], h]
+        dq = t.cell_q[ct] - oq
+        dr = t.cell_r[ct] - orr
+        if not P.relative_sectors(dq, dr, fe) & t.arc[e, loc]:
+            continue
+        d = P.offset_distance(dq, dr)
+        if best >= 0 and d >= best:
+            continue
+        blocked = False
+        for k in range(nhugs):
+            s = _screen(hugs, k, j)
+            if s < 0 or s == e or not _hug_active(t, st_pos, st_status, hugs[k, 0],
+                                                  hugs[k, 1]):
+                continue
+            ts = t.sh_table[s]
+            for hs in range(t.length[s]):
+                cs = t.pt_cells[ts, st_pos[s], hs]
+                q = t.cell_q[cs] - oq
+                r = t.cell_r[cs] - orr
+                if _line_span(-q, -r, q + r, dq, dr, -dq - dr) is not None:
+                    blocked = True
+                    break
+            if blocked:
+                break
+        if not blocked:
+            best = d
+    if best < 0:
+        return -1
+    return best << 6 | (code & 63)
+
+
+@jit
+def _fire_at(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled: Arr,
+             st_moved: Arr, target: int, hugs: Arr, nhugs: int) -> float:
+    """``greedy_commander._fire_at``: the best value of every enemy gun at ``target`` (its
+    attacks as gunnery lists them, screened by the hugs), summed gun by gun in slot order,
+    then enemy by enemy."""
+    total = 0.0
+    for e in range(len(st_pos)):
+        if st_pos[e] < 0 or st_status[e] == REMOVED or t.side[e] == t.side[target]:
+            continue
+        guns = t.gun_mask[e] & ~st_destroyed[e]
+        if not guns:
+            continue
+        te = t.sh_table[e]
+        tj = t.sh_table[target]
+        row = _geo_row(t.geo_radius, t.pt_q[tj, st_pos[target]] - t.pt_q[te, st_pos[e]],
+                       t.pt_r[tj, st_pos[target]] - t.pt_r[te, st_pos[e]],
+                       t.pt_f[te, st_pos[e]], t.pt_f[tj, st_pos[target]])
+        if row < 0:
+            continue
+        ship = 0.0
+        for loc in range(t.nloc[e]):
+            code = t.geo[t.shape[e], t.shape[target], row, loc]
+            if code < 0:
+                continue
+            if nhugs:
+                code = _screened(t, st_pos, st_status, e, loc, target, code, hugs, nhugs)
+                if code < 0:
+                    continue
+            for g in range(6 * loc, 6 * loc + 6):
+                if not guns >> g & 1:
+                    continue
+                band = t.band_tab[e, g, code >> 6]
+                if band == 2:
+                    continue
+                best = 0.0
+                for tl in range(t.nloc[target]):
+                    if not code >> tl & 1:
+                        continue
+                    v = _gun_value(t.rc, t.rtop, t.routs, t.breach, t.armour, t.si, t.loc_mask,
+                                   t.keel_rolls, t.two_red_outcomes, t.crew_n, t.crew_slot,
+                                   t.crew_kind, t.n_crew_kinds, t.trim_mask, t.band_wexpr,
+                                   t.loc_lexpr, e, g, band, target, tl,
+                                   1 if st_moved[target] else 0, st_destroyed[e],
+                                   st_destroyed[target] | st_circled[target],
+                                   st_destroyed[target])
+                    if v > best:
+                        best = v
+                ship += best
+        total += ship
+    return total
+
+
+@jit
+def _best_hug(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled: Arr,
+              st_moved: Arr, i: int, mt: Arr, mti: Arr, hugs: Arr, nhugs: int) -> int:
+    """A7: ship ``i`` ends its move (where it stands) with the MP for a hug: the greedy bot
+    weighs every hug open to it (``greedy_commander.best_hug``: the enemy fire it denies the
+    ship it protects; one draw each, in the order of ``screening.legal_hugs``: the ships
+    afloat by number, offensive then defensive) and makes the one denying most, ties by the
+    highest draw, if it denies anything. Returns the hug (``hugs[nhugs]`` filled in) as
+    ``j << 1 | offensive``, or -1 for none."""
     g = 1 + t.side[i]
+    chosen = -1
+    best = 0.0
+    best_draw = 0.0
     for j in range(len(st_pos)):
         if j == i or st_pos[j] < 0 or st_status[j] != AFLOAT:
             continue
-        if not _side_by_side(t, st_pos, i, p, j):
+        if not _side_by_side(t, st_pos, i, st_pos[i], j):
             continue
-        for offensive in (True, False):
+        for offensive in (1, 0):
             if offensive and not t.ship_type[j] > t.ship_type[i]:
                 continue
             if not offensive and t.side[j] != t.side[i]:
                 continue
-            _random(mt, mti, g)
-            if not deny and _hug_may_deny(t, st_pos, st_status, st_destroyed, i, p, j,
-                                          offensive):
-                deny = True
-    return deny
-
-
-@jit
-def _hug_may_deny(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, i: int, p: int,
-                  j: int, offensive: bool) -> bool:
-    """A7: might the hug of ship ``i`` (ending its move at ``p``) on ship ``j`` deny the
-    enemy any fire at the ship it protects? ``False`` only when it cannot: for every enemy
-    gun location whose arc holds a hex of the protected ship, some nearest such hex keeps a
-    line of fire entering no hex of the screen, so the range, and every attack, is as
-    without the hug (``screening.screened_geometry``), and the greedy bot's denial is 0
-    exactly (``greedy_commander.hug_denial``). No hug is in play yet (the loop makes none)."""
-    protected = i if offensive else j
-    screen = j if offensive else i
-    tp = t.sh_table[protected]
-    pp = p if protected == i else st_pos[protected]
-    ts = t.sh_table[screen]
-    ps = p if screen == i else st_pos[screen]
-    for e in range(len(st_pos)):
-        if (e == screen or st_pos[e] < 0 or st_status[e] == REMOVED
-                or t.side[e] == t.side[protected]):
-            continue
-        guns = t.gun_mask[e] & ~st_destroyed[e]
-        te = t.sh_table[e]
-        pe = p if e == i else st_pos[e]
-        fe = t.pt_f[te, pe]
-        for loc in range(t.nloc[e]):
-            if not guns >> (6 * loc) & 63:
-                continue
-            c = t.pt_cells[te, pe, t.whex[e, loc]]
-            oq = t.cell_q[c]
-            orr = t.cell_r[c]
-            nearest = -1
-            for h in range(t.length[protected]):
-                ct = t.pt_cells[tp, pp, h]
-                dq = t.cell_q[ct] - oq
-                dr = t.cell_r[ct] - orr
-                if P.relative_sectors(dq, dr, fe) & t.arc[e, loc]:
-                    d = P.offset_distance(dq, dr)
-                    if nearest < 0 or d < nearest:
-                        nearest = d
-            if nearest < 0:
-                continue
-            clear = False
-            for h in range(t.length[protected]):
-                ct = t.pt_cells[tp, pp, h]
-                dq = t.cell_q[ct] - oq
-                dr = t.cell_r[ct] - orr
-                if not (P.relative_sectors(dq, dr, fe) & t.arc[e, loc]
-                        and P.offset_distance(dq, dr) == nearest):
-                    continue
-                entered = False
-                for hs in range(t.length[screen]):
-                    cs = t.pt_cells[ts, ps, hs]
-                    q = t.cell_q[cs] - oq
-                    r = t.cell_r[cs] - orr
-                    if _line_span(-q, -r, q + r, dq, dr, -dq - dr) is not None:
-                        entered = True
-                        break
-                if not entered:
-                    clear = True
-                    break
-            if not clear:
-                return True
-    return False
+            protected = i if offensive else j
+            before = _fire_at(t, st_pos, st_status, st_destroyed, st_circled, st_moved,
+                              protected, hugs, nhugs)
+            hugs[nhugs, 0] = i
+            hugs[nhugs, 1] = j
+            hugs[nhugs, 2] = offensive
+            after = _fire_at(t, st_pos, st_status, st_destroyed, st_circled, st_moved,
+                             protected, hugs, nhugs + 1)
+            denial = before - after
+            d = _random(mt, mti, g)
+            if chosen < 0 or denial > best or (denial == best and d > best_draw):
+                chosen = j << 1 | offensive
+                best = denial
+                best_draw = d
+    if chosen < 0 or not best > 1e-9:
+        return -1
+    hugs[nhugs, 0] = i
+    hugs[nhugs, 1] = chosen >> 1
+    hugs[nhugs, 2] = chosen & 1
+    return chosen
 
 
 @jit
@@ -1048,13 +1137,9 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
     target, slot destroyed or -1, keel broken), ``lost`` the ships lost in order. Returns
     (last turn, attacks, ships lost).
 
-    Under the Commander rules (``commander``): A8's moves, gunnery's damage taking effect
-    before A9's repairs (``w.before``: the slots destroyed as the turn began), A11's end.
-    A ship ending its move where a hug might deny the enemy fire (A7: the greedy bot would
-    weigh it, and a hug blocks lines of fire, which the loop does not play) is handed back
-    to the engine: its move undone (its bot's generator as the move began), ``w.resume`` =
-    (1, its group's number, the ships done, the initiative winner, the groups, the ship);
-    else ``w.resume[0]`` is 0."""
+    Under the Commander rules (``commander``): A8's moves (turns in place), A7's hugs at a
+    move's end and the lines of fire they block, gunnery's damage taking effect before A9's
+    repairs (``w.before``: the slots destroyed as the turn began), A11's end."""
     rc, rtop, routs, breach, armour, si = t.rc, t.rtop, t.routs, t.breach, t.armour, t.si
     loc_mask, keel_rolls, two_red = t.loc_mask, t.keel_rolls, t.two_red_outcomes
     crew_n, crew_slot, crew_kind, n_crew_kinds = t.crew_n, t.crew_slot, t.crew_kind, t.n_crew_kinds
@@ -1062,7 +1147,7 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
     nships = len(st_pos)
     nlog = 0
     nlost = 0
-    w.resume[0] = 0
+    nhugs = 0  # A7: the turn's hugs, in w.hugs (the loop starts where none is made)
     while True:
         # movement, group by group; in a group the first ship not moved yet moves next
         for gi in range(ngroups):
@@ -1076,29 +1161,15 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
             for i in range(nships):
                 if (t.side[i] == side and t.ship_type[i] == ty and st_status[i] == AFLOAT
                         and st_pos[i] >= 0 and not finished >> i & 1):
-                    g = 1 + side
-                    if commander:
-                        for k in range(624):
-                            w.snap[k] = mt[g, k]
-                        w.snap[624] = mti[g]
-                        was_moved = st_moved[i]
                     p, spent = _greedy_move(t, st_pos, st_status, st_destroyed, st_moved, i,
                                             mt, mti, w, commander)
-                    if commander and (_mp(t, st_destroyed[i], i) - spent >= HUG_MP
-                                      and _hugs_deny(t, st_pos, st_status, st_destroyed, i,
-                                                     p, mt, mti)):
-                        for k in range(624):
-                            mt[g, k] = w.snap[k]
-                        mti[g] = w.snap[624]
-                        st_moved[i] = was_moved
-                        w.resume[0] = 1
-                        w.resume[1] = gi
-                        w.resume[2] = finished
-                        w.resume[3] = winner
-                        w.resume[4] = ngroups
-                        w.resume[5] = i
-                        return turn, nlog, nlost
                     st_pos[i] = p
+                    # A7: with MP left at its move's end, a ship may hug (the greedy bot
+                    # weighs each hug open to it)
+                    if commander and _mp(t, st_destroyed[i], i) - spent >= HUG_MP and \
+                            _best_hug(t, st_pos, st_status, st_destroyed, st_circled, st_moved,
+                                      i, mt, mti, w.hugs, nhugs) >= 0:
+                        nhugs += 1
                     if t.pt_edge[t.sh_table[i], p]:  # R2: never chosen, kept for the rule
                         st_status[i] = REMOVED
                         lost[nlost] = i
@@ -1107,7 +1178,8 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
         # gunnery
         for k in range(2):
             side = winner if (k == 0) == winner_first else 1 - winner
-            n = _options(t, st_pos, st_status, st_destroyed, side, w.opts)
+            n = _screened_options(t, st_pos, st_status, st_destroyed, side, w.opts, w.hugs,
+                                  nhugs)
             while True:
                 chosen = -1
                 best_value = 0.0
@@ -1175,6 +1247,7 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
         if lost_a or lost_b or turn >= turn_limit:
             return turn, nlog, nlost
         turn += 1
+        nhugs = 0  # A7: a hug lasts until the end of its turn
         for i in range(nships):  # A9: what a repair may mend this turn
             w.before[i] = st_destroyed[i]
         winner = _initiative(t, mt, mti)

@@ -144,9 +144,8 @@ class Work(NamedTuple):
     c_seen: Any  # [node key] stamp of the search that met it (last cell: the stamp)
     end_depth: Any  # [end] MP spent on the first path to each end
     decided: Any  # [ship] A9: crew slots that made their repair decision this turn
-    snap: Any  # a bot's generator as a ship's move began (the move is handed back)
     before: Any  # [ship] A9: slots destroyed when the turn began
-    resume: Any  # where the loop handed a battle back (see kernel.play)
+    hugs: Any  # [hug] A7: the turn's hugs (ship, ship hugged, offensive)
 
 
 # A balance run plays thousands of setups made of the same few ship shapes on one board: what
@@ -482,9 +481,8 @@ def build_work(t: Tables) -> Work:
         c_seen=np.zeros(most * codes + 1, dtype=I64),
         end_depth=np.zeros(most, dtype=I64),
         decided=np.zeros(n, dtype=I64),
-        snap=np.zeros(625, dtype=I64),
         before=np.zeros(n, dtype=I64),
-        resume=np.zeros(8, dtype=I64),
+        hugs=np.zeros((n + 1, 3), dtype=I64),
     )
 
 
