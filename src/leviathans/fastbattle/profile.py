@@ -65,12 +65,6 @@ def refusal(setup: Any, bots: Mapping[str, str]) -> str | None:
         if values is not None and value not in values:
             return f"the option {name} = {value!r} is not covered"
     level = options.rules
-    if level == "commander":
-        if options.ramming:
-            return "the option ramming = True (A6) is not covered at the Commander level"
-        if options.quickstart_destruction:
-            return ("the option quickstart_destruction = True (with A10's armoured hull) is "
-                    "not covered at the Commander level")
     for ship in setup.ships:
         # the 8 Nations slots act from the "nations" level only: refused wherever they appear
         for flat, slot in enumerate(ship.slots):
@@ -94,4 +88,10 @@ def refusal(setup: Any, bots: Mapping[str, str]) -> str | None:
             if effect not in COVERED_EFFECTS:
                 return (f"{ship.name} {ship.slot_ref(flat)} ({slot.kind}: {effect}) is not "
                         f"covered")
+    if level == "commander":
+        if options.ramming:
+            return "the option ramming = True (A6) is not covered at the Commander level"
+        if options.quickstart_destruction:
+            return ("the option quickstart_destruction = True (with A10's armoured hull) is "
+                    "not covered at the Commander level")
     return None
