@@ -553,3 +553,10 @@ def test_commander_refusals_name_the_rule() -> None:
     why = refusal(load_setup(_commander(airfleet_matchup())), greedy) or ""
     assert "turrets" in why and "A3" in why
     assert refusal(load_setup(plain), greedy) is None  # the quick-start level as before
+
+
+def test_a_commander_batch_equals_the_engine() -> None:
+    """The batch (the simulator's path) plays the Commander rules too: the first turn's
+    repairs mend nothing destroyed before it, A11's end counts every weapon."""
+    _batch_equals_the_engine(_commander(airfleet_matchup(*PLAIN_COMMANDER, turn_limit=30)), 6,
+                             range(12))

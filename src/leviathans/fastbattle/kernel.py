@@ -1361,7 +1361,8 @@ def _deploy(t: Any, dep_n: Arr, dep_pos: Arr, dep_score: Arr, st_pos: Arr, st_st
 def play_many(t: Any, w: Any, dep_n: Arr, dep_pos: Arr, dep_score: Arr, start_pos: Arr,
               start_turn: int, seeds: Arr, turn_limit: int, winner_first: bool,
               quickstart_destruction: bool, mt: Arr, mti: Arr, out: Arr,
-              out_destroyed: Arr, out_lost: Arr, log: Arr, room: int) -> int:
+              out_destroyed: Arr, out_lost: Arr, log: Arr, room: int,
+              commander: bool) -> int:
     """Whole battles from their seeds (``seeds[b]``: the dice's, then each side's bot's), each
     from the setup's start (``start_pos``: ships placed before deployment, -1 for none):
     deployment, the first initiative, then :func:`play`. Per battle ``out[b]`` = (last turn,
@@ -1391,6 +1392,7 @@ def play_many(t: Any, w: Any, dep_n: Arr, dep_pos: Arr, dep_score: Arr, start_po
             st_circled[i] = 0
             st_fired[i] = 0
             st_moved[i] = False
+            w.before[i] = 0  # A9: nothing destroyed as the first turn begins
         if not _deploy(t, dep_n, dep_pos, dep_score, st_pos, st_status, mt, mti, w.occupied):
             out[b, 0] = -1
             return b
@@ -1399,7 +1401,7 @@ def play_many(t: Any, w: Any, dep_n: Arr, dep_pos: Arr, dep_score: Arr, start_po
         turn, nlog, nlost = play(t, w, st_pos, st_status, st_destroyed, st_circled, st_fired,
                                  st_moved, mt, mti, start_turn, winner, w.groups, ngroups, 0,
                                  turn_limit, winner_first, quickstart_destruction,
-                                 log[used:], out_lost[b], False)
+                                 log[used:], out_lost[b], commander)
         if used + nlog > len(log):
             out[b, 0] = -1
             return b
@@ -1414,7 +1416,7 @@ def play_many(t: Any, w: Any, dep_n: Arr, dep_pos: Arr, dep_score: Arr, start_po
             for i in range(nships):
                 if _afloat(st_pos, st_status, i) and t.side[i] == k:
                     ships += 1
-                    if t.gun_mask[i] & ~st_destroyed[i]:
+                    if t.arms_mask[i] & ~st_destroyed[i]:  # A11: and torpedoes, rams
                         armed = True
             if ships == 0:
                 code = 1
