@@ -23,6 +23,9 @@ On one core (the process is pinned to one CPU where the OS allows it):
 * issue 18.3 (``balance``): ``leviathans balance`` card against card on a sample of the catalog
   (``BENCH_BALANCE_CARDS`` cards, ``BENCH_BALANCE_GAMES`` games a pairing, 2 workers), and the
   whole catalog's time extrapolated from it (every pairing of the 146 cards);
+* issue 18.3 (``commander-loop``): Commander-rules greedy battles (HML Monitors, two a side,
+  ramming off: what the compiled loop covers at that level) through the engine and through the
+  compiled loop, the same battles in turn in one process, CPU time, and their ratio;
 * the baseline: python-chess random playouts (list the legal moves, pick one, push), plies
   per second, measured in the same run.
 """
@@ -42,8 +45,8 @@ SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 #: measures to run, separated by commas (default all): chess, airfleet (with the Commander
 #: line), env (the AEC and the batched environments), env-fast (the compiled batched
 #: environment), greedy, starship, warfleet,
-#: warfleet-random, bots, simulate, simulate-cli, balance (the air-fleet, environment,
-#: starship and War Fleet lines measure chess too, for their ratios)
+#: warfleet-random, bots, simulate, simulate-cli, balance, commander-loop (the air-fleet,
+#: environment, starship and War Fleet lines measure chess too, for their ratios)
 ONLY = {m.strip() for m in os.environ.get("BENCH_ONLY", "").split(",") if m.strip()}
 
 
@@ -211,6 +214,52 @@ def _quickstart(turn_limit: int) -> Any:
     if turn_limit not in _SETUPS:
         _SETUPS[turn_limit] = quickstart_battle(Options(turn_limit=turn_limit))
     return _SETUPS[turn_limit]
+
+
+def commander_loop(seconds: float) -> None:
+    """Issue 18.3: the same Commander-rules greedy battles (``fastbattle.profile`` covers
+    them: catalog cards with no weapon mark, ramming off) through the engine and through the
+    compiled loop, in turn (engine, loop, engine, loop ...) so both see the same machine, in
+    CPU time; battles per CPU second each way and the ratio."""
+    from leviathans.bots.greedy import GreedyBot
+    from leviathans.dice import SeededDice
+    from leviathans.fastbattle import play_greedy_battle, supports
+    from leviathans.rulesets.airfleet import AIRFLEET
+    from leviathans.sim import airfleet_matchup
+    from leviathans.sim.matchup import load_setup
+
+    matchup = airfleet_matchup(["HML Monitor"] * 2, ["HML Monitor"] * 2, turn_limit=30)
+    data = {**dict(matchup.setup), "options": {"rules": "commander", "ramming": False}}
+    setup = load_setup(type(matchup)(matchup.ruleset, data, matchup.bots, matchup.turn_limit,
+                                     matchup.label, matchup.sides))
+    assert supports(setup, {"british": "greedy", "french": "greedy"})
+
+    def engine(seed: int) -> None:
+        dice = SeededDice(seed)
+        bots = {"british": GreedyBot(2 * seed), "french": GreedyBot(2 * seed + 1)}
+        state = AIRFLEET.new_game(setup, dice)
+        while state.outcome is None:
+            player = state.to_move
+            assert player is not None
+            state = state.apply(bots[player].choose(state), dice)
+
+    def loop(seed: int) -> None:
+        play_greedy_battle(setup, seed, {"british": 2 * seed, "french": 2 * seed + 1})
+
+    loop(0)  # compiled (or loaded from numba's cache) and tables built, untimed
+    cpu = {engine: 0.0, loop: 0.0}
+    battles = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or battles < 4:
+        for way in (engine, loop):
+            before = time.process_time()
+            way(battles)
+            cpu[way] += time.process_time() - before
+        battles += 1
+    slow, fast = battles / cpu[engine], battles / cpu[loop]
+    print(f"  Commander rules greedy battles (HML Monitors 2 v 2, ramming off), {battles} "
+          f"battles each way: engine {slow:8.2f} battles/CPU s, compiled loop {fast:8.1f} "
+          f"battles/CPU s ({fast / slow:.1f}x)")
 
 
 def simulate_10k() -> None:
@@ -501,6 +550,8 @@ def main() -> int:
         print("  quick-start battles per bot (each against itself; greedy* = the greedy bot's "
               "battles by the compiled loop):")
         bots_on_cores(SECONDS)
+    if wanted("commander-loop"):
+        commander_loop(SECONDS)
     if wanted("simulate"):
         if every_cpu:
             os.sched_setaffinity(0, set(every_cpu))  # the workers inherit this process's CPUs

@@ -710,18 +710,13 @@ def test_the_odds_command_prints_a_bracket(capsys: pytest.CaptureFixture[str],
     assert "Béarn:port.1+port.2 -> HML Tiger" in out and "the two highest count" in out
 
 
-def test_the_compiled_loop_refuses_bracketing_and_saturation(monkeypatch: pytest.MonkeyPatch
-                                                             ) -> None:
-    """The compiled battle loop covers neither (A4): refused by the rules level, and by name
-    should the level ever be covered."""
+def test_the_compiled_loop_refuses_bracketing_and_saturation() -> None:
+    """The compiled battle loop covers neither (A4, nor A3's turrets): refused by name (it
+    covers the Commander rules level itself, issue 18.2)."""
     from leviathans.fastbattle import profile
 
     state = scenario(PLAIN_PORT)
     greedy = {"french": "greedy", "british": "greedy"}
-    assert profile.refusal(state.setup, greedy) == (
-        "the option rules = 'commander' is not covered")
-    monkeypatch.setitem(profile.OPTION_VALUES, "rules",  # type: ignore[index]
-                        frozenset({"quick-start", "commander"}))
     assert profile.refusal(state.setup, greedy) == (
         "Striker has turrets in play (A3): not covered")
     no_turrets = {k: [{**s, "marks": [m for m in s["marks"] if m != "turret"]} if "marks" in s

@@ -449,3 +449,114 @@ def test_setups_of_the_same_shapes_share_their_converted_tables() -> None:
     again = build_tables(load_setup(airfleet_matchup(["HML Raven"], ["Pelletier"])))
     assert again.geo is first.geo
     assert (again.kids == first.kids).all() and (again.pt_cells == first.pt_cells).all()
+
+
+# --- the Commander rules (issue 18.2 part B) ---------------------------------------------------
+
+#: cards with no weapon mark, torpedo or steering gear at the Commander level (A3, A4, A5, A8)
+PLAIN_COMMANDER = (["HML Monitor", "HML Monitor"], ["HML Monitor", "HML Monitor"])
+
+
+def _commander(matchup: Any, **options: Any) -> Any:
+    """The matchup at the Commander rules, ramming off (A6 is not in the loop)."""
+    data = dict(matchup.setup)
+    data["options"] = {**dict(data.get("options") or {}), "rules": "commander",
+                       "ramming": False, **options}
+    return type(matchup)(matchup.ruleset, data, matchup.bots, matchup.turn_limit,
+                         matchup.label, matchup.sides)
+
+
+def _engine_battle(setup: Any, seed: int, bot_seeds: dict[str, int]) -> tuple[Any, list[Any]]:
+    """The battle played by the engine and two greedy bots: its final state and events."""
+    from leviathans.dice import SeededDice
+
+    dice = SeededDice(seed)
+    bots = {side: GreedyBot(s) for side, s in bot_seeds.items()}
+    state = get_ruleset("airfleet").new_game(setup, dice)
+    events = list(state.events)
+    while state.outcome is None:
+        player = state.to_move
+        assert player is not None
+        state = state.apply(bots[player].choose(state), dice)
+        events.extend(state.events)
+    return state, events
+
+
+@pytest.mark.parametrize("options", [{}, {"repair_target": "captains-manual"},
+                                     {"fire_order": "winner-first", "turn_limit": 8}])
+def test_commander_battles_equal_the_engine(options: dict[str, Any]) -> None:
+    """Commander rules battles of catalog cards (A1's turn, A8's turns in place, A7's hugs
+    and the lines of fire they block, A9's repairs, the greedy bot's choices of hugs and
+    repairs, A11's end) give the simulator's statistics of the engine's, game for game."""
+    turn_limit = options.pop("turn_limit", 30)
+    _stats_both_ways(_commander(airfleet_matchup(*PLAIN_COMMANDER, turn_limit=turn_limit),
+                                **options), 4, range(8))
+
+
+def test_commander_final_state_equals_the_engine() -> None:
+    """Every ship where the engine leaves it, with the same damage (repairs included), the
+    same outcome; the battles repair and hug (the test would not see those rules otherwise),
+    and the loop plays every move (the engine's part is deployment only)."""
+    from leviathans.rulesets.airfleet.events import Hugged, RepairRolled
+
+    setup = load_setup(_commander(airfleet_matchup(*PLAIN_COMMANDER, turn_limit=30)))
+    repaired = hugs = 0
+    for seed in range(10):
+        seeds = {"british": 3 * seed + 1, "french": 3 * seed + 2}
+        state, events = _engine_battle(setup, seed, seeds)
+        repaired += sum(isinstance(e, RepairRolled) and e.repaired for e in events)
+        hugs += sum(isinstance(e, Hugged) for e in events)
+        engine_part: list[Any] = []
+        fast = play_greedy_battle(setup, seed, seeds, engine_part).state
+        assert not any(type(e).__name__ == "MoveEnded" for e in engine_part)
+        assert (fast.turn, fast.outcome) == (state.turn, state.outcome)
+        for a, b in zip(fast.ships, state.ships, strict=True):
+            assert (a.bow, a.facing, a.destroyed) == (b.bow, b.facing, b.destroyed)
+            assert (a.status == 2) == (b.status == 2)
+    assert repaired and hugs
+
+
+def test_commander_move_search_equals_the_engine() -> None:
+    """A8's search of every end (turns in place) against ``manoeuvres.search``."""
+    from leviathans.rulesets.airfleet import manoeuvres
+
+    setup = load_setup(_commander(airfleet_matchup(*PLAIN_COMMANDER)))
+    t, w = tables_for(setup)
+    pick = random.Random(2)
+    nc = (len(w.c_seen) - 1) // len(w.best)
+    for i, spec in enumerate(setup.ships):
+        table = setup.positions[i]
+        tab = t.sh_table[i]
+        helm = manoeuvres._helm(spec, 0, True)
+        for _ in range(40):
+            start = pick.randrange(len(table))
+            mp = pick.randint(0, 9)
+            want = manoeuvres.search(table, helm, (start, 0, False, False, 0), mp)
+            n = kernel.search_commander(t.pt_fwd[tab], t.pt_left[tab], t.pt_right[tab], start,
+                                        mp, int(t.ebt[i]), int(t.pt_n[tab]), nc, w.c_key,
+                                        w.c_ent, w.c_depth, w.c_seen, w.best, w.ends,
+                                        w.entered, w.end_depth)
+            assert list(w.ends[:n]) == list(want.ends)
+            assert bytes(w.entered[:n].astype(np.uint8)) == want.entered
+            assert [len(want.path(k)) for k in range(n)] == list(w.end_depth[:n])
+
+
+def test_commander_refusals_name_the_rule() -> None:
+    """What the loop does not cover at the Commander level is refused, naming the rule."""
+    from leviathans.fastbattle import refusal
+
+    greedy = {"british": "greedy", "french": "greedy"}
+    plain = airfleet_matchup(*PLAIN_COMMANDER)
+    assert refusal(load_setup(_commander(plain)), greedy) is None
+    rams = _commander(plain, ramming=True)
+    assert "ramming" in (refusal(load_setup(rams), greedy) or "")
+    why = refusal(load_setup(_commander(airfleet_matchup())), greedy) or ""
+    assert "turrets" in why and "A3" in why
+    assert refusal(load_setup(plain), greedy) is None  # the quick-start level as before
+
+
+def test_a_commander_batch_equals_the_engine() -> None:
+    """The batch (the simulator's path) plays the Commander rules too: the first turn's
+    repairs mend nothing destroyed before it, A11's end counts every weapon."""
+    _batch_equals_the_engine(_commander(airfleet_matchup(*PLAIN_COMMANDER, turn_limit=30)), 6,
+                             range(12))

@@ -46,6 +46,8 @@ Obs = dict[str, NDArray[Any]]
 
 def fast_refusal(setup: GameSetup) -> str | None:
     """Why the compiled environment cannot play ``setup``, or ``None`` if it can."""
+    if setup.options.rules != "quick-start":  # its step plays the quick-start turn only
+        return f"the option rules = {setup.options.rules!r} is not covered"
     why = refusal(setup, dict.fromkeys(setup.sides, "greedy"))
     if why is not None:
         return why

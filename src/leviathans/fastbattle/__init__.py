@@ -123,11 +123,12 @@ def play_greedy_battle(setup: GameSetup, dice_seed: int, bot_seeds: Mapping[str,
 
 def resumable(state: GameState) -> bool:
     """Can :func:`continue_greedy_battle` take the battle on from this state? At the start of
-    a ship's move (none moving), or at the start of gunnery (no attack made yet)."""
-    if state.outcome is not None or state.initiative is None:
+    a ship's move (none moving), or at the start of gunnery (no attack made yet); under the
+    Commander rules, with no hug made yet this turn (A7: the loop starts with none)."""
+    if state.outcome is not None or state.initiative is None or state.hugs:
         return False
     if state.phase == Phase.MOVEMENT:
-        return state.moving is None and state.fog is None
+        return state.moving is None and state.fog is None and state.ram is None
     if state.phase == Phase.GUNNERY:
         return len(state.firing) == 2 and not any(s.fired for s in state.ships)
     return False
@@ -156,6 +157,7 @@ def continue_greedy_battle(state: GameState, dice: random.Random,
             st_pos[i] = setup.positions[i].number[(s.bow, s.facing)]
         st_status[i], st_destroyed[i], st_circled[i] = s.status, s.destroyed, s.circled
         st_fired[i], st_moved[i] = s.fired, s.moved
+        w.before[i] = state.destroyed_before[i]  # A9: what a repair may mend this turn
     mt = np.zeros((3, 624), dtype=np.int64)
     mti = np.zeros(3, dtype=np.int64)
     for g, rng in enumerate([dice, *bots]):
@@ -166,13 +168,14 @@ def continue_greedy_battle(state: GameState, dice: random.Random,
         for k, group in enumerate(state.groups):
             groups[k] = sides.index(group[0]), group[1]
         ngroups = len(state.groups)
-    limit = setup.options.turn_limit
+    options = setup.options
+    limit = options.turn_limit
     log, lost = w.log, w.lost
     turn, nlog, nlost = kernel.play(
         t, w, st_pos, st_status, st_destroyed, st_circled, st_fired, st_moved, mt, mti,
         state.turn, sides.index(state.initiative), groups, ngroups, state.finished,
-        _NO_LIMIT if limit is None else limit, setup.options.fire_order == "winner-first",
-        setup.options.quickstart_destruction, log, lost)
+        _NO_LIMIT if limit is None else limit, options.fire_order == "winner-first",
+        options.quickstart_destruction, log, lost, options.rules == "commander")
     if nlog > LOG_ROOM:
         raise LeviathansError(f"a battle of more than {LOG_ROOM} attacks: the fast path "
                               "has no room for it (play it with the engine)")

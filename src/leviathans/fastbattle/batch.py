@@ -180,7 +180,7 @@ def play_greedy_batch(setup: GameSetup, seeds: Sequence[tuple[int, int, int]]) -
             t, w, start.dep_n, start.dep_pos, start.dep_score, start.start_pos, start.turn,
             table[b:], (1 << 40) if limit is None else limit,
             options.fire_order == "winner-first", options.quickstart_destruction, mt, mti,
-            out[b:], destroyed[b:], lost[b:], w.log, ROOM)
+            out[b:], destroyed[b:], lost[b:], w.log, ROOM, options.rules == "commander")
         used = int(out[done - 1, 3] + out[done - 1, 1]) if done > b else 0
         logs.append(w.log[:used].copy())
         out[b:done, 3] += offset

@@ -21,8 +21,11 @@ SOURCES = (
     "leviathans.fastbattle.kernel",
     "leviathans.rulesets.airfleet.primitives",
     "leviathans.rulesets.airfleet.ships",
+    "leviathans.rulesets.airfleet.repair",
+    "leviathans.rulesets.airfleet.screening",
     "leviathans.bots.greedy_airfleet",
     "leviathans.hexgrid",
+    "leviathans.hexlines",
 )
 
 

@@ -21,12 +21,15 @@ import numba
 import numba.extending
 import numpy as np
 
+from .. import hexlines
 from ..bots.greedy_airfleet import CAUTION, KEEL_VALUE, NEAR
 from ..hexgrid import Facing, Hex
 from ..rulesets.airfleet import primitives as P
+from ..rulesets.airfleet.repair import FLAT_TARGETS
+from ..rulesets.airfleet.screening import HUG_MP
 from ..rulesets.airfleet.ships import AFLOAT, KEEL_BROKEN, REMOVED
 
-__all__ = ["build_geometry", "play", "search_ends"]
+__all__ = ["build_geometry", "play", "search_commander", "search_ends"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 Arr = Any  # numpy arrays (numba compiles the functions; the types are the arrays' dtypes)
@@ -62,6 +65,8 @@ for _name in P.__all__:
     if callable(getattr(P, _name)):
         numba.extending.register_jitable(getattr(P, _name))
 numba.extending.register_jitable(P._clamp)
+# A5/A7: where a line between hex centres enters a hex (exact integers), the engine's own
+_line_span = numba.extending.register_jitable(hexlines._span)
 
 
 def inline(f: F) -> F:
@@ -259,6 +264,89 @@ def search_ends(kids: Arr, rank: Arr, bits: int, forward: Arr, start: int, mp: i
                 entered[n] = 1
             else:
                 entered[n] = 1 if (node > 0 and p == straight) else 0
+            n += 1
+    return n
+
+
+#: A8 node codes of a turn in place (``spun`` -2, -1, 1, 2), after those of ``(since, turned)``
+SPUN_CODE = (0, 1, -1, 2, 3)  # by spun + 2 (0 unused)
+CODE_SPUN = (-2, -1, 1, 2)
+
+
+@typed("int64(int64[::1], int64[::1], int64[::1], int64, int64, int64, int64, int64, "
+       "int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
+       "int64[::1])")
+def search_commander(fwd: Arr, left: Arr, right: Arr, start: int, mp: int, ebt: int,
+                     npos: int, nc: int, key: Arr, ent: Arr, depth: Arr, seen: Arr,
+                     scratch_best: Arr, ends: Arr, entered: Arr, end_depth: Arr) -> int:
+    """``manoeuvres.search`` for a ship with the Commander rules' plain helm (A8: turns in
+    place; no steering gear nor sideslip): every end of a move from ``start`` with ``mp`` MP,
+    in the order first reached, whether its first path entered a hex and its length.
+
+    A node ``(position, since, turned, spun)`` is ``position * nc + code``: ``since * 2 +
+    turned`` while not turned in place, else ``2 (ebt + 1)`` plus the turn in place's
+    number (:data:`SPUN_CODE`). Breadth first, a level per MP, a node met before not met
+    again, the steps in the engine's order F, L, R (``manoeuvres.successors``)."""
+    plain = 2 * (ebt + 1)
+    stamp = seen[len(seen) - 1] + 1
+    seen[len(seen) - 1] = stamp
+    key[0] = start * nc
+    ent[0] = 0
+    depth[0] = 0
+    seen[key[0]] = stamp
+    nn = 1
+    lo = 0
+    hi = 1
+    for lv in range(mp):
+        for k in range(lo, hi):
+            p = key[k] // nc
+            code = key[k] % nc
+            if code < plain:
+                since = code // 2
+                turned = code & 1
+                spun = 0
+            else:
+                since = 0
+                turned = 1
+                spun = CODE_SPUN[code - plain]
+            for step in range(3):
+                child = -1
+                entering = 0
+                if step == 0:
+                    if spun == 0 and fwd[p] >= 0:
+                        child = fwd[p] * nc + min(since + 1, ebt) * 2
+                        entering = 1
+                else:
+                    way = -1 if step == 1 else 1
+                    nxt = left[p] if step == 1 else right[p]
+                    if nxt < 0:
+                        continue
+                    fresh = spun == 0 and since == 0 and turned == 0
+                    if spun == 0 and turned == 0 and since >= ebt:
+                        child = nxt * nc + 1  # since 0, turned
+                    elif fresh or spun == way:
+                        child = nxt * nc + plain + SPUN_CODE[spun + way + 2]
+                if child < 0 or seen[child] == stamp:
+                    continue
+                seen[child] = stamp
+                key[nn] = child
+                ent[nn] = 1 if (ent[k] or entering) else 0
+                depth[nn] = lv + 1
+                nn += 1
+        if nn == hi:
+            break
+        lo = hi
+        hi = nn
+    for p in range(npos):
+        scratch_best[p] = -1
+    n = 0
+    for k in range(nn):
+        p = key[k] // nc
+        if scratch_best[p] < 0:
+            scratch_best[p] = k
+            ends[n] = p
+            entered[n] = ent[k]
+            end_depth[n] = depth[k]
             n += 1
     return n
 
@@ -471,8 +559,9 @@ def _fill_values(out: Arr, at: int, rc: Arr, rtop: Arr, routs: Arr, breach: Arr,
 
 @jit
 def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_moved: Arr,
-                 i: int, mt: Arr, mti: Arr, w: Any) -> int:
-    """The greedy bot moves ship ``i``; returns its end position (see ``end_scores``)."""
+                 i: int, mt: Arr, mti: Arr, w: Any, commander: bool) -> tuple[int, int]:
+    """The greedy bot moves ship ``i``; returns its end position (see ``end_scores``) and
+    the MP its path there spends (Commander rules: the A8 search; else 0)."""
     rc, rtop, routs, breach, armour, si = t.rc, t.rtop, t.routs, t.breach, t.armour, t.si
     loc_mask, keel_rolls, two_red = t.loc_mask, t.keel_rolls, t.two_red_outcomes
     crew_n, crew_slot, crew_kind, n_crew_kinds = t.crew_n, t.crew_slot, t.crew_kind, t.n_crew_kinds
@@ -482,8 +571,14 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
     ch = t.sh_children[i]
     start = st_pos[i]
     mp = _mp(t, st_destroyed[i], i)
-    n = search_ends(t.kids[ch], t.rank[ch], t.bits[ch], t.pt_fwd[tab], start, mp,
-                    t.pt_n[tab], w.nodes, w.seen, w.best, w.ends, w.entered)
+    if commander:
+        n = search_commander(t.pt_fwd[tab], t.pt_left[tab], t.pt_right[tab], start, mp,
+                             t.ebt[i], t.pt_n[tab], (len(w.c_seen) - 1) // len(w.best),
+                             w.c_key, w.c_ent, w.c_depth, w.c_seen, w.best, w.ends,
+                             w.entered, w.end_depth)
+    else:
+        n = search_ends(t.kids[ch], t.rank[ch], t.bits[ch], t.pt_fwd[tab], start, mp,
+                        t.pt_n[tab], w.nodes, w.seen, w.best, w.ends, w.entered)
     sq = t.pt_q[tab, start]
     sr = t.pt_r[tab, start]
     radius = 0
@@ -515,7 +610,7 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
             w.keep[nkeep] = k
             nkeep += 1
     if nkeep == 0:
-        return int(start)
+        return int(start), 0
     # the enemies, and which of them can matter from some end
     nen = 0
     own_guns = 0
@@ -614,7 +709,7 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
             top_draw = draw
     k = w.keep[chosen]
     st_moved[i] = st_moved[i] or w.entered[k] == 1
-    return int(w.ends[k])
+    return int(w.ends[k]), int(w.end_depth[k]) if commander else 0
 
 
 # --- gunnery ----------------------------------------------------------------------------------
@@ -623,8 +718,17 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
 @jit
 def _options(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, side: int,
              opts: Arr) -> int:
-    """Every attack the side could declare (``gunnery.attack_options``, in its order): rows
-    of ``opts`` = (ship, slot, target, location, band)."""
+    """:func:`_screened_options` with no hug (the quick-start rules; the compiled
+    environment's call)."""
+    return _screened_options(t, st_pos, st_status, st_destroyed, side, opts, opts, 0)
+
+
+@jit
+def _screened_options(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, side: int,
+                      opts: Arr, hugs: Arr, nhugs: int) -> int:
+    """Every attack the side could declare (``gunnery.attack_options``, in its order, lines
+    of fire screened by the turn's ``nhugs`` hugs, A7): rows of ``opts`` = (ship, slot,
+    target, location, band)."""
     n = 0
     nships = len(st_pos)
     for i in range(nships):
@@ -649,6 +753,10 @@ def _options(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, side: int,
                 code = t.geo[t.shape[i], t.shape[j], row, loc]
                 if code < 0:
                     continue
+                if nhugs:
+                    code = _screened(t, st_pos, st_status, i, loc, j, code, hugs, nhugs)
+                    if code < 0:
+                        continue
                 rng = code >> 6
                 struck = code & 63
                 for g in range(6 * loc, 6 * loc + 6):
@@ -760,14 +868,278 @@ def _defeated(side_of: Arr, gun_mask: Arr, st_pos: Arr, st_status: Arr, st_destr
 
 
 @jit
+def _side_by_side(t: Any, st_pos: Arr, i: int, p: int, j: int) -> bool:
+    """A7: does ship ``i`` at position ``p`` lie next to ship ``j`` (``screening.adjacent``:
+    a hex of one at distance 1 from a hex of the other)?"""
+    ti = t.sh_table[i]
+    tj = t.sh_table[j]
+    for h in range(t.length[i]):
+        c = t.pt_cells[ti, p, h]
+        for h2 in range(t.length[j]):
+            c2 = t.pt_cells[tj, st_pos[j], h2]
+            if P.offset_distance(t.cell_q[c2] - t.cell_q[c], t.cell_r[c2] - t.cell_r[c]) == 1:
+                return True
+    return False
+
+
+@inline
+def _screen(hugs: Arr, k: int, target: int) -> int:
+    """A7: the ship hug ``k`` screens ``target`` with (the ship an offensive hugger hugs,
+    a defended ship's screener), -1 if it does not screen it."""
+    if hugs[k, 2]:
+        return int(hugs[k, 1]) if hugs[k, 0] == target else -1
+    return int(hugs[k, 0]) if hugs[k, 1] == target else -1
+
+
+@jit
+def _hug_active(t: Any, st_pos: Arr, st_status: Arr, a: int, b: int) -> bool:
+    """A7: a hug lasts while both ships are on the board side by side (``screening.active``)."""
+    return bool(st_pos[a] >= 0 and st_pos[b] >= 0 and st_status[a] != REMOVED
+                and st_status[b] != REMOVED and _side_by_side(t, st_pos, a, st_pos[a], b))
+
+
+@jit
+def _screened(t: Any, st_pos: Arr, st_status: Arr, e: int, loc: int, j: int, code: int,
+              hugs: Arr, nhugs: int) -> int:
+    """A7: the geometry code of ship ``e``'s location ``loc`` at ship ``j`` with the lines of
+    fire the hugs block taken out (``screening.screened_geometry``): the range to the
+    nearest hex of ``j`` in the arc whose line enters no hex of a screen, the locations
+    struck unchanged; -1 when every such line is blocked."""
+    screened = False
+    for k in range(nhugs):
+        s = _screen(hugs, k, j)
+        if s >= 0 and s != e and _hug_active(t, st_pos, st_status, hugs[k, 0], hugs[k, 1]):
+            screened = True
+            break
+    if not screened:
+        return code
+    te = t.sh_table[e]
+    c = t.pt_cells[te, st_pos[e], t.whex[e, loc]]
+    oq = t.cell_q[c]
+    orr = t.cell_r[c]
+    fe = t.pt_f[te, st_pos[e]]
+    tj = t.sh_table[j]
+    best = -1
+    for h in range(t.length[j]):
+        ct = t.pt_cells[tj, st_pos[j], h]
+        dq = t.cell_q[ct] - oq
+        dr = t.cell_r[ct] - orr
+        if not P.relative_sectors(dq, dr, fe) & t.arc[e, loc]:
+            continue
+        d = P.offset_distance(dq, dr)
+        if best >= 0 and d >= best:
+            continue
+        blocked = False
+        for k in range(nhugs):
+            s = _screen(hugs, k, j)
+            if s < 0 or s == e or not _hug_active(t, st_pos, st_status, hugs[k, 0],
+                                                  hugs[k, 1]):
+                continue
+            ts = t.sh_table[s]
+            for hs in range(t.length[s]):
+                cs = t.pt_cells[ts, st_pos[s], hs]
+                q = t.cell_q[cs] - oq
+                r = t.cell_r[cs] - orr
+                if _line_span(-q, -r, q + r, dq, dr, -dq - dr) is not None:
+                    blocked = True
+                    break
+            if blocked:
+                break
+        if not blocked:
+            best = d
+    if best < 0:
+        return -1
+    return best << 6 | (code & 63)
+
+
+@jit
+def _fire_at(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled: Arr,
+             st_moved: Arr, target: int, hugs: Arr, nhugs: int) -> float:
+    """``greedy_commander._fire_at``: the best value of every enemy gun at ``target`` (its
+    attacks as gunnery lists them, screened by the hugs), summed gun by gun in slot order,
+    then enemy by enemy."""
+    total = 0.0
+    for e in range(len(st_pos)):
+        if st_pos[e] < 0 or st_status[e] == REMOVED or t.side[e] == t.side[target]:
+            continue
+        guns = t.gun_mask[e] & ~st_destroyed[e]
+        if not guns:
+            continue
+        te = t.sh_table[e]
+        tj = t.sh_table[target]
+        row = _geo_row(t.geo_radius, t.pt_q[tj, st_pos[target]] - t.pt_q[te, st_pos[e]],
+                       t.pt_r[tj, st_pos[target]] - t.pt_r[te, st_pos[e]],
+                       t.pt_f[te, st_pos[e]], t.pt_f[tj, st_pos[target]])
+        if row < 0:
+            continue
+        ship = 0.0
+        for loc in range(t.nloc[e]):
+            code = t.geo[t.shape[e], t.shape[target], row, loc]
+            if code < 0:
+                continue
+            if nhugs:
+                code = _screened(t, st_pos, st_status, e, loc, target, code, hugs, nhugs)
+                if code < 0:
+                    continue
+            for g in range(6 * loc, 6 * loc + 6):
+                if not guns >> g & 1:
+                    continue
+                band = t.band_tab[e, g, code >> 6]
+                if band == 2:
+                    continue
+                best = 0.0
+                for tl in range(t.nloc[target]):
+                    if not code >> tl & 1:
+                        continue
+                    v = _gun_value(t.rc, t.rtop, t.routs, t.breach, t.armour, t.si, t.loc_mask,
+                                   t.keel_rolls, t.two_red_outcomes, t.crew_n, t.crew_slot,
+                                   t.crew_kind, t.n_crew_kinds, t.trim_mask, t.band_wexpr,
+                                   t.loc_lexpr, e, g, band, target, tl,
+                                   1 if st_moved[target] else 0, st_destroyed[e],
+                                   st_destroyed[target] | st_circled[target],
+                                   st_destroyed[target])
+                    if v > best:
+                        best = v
+                ship += best
+        total += ship
+    return total
+
+
+@jit
+def _best_hug(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled: Arr,
+              st_moved: Arr, i: int, mt: Arr, mti: Arr, hugs: Arr, nhugs: int) -> int:
+    """A7: ship ``i`` ends its move (where it stands) with the MP for a hug: the greedy bot
+    weighs every hug open to it (``greedy_commander.best_hug``: the enemy fire it denies the
+    ship it protects; one draw each, in the order of ``screening.legal_hugs``: the ships
+    afloat by number, offensive then defensive) and makes the one denying most, ties by the
+    highest draw, if it denies anything. Returns the hug (``hugs[nhugs]`` filled in) as
+    ``j << 1 | offensive``, or -1 for none."""
+    g = 1 + t.side[i]
+    chosen = -1
+    best = 0.0
+    best_draw = 0.0
+    for j in range(len(st_pos)):
+        if j == i or st_pos[j] < 0 or st_status[j] != AFLOAT:
+            continue
+        if not _side_by_side(t, st_pos, i, st_pos[i], j):
+            continue
+        for offensive in (1, 0):
+            if offensive and not t.ship_type[j] > t.ship_type[i]:
+                continue
+            if not offensive and t.side[j] != t.side[i]:
+                continue
+            protected = i if offensive else j
+            before = _fire_at(t, st_pos, st_status, st_destroyed, st_circled, st_moved,
+                              protected, hugs, nhugs)
+            hugs[nhugs, 0] = i
+            hugs[nhugs, 1] = j
+            hugs[nhugs, 2] = offensive
+            after = _fire_at(t, st_pos, st_status, st_destroyed, st_circled, st_moved,
+                             protected, hugs, nhugs + 1)
+            denial = before - after
+            d = _random(mt, mti, g)
+            if chosen < 0 or denial > best or (denial == best and d > best_draw):
+                chosen = j << 1 | offensive
+                best = denial
+                best_draw = d
+    if chosen < 0 or not best > 1e-9:
+        return -1
+    hugs[nhugs, 0] = i
+    hugs[nhugs, 1] = chosen >> 1
+    hugs[nhugs, 2] = chosen & 1
+    return chosen
+
+
+@jit
+def _repairs(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, before: Arr,
+             decided: Arr, winner: int, mt: Arr, mti: Arr) -> None:
+    """A9's repair phase as the engine (``repair.RepairPhase``) and two greedy bots
+    (``GreedyBot._repair``) play it: the initiative loser's side first, one crew's decision
+    at a time while any of its crews may still decide; the bot takes the repair worth most
+    (its exact chance, twice for a gun, torpedo or engine; none: 0), ties by the highest of
+    its draws (one per repair open, in the engine's order). The chances are compared
+    exactly, as fractions (outcome counts over the dice's outcomes)."""
+    nships = len(st_pos)
+    for i in range(nships):
+        decided[i] = 0
+    for k in range(2):
+        side = 1 - winner if k == 0 else winner
+        while True:
+            chosen = -1
+            c_crew = -1
+            c_slot = -1
+            c_target = 0
+            best_num = 0
+            best_den = 1
+            best_draw = 0.0
+            for i in range(nships):
+                if t.side[i] != side or st_pos[i] < 0 or st_status[i] != AFLOAT:
+                    continue
+                targets = before[i] & st_destroyed[i] & ~t.never_rep[i]
+                if targets == 0:
+                    continue
+                gone = st_destroyed[i] | decided[i]
+                for c in range(t.rep_n[i]):
+                    flat = t.rep_slot[i, c]
+                    if gone >> flat & 1:
+                        continue
+                    kind = t.rep_kind[i, c]
+                    for slot in range(37):  # each slot it may try, then none (36)
+                        if slot < 36:
+                            if not targets >> slot & 1:
+                                continue
+                            far = 0 if flat // 6 == slot // 6 else 1
+                            target = FLAT_TARGETS[far] + t.rep_shift[i]
+                            num = t.rep_count[kind, target]
+                            if t.worth_two[i] >> slot & 1:
+                                num *= 2
+                            den = t.rep_den[kind]
+                        else:
+                            target = 0
+                            num = 0
+                            den = 1
+                        d = _random(mt, mti, 1 + side)
+                        if chosen < 0 or num * best_den > best_num * den or (
+                                num * best_den == best_num * den and d > best_draw):
+                            chosen = i
+                            c_crew = flat
+                            c_slot = slot
+                            c_target = target
+                            best_num = num
+                            best_den = den
+                            best_draw = d
+            if chosen < 0:
+                break
+            decided[chosen] |= 1 << c_crew
+            if c_slot == 36:
+                continue
+            kind = -1
+            for c in range(t.rep_n[chosen]):
+                if t.rep_slot[chosen, c] == c_crew:
+                    kind = t.rep_kind[chosen, c]
+                    break
+            total = _roll(mt, mti, t.faces, t.nfaces, t.red)
+            total += _roll(mt, mti, t.faces, t.nfaces, t.red)
+            for _ in range(t.rep_times[kind]):
+                total += _roll(mt, mti, t.faces, t.nfaces, t.rep_die[kind])
+            if total >= c_target:
+                st_destroyed[chosen] &= ~(1 << c_slot)
+
+
+@jit
 def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled: Arr,
          st_fired: Arr, st_moved: Arr, mt: Arr, mti: Arr, turn: int, winner: int,
          groups: Arr, ngroups: int, finished: int, turn_limit: int, winner_first: bool,
-         quickstart_destruction: bool, log: Arr, lost: Arr) -> tuple[int, int, int]:
+         quickstart_destruction: bool, log: Arr, lost: Arr,
+         commander: bool) -> tuple[int, int, int]:
     """Play on from the start of a movement phase (its groups given, ``finished`` the ships
     done already) to the end of the battle. ``log`` gets a row per attack (shooter, slot,
     target, slot destroyed or -1, keel broken), ``lost`` the ships lost in order. Returns
-    (last turn, attacks, ships lost)."""
+    (last turn, attacks, ships lost).
+
+    Under the Commander rules (``commander``): A8's moves (turns in place), A7's hugs at a
+    move's end and the lines of fire they block, gunnery's damage taking effect before A9's
+    repairs (``w.before``: the slots destroyed as the turn began), A11's end."""
     rc, rtop, routs, breach, armour, si = t.rc, t.rtop, t.routs, t.breach, t.armour, t.si
     loc_mask, keel_rolls, two_red = t.loc_mask, t.keel_rolls, t.two_red_outcomes
     crew_n, crew_slot, crew_kind, n_crew_kinds = t.crew_n, t.crew_slot, t.crew_kind, t.n_crew_kinds
@@ -775,6 +1147,7 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
     nships = len(st_pos)
     nlog = 0
     nlost = 0
+    nhugs = 0  # A7: the turn's hugs, in w.hugs (the loop starts where none is made)
     while True:
         # movement, group by group; in a group the first ship not moved yet moves next
         for gi in range(ngroups):
@@ -788,9 +1161,15 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
             for i in range(nships):
                 if (t.side[i] == side and t.ship_type[i] == ty and st_status[i] == AFLOAT
                         and st_pos[i] >= 0 and not finished >> i & 1):
-                    p = _greedy_move(t, st_pos, st_status, st_destroyed, st_moved, i, mt, mti,
-                                     w)
+                    p, spent = _greedy_move(t, st_pos, st_status, st_destroyed, st_moved, i,
+                                            mt, mti, w, commander)
                     st_pos[i] = p
+                    # A7: with MP left at its move's end, a ship may hug (the greedy bot
+                    # weighs each hug open to it)
+                    if commander and _mp(t, st_destroyed[i], i) - spent >= HUG_MP and \
+                            _best_hug(t, st_pos, st_status, st_destroyed, st_circled, st_moved,
+                                      i, mt, mti, w.hugs, nhugs) >= 0:
+                        nhugs += 1
                     if t.pt_edge[t.sh_table[i], p]:  # R2: never chosen, kept for the rule
                         st_status[i] = REMOVED
                         lost[nlost] = i
@@ -799,7 +1178,8 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
         # gunnery
         for k in range(2):
             side = winner if (k == 0) == winner_first else 1 - winner
-            n = _options(t, st_pos, st_status, st_destroyed, side, w.opts)
+            n = _screened_options(t, st_pos, st_status, st_destroyed, side, w.opts, w.hugs,
+                                  nhugs)
             while True:
                 chosen = -1
                 best_value = 0.0
@@ -836,6 +1216,11 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
                     log[nlog, 3] = out
                     log[nlog, 4] = broke
                 nlog += 1
+        if commander:  # A1 step 7: gunnery's damage takes effect; then A9's repairs
+            for i in range(nships):
+                st_destroyed[i] |= st_circled[i]
+                st_circled[i] = 0
+            _repairs(t, st_pos, st_status, st_destroyed, w.before, w.decided, winner, mt, mti)
         # end of turn: damage takes effect, destroyed ships leave, the game may end
         for i in range(nships):
             st_destroyed[i] |= st_circled[i]
@@ -857,11 +1242,14 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
                 st_status[i] = REMOVED
                 lost[nlost] = i
                 nlost += 1
-        lost_a = _defeated(t.side, t.gun_mask, st_pos, st_status, st_destroyed, 0)
-        lost_b = _defeated(t.side, t.gun_mask, st_pos, st_status, st_destroyed, 1)
+        lost_a = _defeated(t.side, t.arms_mask, st_pos, st_status, st_destroyed, 0)
+        lost_b = _defeated(t.side, t.arms_mask, st_pos, st_status, st_destroyed, 1)
         if lost_a or lost_b or turn >= turn_limit:
             return turn, nlog, nlost
         turn += 1
+        nhugs = 0  # A7: a hug lasts until the end of its turn
+        for i in range(nships):  # A9: what a repair may mend this turn
+            w.before[i] = st_destroyed[i]
         winner = _initiative(t, mt, mti)
         ngroups = _groups(t, st_pos, st_status, winner, groups)
         finished = 0
@@ -973,7 +1361,8 @@ def _deploy(t: Any, dep_n: Arr, dep_pos: Arr, dep_score: Arr, st_pos: Arr, st_st
 def play_many(t: Any, w: Any, dep_n: Arr, dep_pos: Arr, dep_score: Arr, start_pos: Arr,
               start_turn: int, seeds: Arr, turn_limit: int, winner_first: bool,
               quickstart_destruction: bool, mt: Arr, mti: Arr, out: Arr,
-              out_destroyed: Arr, out_lost: Arr, log: Arr, room: int) -> int:
+              out_destroyed: Arr, out_lost: Arr, log: Arr, room: int,
+              commander: bool) -> int:
     """Whole battles from their seeds (``seeds[b]``: the dice's, then each side's bot's), each
     from the setup's start (``start_pos``: ships placed before deployment, -1 for none):
     deployment, the first initiative, then :func:`play`. Per battle ``out[b]`` = (last turn,
@@ -1003,6 +1392,7 @@ def play_many(t: Any, w: Any, dep_n: Arr, dep_pos: Arr, dep_score: Arr, start_po
             st_circled[i] = 0
             st_fired[i] = 0
             st_moved[i] = False
+            w.before[i] = 0  # A9: nothing destroyed as the first turn begins
         if not _deploy(t, dep_n, dep_pos, dep_score, st_pos, st_status, mt, mti, w.occupied):
             out[b, 0] = -1
             return b
@@ -1011,7 +1401,7 @@ def play_many(t: Any, w: Any, dep_n: Arr, dep_pos: Arr, dep_score: Arr, start_po
         turn, nlog, nlost = play(t, w, st_pos, st_status, st_destroyed, st_circled, st_fired,
                                  st_moved, mt, mti, start_turn, winner, w.groups, ngroups, 0,
                                  turn_limit, winner_first, quickstart_destruction,
-                                 log[used:], out_lost[b])
+                                 log[used:], out_lost[b], commander)
         if used + nlog > len(log):
             out[b, 0] = -1
             return b
@@ -1026,7 +1416,7 @@ def play_many(t: Any, w: Any, dep_n: Arr, dep_pos: Arr, dep_score: Arr, start_po
             for i in range(nships):
                 if _afloat(st_pos, st_status, i) and t.side[i] == k:
                     ships += 1
-                    if t.gun_mask[i] & ~st_destroyed[i]:
+                    if t.arms_mask[i] & ~st_destroyed[i]:  # A11: and torpedoes, rams
                         armed = True
             if ships == 0:
                 code = 1

@@ -26,9 +26,11 @@ OPTION_VALUES: Mapping[str, frozenset[Any] | None] = {
     "nations": frozenset({False}),
     "turn_limit": None,
     "fire_order": frozenset({"loser-first", "winner-first"}),
-    "rules": frozenset({"quick-start"}),
+    # the Commander rules (A1, A2, A8's turns in place, A9, A11), with the limits below
+    "rules": frozenset({"quick-start", "commander"}),
     "quickstart_destruction": frozenset({True, False}),
-    # Commander rules' options: nothing to do at the quick-start level, the only one covered
+    # Commander rules' options (nothing to do at the quick-start level): A6's ram is not in
+    # the loop (refused below when on at the Commander level); both repair targets are (A9)
     "ramming": None,
     "ram_attacks": None,
     "repair_target": None,
@@ -72,17 +74,24 @@ def refusal(setup: Any, bots: Mapping[str, str]) -> str | None:
                         f"{entry.ruling}) is an 8 Nations slot: not covered")
         if len(ship.locations) > 6:
             return f"{ship.name} has more than 6 locations"
-        # the weapon marks in play (Commander rules; the level is refused above as well, this
-        # names the rule should the level ever be covered without them)
+        # the weapon marks in play (Commander rules)
         if len(ship.firing_arcs) > len(ship.locations):
             return f"{ship.name} has turrets in play (A3): not covered"
         if ship.bracket_mask:
             return f"{ship.name} has bracket guns in play (A4): not covered"
         if any(n > 1 for n in ship.slot_dice):
             return f"{ship.name} has saturation in play (A4): not covered"
+        if ship.steering != (0, 0) or ship.slips != (0, 0):
+            return f"{ship.name} has steering gear or slip shafts in play (A8): not covered"
         for flat, slot in enumerate(ship.slots):
             effect = active_effect(slot.kind, level)
             if effect not in COVERED_EFFECTS:
                 return (f"{ship.name} {ship.slot_ref(flat)} ({slot.kind}: {effect}) is not "
                         f"covered")
+    if level == "commander":
+        if options.ramming:
+            return "the option ramming = True (A6) is not covered at the Commander level"
+        if options.quickstart_destruction:
+            return ("the option quickstart_destruction = True (with A10's armoured hull) is "
+                    "not covered at the Commander level")
     return None

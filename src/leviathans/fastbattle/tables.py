@@ -15,7 +15,9 @@ import numpy as np
 from ..dice import D6, DiceExpr, Die, die
 from ..rulesets.airfleet.breach import breach_dice, reach_counts
 from ..rulesets.airfleet.positions import PositionTable, _children
+from ..rulesets.airfleet.repair import FLAT_TARGETS, captains_manual_modifier, repair_dice
 from ..rulesets.airfleet.setup import GameSetup
+from ..rulesets.airfleet.slot_kinds import Effect, active_effect
 from . import kernel
 
 __all__ = ["LOG_ROOM", "Tables", "Work", "tables_for"]
@@ -85,6 +87,23 @@ class Tables(NamedTuple):
     bits: Any
     geo_radius: int
     geo: Any  # [shape, shape, row, location] range << 6 | struck locations, -1: out of arc
+    # --- the Commander rules (A1, A8, A9, A11) ---
+    arms_mask: Any  # [ship] A11: the slots that keep a side in the game
+    ebt: Any  # [ship] hexes to enter before a facing change (A8: no steering gear covered)
+    pt_left: Any  # [table, position] after a facing change to port / starboard (-1: off)
+    pt_right: Any
+    rep_n: Any  # [ship] A9: crew slots that may repair, in the engine's order
+    rep_slot: Any  # [ship, k] their flat slot numbers
+    rep_kind: Any  # [ship, k] their (die, times) number in rep_count
+    rep_count: Any  # [kind, target] outcomes of the repair dice reaching the target
+    rep_den: Any  # [kind] outcomes of the repair dice
+    rep_times: Any  # [kind] times the crew die is rolled
+    rep_die: Any  # [kind] the crew die's number (rolling)
+    rep_shift: Any  # [ship] added to both targets (the Captain's Manual option, else 0)
+    never_rep: Any  # [ship] slots no repair mends
+    worth_two: Any  # [ship] slots the greedy bot values twice in repair (gun, torpedo, engine)
+    whex: Any  # [ship, location] the location's weapon hex (its number in the footprint)
+    arc: Any  # [ship, location] the location's arc (sectors)
 
 
 class Work(NamedTuple):
@@ -118,6 +137,15 @@ class Work(NamedTuple):
     groups: Any
     st: Any  # [5, ship] a battle's positions, status, destroyed, circled, fired (batches)
     moved: Any  # [ship] and moved flags
+    # --- the Commander rules ---
+    c_key: Any  # the A8 move search's nodes (position * codes + code), in the order met
+    c_ent: Any  # each node's: whether its path entered a hex, and its depth (MP spent)
+    c_depth: Any
+    c_seen: Any  # [node key] stamp of the search that met it (last cell: the stamp)
+    end_depth: Any  # [end] MP spent on the first path to each end
+    decided: Any  # [ship] A9: crew slots that made their repair decision this turn
+    before: Any  # [ship] A9: slots destroyed when the turn began
+    hugs: Any  # [hug] A7: the turn's hugs (ship, ship hugged, offensive)
 
 
 # A balance run plays thousands of setups made of the same few ship shapes on one board: what
@@ -267,6 +295,7 @@ def build_tables(setup: GameSetup) -> Tables:
         rtop[a, c, b] = len(reach) - 1
         routs[a, c, b] = outcomes
 
+    rep = _repair_arrays(setup, dice)  # (numbers the crews' dice: before the faces table)
     faces_len = max((len(d.faces) for d in dice), default=1)
     faces, nfaces = z(len(dice), faces_len), z(len(dice))
     for d, k in dice.items():
@@ -343,13 +372,72 @@ def build_tables(setup: GameSetup) -> Tables:
         geo = _GEOMETRY[geo_key] = kernel.build_geometry(radius, shp_len, shp_type, shp_nloc,
                                                          shp_whex, shp_arc, shp_group)
     keel_rolls = np.array(reach_counts(TWO_RED), dtype=I64)
+    arms = np.array([spec.arms_mask for spec in ships], dtype=I64)
+    ebt = np.array([spec.enter_before_turn for spec in ships], dtype=I64)
+    pt_left, pt_right = np.full((nt, most), -1, I64), np.full((nt, most), -1, I64)
+    for k, tb in enumerate(table_list):
+        pt_left[k, :len(tb)] = tb.left
+        pt_right[k, :len(tb)] = tb.right
     mp_cap = np.array([spec.mp_cap for spec in ships], dtype=I64)
     return Tables(side, ship_type, length, nloc, shape, si, gun, miss, trim, loc_mask, breach,
                   armour, eng, mp_cap, crew_n, crew_slot, crew_kind, crew_die, len(cl), band_range,
                   band_tab, band_wexpr, gun_rep, band_ndice, band_dice, loc_lexpr, loc_ndice,
                   loc_dice, faces, nfaces, d6, red, rc, rtop, routs, keel_rolls,
                   TWO_RED.outcomes(), reach, sh_table, sh_children, pt_n, pt_q, pt_r, pt_f,
-                  pt_fwd, pt_edge, pt_cells, cell_q, cell_r, kids, rank, bits, radius, geo)
+                  pt_fwd, pt_edge, pt_cells, cell_q, cell_r, kids, rank, bits, radius, geo,
+                  arms, ebt, pt_left, pt_right, rep[0], rep[1], rep[2], rep[3], rep[4], rep[5],
+                  rep[6], rep[7], rep[8], rep[9],
+                  np.array([list(spec.weapon_hex) + [0] * (6 - len(spec.locations))
+                            for spec in ships], dtype=I64),
+                  np.array([list(spec.arc) + [0] * (6 - len(spec.locations))
+                            for spec in ships], dtype=I64))
+
+
+#: A9: the slots whose repair the greedy bot values twice (``bots.greedy._WORTH_TWICE``)
+_WORTH_TWICE = frozenset({Effect.GUN, Effect.TORPEDO, Effect.ENGINE, Effect.RESERVE_ENGINE})
+#: repair targets tabled: above any target the rules can set (18 + 3)
+_TARGETS = 32
+
+
+def _repair_arrays(setup: GameSetup, dice: dict[Die, int]) -> tuple[Any, ...]:
+    """A9's repairs as arrays: each ship's repairing crews, the exact chance of each kind of
+    repair roll reaching each target (as outcome counts), the slots never repaired and the
+    greedy bot's worth of each slot."""
+    ships = setup.ships
+    n = len(ships)
+    most = max((len(spec.repairers) for spec in ships), default=0) or 1
+    rep_n = np.zeros(n, dtype=I64)
+    rep_slot, rep_kind = np.zeros((n, most), dtype=I64), np.zeros((n, most), dtype=I64)
+    kinds: dict[tuple[Die, int], int] = {}
+    level = setup.options.level
+    for i, spec in enumerate(ships):
+        rep_n[i] = len(spec.repairers)
+        for k, (flat, crew_die, times) in enumerate(spec.repairers):
+            rep_slot[i, k] = flat
+            rep_kind[i, k] = _numbered(kinds, (crew_die, times))
+    rep_count = np.zeros((max(len(kinds), 1), _TARGETS), dtype=I64)
+    rep_den = np.ones(max(len(kinds), 1), dtype=I64)
+    rep_times = np.zeros(max(len(kinds), 1), dtype=I64)
+    rep_die = np.zeros(max(len(kinds), 1), dtype=I64)
+    for (crew_die, times), k in kinds.items():
+        expr = repair_dice(crew_die, times)
+        rep_den[k] = expr.outcomes()
+        rep_times[k] = times
+        rep_die[k] = _numbered(dice, crew_die)
+        for target in range(_TARGETS):
+            count = expr.prob_at_least(target) * expr.outcomes()
+            assert count.denominator == 1
+            rep_count[k, target] = int(count)
+    manual = setup.options.repair_target == "captains-manual"
+    rep_shift = np.array([captains_manual_modifier(spec.type, spec.si) if manual else 0
+                          for spec in ships], dtype=I64)
+    assert max(FLAT_TARGETS) + 3 < _TARGETS
+    never = np.array([spec.never_repaired for spec in ships], dtype=I64)
+    worth = np.array([sum(1 << flat for flat, slot in enumerate(spec.slots)
+                          if active_effect(slot.kind, level) in _WORTH_TWICE)
+                      for spec in ships], dtype=I64)
+    return rep_n, rep_slot, rep_kind, rep_count, rep_den, rep_times, rep_die, rep_shift, \
+        never, worth
 
 
 def build_work(t: Tables) -> Work:
@@ -357,6 +445,7 @@ def build_work(t: Tables) -> Work:
     most = t.pt_q.shape[1]
     max_mp = int(np.minimum(t.eng_mp.sum(axis=1), t.mp_cap).max())
     nodes = t.kids.shape[1]
+    codes = 2 * (int(t.ebt.max()) + 1) + 4  # A8 node codes (see kernel.search_commander)
     return Work(
         nodes=np.zeros((3, nodes * (max_mp + 1) + 1), dtype=I64),
         seen=np.zeros(nodes + 1, dtype=I64),
@@ -386,6 +475,14 @@ def build_work(t: Tables) -> Work:
         groups=np.zeros((32, 2), dtype=I64),
         st=np.zeros((5, n), dtype=I64),
         moved=np.zeros(n, dtype=np.bool_),
+        c_key=np.zeros(most * codes, dtype=I64),
+        c_ent=np.zeros(most * codes, dtype=I64),
+        c_depth=np.zeros(most * codes, dtype=I64),
+        c_seen=np.zeros(most * codes + 1, dtype=I64),
+        end_depth=np.zeros(most, dtype=I64),
+        decided=np.zeros(n, dtype=I64),
+        before=np.zeros(n, dtype=I64),
+        hugs=np.zeros((n + 1, 3), dtype=I64),
     )
 
 
