@@ -6,6 +6,7 @@ Every helper takes an ``httpx.Client``; ``fastapi.testclient.TestClient`` is one
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -228,6 +229,17 @@ class LiveServer:
 
 
 # --- the secret seed ---------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def sqlite_server(folder: Path) -> Iterator[LiveServer]:
+    """A :class:`LiveServer` on a SQLite database in ``folder``, started, killed at the end."""
+    live = LiveServer(f"sqlite:///{folder / 'games.db'}", folder / "server.log")
+    live.start()
+    try:
+        yield live
+    finally:
+        live.kill()
 
 
 def all_seeds(store: Any) -> list[int]:

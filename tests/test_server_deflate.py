@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from websockets.extensions.permessage_deflate import PerMessageDeflate
@@ -15,18 +14,13 @@ from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
 from leviathans.server.deflate import deflate_factory
-from server_helpers import LiveServer, look, new_game
+from server_helpers import LiveServer, look, new_game, sqlite_server
 
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    folder: Path = tmp_path_factory.mktemp("deflate")
-    server = LiveServer(f"sqlite:///{folder / 'games.db'}", folder / "server.log")
-    server.start()
-    try:
+    with sqlite_server(tmp_path_factory.mktemp("deflate")) as server:
         yield server
-    finally:
-        server.kill()
 
 
 def _payloads(live: LiveServer) -> list[str]:

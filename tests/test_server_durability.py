@@ -21,18 +21,23 @@ import pytest
 from leviathans.records import GameRecord, replay
 from leviathans.server.app import MAX_BODY
 from leviathans.server.storage import SqlStorage
-from server_helpers import LiveServer, Streamer, act, finished, look, new_game, play, wait_for
+from server_helpers import (
+    LiveServer,
+    Streamer,
+    act,
+    finished,
+    look,
+    new_game,
+    play,
+    sqlite_server,
+    wait_for,
+)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    folder = tmp_path_factory.mktemp("server")
-    live = LiveServer(f"sqlite:///{folder / 'games.db'}", folder / "server.log")
-    live.start()
-    try:
+    with sqlite_server(tmp_path_factory.mktemp("server")) as live:
         yield live
-    finally:
-        live.kill()
 
 
 def _views(client: httpx.Client, gid: str, tokens: dict[str, str]) -> dict[str, Any]:
