@@ -27,7 +27,7 @@ from ..hexgrid import Facing, Hex
 from ..rulesets.airfleet import primitives as P
 from ..rulesets.airfleet.repair import FLAT_TARGETS
 from ..rulesets.airfleet.screening import HUG_MP
-from ..rulesets.airfleet.ships import AFLOAT, KEEL_BROKEN, REMOVED
+from ..rulesets.airfleet.ships import AFLOAT, KEEL_BROKEN, PORT_HALF, REMOVED, STARBOARD_HALF
 
 __all__ = ["build_geometry", "play", "search_commander", "search_ends"]
 
@@ -122,13 +122,31 @@ def _roll(mt: Arr, mti: Arr, faces: Arr, nfaces: Arr, d: int) -> int:
 # offset_distance) ---------------------------------------------------------------------------
 
 
+@inline
+def _arc_code(dq: int, dr: int, facing: int) -> int:
+    """``geometry.relative_code``: the sectors holding the offset (bits 0-5), again in bits
+    6-11 if it lies on the port side of the centre line or on it, in bits 12-17 if on the
+    starboard side or on it (A3: a firing arc's code holds the offset iff they share a
+    bit)."""
+    mask: int = P.relative_sectors(dq, dr, facing)
+    q, _ = P.turned_to_north(dq, dr, facing)
+    out = mask
+    if q <= 0:
+        out |= mask << PORT_HALF
+    if q >= 0:
+        out |= mask << STARBOARD_HALF
+    return out
+
+
 @numba.njit(cache=True, nogil=True)  # allocates its table: reference counted
 def build_geometry(radius: int, shp_len: Arr, shp_type: Arr, shp_nloc: Arr, shp_whex: Arr,
-                   shp_arc: Arr, shp_group: Arr) -> Arr:
+                   shp_arc: Arr, shp_group: Arr, shp_narc: Arr, shp_ahex: Arr,
+                   shp_acode: Arr) -> Arr:
     """Attack geometry of every shape against every shape for every placement in the box
-    ``|dq|, |dr| <= radius`` (the engine's ``attack_geometry``): per attacker location a code,
-    ``range << 6 | mask of the target's locations a shot may strike``, or -1 when no hex of
-    the target is in the location's arc. A row's codes sit together (one memory read a
+    ``|dq|, |dr| <= radius`` (the engine's ``attack_geometry``): per firing arc of the
+    attacker (its locations' arcs, then its turrets', A3: ``shp_ahex``, ``shp_acode``) a
+    code, ``range << 6 | mask of the target's locations a shot may strike``, or -1 when no
+    hex of the target is in the arc. A row's codes sit together (one memory read a
     placement).
 
     Arcs, footprints and distances turn with the board, so only attackers facing 0 are
@@ -137,7 +155,7 @@ def build_geometry(radius: int, shp_len: Arr, shp_type: Arr, shp_nloc: Arr, shp_
     k = len(shp_len)
     side = 2 * radius + 1
     rows = side * side * 6
-    codes = np.full((k, k, rows, 6), -1, dtype=np.int16)
+    codes = np.full((k, k, rows, shp_acode.shape[1]), -1, dtype=np.int16)
     aq = np.zeros(4, dtype=np.int64)
     ar = np.zeros(4, dtype=np.int64)
     tq = np.zeros(4, dtype=np.int64)
@@ -157,13 +175,13 @@ def build_geometry(radius: int, shp_len: Arr, shp_type: Arr, shp_nloc: Arr, shp_
                                 tq[i] = dq + STEP_Q[backb] * i
                                 tr[i] = dr + STEP_R[backb] * i
                             row = ((dq + radius) * side + dr + radius) * 6 + fb
-                            for loc in range(shp_nloc[a]):
-                                oq = aq[shp_whex[a, loc]]
-                                orr = ar[shp_whex[a, loc]]
+                            for arc in range(shp_narc[a]):
+                                oq = aq[shp_ahex[a, arc]]
+                                orr = ar[shp_ahex[a, arc]]
                                 best = -1
                                 for t in range(shp_len[b]):
-                                    if P.relative_sectors(tq[t] - oq, tr[t] - orr, fa) \
-                                            & shp_arc[a, loc]:
+                                    if _arc_code(tq[t] - oq, tr[t] - orr, fa) \
+                                            & shp_acode[a, arc]:
                                         d = P.offset_distance(tq[t] - oq, tr[t] - orr)
                                         if best < 0 or d < best:
                                             best = d
@@ -189,7 +207,7 @@ def build_geometry(radius: int, shp_len: Arr, shp_type: Arr, shp_nloc: Arr, shp_
                                         for tl in range(shp_nloc[b]):
                                             if groups >> shp_group[b, tl] & 1:
                                                 found |= 1 << tl
-                                codes[a, b, row, loc] = best << 6 | found
+                                codes[a, b, row, arc] = best << 6 | found
     return codes
 
 
@@ -441,14 +459,17 @@ def _best_by_mask(values: Arr, best: Arr, rows: int, guns: Arr, ngun: int, nloc:
 @typed("float64(int64[::1], int64[::1], int64, int64[::1], boolean, int64[::1], int64[::1], "
        "int64[::1], int64, int16[:, :, :, ::1], int64[:, :, ::1], int64, int64, int64[:, ::1], "
        "int64[::1], int64[:, ::1], int64, int64, float64[:, :, :, ::1], float64[:, :, :, ::1], "
-       "float64[:, ::1], boolean[::1], int64[::1], int64[::1], int64, float64[::1])")
+       "float64[:, ::1], boolean[::1], int64[::1], int64[::1], int64, float64[::1], "
+       "int64[:, ::1])")
 def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, pq: Arr,
                 pr: Arr, pf: Arr, radius: int, geo: Arr, band_tab: Arr, i: int, shape_i: int,
                 guns: Arr, nguns: Arr, placed: Arr,
                 nown: int, nthreat: int, own_values: Arr, threat_values: Arr, per_gun: Arr,
-                earlier: Arr, near_q: Arr, near_r: Arr, nnear: int, scores: Arr) -> float:
+                earlier: Arr, near_q: Arr, near_r: Arr, nnear: int, scores: Arr,
+                slot_arc: Arr) -> float:
     """``greedy_airfleet.end_scores`` for the ends kept: value - CAUTION threat - NEAR near,
-    each summed in the engine's order (see there). Returns the best score."""
+    each summed in the engine's order (see there). Returns the best score. A gun reads the
+    geometry of its firing arc (``slot_arc``: its location's, or its turret's, A3)."""
     best_score = 0.0
     for kk in range(nkeep):
         k = keep[kk]
@@ -467,8 +488,8 @@ def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, 
                 g = guns[i, n]
                 v = -1.0
                 if row >= 0:
-                    loc = g // 6
-                    v = _value_at(band_tab, i, g, geo[shape_i, sj, row, loc], own_values, e)
+                    v = _value_at(band_tab, i, g, geo[shape_i, sj, row, slot_arc[i, g]],
+                                  own_values, e)
                 per_gun[e, g] = v
                 if v >= 0.0:
                     fires = True
@@ -517,9 +538,8 @@ def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, 
             if row >= 0:
                 for n in range(nguns[j]):
                     g = guns[j, n]
-                    loc = g // 6
-                    v = _value_at(band_tab, j, g, geo[sj, shape_i, row, loc], threat_values,
-                                  2 * e + moved)
+                    v = _value_at(band_tab, j, g, geo[sj, shape_i, row, slot_arc[j, g]],
+                                  threat_values, 2 * e + moved)
                     if v > 0.0:
                         hits += v
             threat = threat + hits
@@ -698,7 +718,7 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
         w.ends, w.keep, nkeep, w.entered, not st_moved[i], t.pt_q[tab], t.pt_r[tab],
         t.pt_f[tab], t.geo_radius, t.geo, t.band_tab, i, t.shape[i],
         guns, nguns, placed, nown, nthreat, w.own_best, w.threat_best, w.per_gun,
-        w.earlier, ne, nr, nn, w.scores)
+        w.earlier, ne, nr, nn, w.scores, t.slot_arc)
     # one draw of the side's bot per end considered; the best score, ties by the highest draw
     chosen = -1
     top_draw = -1.0
@@ -749,17 +769,18 @@ def _screened_options(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, si
                            t.pt_r[tj, st_pos[j]] - ri, fi, t.pt_f[tj, st_pos[j]])
             if row < 0:
                 continue
-            for loc in range(t.nloc[i]):
-                code = t.geo[t.shape[i], t.shape[j], row, loc]
+            for arc in range(t.narc[i]):  # A3: the locations' arcs, then the turrets'
+                code = t.geo[t.shape[i], t.shape[j], row, arc]
                 if code < 0:
                     continue
                 if nhugs:
-                    code = _screened(t, st_pos, st_status, i, loc, j, code, hugs, nhugs)
+                    code = _screened(t, st_pos, st_status, i, arc, j, code, hugs, nhugs)
                     if code < 0:
                         continue
                 rng = code >> 6
                 struck = code & 63
-                for g in range(6 * loc, 6 * loc + 6):
+                for k in range(t.arc_ng[i, arc]):
+                    g = t.arc_gun[i, arc, k]
                     if not guns >> g & 1:
                         continue
                     band = t.band_tab[i, g, rng]
@@ -899,10 +920,11 @@ def _hug_active(t: Any, st_pos: Arr, st_status: Arr, a: int, b: int) -> bool:
 
 
 @jit
-def _screened(t: Any, st_pos: Arr, st_status: Arr, e: int, loc: int, j: int, code: int,
+def _screened(t: Any, st_pos: Arr, st_status: Arr, e: int, arc: int, j: int, code: int,
               hugs: Arr, nhugs: int) -> int:
-    """A7: the geometry code of ship ``e``'s location ``loc`` at ship ``j`` with the lines of
-    fire the hugs block taken out (``screening.screened_geometry``): the range to the
+    """A7: the geometry code of ship ``e``'s firing arc ``arc`` (a location's, or a turret's:
+    A3) at ship ``j`` with the lines of fire the hugs block taken out
+    (``screening.screened_geometry``): the range to the
     nearest hex of ``j`` in the arc whose line enters no hex of a screen, the locations
     struck unchanged; -1 when every such line is blocked."""
     screened = False
@@ -914,7 +936,7 @@ def _screened(t: Any, st_pos: Arr, st_status: Arr, e: int, loc: int, j: int, cod
     if not screened:
         return code
     te = t.sh_table[e]
-    c = t.pt_cells[te, st_pos[e], t.whex[e, loc]]
+    c = t.pt_cells[te, st_pos[e], t.arc_hex[e, arc]]
     oq = t.cell_q[c]
     orr = t.cell_r[c]
     fe = t.pt_f[te, st_pos[e]]
@@ -924,7 +946,7 @@ def _screened(t: Any, st_pos: Arr, st_status: Arr, e: int, loc: int, j: int, cod
         ct = t.pt_cells[tj, st_pos[j], h]
         dq = t.cell_q[ct] - oq
         dr = t.cell_r[ct] - orr
-        if not P.relative_sectors(dq, dr, fe) & t.arc[e, loc]:
+        if not _arc_code(dq, dr, fe) & t.arc_code[e, arc]:
             continue
         d = P.offset_distance(dq, dr)
         if best >= 0 and d >= best:
@@ -956,8 +978,8 @@ def _screened(t: Any, st_pos: Arr, st_status: Arr, e: int, loc: int, j: int, cod
 def _fire_at(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled: Arr,
              st_moved: Arr, target: int, hugs: Arr, nhugs: int) -> float:
     """``greedy_commander._fire_at``: the best value of every enemy gun at ``target`` (its
-    attacks as gunnery lists them, screened by the hugs), summed gun by gun in slot order,
-    then enemy by enemy."""
+    attacks as gunnery lists them, screened by the hugs), summed gun by gun in gunnery's
+    order (A3: a turret's guns after the locations' arcs), then enemy by enemy."""
     total = 0.0
     for e in range(len(st_pos)):
         if st_pos[e] < 0 or st_status[e] == REMOVED or t.side[e] == t.side[target]:
@@ -973,15 +995,16 @@ def _fire_at(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled:
         if row < 0:
             continue
         ship = 0.0
-        for loc in range(t.nloc[e]):
-            code = t.geo[t.shape[e], t.shape[target], row, loc]
+        for arc in range(t.narc[e]):  # A3: the locations' arcs, then the turrets'
+            code = t.geo[t.shape[e], t.shape[target], row, arc]
             if code < 0:
                 continue
             if nhugs:
-                code = _screened(t, st_pos, st_status, e, loc, target, code, hugs, nhugs)
+                code = _screened(t, st_pos, st_status, e, arc, target, code, hugs, nhugs)
                 if code < 0:
                     continue
-            for g in range(6 * loc, 6 * loc + 6):
+            for n in range(t.arc_ng[e, arc]):
+                g = t.arc_gun[e, arc, n]
                 if not guns >> g & 1:
                     continue
                 band = t.band_tab[e, g, code >> 6]
