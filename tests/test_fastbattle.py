@@ -241,14 +241,22 @@ def test_geometry_equals_the_engine() -> None:
                 assert code & 63 == sum(1 << tl for tl in found[1])
 
 
-def test_gun_values_equal_the_engine() -> None:
-    setup = load_setup(airfleet_matchup(*MIXED))
+@pytest.mark.parametrize("commander", [False, True])
+def test_gun_values_equal_the_engine(commander: bool) -> None:
+    """The exact values the greedy bot weighs; at the Commander level with A4's saturation
+    (two slot dice on one total, followed die after die: the same float as the engine's
+    fractions)."""
+    matchup = airfleet_matchup(*MIXED)
+    if commander:
+        matchup = _commander(airfleet_matchup(["SML Pommern", "HML Monitor"],
+                                              ["SML Preußen", "SML Pommern"]))
+    setup = load_setup(matchup)
     t, _ = tables_for(setup)
     pick = random.Random(3)
     ships = setup.ships
     from leviathans.rulesets.airfleet.ships import ShipState
 
-    checked = 0
+    checked = saturated = 0
     while checked < 1500:
         i, j = pick.randrange(len(ships)), pick.randrange(len(ships))
         spec, tspec = ships[i], ships[j]
@@ -273,9 +281,11 @@ def test_gun_values_equal_the_engine() -> None:
                                 t.keel_rolls, t.two_red_outcomes, t.crew_n, t.crew_slot,
                                 t.crew_kind, t.n_crew_kinds, t.trim_mask, t.band_wexpr,
                                 t.loc_lexpr, i, g, band, j, tl, int(moved), mine,
-                                theirs | circled, theirs)
+                                theirs | circled, theirs, int(t.slot_dice[i, g]))
         assert got == want  # the same float, not merely close
         checked += 1
+        saturated += spec.slot_dice[g] > 1
+    assert bool(saturated) == commander
 
 
 def test_known_ship_names() -> None:
@@ -563,17 +573,15 @@ def test_a_commander_batch_equals_the_engine() -> None:
                              range(12))
 
 
-# --- A3: turrets (issue 18.2 part B / 18.3, stage 2) -------------------------------------------
+# --- A3: turrets, A4: saturation (issue 18.2 part B / 18.3, stage 2) --------------------------
 
 #: the catalog cards with turrets and no bracket gun, torpedo, steering gear or slot the loop
-#: does not cover (their saturation marks taken off: see _without_saturation)
+#: does not cover (both have saturation too, A4)
 TURRET_CARDS = ("SML Pommern", "SML Preußen")
 
 
 def _without_saturation(name: str) -> dict[str, Any]:
-    """A catalog card's data with its saturation marks taken off (A4 is not in the loop yet;
-    every catalog card with turrets and no bracket gun has saturation, steering gear or a
-    torpedo): its turrets stay."""
+    """A catalog card's data with its saturation marks taken off: its turrets alone (A3)."""
     data = builtin_cards()[name].to_data()
     for location in data["locations"].values():
         for slot in location["slots"]:
@@ -583,9 +591,12 @@ def _without_saturation(name: str) -> dict[str, Any]:
 
 
 def _turret_matchup(british: list[str], french: list[str], turn_limit: int = 30,
-                    **options: Any) -> Any:
-    """A Commander-rules matchup of turret cards (their saturation marks off), ramming off."""
-    matchup = _commander(airfleet_matchup(british, french, turn_limit=turn_limit), **options)
+                    saturation: bool = True) -> Any:
+    """A Commander-rules matchup of catalog cards with turrets, ramming off (without
+    ``saturation``: the cards' saturation marks taken off)."""
+    matchup = _commander(airfleet_matchup(british, french, turn_limit=turn_limit))
+    if saturation:
+        return matchup
     data = dict(matchup.setup)
     data["ships"] = [{**s, "card_data": _without_saturation(s["card"])} for s in data["ships"]]
     return type(matchup)(matchup.ruleset, data, matchup.bots, matchup.turn_limit,
@@ -598,29 +609,45 @@ def test_turret_cards_are_covered_and_have_turrets() -> None:
     setup = load_setup(_turret_matchup(list(TURRET_CARDS), list(TURRET_CARDS)))
     assert refusal(setup, {"british": "greedy", "french": "greedy"}) is None
     assert all(len(s.firing_arcs) > len(s.locations) for s in setup.ships)
+    assert all(max(s.slot_dice) == 2 for s in setup.ships)
+    # three slot dice (two saturation marks) are not in the loop: refused by name
+    data = builtin_cards()["SML Pommern"].to_data()
+    data["locations"]["bow"]["slots"][1]["marks"] = ["saturation", "saturation", "turret"]
+    matchup = _turret_matchup(["SML Pommern"], ["SML Preußen"])
+    ships = [dict(s) for s in matchup.setup["ships"]]
+    ships[0]["card_data"] = data
+    three = load_setup(type(matchup)(matchup.ruleset, {**matchup.setup, "ships": ships},
+                                     matchup.bots, matchup.turn_limit, matchup.label,
+                                     matchup.sides))
+    assert refusal(three, {"british": "greedy", "french": "greedy"}) == (
+        "SML Pommern has saturation of more than two slot dice in play (A4): not covered")
 
 
-@pytest.mark.parametrize(("fleets", "seed"), [
-    ((["SML Pommern"], ["SML Preußen"]), 1),
-    ((["SML Preußen", "HML Monitor"], ["SML Pommern", "SML Preußen"]), 2),
-    ((["SML Preußen"], ["SML Pommern", "HML Monitor"]), 3)])
-def test_turret_battles_equal_the_engine(fleets: tuple[list[str], list[str]],
-                                         seed: int) -> None:
+@pytest.mark.parametrize(("fleets", "seed", "saturation"), [
+    ((["SML Pommern"], ["SML Preußen"]), 1, True),
+    ((["SML Preußen", "HML Monitor"], ["SML Pommern", "SML Preußen"]), 2, True),
+    ((["SML Preußen"], ["SML Pommern", "HML Monitor"]), 3, True),
+    ((["SML Pommern"], ["SML Preußen", "HML Monitor"]), 4, False)])
+def test_turret_battles_equal_the_engine(fleets: tuple[list[str], list[str]], seed: int,
+                                         saturation: bool) -> None:
     """A3: Commander battles of cards with turrets (each turret gun fires into its extended
     arc, listed after the locations' arcs; the greedy bot's moves, hugs and fire weigh
-    them so) give the engine's statistics, game for game, seats both ways."""
-    _stats_both_ways(_turret_matchup(*fleets), seed, range(6))
-    _stats_both_ways(_turret_matchup(fleets[1], fleets[0]), seed, range(6, 10))
+    them so) and A4's saturation (two slot dice an attack, and their value to the bot) give
+    the engine's statistics, game for game, seats both ways; once with turrets alone."""
+    _stats_both_ways(_turret_matchup(*fleets, saturation=saturation), seed, range(6))
+    _stats_both_ways(_turret_matchup(fleets[1], fleets[0], saturation=saturation), seed,
+                     range(6, 10))
 
 
 def test_turret_battles_final_state_equals_the_engine() -> None:
     """Every ship where the engine leaves it, with the same damage; a turret gun did fire
-    where its location's own arc does not reach (the test would not see A3 otherwise)."""
+    from its turret's arc and an attack rolled two slot dice (the test would not see A3 and
+    A4 otherwise)."""
     from leviathans.rulesets.airfleet.events import AttackResult
 
     setup = load_setup(_turret_matchup(["SML Pommern", "HML Monitor"],
                                        ["SML Preußen", "SML Pommern"]))
-    beyond = 0
+    beyond = two = 0
     for seed in range(6):
         seeds = {"british": 5 * seed + 1, "french": 5 * seed + 2}
         state, events = _engine_battle(setup, seed, seeds)
@@ -629,12 +656,13 @@ def test_turret_battles_final_state_equals_the_engine() -> None:
                 spec = setup.ships[setup.by_name[e.ship]]
                 g = spec.slot_index(e.slot)
                 beyond += spec.slot_arc[g] >= len(spec.locations)
+                two += len(e.more_slots)
         fast = play_greedy_battle(setup, seed, seeds).state
         assert (fast.turn, fast.outcome) == (state.turn, state.outcome)
         for a, b in zip(fast.ships, state.ships, strict=True):
             assert (a.bow, a.facing, a.destroyed) == (b.bow, b.facing, b.destroyed)
             assert (a.status == 2) == (b.status == 2)
-    assert beyond
+    assert beyond and two
 
 
 def test_a_turret_batch_equals_the_engine() -> None:

@@ -388,16 +388,26 @@ def _gun_value(rc: Arr, rtop: Arr, routs: Arr, breach: Arr, armour: Arr, si: Arr
                loc_mask: Arr, keel_rolls: Arr, two_red: int, crew_n: Arr, crew_slot: Arr,
                crew_kind: Arr, n_crew_kinds: int, trim_mask: Arr, band_wexpr: Arr,
                loc_lexpr: Arr, i: int, g: int, band: int, j: int, tl: int, moved_j: int,
-               destroyed_i: int, all_j: int, destroyed_j: int) -> float:
+               destroyed_i: int, all_j: int, destroyed_j: int, sat: int) -> float:
     """``odds.gun_value`` with ``KEEL_VALUE``: the breach roll's parts (``breach.shooter``,
-    ``breach.struck``) from the tables, valued by ``primitives.location_value``. (Arrays, not
-    the tables' tuple: a call with the tuple would copy it.)"""
+    ``breach.struck``) from the tables, valued by ``primitives.location_value`` (``sat``
+    slot dice: A4's saturation, :func:`_saturated_value`). (Arrays, not the tables' tuple: a
+    call with the tuple would copy it.)"""
     loc = g // 6
     k = P.first_intact(crew_slot[i, loc], crew_n[i, loc], destroyed_i)
     crew = n_crew_kinds if k < 0 else crew_kind[i, loc, k]
     w = band_wexpr[i, g, band]
     lx = loc_lexpr[j, tl, moved_j]
     first = 6 * tl
+    if sat > 1:
+        expected, keel = _saturated_value(
+            rc[w, crew, lx, :rtop[w, crew, lx] + 1], routs[w, crew, lx],
+            breach[j, first:first + 6],
+            P.armour_bonus(armour[j, first:first + 6], destroyed_j >> first),
+            P.trim_modifier(trim_mask[i], destroyed_i), (all_j >> first) & 0b111111,
+            keel_rolls, si[j] - P.keel_modifier(all_j, loc_mask[j, tl]), two_red)
+        sat_value: float = expected + KEEL_VALUE * keel
+        return sat_value
     expected, keel = P.location_value(
         rc[w, crew, lx, :rtop[w, crew, lx] + 1], routs[w, crew, lx], breach[j, first:first + 6],
         P.armour_bonus(armour[j, first:first + 6], destroyed_j >> first),
@@ -405,6 +415,142 @@ def _gun_value(rc: Arr, rtop: Arr, routs: Arr, breach: Arr, armour: Arr, si: Arr
         si[j] - P.keel_modifier(all_j, loc_mask[j, tl]), two_red)
     value: float = expected + KEEL_VALUE * keel
     return value
+
+
+# A4 saturation (``breach._saturated_odds``): two slot dice on one total, followed die after
+# die. The engine adds exact fractions; here every chance is a whole number of 1 / (outcomes *
+# scale ** 2), scale = 6 * live slots * the keel dice's outcomes (a die's slot: 1/6; a
+# critical re-roll's slot: 1/live; the keel: its dice's count), far below 2 ** 53, so the
+# one division of each sum gives the engine's nearest float. The profile refuses more dice.
+
+
+@jit
+def _last_die(total: int, breach: Arr, armour: int, gone: int, broken: int, gone0: int,
+              live: int, nlive: int, keel_rolls: Arr, keel_need: int,
+              two_red: int) -> tuple[int, int]:
+    """The last slot die from (slots ``gone``, keel ``broken``): the slots it leaves
+    destroyed that were not (``gone0``: before the attack) and the keel broken, each summed
+    over its outcomes (a weight of ``6 * nlive * two_red`` for all of them)."""
+    slots = 0
+    keels = 0
+    top = len(keel_rolls) - 1
+    for k in range(6):
+        r = P.slot_result(total, breach[k], armour, bool(gone >> k & 1))
+        if r == P.DESTROYED:
+            slots += nlive * two_red * P.popcount((gone | 1 << k) & ~gone0)
+            keels += nlive * two_red * broken
+        elif r != P.CRITICAL:
+            slots += nlive * two_red * P.popcount(gone & ~gone0)
+            keels += nlive * two_red * broken
+        else:
+            for q in range(6):
+                if not live >> q & 1:
+                    continue
+                second = P.critical_result(total, breach[q], bool(gone >> q & 1))
+                if second == P.DESTROYED:
+                    slots += two_red * P.popcount((gone | 1 << q) & ~gone0)
+                    keels += two_red * broken
+                elif second == P.KEEL_ROLL:
+                    # the keel modifier counts the slots this attack destroyed (A4, R6)
+                    need = keel_need - 2 * P.popcount(gone & ~gone0)
+                    breaks = keel_rolls[0 if need < 0 else (top if need > top else need)]
+                    slots += two_red * P.popcount(gone & ~gone0)
+                    keels += breaks + (two_red - breaks) * broken
+                else:
+                    slots += two_red * P.popcount(gone & ~gone0)
+                    keels += two_red * broken
+    return slots, keels
+
+
+@jit
+def _two_dice(total: int, breach: Arr, armour: int, gone0: int, live: int, nlive: int,
+              keel_rolls: Arr, keel_need: int, two_red: int) -> tuple[int, int]:
+    """Two slot dice on breach ``total`` (``breach._one_die`` twice): :func:`_last_die`'s
+    sums after each outcome of the first die, weighted by it."""
+    slots = 0
+    keels = 0
+    top = len(keel_rolls) - 1
+    whole = nlive * two_red
+    for k in range(6):
+        r = P.slot_result(total, breach[k], armour, bool(gone0 >> k & 1))
+        if r == P.DESTROYED:
+            a, b = _last_die(total, breach, armour, gone0 | 1 << k, 0, gone0, live, nlive,
+                             keel_rolls, keel_need, two_red)
+            slots += whole * a
+            keels += whole * b
+        elif r != P.CRITICAL:
+            a, b = _last_die(total, breach, armour, gone0, 0, gone0, live, nlive, keel_rolls,
+                             keel_need, two_red)
+            slots += whole * a
+            keels += whole * b
+        else:
+            for q in range(6):
+                if not live >> q & 1:
+                    continue
+                second = P.critical_result(total, breach[q], bool(gone0 >> q & 1))
+                if second == P.DESTROYED:
+                    a, b = _last_die(total, breach, armour, gone0 | 1 << q, 0, gone0, live,
+                                     nlive, keel_rolls, keel_need, two_red)
+                    slots += two_red * a
+                    keels += two_red * b
+                elif second == P.KEEL_ROLL:
+                    breaks = keel_rolls[0 if keel_need < 0 else
+                                        (top if keel_need > top else keel_need)]
+                    a, b = _last_die(total, breach, armour, gone0, 1, gone0, live, nlive,
+                                     keel_rolls, keel_need, two_red)
+                    slots += breaks * a
+                    keels += breaks * b
+                    a, b = _last_die(total, breach, armour, gone0, 0, gone0, live, nlive,
+                                     keel_rolls, keel_need, two_red)
+                    slots += (two_red - breaks) * a
+                    keels += (two_red - breaks) * b
+                else:
+                    a, b = _last_die(total, breach, armour, gone0, 0, gone0, live, nlive,
+                                     keel_rolls, keel_need, two_red)
+                    slots += two_red * a
+                    keels += two_red * b
+    return slots, keels
+
+
+@jit
+def _saturated_value(reach: Arr, outcomes: int, breach: Arr, armour: int, modifier: int,
+                     gone: int, keel_rolls: Arr, keel_need: int,
+                     two_red: int) -> tuple[float, float]:
+    """``breach.value`` of an attack with two slot dice (A4): (expected slots destroyed, keel
+    chance). Totals are taken by class (``breach._chains``: the totals between two breach
+    thresholds, with and without armour, do the same)."""
+    live = 0
+    nlive = 0
+    for k in range(6):
+        if breach[k] != P.MISS_SLOT:
+            live |= 1 << k
+            nlive += 1
+    if nlive == 0:
+        return 0.0, 0.0
+    top = len(reach) - 1
+    slots = 0
+    keels = 0
+    low = 0
+    while low < top:
+        high = top  # the next threshold above low (a class of totals: [low, high))
+        for k in range(6):
+            if live >> k & 1:
+                a = breach[k] + armour - modifier
+                if low < a < high:
+                    high = a
+                b = breach[k] - modifier
+                if low < b < high:
+                    high = b
+        n = reach[low] - reach[high]
+        if n:
+            s, kb = _two_dice(low + modifier, breach, armour, gone, live, nlive, keel_rolls,
+                              keel_need, two_red)
+            slots += n * s
+            keels += n * kb
+        low = high
+    scale = 6 * nlive * two_red
+    denominator = outcomes * scale * scale
+    return slots / denominator, keels / denominator
 
 
 # --- movement: the greedy bot's choice of end --------------------------------------------------
@@ -556,7 +702,7 @@ def _fill_values(out: Arr, at: int, rc: Arr, rtop: Arr, routs: Arr, breach: Arr,
                  crew_slot: Arr, crew_kind: Arr, n_crew_kinds: int, trim_mask: Arr,
                  band_wexpr: Arr, loc_lexpr: Arr, gun_mask: Arr, gun_rep: Arr,
                  band_range: Arr, nloc: Arr, i: int, j: int, moved_j: int, destroyed_i: int,
-                 destroyed_j: int) -> None:
+                 destroyed_j: int, slot_dice: Arr) -> None:
     """``out[at, gun, band, location]``: :func:`_gun_value` of each gun of ship ``i`` (not
     destroyed or destroyed: those are never asked for) against each location of ``j`` (no
     damage marked this turn: movement). Guns alike (:attr:`Tables.gun_rep`) share values."""
@@ -574,7 +720,7 @@ def _fill_values(out: Arr, at: int, rc: Arr, rtop: Arr, routs: Arr, breach: Arr,
                 out[at, g, b, tl] = _gun_value(
                     rc, rtop, routs, breach, armour, si, loc_mask, keel_rolls, two_red, crew_n,
                     crew_slot, crew_kind, n_crew_kinds, trim_mask, band_wexpr, loc_lexpr, i, g,
-                    b, j, tl, moved_j, destroyed_i, destroyed_j, destroyed_j)
+                    b, j, tl, moved_j, destroyed_i, destroyed_j, destroyed_j, slot_dice[i, g])
 
 
 @jit
@@ -655,7 +801,7 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
                          keel_rolls, two_red, crew_n, crew_slot, crew_kind, n_crew_kinds,
                          trim_mask, band_wexpr, loc_lexpr, t.gun_mask, t.gun_rep,
                          t.band_range, t.nloc, i, j, int(st_moved[j]), st_destroyed[i],
-                         st_destroyed[j])
+                         st_destroyed[j], t.slot_dice)
             nown += 1
         enemy_guns = 0
         for g in range(36):
@@ -668,7 +814,7 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
                              armour, si, loc_mask, keel_rolls, two_red, crew_n, crew_slot,
                              crew_kind, n_crew_kinds, trim_mask, band_wexpr, loc_lexpr,
                              t.gun_mask, t.gun_rep, t.band_range, t.nloc, j, i, m,
-                             st_destroyed[j], st_destroyed[i])
+                             st_destroyed[j], st_destroyed[i], t.slot_dice)
             nthreat += 1
     # what each end's score needs, as plain arrays: the loop below reads nothing else
     ne = w.near_q
@@ -801,9 +947,23 @@ def _screened_options(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, si
 def _fire(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, st_fired: Arr,
           st_moved: Arr, i: int, g: int, j: int, tl: int, band: int, mt: Arr,
           mti: Arr) -> tuple[int, int]:
-    """``gunnery.apply_fire`` (``breach.roll``): the breach roll, rolled in the same order, each
-    die decided by the same ``primitives``. Returns the slot destroyed (-1: none) and whether
-    this attack broke the keel."""
+    """:func:`_fire_slots` with one slot die (the quick-start rules: the compiled
+    environment's call). Returns the slot destroyed (-1: none) and whether this attack broke
+    the keel."""
+    out, _, broke = _fire_slots(t, st_status, st_destroyed, st_circled, st_fired, st_moved, i,
+                                g, j, tl, band, mt, mti)
+    return out, broke
+
+
+@inline
+def _fire_slots(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, st_fired: Arr,
+                st_moved: Arr, i: int, g: int, j: int, tl: int, band: int, mt: Arr,
+                mti: Arr) -> tuple[int, int, int]:
+    """``gunnery.apply_fire`` (``breach.roll_attack``): the breach roll, rolled in the same
+    order, each die decided by the same ``primitives``; with A4's saturation a second slot
+    die on the same total, judged with the first one's slot gone (``breach.hits``; the
+    profile refuses more). Returns the slots destroyed by the first and the second die (-1:
+    none) and whether this attack broke the keel."""
     faces = t.faces
     nfaces = t.nfaces
     destroyed_i = st_destroyed[i]
@@ -818,11 +978,28 @@ def _fire(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, st_fired: 
     for k in range(t.loc_ndice[j, tl, m]):
         total += _roll(mt, mti, faces, nfaces, t.loc_dice[j, tl, m, k])
     total += P.trim_modifier(t.trim_mask[i], destroyed_i)
+    before = st_status[j]
+    out = _slot_die(t, st_status, st_destroyed, st_circled, j, tl, total, mt, mti)
+    second = -1
+    if t.slot_dice[i, g] > 1:
+        second = _slot_die(t, st_status, st_destroyed, st_circled, j, tl, total, mt, mti)
+    st_fired[i] |= 1 << g
+    broke = 1 if (before != KEEL_BROKEN and st_status[j] == KEEL_BROKEN) else 0
+    return out, second, broke
+
+
+@inline
+def _slot_die(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, j: int, tl: int,
+              total: int, mt: Arr, mti: Arr) -> int:
+    """``breach.judge``: one slot die on breach ``total`` against location ``tl`` of ship
+    ``j`` as it stands (slots circled by this attack's earlier dice count as destroyed, the
+    keel modifier with them; armour as the turn began). Returns the slot destroyed (-1:
+    none); a broken keel is marked."""
+    faces = t.faces
+    nfaces = t.nfaces
     first = 6 * tl
     every = st_destroyed[j] | st_circled[j]
-    before = st_status[j]
     flat = first + _roll(mt, mti, faces, nfaces, t.d6) - 1
-    out = -1
     hit = P.slot_result(total, t.breach[j, flat],
                         P.armour_bonus(t.armour[j, first:first + 6], st_destroyed[j] >> first),
                         bool(every >> flat & 1))
@@ -839,10 +1016,8 @@ def _fire(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, st_fired: 
                 st_status[j] = KEEL_BROKEN
     if hit == P.DESTROYED:
         st_circled[j] |= 1 << flat
-        out = flat
-    st_fired[i] |= 1 << g
-    broke = 1 if (before != KEEL_BROKEN and st_status[j] == KEEL_BROKEN) else 0
-    return out, broke
+        return flat
+    return -1
 
 
 # --- the turn ----------------------------------------------------------------------------------
@@ -1020,7 +1195,7 @@ def _fire_at(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled:
                                    t.loc_lexpr, e, g, band, target, tl,
                                    1 if st_moved[target] else 0, st_destroyed[e],
                                    st_destroyed[target] | st_circled[target],
-                                   st_destroyed[target])
+                                   st_destroyed[target], t.slot_dice[e, g])
                     if v > best:
                         best = v
                 ship += best
@@ -1218,7 +1393,8 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
                                        n_crew_kinds, trim_mask, band_wexpr, loc_lexpr, i, g,
                                        w.opts[o, 4], j, w.opts[o, 3],
                                        1 if st_moved[j] else 0, st_destroyed[i],
-                                       st_destroyed[j] | st_circled[j], st_destroyed[j])
+                                       st_destroyed[j] | st_circled[j], st_destroyed[j],
+                                       t.slot_dice[i, g])
                     d = _random(mt, mti, 1 + side)
                     if chosen < 0 or value > best_value or (value == best_value
                                                              and d > best_draw):
@@ -1230,9 +1406,19 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
                 i = w.opts[chosen, 0]
                 g = w.opts[chosen, 1]
                 j = w.opts[chosen, 2]
-                out, broke = _fire(t, st_status, st_destroyed, st_circled, st_fired, st_moved,
-                                   i, g, j, w.opts[chosen, 3], w.opts[chosen, 4], mt, mti)
-                if nlog < len(log):  # the caller checks nlog against its room
+                out, second, broke = _fire_slots(t, st_status, st_destroyed, st_circled,
+                                                 st_fired, st_moved, i, g, j, w.opts[chosen, 3],
+                                                 w.opts[chosen, 4], mt, mti)
+                if second >= 0:  # A4 saturation: a row for each slot, the keel after both
+                    if nlog < len(log):  # the caller checks nlog against its room
+                        log[nlog, 0] = i
+                        log[nlog, 1] = g
+                        log[nlog, 2] = j
+                        log[nlog, 3] = out
+                        log[nlog, 4] = 0
+                    nlog += 1
+                    out = second
+                if nlog < len(log):
                     log[nlog, 0] = i
                     log[nlog, 1] = g
                     log[nlog, 2] = j

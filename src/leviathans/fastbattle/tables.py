@@ -55,7 +55,8 @@ class Tables(NamedTuple):
     band_range: Any  # [ship, slot, short/long] range, -1 if no such band
     band_tab: Any  # [ship, slot, range] band: 0 short, 1 long, 2 beyond reach (R5)
     band_wexpr: Any  # [ship, slot, band] weapon dice number
-    gun_rep: Any  # [ship, slot] the first gun of its location with the same dice (same values)
+    gun_rep: Any  # [ship, slot] the first gun of its location with the same dice and slot dice
+    # (same values)
     band_ndice: Any
     band_dice: Any  # [ship, slot, band, k] die numbers, in the order rolled
     loc_lexpr: Any  # [ship, location, stationary/moved] location dice number
@@ -109,6 +110,7 @@ class Tables(NamedTuple):
     arc_ng: Any  # [ship, arc] the gun batteries firing into the arc (``ShipSpec.arc_guns``)
     arc_gun: Any  # [ship, arc, k] their flat slot numbers, in the engine's order
     slot_arc: Any  # [ship, slot] the firing arc a gun fires into (its location's or a turret's)
+    slot_dice: Any  # [ship, slot] A4 saturation: the slot dice a gun's attack rolls (1 or 2)
 
 
 class Work(NamedTuple):
@@ -271,13 +273,16 @@ def build_tables(setup: GameSetup) -> Tables:
             children_list.append((table, spec.enter_before_turn))
         sh_children[i] = children[key]
 
+    slot_dice = np.ones((n, 36), dtype=I64)
+    for i, spec in enumerate(ships):
+        slot_dice[i, :len(spec.slot_dice)] = spec.slot_dice
     gun_rep = np.tile(np.arange(36, dtype=I64), (n, 1))
     for i, spec in enumerate(ships):
         for flat in range(len(spec.slots)):
             if not spec.gun_mask >> flat & 1:
                 continue
             for other in range(6 * (flat // 6), flat):
-                if spec.gun_mask >> other & 1 and all(
+                if spec.gun_mask >> other & 1 and slot_dice[i, other] == slot_dice[i, flat] and all(
                         (band_range[i, other, b] < 0) == (band_range[i, flat, b] < 0)
                         and band_wexpr[i, other, b] == band_wexpr[i, flat, b] for b in range(2)):
                     gun_rep[i, flat] = other
@@ -399,7 +404,7 @@ def build_tables(setup: GameSetup) -> Tables:
                   TWO_RED.outcomes(), reach, sh_table, sh_children, pt_n, pt_q, pt_r, pt_f,
                   pt_fwd, pt_edge, pt_cells, cell_q, cell_r, kids, rank, bits, radius, geo,
                   arms, ebt, pt_left, pt_right, rep[0], rep[1], rep[2], rep[3], rep[4], rep[5],
-                  rep[6], rep[7], rep[8], rep[9], *_firing_arrays(setup))
+                  rep[6], rep[7], rep[8], rep[9], *_firing_arrays(setup), slot_dice)
 
 
 def _firing_arrays(setup: GameSetup) -> tuple[Any, ...]:
