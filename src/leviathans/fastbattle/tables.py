@@ -397,6 +397,7 @@ def build_tables(setup: GameSetup) -> Tables:
         pt_left[k, :len(tb)] = tb.left
         pt_right[k, :len(tb)] = tb.right
     mp_cap = np.array([spec.mp_cap for spec in ships], dtype=I64)
+    firing = _firing_arrays(setup)
     return Tables(side, ship_type, length, nloc, shape, si, gun, miss, trim, loc_mask, breach,
                   armour, eng, mp_cap, crew_n, crew_slot, crew_kind, crew_die, len(cl), band_range,
                   band_tab, band_wexpr, gun_rep, band_ndice, band_dice, loc_lexpr, loc_ndice,
@@ -404,10 +405,10 @@ def build_tables(setup: GameSetup) -> Tables:
                   TWO_RED.outcomes(), reach, sh_table, sh_children, pt_n, pt_q, pt_r, pt_f,
                   pt_fwd, pt_edge, pt_cells, cell_q, cell_r, kids, rank, bits, radius, geo,
                   arms, ebt, pt_left, pt_right, rep[0], rep[1], rep[2], rep[3], rep[4], rep[5],
-                  rep[6], rep[7], rep[8], rep[9], *_firing_arrays(setup), slot_dice)
+                  rep[6], rep[7], rep[8], rep[9], *firing, slot_dice)
 
 
-def _firing_arrays(setup: GameSetup) -> tuple[Any, ...]:
+def _firing_arrays(setup: GameSetup) -> tuple[Any, Any, Any, Any, Any, Any]:
     """A3: each ship's firing arcs (weapon hex, code), the guns firing into each in the
     engine's order (``ShipSpec.arc_guns``), and each gun's arc (``ShipSpec.slot_arc``)."""
     ships = setup.ships
