@@ -23,9 +23,10 @@ On one core (the process is pinned to one CPU where the OS allows it):
 * issue 18.3 (``balance``): ``leviathans balance`` card against card on a sample of the catalog
   (``BENCH_BALANCE_CARDS`` cards, ``BENCH_BALANCE_GAMES`` games a pairing, 2 workers), and the
   whole catalog's time extrapolated from it (every pairing of the 146 cards);
-* issue 18.3 (``commander-loop``): Commander-rules greedy battles (HML Monitors, two a side,
-  ramming off: what the compiled loop covers at that level) through the engine and through the
-  compiled loop, the same battles in turn in one process, CPU time, and their ratio;
+* issue 18.3 (``commander-loop``): Commander-rules greedy battles (HML Monitors, two a side;
+  then the turret cards SML Pommern and SML Preußen, A3 and A4's saturation; ramming off:
+  what the compiled loop covers at that level) through the engine and through the compiled
+  loop, the same battles in turn in one process, CPU time, and their ratio;
 * the baseline: python-chess random playouts (list the legal moves, pick one, push), plies
   per second, measured in the same run.
 """
@@ -218,9 +219,19 @@ def _quickstart(turn_limit: int) -> Any:
 
 def commander_loop(seconds: float) -> None:
     """Issue 18.3: the same Commander-rules greedy battles (``fastbattle.profile`` covers
-    them: catalog cards with no weapon mark, ramming off) through the engine and through the
-    compiled loop, in turn (engine, loop, engine, loop ...) so both see the same machine, in
-    CPU time; battles per CPU second each way and the ratio."""
+    them: catalog cards with no bracket gun, torpedo or steering gear, ramming off) through
+    the engine and through the compiled loop, in turn (engine, loop, engine, loop ...) so
+    both see the same machine, in CPU time; battles per CPU second each way and the ratio:
+    cards with no weapon mark, then cards with turrets and saturation (A3, A4)."""
+    _commander_both_ways(seconds, ["HML Monitor"] * 2, ["HML Monitor"] * 2,
+                         "HML Monitors 2 v 2")
+    _commander_both_ways(seconds, ["SML Pommern", "SML Preußen"],
+                         ["SML Preußen", "SML Pommern"],
+                         "SML Pommern + Preußen 2 v 2, turrets and saturation")
+
+
+def _commander_both_ways(seconds: float, british: list[str], french: list[str],
+                         label: str) -> None:
     from leviathans.bots.greedy import GreedyBot
     from leviathans.dice import SeededDice
     from leviathans.fastbattle import play_greedy_battle, supports
@@ -228,7 +239,7 @@ def commander_loop(seconds: float) -> None:
     from leviathans.sim import airfleet_matchup
     from leviathans.sim.matchup import load_setup
 
-    matchup = airfleet_matchup(["HML Monitor"] * 2, ["HML Monitor"] * 2, turn_limit=30)
+    matchup = airfleet_matchup(british, french, turn_limit=30)
     data = {**dict(matchup.setup), "options": {"rules": "commander", "ramming": False}}
     setup = load_setup(type(matchup)(matchup.ruleset, data, matchup.bots, matchup.turn_limit,
                                      matchup.label, matchup.sides))
@@ -257,7 +268,7 @@ def commander_loop(seconds: float) -> None:
             cpu[way] += time.process_time() - before
         battles += 1
     slow, fast = battles / cpu[engine], battles / cpu[loop]
-    print(f"  Commander rules greedy battles (HML Monitors 2 v 2, ramming off), {battles} "
+    print(f"  Commander rules greedy battles ({label}, ramming off), {battles} "
           f"battles each way: engine {slow:8.2f} battles/CPU s, compiled loop {fast:8.1f} "
           f"battles/CPU s ({fast / slow:.1f}x)")
 

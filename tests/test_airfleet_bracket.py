@@ -711,14 +711,16 @@ def test_the_odds_command_prints_a_bracket(capsys: pytest.CaptureFixture[str],
 
 
 def test_the_compiled_loop_refuses_bracketing_and_saturation() -> None:
-    """The compiled battle loop covers neither (A4, nor A3's turrets): refused by name (it
-    covers the Commander rules level itself, issue 18.2)."""
+    """The compiled battle loop does not cover bracketing (A4): refused by name, with turrets
+    (A3) or without; it covers turrets, saturation of two slot dice (issue 18.2 stage 2) and
+    the Commander rules level itself (issue 18.2); more slot dice:
+    ``test_fastbattle.py::test_turret_cards_are_covered_and_have_turrets``."""
     from leviathans.fastbattle import profile
 
     state = scenario(PLAIN_PORT)
     greedy = {"french": "greedy", "british": "greedy"}
     assert profile.refusal(state.setup, greedy) == (
-        "Striker has turrets in play (A3): not covered")
+        "Striker has bracket guns in play (A4): not covered")
     no_turrets = {k: [{**s, "marks": [m for m in s["marks"] if m != "turret"]} if "marks" in s
                       else s for s in v["slots"]] for k, v in STRIKER["locations"].items()}
     plain_striker = card("Striker", **no_turrets)

@@ -241,14 +241,22 @@ def test_geometry_equals_the_engine() -> None:
                 assert code & 63 == sum(1 << tl for tl in found[1])
 
 
-def test_gun_values_equal_the_engine() -> None:
-    setup = load_setup(airfleet_matchup(*MIXED))
+@pytest.mark.parametrize("commander", [False, True])
+def test_gun_values_equal_the_engine(commander: bool) -> None:
+    """The exact values the greedy bot weighs; at the Commander level with A4's saturation
+    (two slot dice on one total, followed die after die: the same float as the engine's
+    fractions)."""
+    matchup = airfleet_matchup(*MIXED)
+    if commander:
+        matchup = _commander(airfleet_matchup(["SML Pommern", "HML Monitor"],
+                                              ["SML Preußen", "SML Pommern"]))
+    setup = load_setup(matchup)
     t, _ = tables_for(setup)
     pick = random.Random(3)
     ships = setup.ships
     from leviathans.rulesets.airfleet.ships import ShipState
 
-    checked = 0
+    checked = saturated = 0
     while checked < 1500:
         i, j = pick.randrange(len(ships)), pick.randrange(len(ships))
         spec, tspec = ships[i], ships[j]
@@ -273,9 +281,11 @@ def test_gun_values_equal_the_engine() -> None:
                                 t.keel_rolls, t.two_red_outcomes, t.crew_n, t.crew_slot,
                                 t.crew_kind, t.n_crew_kinds, t.trim_mask, t.band_wexpr,
                                 t.loc_lexpr, i, g, band, j, tl, int(moved), mine,
-                                theirs | circled, theirs)
+                                theirs | circled, theirs, int(t.slot_dice[i, g]))
         assert got == want  # the same float, not merely close
         checked += 1
+        saturated += spec.slot_dice[g] > 1
+    assert bool(saturated) == commander
 
 
 def test_known_ship_names() -> None:
@@ -550,8 +560,9 @@ def test_commander_refusals_name_the_rule() -> None:
     assert refusal(load_setup(_commander(plain)), greedy) is None
     rams = _commander(plain, ramming=True)
     assert "ramming" in (refusal(load_setup(rams), greedy) or "")
+    # the quick-start ships' cards carry bracket guns as well as turrets: A3 is covered
     why = refusal(load_setup(_commander(airfleet_matchup())), greedy) or ""
-    assert "turrets" in why and "A3" in why
+    assert "bracket guns" in why and "A4" in why and "turret" not in why
     assert refusal(load_setup(plain), greedy) is None  # the quick-start level as before
 
 
@@ -560,3 +571,179 @@ def test_a_commander_batch_equals_the_engine() -> None:
     repairs mend nothing destroyed before it, A11's end counts every weapon."""
     _batch_equals_the_engine(_commander(airfleet_matchup(*PLAIN_COMMANDER, turn_limit=30)), 6,
                              range(12))
+
+
+# --- A3: turrets, A4: saturation (issue 18.2 part B / 18.3, stage 2) --------------------------
+
+#: the catalog cards with turrets and no bracket gun, torpedo, steering gear or slot the loop
+#: does not cover (both have saturation too, A4)
+TURRET_CARDS = ("SML Pommern", "SML Preußen")
+
+
+def _without_saturation(name: str) -> dict[str, Any]:
+    """A catalog card's data with its saturation marks taken off: its turrets alone (A3)."""
+    data = builtin_cards()[name].to_data()
+    for location in data["locations"].values():
+        for slot in location["slots"]:
+            if "marks" in slot:
+                slot["marks"] = [m for m in slot["marks"] if m != "saturation"]
+    return data
+
+
+def _turret_matchup(british: list[str], french: list[str], turn_limit: int = 30,
+                    saturation: bool = True) -> Any:
+    """A Commander-rules matchup of catalog cards with turrets, ramming off (without
+    ``saturation``: the cards' saturation marks taken off)."""
+    matchup = _commander(airfleet_matchup(british, french, turn_limit=turn_limit))
+    if saturation:
+        return matchup
+    data = dict(matchup.setup)
+    data["ships"] = [{**s, "card_data": _without_saturation(s["card"])} for s in data["ships"]]
+    return type(matchup)(matchup.ruleset, data, matchup.bots, matchup.turn_limit,
+                         matchup.label, matchup.sides)
+
+
+def test_turret_cards_are_covered_and_have_turrets() -> None:
+    from leviathans.fastbattle import refusal
+
+    setup = load_setup(_turret_matchup(list(TURRET_CARDS), list(TURRET_CARDS)))
+    assert refusal(setup, {"british": "greedy", "french": "greedy"}) is None
+    assert all(len(s.firing_arcs) > len(s.locations) for s in setup.ships)
+    assert all(max(s.slot_dice) == 2 for s in setup.ships)
+    # three slot dice (two saturation marks) are not in the loop: refused by name
+    data = builtin_cards()["SML Pommern"].to_data()
+    data["locations"]["bow"]["slots"][1]["marks"] = ["saturation", "saturation", "turret"]
+    matchup = _turret_matchup(["SML Pommern"], ["SML Preußen"])
+    ships = [dict(s) for s in matchup.setup["ships"]]
+    ships[0]["card_data"] = data
+    three = load_setup(type(matchup)(matchup.ruleset, {**matchup.setup, "ships": ships},
+                                     matchup.bots, matchup.turn_limit, matchup.label,
+                                     matchup.sides))
+    assert refusal(three, {"british": "greedy", "french": "greedy"}) == (
+        "SML Pommern has saturation of more than two slot dice in play (A4): not covered")
+
+
+@pytest.mark.parametrize(("fleets", "seed", "saturation"), [
+    ((["SML Pommern"], ["SML Preußen"]), 1, True),
+    ((["SML Preußen", "HML Monitor"], ["SML Pommern", "SML Preußen"]), 2, True),
+    ((["SML Preußen"], ["SML Pommern", "HML Monitor"]), 3, True),
+    ((["SML Pommern"], ["SML Preußen", "HML Monitor"]), 4, False)])
+def test_turret_battles_equal_the_engine(fleets: tuple[list[str], list[str]], seed: int,
+                                         saturation: bool) -> None:
+    """A3: Commander battles of cards with turrets (each turret gun fires into its extended
+    arc, listed after the locations' arcs; the greedy bot's moves, hugs and fire weigh
+    them so) and A4's saturation (two slot dice an attack, and their value to the bot) give
+    the engine's statistics, game for game, seats both ways; once with turrets alone."""
+    _stats_both_ways(_turret_matchup(*fleets, saturation=saturation), seed, range(6))
+    _stats_both_ways(_turret_matchup(fleets[1], fleets[0], saturation=saturation), seed,
+                     range(6, 10))
+
+
+def test_turret_battles_final_state_equals_the_engine() -> None:
+    """Every ship where the engine leaves it, with the same damage; a turret gun did fire
+    from its turret's arc and an attack rolled two slot dice (the test would not see A3 and
+    A4 otherwise)."""
+    from leviathans.rulesets.airfleet.events import AttackResult
+
+    setup = load_setup(_turret_matchup(["SML Pommern", "HML Monitor"],
+                                       ["SML Preußen", "SML Pommern"]))
+    beyond = two = 0
+    for seed in range(6):
+        seeds = {"british": 5 * seed + 1, "french": 5 * seed + 2}
+        state, events = _engine_battle(setup, seed, seeds)
+        for e in events:
+            if isinstance(e, AttackResult):
+                spec = setup.ships[setup.by_name[e.ship]]
+                g = spec.slot_index(e.slot)
+                beyond += spec.slot_arc[g] >= len(spec.locations)
+                two += len(e.more_slots)
+        fast = play_greedy_battle(setup, seed, seeds).state
+        assert (fast.turn, fast.outcome) == (state.turn, state.outcome)
+        for a, b in zip(fast.ships, state.ships, strict=True):
+            assert (a.bow, a.facing, a.destroyed) == (b.bow, b.facing, b.destroyed)
+            assert (a.status == 2) == (b.status == 2)
+    assert beyond and two
+
+
+def test_a_turret_batch_equals_the_engine() -> None:
+    _batch_equals_the_engine(_turret_matchup(["SML Pommern", "HML Monitor"], ["SML Preußen"]),
+                             4, range(8))
+
+
+def test_turret_geometry_equals_the_engine() -> None:
+    """A3: every firing arc (the locations', then the turrets', with the half sectors of a
+    side turret) against the engine's ``attack_geometry``, turned placements included."""
+    setup = load_setup(_commander(airfleet_matchup(["SML Kaiser", "HML Raven"],
+                                                   ["Ishikawa", "Pontbriand"])))
+    t, _ = tables_for(setup)
+    pick = random.Random(4)
+    specs = setup.ships
+    assert max(len(s.firing_arcs) for s in specs) == 12  # the Kaiser: six turret arcs
+    turrets = 0
+    for _ in range(4000):
+        a, b = pick.choice(specs), pick.choice(specs)
+        dq, dr = pick.randint(-14, 14), pick.randint(-14, 14)
+        fa, fb = pick.randrange(6), pick.randrange(6)
+        want = attack_geometry(a, b, dq, dr, fa, fb)
+        assert len(want) == int(t.narc[a.index])
+        row = kernel._geo_row(t.geo_radius, dq, dr, fa, fb)
+        if row < 0:
+            continue
+        for arc, found in enumerate(want):
+            code = int(t.geo[t.shape[a.index], t.shape[b.index], row, arc])
+            if found is None:
+                assert code == -1
+            else:
+                turrets += arc >= len(a.locations)
+                assert code >> 6 == found[0]
+                assert code & 63 == sum(1 << tl for tl in found[1])
+    assert turrets
+
+
+def test_turret_attack_options_in_the_engine_order() -> None:
+    """A3 changes the order of the attacks gunnery lists (each location's guns, then each
+    turret arc's), which decides the greedy bot's draws: the loop's list at every point of
+    engine battles (hugs and screened lines of fire included) is the engine's, in order."""
+    from leviathans.dice import SeededDice
+    from leviathans.rulesets.airfleet.gunnery import current_attacks
+    from leviathans.rulesets.airfleet.state import Phase
+
+    setup = load_setup(_commander(airfleet_matchup(["SML Kaiser", "Ishikawa", "HML Monitor"],
+                                                   ["SML Pommern", "HML Raven", "HML Monitor"],
+                                                   turn_limit=8)))
+    t, w = tables_for(setup)
+    sides = list(setup.sides)
+    n = len(setup.ships)
+    compared = turreted = screened = 0
+    for seed in range(6):
+        dice = SeededDice(seed)
+        bots = {side: GreedyBot(seed + k) for k, side in enumerate(sides)}
+        state = get_ruleset("airfleet").new_game(setup, dice)
+        while state.outcome is None:
+            if state.phase == Phase.GUNNERY and state.firing:
+                pos = np.full(n, -1, dtype=np.int64)
+                status = np.zeros(n, dtype=np.int64)
+                destroyed = np.zeros(n, dtype=np.int64)
+                for i, s in enumerate(state.ships):
+                    if s.bow is not None:
+                        pos[i] = setup.positions[i].number[(s.bow, s.facing)]
+                    status[i], destroyed[i] = s.status, s.destroyed
+                hugs = np.zeros((n + 1, 3), dtype=np.int64)
+                for k, h in enumerate(state.hugs):
+                    hugs[k] = h.ship, h.other, h.kind == "offensive"
+                got = kernel._screened_options(t, pos, status, destroyed,
+                                               sides.index(state.firing[0]), w.opts, hugs,
+                                               len(state.hugs))
+                want = [(o.ship, o.slot, o.target, o.location,
+                         0 if setup.ships[o.ship].slots[o.slot].band(o.range)
+                         is setup.ships[o.ship].slots[o.slot].short else 1)
+                        for o in current_attacks(state)]
+                assert [tuple(r) for r in w.opts[:got].tolist()] == want
+                compared += 1
+                turreted += any(setup.ships[o[0]].slot_arc[o[1]] >= len(setup.ships[o[0]].locations)
+                                for o in want)
+                screened += bool(state.hugs)
+            player = state.to_move
+            assert player is not None
+            state = state.apply(bots[player].choose(state), dice)
+    assert compared and turreted and screened

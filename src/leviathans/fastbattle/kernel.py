@@ -27,7 +27,7 @@ from ..hexgrid import Facing, Hex
 from ..rulesets.airfleet import primitives as P
 from ..rulesets.airfleet.repair import FLAT_TARGETS
 from ..rulesets.airfleet.screening import HUG_MP
-from ..rulesets.airfleet.ships import AFLOAT, KEEL_BROKEN, REMOVED
+from ..rulesets.airfleet.ships import AFLOAT, KEEL_BROKEN, PORT_HALF, REMOVED, STARBOARD_HALF
 
 __all__ = ["build_geometry", "play", "search_commander", "search_ends"]
 
@@ -122,13 +122,31 @@ def _roll(mt: Arr, mti: Arr, faces: Arr, nfaces: Arr, d: int) -> int:
 # offset_distance) ---------------------------------------------------------------------------
 
 
+@inline
+def _arc_code(dq: int, dr: int, facing: int) -> int:
+    """``geometry.relative_code``: the sectors holding the offset (bits 0-5), again in bits
+    6-11 if it lies on the port side of the centre line or on it, in bits 12-17 if on the
+    starboard side or on it (A3: a firing arc's code holds the offset iff they share a
+    bit)."""
+    mask: int = P.relative_sectors(dq, dr, facing)
+    q, _ = P.turned_to_north(dq, dr, facing)
+    out = mask
+    if q <= 0:
+        out |= mask << PORT_HALF
+    if q >= 0:
+        out |= mask << STARBOARD_HALF
+    return out
+
+
 @numba.njit(cache=True, nogil=True)  # allocates its table: reference counted
 def build_geometry(radius: int, shp_len: Arr, shp_type: Arr, shp_nloc: Arr, shp_whex: Arr,
-                   shp_arc: Arr, shp_group: Arr) -> Arr:
+                   shp_arc: Arr, shp_group: Arr, shp_narc: Arr, shp_ahex: Arr,
+                   shp_acode: Arr) -> Arr:
     """Attack geometry of every shape against every shape for every placement in the box
-    ``|dq|, |dr| <= radius`` (the engine's ``attack_geometry``): per attacker location a code,
-    ``range << 6 | mask of the target's locations a shot may strike``, or -1 when no hex of
-    the target is in the location's arc. A row's codes sit together (one memory read a
+    ``|dq|, |dr| <= radius`` (the engine's ``attack_geometry``): per firing arc of the
+    attacker (its locations' arcs, then its turrets', A3: ``shp_ahex``, ``shp_acode``) a
+    code, ``range << 6 | mask of the target's locations a shot may strike``, or -1 when no
+    hex of the target is in the arc. A row's codes sit together (one memory read a
     placement).
 
     Arcs, footprints and distances turn with the board, so only attackers facing 0 are
@@ -137,7 +155,7 @@ def build_geometry(radius: int, shp_len: Arr, shp_type: Arr, shp_nloc: Arr, shp_
     k = len(shp_len)
     side = 2 * radius + 1
     rows = side * side * 6
-    codes = np.full((k, k, rows, 6), -1, dtype=np.int16)
+    codes = np.full((k, k, rows, shp_acode.shape[1]), -1, dtype=np.int16)
     aq = np.zeros(4, dtype=np.int64)
     ar = np.zeros(4, dtype=np.int64)
     tq = np.zeros(4, dtype=np.int64)
@@ -157,13 +175,13 @@ def build_geometry(radius: int, shp_len: Arr, shp_type: Arr, shp_nloc: Arr, shp_
                                 tq[i] = dq + STEP_Q[backb] * i
                                 tr[i] = dr + STEP_R[backb] * i
                             row = ((dq + radius) * side + dr + radius) * 6 + fb
-                            for loc in range(shp_nloc[a]):
-                                oq = aq[shp_whex[a, loc]]
-                                orr = ar[shp_whex[a, loc]]
+                            for arc in range(shp_narc[a]):
+                                oq = aq[shp_ahex[a, arc]]
+                                orr = ar[shp_ahex[a, arc]]
                                 best = -1
                                 for t in range(shp_len[b]):
-                                    if P.relative_sectors(tq[t] - oq, tr[t] - orr, fa) \
-                                            & shp_arc[a, loc]:
+                                    if _arc_code(tq[t] - oq, tr[t] - orr, fa) \
+                                            & shp_acode[a, arc]:
                                         d = P.offset_distance(tq[t] - oq, tr[t] - orr)
                                         if best < 0 or d < best:
                                             best = d
@@ -189,7 +207,7 @@ def build_geometry(radius: int, shp_len: Arr, shp_type: Arr, shp_nloc: Arr, shp_
                                         for tl in range(shp_nloc[b]):
                                             if groups >> shp_group[b, tl] & 1:
                                                 found |= 1 << tl
-                                codes[a, b, row, loc] = best << 6 | found
+                                codes[a, b, row, arc] = best << 6 | found
     return codes
 
 
@@ -370,16 +388,26 @@ def _gun_value(rc: Arr, rtop: Arr, routs: Arr, breach: Arr, armour: Arr, si: Arr
                loc_mask: Arr, keel_rolls: Arr, two_red: int, crew_n: Arr, crew_slot: Arr,
                crew_kind: Arr, n_crew_kinds: int, trim_mask: Arr, band_wexpr: Arr,
                loc_lexpr: Arr, i: int, g: int, band: int, j: int, tl: int, moved_j: int,
-               destroyed_i: int, all_j: int, destroyed_j: int) -> float:
+               destroyed_i: int, all_j: int, destroyed_j: int, sat: int) -> float:
     """``odds.gun_value`` with ``KEEL_VALUE``: the breach roll's parts (``breach.shooter``,
-    ``breach.struck``) from the tables, valued by ``primitives.location_value``. (Arrays, not
-    the tables' tuple: a call with the tuple would copy it.)"""
+    ``breach.struck``) from the tables, valued by ``primitives.location_value`` (``sat``
+    slot dice: A4's saturation, :func:`_saturated_value`). (Arrays, not the tables' tuple: a
+    call with the tuple would copy it.)"""
     loc = g // 6
     k = P.first_intact(crew_slot[i, loc], crew_n[i, loc], destroyed_i)
     crew = n_crew_kinds if k < 0 else crew_kind[i, loc, k]
     w = band_wexpr[i, g, band]
     lx = loc_lexpr[j, tl, moved_j]
     first = 6 * tl
+    if sat > 1:
+        expected, keel = _saturated_value(
+            rc[w, crew, lx, :rtop[w, crew, lx] + 1], routs[w, crew, lx],
+            breach[j, first:first + 6],
+            P.armour_bonus(armour[j, first:first + 6], destroyed_j >> first),
+            P.trim_modifier(trim_mask[i], destroyed_i), (all_j >> first) & 0b111111,
+            keel_rolls, si[j] - P.keel_modifier(all_j, loc_mask[j, tl]), two_red)
+        sat_value: float = expected + KEEL_VALUE * keel
+        return sat_value
     expected, keel = P.location_value(
         rc[w, crew, lx, :rtop[w, crew, lx] + 1], routs[w, crew, lx], breach[j, first:first + 6],
         P.armour_bonus(armour[j, first:first + 6], destroyed_j >> first),
@@ -387,6 +415,142 @@ def _gun_value(rc: Arr, rtop: Arr, routs: Arr, breach: Arr, armour: Arr, si: Arr
         si[j] - P.keel_modifier(all_j, loc_mask[j, tl]), two_red)
     value: float = expected + KEEL_VALUE * keel
     return value
+
+
+# A4 saturation (``breach._saturated_odds``): two slot dice on one total, followed die after
+# die. The engine adds exact fractions; here every chance is a whole number of 1 / (outcomes *
+# scale ** 2), scale = 6 * live slots * the keel dice's outcomes (a die's slot: 1/6; a
+# critical re-roll's slot: 1/live; the keel: its dice's count), far below 2 ** 53, so the
+# one division of each sum gives the engine's nearest float. The profile refuses more dice.
+
+
+@jit
+def _last_die(total: int, breach: Arr, armour: int, gone: int, broken: int, gone0: int,
+              live: int, nlive: int, keel_rolls: Arr, keel_need: int,
+              two_red: int) -> tuple[int, int]:
+    """The last slot die from (slots ``gone``, keel ``broken``): the slots it leaves
+    destroyed that were not (``gone0``: before the attack) and the keel broken, each summed
+    over its outcomes (a weight of ``6 * nlive * two_red`` for all of them)."""
+    slots = 0
+    keels = 0
+    top = len(keel_rolls) - 1
+    for k in range(6):
+        r = P.slot_result(total, breach[k], armour, bool(gone >> k & 1))
+        if r == P.DESTROYED:
+            slots += nlive * two_red * P.popcount((gone | 1 << k) & ~gone0)
+            keels += nlive * two_red * broken
+        elif r != P.CRITICAL:
+            slots += nlive * two_red * P.popcount(gone & ~gone0)
+            keels += nlive * two_red * broken
+        else:
+            for q in range(6):
+                if not live >> q & 1:
+                    continue
+                second = P.critical_result(total, breach[q], bool(gone >> q & 1))
+                if second == P.DESTROYED:
+                    slots += two_red * P.popcount((gone | 1 << q) & ~gone0)
+                    keels += two_red * broken
+                elif second == P.KEEL_ROLL:
+                    # the keel modifier counts the slots this attack destroyed (A4, R6)
+                    need = keel_need - 2 * P.popcount(gone & ~gone0)
+                    breaks = keel_rolls[0 if need < 0 else (top if need > top else need)]
+                    slots += two_red * P.popcount(gone & ~gone0)
+                    keels += breaks + (two_red - breaks) * broken
+                else:
+                    slots += two_red * P.popcount(gone & ~gone0)
+                    keels += two_red * broken
+    return slots, keels
+
+
+@jit
+def _two_dice(total: int, breach: Arr, armour: int, gone0: int, live: int, nlive: int,
+              keel_rolls: Arr, keel_need: int, two_red: int) -> tuple[int, int]:
+    """Two slot dice on breach ``total`` (``breach._one_die`` twice): :func:`_last_die`'s
+    sums after each outcome of the first die, weighted by it."""
+    slots = 0
+    keels = 0
+    top = len(keel_rolls) - 1
+    whole = nlive * two_red
+    for k in range(6):
+        r = P.slot_result(total, breach[k], armour, bool(gone0 >> k & 1))
+        if r == P.DESTROYED:
+            a, b = _last_die(total, breach, armour, gone0 | 1 << k, 0, gone0, live, nlive,
+                             keel_rolls, keel_need, two_red)
+            slots += whole * a
+            keels += whole * b
+        elif r != P.CRITICAL:
+            a, b = _last_die(total, breach, armour, gone0, 0, gone0, live, nlive, keel_rolls,
+                             keel_need, two_red)
+            slots += whole * a
+            keels += whole * b
+        else:
+            for q in range(6):
+                if not live >> q & 1:
+                    continue
+                second = P.critical_result(total, breach[q], bool(gone0 >> q & 1))
+                if second == P.DESTROYED:
+                    a, b = _last_die(total, breach, armour, gone0 | 1 << q, 0, gone0, live,
+                                     nlive, keel_rolls, keel_need, two_red)
+                    slots += two_red * a
+                    keels += two_red * b
+                elif second == P.KEEL_ROLL:
+                    breaks = keel_rolls[0 if keel_need < 0 else
+                                        (top if keel_need > top else keel_need)]
+                    a, b = _last_die(total, breach, armour, gone0, 1, gone0, live, nlive,
+                                     keel_rolls, keel_need, two_red)
+                    slots += breaks * a
+                    keels += breaks * b
+                    a, b = _last_die(total, breach, armour, gone0, 0, gone0, live, nlive,
+                                     keel_rolls, keel_need, two_red)
+                    slots += (two_red - breaks) * a
+                    keels += (two_red - breaks) * b
+                else:
+                    a, b = _last_die(total, breach, armour, gone0, 0, gone0, live, nlive,
+                                     keel_rolls, keel_need, two_red)
+                    slots += two_red * a
+                    keels += two_red * b
+    return slots, keels
+
+
+@jit
+def _saturated_value(reach: Arr, outcomes: int, breach: Arr, armour: int, modifier: int,
+                     gone: int, keel_rolls: Arr, keel_need: int,
+                     two_red: int) -> tuple[float, float]:
+    """``breach.value`` of an attack with two slot dice (A4): (expected slots destroyed, keel
+    chance). Totals are taken by class (``breach._chains``: the totals between two breach
+    thresholds, with and without armour, do the same)."""
+    live = 0
+    nlive = 0
+    for k in range(6):
+        if breach[k] != P.MISS_SLOT:
+            live |= 1 << k
+            nlive += 1
+    if nlive == 0:
+        return 0.0, 0.0
+    top = len(reach) - 1
+    slots = 0
+    keels = 0
+    low = 0
+    while low < top:
+        high = top  # the next threshold above low (a class of totals: [low, high))
+        for k in range(6):
+            if live >> k & 1:
+                a = breach[k] + armour - modifier
+                if low < a < high:
+                    high = a
+                b = breach[k] - modifier
+                if low < b < high:
+                    high = b
+        n = reach[low] - reach[high]
+        if n:
+            s, kb = _two_dice(low + modifier, breach, armour, gone, live, nlive, keel_rolls,
+                              keel_need, two_red)
+            slots += n * s
+            keels += n * kb
+        low = high
+    scale = 6 * nlive * two_red
+    denominator = outcomes * scale * scale
+    return slots / denominator, keels / denominator
 
 
 # --- movement: the greedy bot's choice of end --------------------------------------------------
@@ -441,14 +605,17 @@ def _best_by_mask(values: Arr, best: Arr, rows: int, guns: Arr, ngun: int, nloc:
 @typed("float64(int64[::1], int64[::1], int64, int64[::1], boolean, int64[::1], int64[::1], "
        "int64[::1], int64, int16[:, :, :, ::1], int64[:, :, ::1], int64, int64, int64[:, ::1], "
        "int64[::1], int64[:, ::1], int64, int64, float64[:, :, :, ::1], float64[:, :, :, ::1], "
-       "float64[:, ::1], boolean[::1], int64[::1], int64[::1], int64, float64[::1])")
+       "float64[:, ::1], boolean[::1], int64[::1], int64[::1], int64, float64[::1], "
+       "int64[:, ::1])")
 def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, pq: Arr,
                 pr: Arr, pf: Arr, radius: int, geo: Arr, band_tab: Arr, i: int, shape_i: int,
                 guns: Arr, nguns: Arr, placed: Arr,
                 nown: int, nthreat: int, own_values: Arr, threat_values: Arr, per_gun: Arr,
-                earlier: Arr, near_q: Arr, near_r: Arr, nnear: int, scores: Arr) -> float:
+                earlier: Arr, near_q: Arr, near_r: Arr, nnear: int, scores: Arr,
+                slot_arc: Arr) -> float:
     """``greedy_airfleet.end_scores`` for the ends kept: value - CAUTION threat - NEAR near,
-    each summed in the engine's order (see there). Returns the best score."""
+    each summed in the engine's order (see there). Returns the best score. A gun reads the
+    geometry of its firing arc (``slot_arc``: its location's, or its turret's, A3)."""
     best_score = 0.0
     for kk in range(nkeep):
         k = keep[kk]
@@ -467,8 +634,8 @@ def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, 
                 g = guns[i, n]
                 v = -1.0
                 if row >= 0:
-                    loc = g // 6
-                    v = _value_at(band_tab, i, g, geo[shape_i, sj, row, loc], own_values, e)
+                    v = _value_at(band_tab, i, g, geo[shape_i, sj, row, slot_arc[i, g]],
+                                  own_values, e)
                 per_gun[e, g] = v
                 if v >= 0.0:
                     fires = True
@@ -517,9 +684,8 @@ def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, 
             if row >= 0:
                 for n in range(nguns[j]):
                     g = guns[j, n]
-                    loc = g // 6
-                    v = _value_at(band_tab, j, g, geo[sj, shape_i, row, loc], threat_values,
-                                  2 * e + moved)
+                    v = _value_at(band_tab, j, g, geo[sj, shape_i, row, slot_arc[j, g]],
+                                  threat_values, 2 * e + moved)
                     if v > 0.0:
                         hits += v
             threat = threat + hits
@@ -536,7 +702,7 @@ def _fill_values(out: Arr, at: int, rc: Arr, rtop: Arr, routs: Arr, breach: Arr,
                  crew_slot: Arr, crew_kind: Arr, n_crew_kinds: int, trim_mask: Arr,
                  band_wexpr: Arr, loc_lexpr: Arr, gun_mask: Arr, gun_rep: Arr,
                  band_range: Arr, nloc: Arr, i: int, j: int, moved_j: int, destroyed_i: int,
-                 destroyed_j: int) -> None:
+                 destroyed_j: int, slot_dice: Arr) -> None:
     """``out[at, gun, band, location]``: :func:`_gun_value` of each gun of ship ``i`` (not
     destroyed or destroyed: those are never asked for) against each location of ``j`` (no
     damage marked this turn: movement). Guns alike (:attr:`Tables.gun_rep`) share values."""
@@ -554,7 +720,7 @@ def _fill_values(out: Arr, at: int, rc: Arr, rtop: Arr, routs: Arr, breach: Arr,
                 out[at, g, b, tl] = _gun_value(
                     rc, rtop, routs, breach, armour, si, loc_mask, keel_rolls, two_red, crew_n,
                     crew_slot, crew_kind, n_crew_kinds, trim_mask, band_wexpr, loc_lexpr, i, g,
-                    b, j, tl, moved_j, destroyed_i, destroyed_j, destroyed_j)
+                    b, j, tl, moved_j, destroyed_i, destroyed_j, destroyed_j, slot_dice[i, g])
 
 
 @jit
@@ -635,7 +801,7 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
                          keel_rolls, two_red, crew_n, crew_slot, crew_kind, n_crew_kinds,
                          trim_mask, band_wexpr, loc_lexpr, t.gun_mask, t.gun_rep,
                          t.band_range, t.nloc, i, j, int(st_moved[j]), st_destroyed[i],
-                         st_destroyed[j])
+                         st_destroyed[j], t.slot_dice)
             nown += 1
         enemy_guns = 0
         for g in range(36):
@@ -648,7 +814,7 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
                              armour, si, loc_mask, keel_rolls, two_red, crew_n, crew_slot,
                              crew_kind, n_crew_kinds, trim_mask, band_wexpr, loc_lexpr,
                              t.gun_mask, t.gun_rep, t.band_range, t.nloc, j, i, m,
-                             st_destroyed[j], st_destroyed[i])
+                             st_destroyed[j], st_destroyed[i], t.slot_dice)
             nthreat += 1
     # what each end's score needs, as plain arrays: the loop below reads nothing else
     ne = w.near_q
@@ -698,7 +864,7 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
         w.ends, w.keep, nkeep, w.entered, not st_moved[i], t.pt_q[tab], t.pt_r[tab],
         t.pt_f[tab], t.geo_radius, t.geo, t.band_tab, i, t.shape[i],
         guns, nguns, placed, nown, nthreat, w.own_best, w.threat_best, w.per_gun,
-        w.earlier, ne, nr, nn, w.scores)
+        w.earlier, ne, nr, nn, w.scores, t.slot_arc)
     # one draw of the side's bot per end considered; the best score, ties by the highest draw
     chosen = -1
     top_draw = -1.0
@@ -749,17 +915,18 @@ def _screened_options(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, si
                            t.pt_r[tj, st_pos[j]] - ri, fi, t.pt_f[tj, st_pos[j]])
             if row < 0:
                 continue
-            for loc in range(t.nloc[i]):
-                code = t.geo[t.shape[i], t.shape[j], row, loc]
+            for arc in range(t.narc[i]):  # A3: the locations' arcs, then the turrets'
+                code = t.geo[t.shape[i], t.shape[j], row, arc]
                 if code < 0:
                     continue
                 if nhugs:
-                    code = _screened(t, st_pos, st_status, i, loc, j, code, hugs, nhugs)
+                    code = _screened(t, st_pos, st_status, i, arc, j, code, hugs, nhugs)
                     if code < 0:
                         continue
                 rng = code >> 6
                 struck = code & 63
-                for g in range(6 * loc, 6 * loc + 6):
+                for k in range(t.arc_ng[i, arc]):
+                    g = t.arc_gun[i, arc, k]
                     if not guns >> g & 1:
                         continue
                     band = t.band_tab[i, g, rng]
@@ -780,9 +947,23 @@ def _screened_options(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, si
 def _fire(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, st_fired: Arr,
           st_moved: Arr, i: int, g: int, j: int, tl: int, band: int, mt: Arr,
           mti: Arr) -> tuple[int, int]:
-    """``gunnery.apply_fire`` (``breach.roll``): the breach roll, rolled in the same order, each
-    die decided by the same ``primitives``. Returns the slot destroyed (-1: none) and whether
-    this attack broke the keel."""
+    """:func:`_fire_slots` with one slot die (the quick-start rules: the compiled
+    environment's call). Returns the slot destroyed (-1: none) and whether this attack broke
+    the keel."""
+    out, _, broke = _fire_slots(t, st_status, st_destroyed, st_circled, st_fired, st_moved, i,
+                                g, j, tl, band, mt, mti)
+    return out, broke
+
+
+@inline
+def _fire_slots(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, st_fired: Arr,
+                st_moved: Arr, i: int, g: int, j: int, tl: int, band: int, mt: Arr,
+                mti: Arr) -> tuple[int, int, int]:
+    """``gunnery.apply_fire`` (``breach.roll_attack``): the breach roll, rolled in the same
+    order, each die decided by the same ``primitives``; with A4's saturation a second slot
+    die on the same total, judged with the first one's slot gone (``breach.hits``; the
+    profile refuses more). Returns the slots destroyed by the first and the second die (-1:
+    none) and whether this attack broke the keel."""
     faces = t.faces
     nfaces = t.nfaces
     destroyed_i = st_destroyed[i]
@@ -797,11 +978,28 @@ def _fire(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, st_fired: 
     for k in range(t.loc_ndice[j, tl, m]):
         total += _roll(mt, mti, faces, nfaces, t.loc_dice[j, tl, m, k])
     total += P.trim_modifier(t.trim_mask[i], destroyed_i)
+    before = st_status[j]
+    out = _slot_die(t, st_status, st_destroyed, st_circled, j, tl, total, mt, mti)
+    second = -1
+    if t.slot_dice[i, g] > 1:
+        second = _slot_die(t, st_status, st_destroyed, st_circled, j, tl, total, mt, mti)
+    st_fired[i] |= 1 << g
+    broke = 1 if (before != KEEL_BROKEN and st_status[j] == KEEL_BROKEN) else 0
+    return out, second, broke
+
+
+@inline
+def _slot_die(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, j: int, tl: int,
+              total: int, mt: Arr, mti: Arr) -> int:
+    """``breach.judge``: one slot die on breach ``total`` against location ``tl`` of ship
+    ``j`` as it stands (slots circled by this attack's earlier dice count as destroyed, the
+    keel modifier with them; armour as the turn began). Returns the slot destroyed (-1:
+    none); a broken keel is marked."""
+    faces = t.faces
+    nfaces = t.nfaces
     first = 6 * tl
     every = st_destroyed[j] | st_circled[j]
-    before = st_status[j]
     flat = first + _roll(mt, mti, faces, nfaces, t.d6) - 1
-    out = -1
     hit = P.slot_result(total, t.breach[j, flat],
                         P.armour_bonus(t.armour[j, first:first + 6], st_destroyed[j] >> first),
                         bool(every >> flat & 1))
@@ -818,10 +1016,8 @@ def _fire(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, st_fired: 
                 st_status[j] = KEEL_BROKEN
     if hit == P.DESTROYED:
         st_circled[j] |= 1 << flat
-        out = flat
-    st_fired[i] |= 1 << g
-    broke = 1 if (before != KEEL_BROKEN and st_status[j] == KEEL_BROKEN) else 0
-    return out, broke
+        return flat
+    return -1
 
 
 # --- the turn ----------------------------------------------------------------------------------
@@ -899,10 +1095,11 @@ def _hug_active(t: Any, st_pos: Arr, st_status: Arr, a: int, b: int) -> bool:
 
 
 @jit
-def _screened(t: Any, st_pos: Arr, st_status: Arr, e: int, loc: int, j: int, code: int,
+def _screened(t: Any, st_pos: Arr, st_status: Arr, e: int, arc: int, j: int, code: int,
               hugs: Arr, nhugs: int) -> int:
-    """A7: the geometry code of ship ``e``'s location ``loc`` at ship ``j`` with the lines of
-    fire the hugs block taken out (``screening.screened_geometry``): the range to the
+    """A7: the geometry code of ship ``e``'s firing arc ``arc`` (a location's, or a turret's:
+    A3) at ship ``j`` with the lines of fire the hugs block taken out
+    (``screening.screened_geometry``): the range to the
     nearest hex of ``j`` in the arc whose line enters no hex of a screen, the locations
     struck unchanged; -1 when every such line is blocked."""
     screened = False
@@ -914,7 +1111,7 @@ def _screened(t: Any, st_pos: Arr, st_status: Arr, e: int, loc: int, j: int, cod
     if not screened:
         return code
     te = t.sh_table[e]
-    c = t.pt_cells[te, st_pos[e], t.whex[e, loc]]
+    c = t.pt_cells[te, st_pos[e], t.arc_hex[e, arc]]
     oq = t.cell_q[c]
     orr = t.cell_r[c]
     fe = t.pt_f[te, st_pos[e]]
@@ -924,7 +1121,7 @@ def _screened(t: Any, st_pos: Arr, st_status: Arr, e: int, loc: int, j: int, cod
         ct = t.pt_cells[tj, st_pos[j], h]
         dq = t.cell_q[ct] - oq
         dr = t.cell_r[ct] - orr
-        if not P.relative_sectors(dq, dr, fe) & t.arc[e, loc]:
+        if not _arc_code(dq, dr, fe) & t.arc_code[e, arc]:
             continue
         d = P.offset_distance(dq, dr)
         if best >= 0 and d >= best:
@@ -956,8 +1153,8 @@ def _screened(t: Any, st_pos: Arr, st_status: Arr, e: int, loc: int, j: int, cod
 def _fire_at(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled: Arr,
              st_moved: Arr, target: int, hugs: Arr, nhugs: int) -> float:
     """``greedy_commander._fire_at``: the best value of every enemy gun at ``target`` (its
-    attacks as gunnery lists them, screened by the hugs), summed gun by gun in slot order,
-    then enemy by enemy."""
+    attacks as gunnery lists them, screened by the hugs), summed gun by gun in gunnery's
+    order (A3: a turret's guns after the locations' arcs), then enemy by enemy."""
     total = 0.0
     for e in range(len(st_pos)):
         if st_pos[e] < 0 or st_status[e] == REMOVED or t.side[e] == t.side[target]:
@@ -973,15 +1170,16 @@ def _fire_at(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled:
         if row < 0:
             continue
         ship = 0.0
-        for loc in range(t.nloc[e]):
-            code = t.geo[t.shape[e], t.shape[target], row, loc]
+        for arc in range(t.narc[e]):  # A3: the locations' arcs, then the turrets'
+            code = t.geo[t.shape[e], t.shape[target], row, arc]
             if code < 0:
                 continue
             if nhugs:
-                code = _screened(t, st_pos, st_status, e, loc, target, code, hugs, nhugs)
+                code = _screened(t, st_pos, st_status, e, arc, target, code, hugs, nhugs)
                 if code < 0:
                     continue
-            for g in range(6 * loc, 6 * loc + 6):
+            for n in range(t.arc_ng[e, arc]):
+                g = t.arc_gun[e, arc, n]
                 if not guns >> g & 1:
                     continue
                 band = t.band_tab[e, g, code >> 6]
@@ -997,7 +1195,7 @@ def _fire_at(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled:
                                    t.loc_lexpr, e, g, band, target, tl,
                                    1 if st_moved[target] else 0, st_destroyed[e],
                                    st_destroyed[target] | st_circled[target],
-                                   st_destroyed[target])
+                                   st_destroyed[target], t.slot_dice[e, g])
                     if v > best:
                         best = v
                 ship += best
@@ -1195,7 +1393,8 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
                                        n_crew_kinds, trim_mask, band_wexpr, loc_lexpr, i, g,
                                        w.opts[o, 4], j, w.opts[o, 3],
                                        1 if st_moved[j] else 0, st_destroyed[i],
-                                       st_destroyed[j] | st_circled[j], st_destroyed[j])
+                                       st_destroyed[j] | st_circled[j], st_destroyed[j],
+                                       t.slot_dice[i, g])
                     d = _random(mt, mti, 1 + side)
                     if chosen < 0 or value > best_value or (value == best_value
                                                              and d > best_draw):
@@ -1207,9 +1406,19 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
                 i = w.opts[chosen, 0]
                 g = w.opts[chosen, 1]
                 j = w.opts[chosen, 2]
-                out, broke = _fire(t, st_status, st_destroyed, st_circled, st_fired, st_moved,
-                                   i, g, j, w.opts[chosen, 3], w.opts[chosen, 4], mt, mti)
-                if nlog < len(log):  # the caller checks nlog against its room
+                out, second, broke = _fire_slots(t, st_status, st_destroyed, st_circled,
+                                                 st_fired, st_moved, i, g, j, w.opts[chosen, 3],
+                                                 w.opts[chosen, 4], mt, mti)
+                if second >= 0:  # A4 saturation: a row for each slot, the keel after both
+                    if nlog < len(log):  # the caller checks nlog against its room
+                        log[nlog, 0] = i
+                        log[nlog, 1] = g
+                        log[nlog, 2] = j
+                        log[nlog, 3] = out
+                        log[nlog, 4] = 0
+                    nlog += 1
+                    out = second
+                if nlog < len(log):
                     log[nlog, 0] = i
                     log[nlog, 1] = g
                     log[nlog, 2] = j

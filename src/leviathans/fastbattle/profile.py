@@ -74,13 +74,14 @@ def refusal(setup: Any, bots: Mapping[str, str]) -> str | None:
                         f"{entry.ruling}) is an 8 Nations slot: not covered")
         if len(ship.locations) > 6:
             return f"{ship.name} has more than 6 locations"
-        # the weapon marks in play (Commander rules)
-        if len(ship.firing_arcs) > len(ship.locations):
-            return f"{ship.name} has turrets in play (A3): not covered"
+        # the weapon marks in play (Commander rules): A3's turrets are covered (their firing
+        # arcs are in the loop's geometry), A4's bracket guns are not
         if ship.bracket_mask:
             return f"{ship.name} has bracket guns in play (A4): not covered"
-        if any(n > 1 for n in ship.slot_dice):
-            return f"{ship.name} has saturation in play (A4): not covered"
+        # A4 saturation: two slot dice a gun are covered, more are not (none on the cards)
+        if any(n > 2 for n in ship.slot_dice):
+            return (f"{ship.name} has saturation of more than two slot dice in play (A4): "
+                    "not covered")
         if ship.steering != (0, 0) or ship.slips != (0, 0):
             return f"{ship.name} has steering gear or slip shafts in play (A8): not covered"
         for flat, slot in enumerate(ship.slots):

@@ -55,7 +55,8 @@ class Tables(NamedTuple):
     band_range: Any  # [ship, slot, short/long] range, -1 if no such band
     band_tab: Any  # [ship, slot, range] band: 0 short, 1 long, 2 beyond reach (R5)
     band_wexpr: Any  # [ship, slot, band] weapon dice number
-    gun_rep: Any  # [ship, slot] the first gun of its location with the same dice (same values)
+    gun_rep: Any  # [ship, slot] the first gun of its location with the same dice and slot dice
+    # (same values)
     band_ndice: Any
     band_dice: Any  # [ship, slot, band, k] die numbers, in the order rolled
     loc_lexpr: Any  # [ship, location, stationary/moved] location dice number
@@ -102,8 +103,14 @@ class Tables(NamedTuple):
     rep_shift: Any  # [ship] added to both targets (the Captain's Manual option, else 0)
     never_rep: Any  # [ship] slots no repair mends
     worth_two: Any  # [ship] slots the greedy bot values twice in repair (gun, torpedo, engine)
-    whex: Any  # [ship, location] the location's weapon hex (its number in the footprint)
-    arc: Any  # [ship, location] the location's arc (sectors)
+    # --- A3: firing arcs (``ShipSpec.firing_arcs``: the locations' arcs, then the turrets') ---
+    narc: Any  # [ship] firing arcs
+    arc_hex: Any  # [ship, arc] the arc's weapon hex (its number in the footprint)
+    arc_code: Any  # [ship, arc] the arc's code (sectors, and the half sectors of A3)
+    arc_ng: Any  # [ship, arc] the gun batteries firing into the arc (``ShipSpec.arc_guns``)
+    arc_gun: Any  # [ship, arc, k] their flat slot numbers, in the engine's order
+    slot_arc: Any  # [ship, slot] the firing arc a gun fires into (its location's or a turret's)
+    slot_dice: Any  # [ship, slot] A4 saturation: the slot dice a gun's attack rolls (1 or 2)
 
 
 class Work(NamedTuple):
@@ -266,13 +273,16 @@ def build_tables(setup: GameSetup) -> Tables:
             children_list.append((table, spec.enter_before_turn))
         sh_children[i] = children[key]
 
+    slot_dice = np.ones((n, 36), dtype=I64)
+    for i, spec in enumerate(ships):
+        slot_dice[i, :len(spec.slot_dice)] = spec.slot_dice
     gun_rep = np.tile(np.arange(36, dtype=I64), (n, 1))
     for i, spec in enumerate(ships):
         for flat in range(len(spec.slots)):
             if not spec.gun_mask >> flat & 1:
                 continue
             for other in range(6 * (flat // 6), flat):
-                if spec.gun_mask >> other & 1 and all(
+                if spec.gun_mask >> other & 1 and slot_dice[i, other] == slot_dice[i, flat] and all(
                         (band_range[i, other, b] < 0) == (band_range[i, flat, b] < 0)
                         and band_wexpr[i, other, b] == band_wexpr[i, flat, b] for b in range(2)):
                     gun_rep[i, flat] = other
@@ -349,12 +359,19 @@ def build_tables(setup: GameSetup) -> Tables:
     shp_type = np.array([s.type for s in shp], dtype=I64)
     shp_nloc = np.array([len(s.locations) for s in shp], dtype=I64)
     shp_whex, shp_arc, shp_group = z(ns, 6), z(ns, 6), z(ns, 6)
+    # A3: the attacker's firing arcs (its locations' arcs, then its turrets')
+    most_arcs = max((len(s.firing_arcs) for s in shp), default=1)
+    shp_narc, shp_ahex, shp_acode = z(ns), z(ns, most_arcs), z(ns, most_arcs)
     for k, s in enumerate(shp):
         groups: dict[str, int] = {}
         for li, name in enumerate(s.locations):
             shp_whex[k, li] = s.weapon_hex[li]
             shp_arc[k, li] = s.arc[li]
             shp_group[k, li] = _numbered(groups, name.removeprefix("fore-").removeprefix("aft-"))
+        shp_narc[k] = len(s.firing_arcs)
+        for a, (hx, code) in enumerate(s.firing_arcs):
+            shp_ahex[k, a] = hx
+            shp_acode[k, a] = code
     longest_range = 3 * radius + 8  # more than any distance inside the geometry box
     band_tab = np.full((n, 36, longest_range), 2, dtype=I64)
     for i, spec in enumerate(ships):
@@ -370,7 +387,8 @@ def build_tables(setup: GameSetup) -> Tables:
         if len(_GEOMETRY) >= 64:  # bounded: a few shapes, a few radii
             _GEOMETRY.clear()
         geo = _GEOMETRY[geo_key] = kernel.build_geometry(radius, shp_len, shp_type, shp_nloc,
-                                                         shp_whex, shp_arc, shp_group)
+                                                         shp_whex, shp_arc, shp_group, shp_narc,
+                                                         shp_ahex, shp_acode)
     keel_rolls = np.array(reach_counts(TWO_RED), dtype=I64)
     arms = np.array([spec.arms_mask for spec in ships], dtype=I64)
     ebt = np.array([spec.enter_before_turn for spec in ships], dtype=I64)
@@ -379,6 +397,7 @@ def build_tables(setup: GameSetup) -> Tables:
         pt_left[k, :len(tb)] = tb.left
         pt_right[k, :len(tb)] = tb.right
     mp_cap = np.array([spec.mp_cap for spec in ships], dtype=I64)
+    firing = _firing_arrays(setup)
     return Tables(side, ship_type, length, nloc, shape, si, gun, miss, trim, loc_mask, breach,
                   armour, eng, mp_cap, crew_n, crew_slot, crew_kind, crew_die, len(cl), band_range,
                   band_tab, band_wexpr, gun_rep, band_ndice, band_dice, loc_lexpr, loc_ndice,
@@ -386,11 +405,30 @@ def build_tables(setup: GameSetup) -> Tables:
                   TWO_RED.outcomes(), reach, sh_table, sh_children, pt_n, pt_q, pt_r, pt_f,
                   pt_fwd, pt_edge, pt_cells, cell_q, cell_r, kids, rank, bits, radius, geo,
                   arms, ebt, pt_left, pt_right, rep[0], rep[1], rep[2], rep[3], rep[4], rep[5],
-                  rep[6], rep[7], rep[8], rep[9],
-                  np.array([list(spec.weapon_hex) + [0] * (6 - len(spec.locations))
-                            for spec in ships], dtype=I64),
-                  np.array([list(spec.arc) + [0] * (6 - len(spec.locations))
-                            for spec in ships], dtype=I64))
+                  rep[6], rep[7], rep[8], rep[9], *firing, slot_dice)
+
+
+def _firing_arrays(setup: GameSetup) -> tuple[Any, Any, Any, Any, Any, Any]:
+    """A3: each ship's firing arcs (weapon hex, code), the guns firing into each in the
+    engine's order (``ShipSpec.arc_guns``), and each gun's arc (``ShipSpec.slot_arc``)."""
+    ships = setup.ships
+    n = len(ships)
+    most = max((len(spec.firing_arcs) for spec in ships), default=1) or 1
+    narc = np.zeros(n, dtype=I64)
+    arc_hex, arc_code = np.zeros((n, most), dtype=I64), np.zeros((n, most), dtype=I64)
+    arc_ng, arc_gun = np.zeros((n, most), dtype=I64), np.zeros((n, most, 36), dtype=I64)
+    slot_arc = np.zeros((n, 36), dtype=I64)
+    for i, spec in enumerate(ships):
+        narc[i] = len(spec.firing_arcs)
+        for a, (hx, code) in enumerate(spec.firing_arcs):
+            arc_hex[i, a] = hx
+            arc_code[i, a] = code
+            guns = spec.arc_guns[a]
+            arc_ng[i, a] = len(guns)
+            arc_gun[i, a, :len(guns)] = guns
+        for flat, a in enumerate(spec.slot_arc):
+            slot_arc[i, flat] = a
+    return narc, arc_hex, arc_code, arc_ng, arc_gun, slot_arc
 
 
 #: A9: the slots whose repair the greedy bot values twice (``bots.greedy._WORTH_TWICE``)
