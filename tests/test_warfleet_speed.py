@@ -260,6 +260,10 @@ def test_an_enemy_ship_keeps_what_it_worked_out_when_it_moves(
     new facing is asked afresh; a hit (other damage) starts afresh."""
     setup = load_scenario("fleet-action")
     spec = next(s for s in setup.ships if any(g.turret for g in s.guns) and s.stern is not None)
+    # the scenario's setup is shared by every game of it (parsed once): a test before this one
+    # may have worked this very ship out already
+    gw._enemy.cache_clear()
+    gw._enemy_ship.cache_clear()
     dice = spec.guns[0].attack.short.dice
     weighed = _Count(gw.hit_chance)
     monkeypatch.setattr(gw, "hit_chance", weighed)
