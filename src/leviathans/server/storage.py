@@ -712,12 +712,6 @@ _AFTER_PG = ("SELECT seq, action, rolls, created FROM actions WHERE game_id = %s
              "ORDER BY seq")
 
 
-def _append_args(row: ActionRow, outcome_json: str | None, human: str | None) -> tuple[Any, ...]:
-    """:data:`_APPEND`'s parameters for a checked action."""
-    return (row.game_id, row.seq, row.action, _dump_rolls(row.rolls, "rolls"),
-            row.created.astimezone(UTC), outcome_json, human, step_note(row))
-
-
 def _appended(row: ActionRow, human: str | None, found: Any) -> None:
     """Raise what :meth:`Storage.append_action` raises if :data:`_APPEND` (answering ``found``:
     the game's status, its last step, the seat's kind, whether it stored) stored nothing."""
@@ -732,23 +726,12 @@ def _appended(row: ActionRow, human: str | None, found: Any) -> None:
     raise StorageError(f"game {row.game_id!r}: action {row.seq} was not stored")  # never
 
 
-def _claim_args(game_id: str, seq: int, holder: str, lease: float) -> dict[str, Any]:
-    return {"gid": game_id, "seq": seq, "holder": holder, "lease": float(lease)}
-
-
 def _claimed(found: Any) -> float:
     """:meth:`Storage.claim_bot_turn`'s answer from :data:`_CLAIM`'s."""
     taken, left = found
     if taken:
         return 0.0
     return 0.05 if left is None else max(float(left), 0.001)
-
-
-def _after_rows(game_id: str, found: list[Any]) -> list[ActionRow]:
-    """:data:`_AFTER_PG`'s rows as actions."""
-    return [ActionRow(game_id, n, action, _load_rolls(rolls, f"game {game_id!r}: action {n}"),
-                      created.astimezone(UTC))
-            for n, action, rolls, created in found]
 
 
 # --- SQL ------------------------------------------------------------------------------------
@@ -890,12 +873,6 @@ def _parse_url(url: str) -> sa.URL:
 
 def _shown(url: sa.URL) -> str:
     return url.render_as_string(hide_password=True)
-
-
-def _first_line(exc: BaseException) -> str:
-    """The driver's own words, first line only."""
-    first = str(exc).strip().splitlines()
-    return first[0] if first else type(exc).__name__
 
 
 def _reason(exc: SQLAlchemyError) -> str:
@@ -1325,7 +1302,9 @@ class SqlStorage:
         except psycopg.Error as exc:
             if conn.closed or conn.broken:
                 self._engine.pool._invalidate(pooled, exc)
-            raise StorageError(f"{self}: {what}: {_first_line(exc)}") from exc
+            first = str(exc).strip().splitlines()
+            raise StorageError(f"{self}: {what}: {first[0] if first else type(exc).__name__}"
+                               ) from exc
         finally:
             pooled.close()
 
@@ -1368,7 +1347,9 @@ class SqlStorage:
 
         try:
             with self._driver(what, single=True) as cursor:
-                found = cursor.execute(_APPEND, _append_args(row, outcome_json, human)).fetchone()
+                found = cursor.execute(_APPEND, (
+                    row.game_id, row.seq, row.action, _dump_rolls(row.rolls, "rolls"),
+                    row.created.astimezone(UTC), outcome_json, human, step_note(row))).fetchone()
         except psycopg.IntegrityError as exc:  # the row lock makes this unlikely
             raise Conflict(f"game {row.game_id!r}: action {row.seq} is already taken") from exc
         _appended(row, human, found)
@@ -1378,7 +1359,10 @@ class SqlStorage:
         if self._pg:
             with self._driver(what, single=True) as cursor:
                 found = cursor.execute(_AFTER_PG, (game_id, seq)).fetchall()
-            return _after_rows(game_id, found)
+            return [ActionRow(game_id, n, action,
+                              _load_rolls(rolls, f"game {game_id!r}: action {n}"),
+                              created.astimezone(UTC))
+                    for n, action, rolls, created in found]
         with self._connect(what) as conn:
             rows = conn.execute(_AFTER, {"gid": game_id, "seq": seq}).all()
         return [_action_from(r) for r in rows]
@@ -1390,7 +1374,8 @@ class SqlStorage:
             try:
                 with self._driver(f"claiming a bot's turn in game {game_id!r}",
                                   single=True) as cursor:
-                    found = cursor.execute(_CLAIM, _claim_args(game_id, seq, holder, lease)
+                    found = cursor.execute(_CLAIM, {"gid": game_id, "seq": seq,
+                                                    "holder": holder, "lease": float(lease)}
                                            ).fetchone()
             except psycopg.IntegrityError:  # no such game (its foreign key)
                 return 0.05

@@ -57,6 +57,14 @@ def _deploy_actions(board: Board, side: str, length: int, ship: str
                  for bow, facing in placements(board, side, length))
 
 
+def _unplaced(state: GameState, side: str) -> Iterator[tuple[tuple[Deploy, frozenset[Hex]], ...]]:
+    """Each of ``side``'s ships not yet placed: its deployments with the hexes each covers."""
+    board = state.setup.board
+    for spec, s in zip(state.setup.ships, state.ships, strict=True):
+        if spec.side == side and s.bow is None:
+            yield _deploy_actions(board, side, spec.length, spec.name)
+
+
 def legal_deployments(state: GameState) -> Iterator[Deploy]:
     side = side_to_deploy(state)
     if side is None:
@@ -65,12 +73,8 @@ def legal_deployments(state: GameState) -> Iterator[Deploy]:
     # one tuple, handed over whole (issue 18.1: the state keeps it without a generator step
     # for each of hundreds of placements)
     found: list[Deploy] = []
-    for spec, s in zip(state.setup.ships, state.ships, strict=True):
-        if spec.side != side or s.bow is not None:
-            continue
-        found.extend(action for action, hexes in _deploy_actions(state.setup.board, side,
-                                                                 spec.length, spec.name)
-                     if occupied.isdisjoint(hexes))
+    for table in _unplaced(state, side):
+        found.extend(action for action, hexes in table if occupied.isdisjoint(hexes))
     return iter(tuple(found))
 
 
@@ -81,13 +85,8 @@ def first_deployment(state: GameState) -> Deploy | None:
     if side is None:
         return None
     occupied = _occupied(state)
-    for spec, s in zip(state.setup.ships, state.ships, strict=True):
-        if spec.side != side or s.bow is not None:
-            continue
-        for action, hexes in _deploy_actions(state.setup.board, side, spec.length, spec.name):
-            if occupied.isdisjoint(hexes):
-                return action
-    return None
+    return next((action for table in _unplaced(state, side) for action, hexes in table
+                 if occupied.isdisjoint(hexes)), None)
 
 
 def why_illegal(state: GameState, action: Deploy) -> str | None:
