@@ -128,7 +128,7 @@ def test_board_view_frames_zooms_pans_and_names(page: Page, server: str, shots: 
     for _ in range(3):  # most of the first turn's moves: the fleets close in
         g.move_towards("2011")
     page.goto(g.url)
-    page.wait_for_selector("g.ship", timeout=TIMEOUT)
+    page.wait_for_selector("body[data-live]", state="attached", timeout=TIMEOUT)
     # the map's own box, against the view's: the page opens on less than the whole map
     full = page.evaluate("() => { const b = document.querySelector('#board g.hexes').getBBox();"
                          " return [b.x, b.y, b.width, b.height]; }")
@@ -239,6 +239,34 @@ def test_deployment_by_pointing(page: Page, server: str, shots: Shots) -> None:
     expect(page.locator("#log")).to_contain_text(f"{ship} deploys at {bow} facing SE")
     expect(page.locator(f"g.ship[data-ship='{ship}']")).to_have_attribute(
         "data-hexes", " ".join(hints[f"{ship}@{bow}:SE"]["hexes"]))
+
+
+# Counts the drawings put in the board (each render replaces the board's SVG), from the start.
+_COUNT_DRAWINGS = """
+document.addEventListener("DOMContentLoaded", () => {
+  window.__drawings = 0;
+  new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
+    if (n.nodeName === "svg") window.__drawings += 1; })
+    .observe(document.getElementById("board"), { childList: true });
+});
+"""
+
+
+def test_the_live_state_is_not_drawn_twice(page: Page, server: str) -> None:
+    """The state pushed when the page connects is the one it loaded: the board is drawn once,
+    so what the player began in between (a ship picked) stands, and a test reading the board
+    does not read a drawing being replaced. A step made afterwards is drawn."""
+    g = deployed_hotseat(server)
+    page.add_init_script(_COUNT_DRAWINGS)
+    page.goto(g.url)
+    seq = g.state()["seq"]
+    page.wait_for_selector(f"body[data-live='{seq}']", state="attached", timeout=TIMEOUT)
+    page.wait_for_timeout(300)  # a second drawing, if any, has come by now
+    assert page.evaluate("() => window.__drawings") == 1
+    g.move_towards("2011")
+    page.wait_for_selector(f"body[data-live='{g.state()['seq']}']", state="attached",
+                           timeout=TIMEOUT)
+    assert page.evaluate("() => window.__drawings") >= 2
 
 
 def deployed_hotseat(server: str) -> ApiGame:

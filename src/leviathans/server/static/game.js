@@ -46,8 +46,12 @@ function connect() {
   ws.onmessage = (m) => {
     const msg = JSON.parse(m.data);
     if (msg.type === "state") {
-      data = msg;
-      if (!pending && data.seq >= awaited) render();
+      // the state the page already shows (the push on connecting repeats the load's) is not
+      // drawn again: a redraw would drop what the player has begun (a ship picked, a ruler)
+      if (!sameState(msg)) {
+        data = msg;
+        if (!pending && data.seq >= awaited) render();
+      }
       document.body.dataset.live = data.seq;  // the live state has come (tests wait for it)
     }
     else if (msg.type === "error") { firstError = firstError || msg.error; answered(); }
@@ -59,6 +63,14 @@ function connect() {
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   };
+}
+
+// The pushed payload is the one shown: same step, and the same in every field but its type.
+function sameState(msg) {
+  if (!data || data.seq !== msg.seq) return false;
+  const { type, ...payload } = msg;
+  const { type: shownType, ...shown } = data;
+  return JSON.stringify(payload) === JSON.stringify(shown);
 }
 
 function setConn(text) { document.getElementById("conn").textContent = text; }
