@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import time
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import Shots
@@ -72,18 +72,28 @@ def settled(page: Page) -> None:
         " return !m || m.textContent !== '…'; }", timeout=TIMEOUT)
 
 
+def offered(button: Locator) -> bool:
+    """The button is on the page and enabled. Found, then gone before it is read (a newer
+    state came and the panel moved on, likelier on a loaded machine), it counts as not
+    offered: the caller looks at the page again."""
+    try:
+        return button.count() > 0 and not button.is_disabled(timeout=5_000)
+    except PlaywrightTimeoutError:
+        return False
+
+
 def move_flat_out(page: Page, steps: int = 99) -> None:
     """Plan the move of the ship due to move forward as far as it may, then confirm it (and
     when the page asks, because the move ends on the half-hex ring, make it all the same)."""
     for _ in range(steps):
         settled(page)
         forward = page.locator("#forward")
-        if forward.count() == 0 or forward.is_disabled():
+        if not offered(forward):
             break
         forward.click()
     settled(page)
     end = page.locator("#end-move")
-    if end.count() and not end.is_disabled():
+    if offered(end):
         try:
             end.click(timeout=5_000)
         except PlaywrightTimeoutError:
