@@ -137,6 +137,40 @@ def test_a_torpedo_batch_equals_the_engine() -> None:
                              5, range(8))
 
 
+def test_continues_with_torpedoes_launched_as_the_engine() -> None:
+    """From the middle of a battle (a ship about to move with this turn's torpedoes launched
+    and not resolved yet, or gunnery about to start after they resolved) the loop plays on
+    as the engine and the two greedy bots would."""
+    from leviathans.fastbattle import continue_greedy_battle, resumable
+
+    setup = load_setup(_matchup(["HML Tiger", "HML Malay"], ["Aries", "HML Tiger"]))
+    dice = SeededDice(3)
+    bots = {"british": GreedyBot(31), "french": GreedyBot(32)}
+    state = get_ruleset("airfleet").new_game(setup, dice)
+    taken: list[Any] = []
+    pending = 0
+    while state.outcome is None:
+        torps = state.torpedoes
+        waiting = torps is not None and state.phase == Phase.MOVEMENT \
+            and len(torps.launched) > torps.resolved
+        if resumable(state) and state.turn >= 2 and (waiting or state.phase == Phase.GUNNERY):
+            copies = [random.Random() for _ in range(3)]
+            for copy, rng in zip(copies, [dice.generator, bots["british"].generator,
+                                          bots["french"].generator], strict=True):
+                copy.setstate(rng.getstate())
+            taken.append(continue_greedy_battle(state, copies[0], copies[1:]))
+            pending += waiting
+        player = state.to_move
+        assert player is not None
+        state = state.apply(bots[player].choose(state), dice)
+    assert taken and pending
+    for result in taken:
+        fast = result.state
+        assert (fast.turn, fast.outcome) == (state.turn, state.outcome)
+        for a, b in zip(fast.ships, state.ships, strict=True):
+            assert (a.bow, a.facing, a.destroyed) == (b.bow, b.facing, b.destroyed)
+
+
 # --- the parts, at every point of engine battles ---------------------------------------------
 
 
