@@ -24,9 +24,10 @@ On one core (the process is pinned to one CPU where the OS allows it):
   (``BENCH_BALANCE_CARDS`` cards, ``BENCH_BALANCE_GAMES`` games a pairing, 2 workers), and the
   whole catalog's time extrapolated from it (every pairing of the 146 cards);
 * issue 18.3 (``commander-loop``): Commander-rules greedy battles (HML Monitors, two a side;
-  then the turret cards SML Pommern and SML Preußen, A3 and A4's saturation; ramming off:
-  what the compiled loop covers at that level) through the engine and through the compiled
-  loop, the same battles in turn in one process, CPU time, and their ratio;
+  then the turret cards SML Pommern and SML Preußen, A3 and A4's saturation; then HML Tigers
+  and Monitors, A5's torpedoes, alone as ``commander-torpedoes``; ramming off: what the
+  compiled loop covers at that level) through the engine and through the compiled loop, the
+  same battles in turn in one process, CPU time, and their ratio;
 * the baseline: python-chess random playouts (list the legal moves, pick one, push), plies
   per second, measured in the same run.
 """
@@ -46,7 +47,8 @@ SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 #: measures to run, separated by commas (default all): chess, airfleet (with the Commander
 #: line), env (the AEC and the batched environments), env-fast (the compiled batched
 #: environment), greedy, starship, warfleet,
-#: warfleet-random, bots, simulate, simulate-cli, balance, commander-loop (the air-fleet,
+#: warfleet-random, bots, simulate, simulate-cli, balance, commander-loop (its torpedo line
+#: alone: commander-torpedoes) (the air-fleet,
 #: environment, starship and War Fleet lines measure chess too, for their ratios)
 ONLY = {m.strip() for m in os.environ.get("BENCH_ONLY", "").split(",") if m.strip()}
 
@@ -219,15 +221,24 @@ def _quickstart(turn_limit: int) -> Any:
 
 def commander_loop(seconds: float) -> None:
     """Issue 18.3: the same Commander-rules greedy battles (``fastbattle.profile`` covers
-    them: catalog cards with no bracket gun, torpedo or steering gear, ramming off) through
+    them: catalog cards with no bracket gun or steering gear, ramming off) through
     the engine and through the compiled loop, in turn (engine, loop, engine, loop ...) so
     both see the same machine, in CPU time; battles per CPU second each way and the ratio:
-    cards with no weapon mark, then cards with turrets and saturation (A3, A4)."""
+    cards with no weapon mark, then cards with turrets and saturation (A3, A4), then cards
+    with torpedoes (A5)."""
     _commander_both_ways(seconds, ["HML Monitor"] * 2, ["HML Monitor"] * 2,
                          "HML Monitors 2 v 2")
     _commander_both_ways(seconds, ["SML Pommern", "SML Preußen"],
                          ["SML Preußen", "SML Pommern"],
                          "SML Pommern + Preußen 2 v 2, turrets and saturation")
+    commander_torpedoes(seconds)
+
+
+def commander_torpedoes(seconds: float) -> None:
+    """:func:`commander_loop`'s line of A5's torpedoes: HML Tiger (the catalog's torpedo card
+    the loop covers as printed) with an HML Monitor, two a side."""
+    _commander_both_ways(seconds, ["HML Tiger", "HML Monitor"], ["HML Monitor", "HML Tiger"],
+                         "HML Tiger + Monitor 2 v 2, torpedoes")
 
 
 def _commander_both_ways(seconds: float, british: list[str], french: list[str],
@@ -563,6 +574,8 @@ def main() -> int:
         bots_on_cores(SECONDS)
     if wanted("commander-loop"):
         commander_loop(SECONDS)
+    elif wanted("commander-torpedoes"):
+        commander_torpedoes(SECONDS)
     if wanted("simulate"):
         if every_cpu:
             os.sched_setaffinity(0, set(every_cpu))  # the workers inherit this process's CPUs

@@ -3,11 +3,14 @@ test checks that each line is printed with a rate, not what the rate is)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,3 +37,18 @@ def test_the_bench_answers_help_without_running() -> None:
                               capture_output=True, text=True, timeout=30, check=False)
         assert done.returncode == code, done.stderr
         assert "BENCH_ONLY" in done.stdout and "measure" in done.stdout
+
+
+def test_the_bench_measures_torpedo_battles_both_ways(capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    """``commander-loop``'s torpedo line (A5 in the compiled loop, issue 18.3): the same
+    battles through the engine and the loop, each way's rate and the ratio printed."""
+    spec = importlib.util.spec_from_file_location("bench_script", ROOT / "bench" / "bench.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.commander_torpedoes(0.1)
+    found = [x for x in capsys.readouterr().out.splitlines() if "torpedoes" in x]
+    assert len(found) == 1, found
+    assert re.search(r"engine +[\d.]+ battles/CPU s, compiled loop +[\d.]+ battles/CPU s "
+                     r"\([\d.]+x\)", found[0]), found[0]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -98,8 +98,8 @@ def play_greedy_battle(setup: GameSetup, dice_seed: int, bot_seeds: Mapping[str,
         player = state.to_move
         assert player is not None
         action = bots[player].choose(state)
-        assert isinstance(action, AirAction)
-        state = state.apply(action, dice)
+        # (A5's launches are a phase's own actions, not in AirAction: the phase checks them)
+        state = state.apply(cast(AirAction, action), dice)
         seen.extend(state.events)
     if events is not None:
         events.extend(seen)
@@ -168,6 +168,12 @@ def continue_greedy_battle(state: GameState, dice: random.Random,
         for k, group in enumerate(state.groups):
             groups[k] = sides.index(group[0]), group[1]
         ngroups = len(state.groups)
+    w.torp_n[0] = 0  # A5: this turn's torpedoes still to resolve (launched before movement)
+    if state.phase == Phase.MOVEMENT and state.torpedoes is not None:
+        for torp in state.torpedoes.launched[state.torpedoes.resolved:]:
+            w.torps[w.torp_n[0]] = (torp.ship, torp.slot, torp.launch.q, torp.launch.r,
+                                    torp.target.q, torp.target.r)
+            w.torp_n[0] += 1
     options = setup.options
     limit = options.turn_limit
     log, lost = w.log, w.lost

@@ -1324,6 +1324,302 @@ def _repairs(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, before: Arr
                 st_destroyed[chosen] &= ~(1 << c_slot)
 
 
+# --- A5: torpedoes (the Commander rules) -------------------------------------------------------
+
+
+@inline
+def _torpedo_value(t: Any, i: int, f: int, j: int, tl: int, moved_j: int,
+                   destroyed_j: int) -> float:
+    """What torpedo ``f`` of ship ``i`` striking location ``tl`` of ``j`` is worth to the
+    greedy bot (``greedy_torpedoes._worth`` of ``torpedo_odds``: expected slots destroyed +
+    ``KEEL_VALUE`` times the keel's chance): the torpedo's dice, no crew die, no trim
+    modifier, the location's dice (go or stop), the nearest floats to the exact odds."""
+    w = t.tp_wexpr[i, f]
+    crew = t.n_crew_kinds  # none (A5)
+    lx = t.loc_lexpr[j, tl, moved_j]
+    first = 6 * tl
+    expected, keel = P.location_value(
+        t.rc[w, crew, lx, :t.rtop[w, crew, lx] + 1], t.routs[w, crew, lx],
+        t.breach[j, first:first + 6],
+        P.armour_bonus(t.armour[j, first:first + 6], destroyed_j >> first), 0,
+        (destroyed_j >> first) & 0b111111, t.keel_rolls,
+        t.si[j] - P.keel_modifier(destroyed_j, t.loc_mask[j, tl]), t.two_red_outcomes)
+    value: float = expected + KEEL_VALUE * keel
+    return value
+
+
+@jit
+def _torpedo_meets(t: Any, st_pos: Arr, st_status: Arr, launcher: int, lq: int, lr: int,
+                   aq: int, ar: int, met: Arr) -> int:
+    """``torpedoes.meets``: the ships the line from the launch hex (lq, lr) to the target
+    hex (aq, ar) meets first (``hexlines.first_met``: the smallest point along the line at
+    which it enters a hex of theirs, the launch hex itself not counted; several at one
+    point: a tie), by number into ``met``; never the launcher, nor a ship on the launch
+    hex. Returns how many."""
+    dq = aq - lq
+    dr = ar - lr
+    n = 0
+    best_num = 0
+    best_den = 1
+    for j in range(len(st_pos)):
+        if j == launcher or not _afloat(st_pos, st_status, j):
+            continue
+        tj = t.sh_table[j]
+        on = False
+        for h in range(t.length[j]):
+            c = t.pt_cells[tj, st_pos[j], h]
+            if t.cell_q[c] == lq and t.cell_r[c] == lr:
+                on = True
+        if on:
+            continue
+        num = -1
+        den = 1
+        for h in range(t.length[j]):
+            c = t.pt_cells[tj, st_pos[j], h]
+            q = t.cell_q[c] - lq
+            r = t.cell_r[c] - lr
+            span = _line_span(-q, -r, q + r, dq, dr, -dq - dr)
+            if span is None:
+                continue
+            a, b = span
+            if a == 0:
+                continue  # the launch hex: the line has not left it yet
+            if num < 0 or a * den < num * b:
+                num = a
+                den = b
+        if num < 0:
+            continue
+        if n == 0 or num * best_den < best_num * den:
+            n = 0
+            best_num = num
+            best_den = den
+        elif num * best_den > best_num * den:
+            continue
+        met[n] = j
+        n += 1
+    return n
+
+
+@jit
+def _torpedo_options(t: Any, st_pos: Arr, lq: int, lr: int, met: Arr, nmet: int,
+                     opts: Arr) -> int:
+    """``torpedoes.strike_options``: each ship met first, in its damage arcs holding the
+    launch hex (``geometry.damage_locations``; a Type 4's side: fore and aft), as rows
+    (ship, location) of ``opts``. Returns how many."""
+    n = 0
+    for m in range(nmet):
+        j = met[m]
+        tj = t.sh_table[j]
+        p = st_pos[j]
+        fj = t.pt_f[tj, p]
+        found = 0
+        for tl in range(t.nloc[j]):
+            c = t.pt_cells[tj, p, t.loc_whex[j, tl]]
+            if P.relative_sectors(lq - t.cell_q[c], lr - t.cell_r[c], fj) & t.loc_arc[j, tl]:
+                found |= 1 << tl
+        if t.ship_type[j] == 4:
+            groups = 0
+            for tl in range(t.nloc[j]):
+                if found >> tl & 1:
+                    groups |= 1 << t.loc_group[j, tl]
+            for tl in range(t.nloc[j]):
+                if groups >> t.loc_group[j, tl] & 1:
+                    found |= 1 << tl
+        for tl in range(t.nloc[j]):
+            if found >> tl & 1:
+                opts[n, 0] = j
+                opts[n, 1] = tl
+                n += 1
+    return n
+
+
+@jit
+def _enemy_hexes(t: Any, st_pos: Arr, st_status: Arr, side: int, hexes: Arr) -> int:
+    """The hexes of the ships afloat not of ``side`` into ``hexes``, by column then row (the
+    order the engine lists a torpedo's targets in, ``torpedoes._launches``). Returns how
+    many."""
+    ne = 0
+    for j in range(len(st_pos)):
+        if not _afloat(st_pos, st_status, j) or t.side[j] == side:
+            continue
+        tj = t.sh_table[j]
+        for h in range(t.length[j]):
+            c = t.pt_cells[tj, st_pos[j], h]
+            q = t.cell_q[c]
+            r = t.cell_r[c]
+            at = ne
+            while at > 0 and (hexes[at - 1, 0] > q
+                              or (hexes[at - 1, 0] == q and hexes[at - 1, 1] > r)):
+                hexes[at, 0] = hexes[at - 1, 0]
+                hexes[at, 1] = hexes[at - 1, 1]
+                at -= 1
+            hexes[at, 0] = q
+            hexes[at, 1] = r
+            ne += 1
+    return ne
+
+
+@jit
+def _launch_options(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr,
+                    st_moved: Arr, side: int, ne: int) -> int:
+    """The launches the greedy bot weighs (``greedy_torpedoes.best_launch``): of each intact
+    torpedo of the side not launched this turn (``w.launched``), in the engine's order (ship,
+    slot, target), each at a hex of an enemy ship (``w.tp_hexes[:ne]``) in its arc and
+    range, as rows (ship, slot, hex) of ``w.tp_launch`` and their worth in ``w.tp_worth``:
+    the best strike of its line as the ships stand (``strike_worth``: a friendly ship met
+    first counts against it; 0 for none). Returns how many; -1 if no torpedo of the side may
+    launch (the engine then passes the side without asking its bot)."""
+    nships = len(st_pos)
+    hexes = w.tp_hexes
+    n = 0
+    can = False
+    for i in range(nships):
+        if t.side[i] != side or st_pos[i] < 0 or st_status[i] != AFLOAT:
+            continue
+        free = t.tp_mask[i] & ~st_destroyed[i] & ~w.launched[i]
+        if not free:
+            continue
+        can = True
+        ti = t.sh_table[i]
+        p = st_pos[i]
+        fi = t.pt_f[ti, p]
+        for f in range(36):
+            if not free >> f & 1:
+                continue
+            arc = t.slot_arc[i, f]
+            ca = t.pt_cells[ti, p, t.arc_hex[i, arc]]
+            cl = t.pt_cells[ti, p, t.loc_whex[i, f // 6]]
+            lq = t.cell_q[cl]
+            lr = t.cell_r[cl]
+            for e in range(ne):
+                hq = hexes[e, 0]
+                hr = hexes[e, 1]
+                if not _arc_code(hq - t.cell_q[ca], hr - t.cell_r[ca], fi) & t.arc_code[i, arc]:
+                    continue
+                if P.offset_distance(hq - lq, hr - lr) > t.tp_range[i, f]:
+                    continue
+                nmet = _torpedo_meets(t, st_pos, st_status, i, lq, lr, hq, hr, w.tp_met)
+                nopt = _torpedo_options(t, st_pos, lq, lr, w.tp_met, nmet, w.tp_opts)
+                value = 0.0
+                for o in range(nopt):
+                    j = w.tp_opts[o, 0]
+                    v = _torpedo_value(t, i, f, j, w.tp_opts[o, 1], 1 if st_moved[j] else 0,
+                                       st_destroyed[j])
+                    if t.side[j] == side:  # a friendly ship in the way
+                        v = -v
+                    if o == 0 or v > value:
+                        value = v
+                w.tp_launch[n, 0] = i
+                w.tp_launch[n, 1] = f
+                w.tp_launch[n, 2] = e
+                w.tp_worth[n] = value
+                n += 1
+    return n if can else -1
+
+
+@jit
+def _launch_phase(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr,
+                  st_moved: Arr, winner: int, mt: Arr, mti: Arr) -> None:
+    """A5's launch phase as the engine (``torpedoes.TorpedoLaunch``) and two greedy bots
+    (``greedy_torpedoes.best_launch``) play it: the initiative loser's side first; while a
+    side has an intact torpedo not launched this turn, its bot weighs each launch of
+    :func:`_launch_options` (one draw each, in order) and makes the one worth most, ties by
+    the highest draw, if it is worth anything; else the side is done. The launches go to
+    ``w.torps`` in launch order."""
+    ntorp = 0
+    for i in range(len(st_pos)):
+        w.launched[i] = 0
+    for k in range(2):
+        side = 1 - winner if k == 0 else winner
+        ne = _enemy_hexes(t, st_pos, st_status, side, w.tp_hexes)
+        while True:
+            n = _launch_options(t, w, st_pos, st_status, st_destroyed, st_moved, side, ne)
+            chosen = -1
+            best_value = 0.0
+            best_draw = 0.0
+            for o in range(n):
+                d = _random(mt, mti, 1 + side)
+                value = w.tp_worth[o]
+                if chosen < 0 or value > best_value or (value == best_value
+                                                         and d > best_draw):
+                    chosen = o
+                    best_value = value
+                    best_draw = d
+            if chosen < 0 or not best_value > 0.0:
+                break
+            i = w.tp_launch[chosen, 0]
+            f = w.tp_launch[chosen, 1]
+            e = w.tp_launch[chosen, 2]
+            cl = t.pt_cells[t.sh_table[i], st_pos[i], t.loc_whex[i, f // 6]]
+            w.torps[ntorp, 0] = i
+            w.torps[ntorp, 1] = f
+            w.torps[ntorp, 2] = t.cell_q[cl]
+            w.torps[ntorp, 3] = t.cell_r[cl]
+            w.torps[ntorp, 4] = w.tp_hexes[e, 0]
+            w.torps[ntorp, 5] = w.tp_hexes[e, 1]
+            ntorp += 1
+            w.launched[i] |= 1 << f
+    w.torp_n[0] = ntorp
+
+
+@jit
+def _resolve_torpedoes(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr,
+                       st_circled: Arr, st_moved: Arr, mt: Arr, mti: Arr, lost: Arr,
+                       nlost: int) -> int:
+    """A5's resolution phase (``torpedoes.TorpedoResolution``), after movement: the turn's
+    torpedoes in launch order, each against the ships where they stand now; where the
+    launching side has a choice (a tie, a launch hex on a line between arcs) its greedy bot
+    takes the strike worth most to it, ties by the highest draw (``best_strike``). The
+    breach roll: the torpedo's dice, the location's (go or stop), one slot die; the damage
+    takes effect at once, a broken keel removes the ship at once. A line meeting no ship is
+    lost. Returns the ships lost so far (``lost``)."""
+    for k in range(w.torp_n[0]):
+        i = w.torps[k, 0]
+        f = w.torps[k, 1]
+        lq = w.torps[k, 2]
+        lr = w.torps[k, 3]
+        nmet = _torpedo_meets(t, st_pos, st_status, i, lq, lr, w.torps[k, 4], w.torps[k, 5],
+                              w.tp_met)
+        n = _torpedo_options(t, st_pos, lq, lr, w.tp_met, nmet, w.tp_opts)
+        if n == 0:
+            continue
+        o = 0
+        if n > 1:
+            side = t.side[i]
+            best = 0.0
+            best_draw = 0.0
+            for c in range(n):
+                j = w.tp_opts[c, 0]
+                v = _torpedo_value(t, i, f, j, w.tp_opts[c, 1], 1 if st_moved[j] else 0,
+                                   st_destroyed[j])
+                if t.side[j] == side:
+                    v = -v
+                d = _random(mt, mti, 1 + side)
+                if c == 0 or v > best or (v == best and d > best_draw):
+                    o = c
+                    best = v
+                    best_draw = d
+        j = w.tp_opts[o, 0]
+        tl = w.tp_opts[o, 1]
+        total = 0
+        for d in range(t.tp_ndice[i, f]):
+            total += _roll(mt, mti, t.faces, t.nfaces, t.tp_dice[i, f, d])
+        m = 1 if st_moved[j] else 0
+        for d in range(t.loc_ndice[j, tl, m]):
+            total += _roll(mt, mti, t.faces, t.nfaces, t.loc_dice[j, tl, m, d])
+        before = st_status[j]
+        _slot_die(t, st_status, st_destroyed, st_circled, j, tl, total, mt, mti)
+        # at once: destroyed now (it fires, protects and crews no more this turn)
+        st_destroyed[j] |= st_circled[j]
+        st_circled[j] = 0
+        if before != KEEL_BROKEN and st_status[j] == KEEL_BROKEN:
+            st_status[j] = REMOVED  # at once: gone before gunnery
+            lost[nlost] = j
+            nlost += 1
+    w.torp_n[0] = 0
+    return nlost
+
+
 @jit
 def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled: Arr,
          st_fired: Arr, st_moved: Arr, mt: Arr, mti: Arr, turn: int, winner: int,
@@ -1337,7 +1633,9 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
 
     Under the Commander rules (``commander``): A8's moves (turns in place), A7's hugs at a
     move's end and the lines of fire they block, gunnery's damage taking effect before A9's
-    repairs (``w.before``: the slots destroyed as the turn began), A11's end."""
+    repairs (``w.before``: the slots destroyed as the turn began), A11's end; A5's torpedoes
+    (each turn's launches after the initiative, their resolution after movement: the first
+    turn's launched already are the ``w.torp_n[0]`` rows of ``w.torps``)."""
     rc, rtop, routs, breach, armour, si = t.rc, t.rtop, t.routs, t.breach, t.armour, t.si
     loc_mask, keel_rolls, two_red = t.loc_mask, t.keel_rolls, t.two_red_outcomes
     crew_n, crew_slot, crew_kind, n_crew_kinds = t.crew_n, t.crew_slot, t.crew_kind, t.n_crew_kinds
@@ -1373,6 +1671,9 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
                         lost[nlost] = i
                         nlost += 1
                     finished |= 1 << i
+        if w.torp_n[0]:  # A1 step 5: A5's torpedoes resolve, their damage at once
+            nlost = _resolve_torpedoes(t, w, st_pos, st_status, st_destroyed, st_circled,
+                                       st_moved, mt, mti, lost, nlost)
         # gunnery
         for k in range(2):
             side = winner if (k == 0) == winner_first else 1 - winner
@@ -1462,6 +1763,8 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
         winner = _initiative(t, mt, mti)
         ngroups = _groups(t, st_pos, st_status, winner, groups)
         finished = 0
+        if commander:  # A1 step 2: A5's launches, the initiative loser's first
+            _launch_phase(t, w, st_pos, st_status, st_destroyed, st_moved, winner, mt, mti)
 
 
 # --- a batch of whole battles: seeding, deployment, the first initiative -------------------
@@ -1607,6 +1910,9 @@ def play_many(t: Any, w: Any, dep_n: Arr, dep_pos: Arr, dep_score: Arr, start_po
             return b
         winner = _initiative(t, mt, mti)
         ngroups = _groups(t, st_pos, st_status, winner, w.groups)
+        w.torp_n[0] = 0
+        if commander:  # A5: the first turn's launches
+            _launch_phase(t, w, st_pos, st_status, st_destroyed, st_moved, winner, mt, mti)
         turn, nlog, nlost = play(t, w, st_pos, st_status, st_destroyed, st_circled, st_fired,
                                  st_moved, mt, mti, start_turn, winner, w.groups, ngroups, 0,
                                  turn_limit, winner_first, quickstart_destruction,

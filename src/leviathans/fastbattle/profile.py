@@ -46,7 +46,7 @@ OPTION_VALUES: Mapping[str, frozenset[Any] | None] = {
 #: The slot effects the loop implements (an inert slot is only a breach number).
 COVERED_EFFECTS = frozenset({Effect.MISS, Effect.GUN, Effect.CREW, Effect.ARMOUR,
                              Effect.TRIM_TANK, Effect.ENGINE, Effect.RESERVE_ENGINE,
-                             Effect.INERT})
+                             Effect.INERT, Effect.TORPEDO})
 #: The slot effects it does not: a ship with one of these in play is refused.
 REFUSED_EFFECTS = frozenset(Effect) - COVERED_EFFECTS
 

@@ -18,6 +18,7 @@ from ..rulesets.airfleet.positions import PositionTable, _children
 from ..rulesets.airfleet.repair import FLAT_TARGETS, captains_manual_modifier, repair_dice
 from ..rulesets.airfleet.setup import GameSetup
 from ..rulesets.airfleet.slot_kinds import Effect, active_effect
+from ..rulesets.airfleet.torpedoes import torpedo_slots
 from . import kernel
 
 __all__ = ["LOG_ROOM", "Tables", "Work", "tables_for"]
@@ -111,6 +112,15 @@ class Tables(NamedTuple):
     arc_gun: Any  # [ship, arc, k] their flat slot numbers, in the engine's order
     slot_arc: Any  # [ship, slot] the firing arc a gun fires into (its location's or a turret's)
     slot_dice: Any  # [ship, slot] A4 saturation: the slot dice a gun's attack rolls (1 or 2)
+    # --- A5: torpedoes (``torpedoes.torpedo_slots``; the Commander rules only) ---
+    tp_mask: Any  # [ship] the torpedo slots
+    tp_range: Any  # [ship, slot] a torpedo's range (A5's 18 when the card prints none)
+    tp_wexpr: Any  # [ship, slot] its dice's number (weapon dice, for ``rc``)
+    tp_ndice: Any
+    tp_dice: Any  # [ship, slot, k] its dice's die numbers, in the order rolled
+    loc_whex: Any  # [ship, location] the location's weapon hex (the launch hex)
+    loc_arc: Any  # [ship, location] its damage arc's sectors (R4)
+    loc_group: Any  # [ship, location] its side (a Type 4's fore and aft share one, A2)
 
 
 class Work(NamedTuple):
@@ -153,6 +163,15 @@ class Work(NamedTuple):
     decided: Any  # [ship] A9: crew slots that made their repair decision this turn
     before: Any  # [ship] A9: slots destroyed when the turn began
     hugs: Any  # [hug] A7: the turn's hugs (ship, ship hugged, offensive)
+    # --- A5: torpedoes ---
+    torps: Any  # [torpedo] the turn's, in launch order: ship, slot, launch hex q, r, target q, r
+    torp_n: Any  # [1] how many are launched and not resolved yet
+    launched: Any  # [ship] the slots that launched this turn
+    tp_hexes: Any  # [hex, q/r] the enemy hexes a side aims at, in the engine's order
+    tp_met: Any  # [ship] the ships a torpedo's line meets first
+    tp_opts: Any  # [option, ship/location] the (ship, location) it may strike
+    tp_launch: Any  # [launch, ship/slot/hex] the launches a side's bot weighs
+    tp_worth: Any  # [launch] and their worth to it
 
 
 # A balance run plays thousands of setups made of the same few ship shapes on one board: what
@@ -288,6 +307,7 @@ def build_tables(setup: GameSetup) -> Tables:
                     gun_rep[i, flat] = other
                     break
 
+    torpedo = _torpedo_arrays(setup, dice, wexprs)  # (before the counts: its dice are in them)
     # the exact odds' outcome counts for every weapon + crew + location dice combination
     wl, cl, ll = list(wexprs), list(crews), list(lexprs)
     counts = {}
@@ -405,7 +425,7 @@ def build_tables(setup: GameSetup) -> Tables:
                   TWO_RED.outcomes(), reach, sh_table, sh_children, pt_n, pt_q, pt_r, pt_f,
                   pt_fwd, pt_edge, pt_cells, cell_q, cell_r, kids, rank, bits, radius, geo,
                   arms, ebt, pt_left, pt_right, rep[0], rep[1], rep[2], rep[3], rep[4], rep[5],
-                  rep[6], rep[7], rep[8], rep[9], *firing, slot_dice)
+                  rep[6], rep[7], rep[8], rep[9], *firing, slot_dice, *torpedo)
 
 
 def _firing_arrays(setup: GameSetup) -> tuple[Any, Any, Any, Any, Any, Any]:
@@ -429,6 +449,36 @@ def _firing_arrays(setup: GameSetup) -> tuple[Any, Any, Any, Any, Any, Any]:
         for flat, a in enumerate(spec.slot_arc):
             slot_arc[i, flat] = a
     return narc, arc_hex, arc_code, arc_ng, arc_gun, slot_arc
+
+
+def _torpedo_arrays(setup: GameSetup, dice: dict[Die, int], wexprs: dict[DiceExpr, int]
+                    ) -> tuple[Any, ...]:
+    """A5: each ship's torpedo slots at the setup's rules level (``torpedoes.torpedo_slots``:
+    range and dice, A5's defaults filled in; their dice numbered with the guns' weapon dice),
+    and each location's weapon hex, damage arc and side (``geometry.damage_locations``)."""
+    ships = setup.ships
+    n = len(ships)
+    level = setup.options.level
+    mask = np.zeros(n, dtype=I64)
+    rng, wexpr, ndice = np.zeros((n, 36), I64), np.zeros((n, 36), I64), np.zeros((n, 36), I64)
+    rolled_dice = np.zeros((n, 36, 8), I64)
+    whex, arc, group = np.zeros((n, 6), I64), np.zeros((n, 6), I64), np.zeros((n, 6), I64)
+    for i, spec in enumerate(ships):
+        for tslot in torpedo_slots(spec, level):
+            assert tslot.launches == 1, "the profile refuses the 8 Nations (a Doppio, N5)"
+            mask[i] |= 1 << tslot.flat
+            rng[i, tslot.flat] = tslot.range
+            wexpr[i, tslot.flat] = _numbered(wexprs, tslot.dice)
+            rolled = tslot.dice.dice()
+            ndice[i, tslot.flat] = len(rolled)
+            for k, d in enumerate(rolled):
+                rolled_dice[i, tslot.flat, k] = _numbered(dice, d)
+        sides: dict[str, int] = {}
+        for li, name in enumerate(spec.locations):
+            whex[i, li] = spec.weapon_hex[li]
+            arc[i, li] = spec.arc[li]
+            group[i, li] = _numbered(sides, name.removeprefix("fore-").removeprefix("aft-"))
+    return mask, rng, wexpr, ndice, rolled_dice, whex, arc, group
 
 
 #: A9: the slots whose repair the greedy bot values twice (``bots.greedy._WORTH_TWICE``)
@@ -521,6 +571,14 @@ def build_work(t: Tables) -> Work:
         decided=np.zeros(n, dtype=I64),
         before=np.zeros(n, dtype=I64),
         hugs=np.zeros((n + 1, 3), dtype=I64),
+        torps=np.zeros((36 * n + 1, 6), dtype=I64),
+        torp_n=np.zeros(1, dtype=I64),
+        launched=np.zeros(n, dtype=I64),
+        tp_hexes=np.zeros((4 * n + 1, 2), dtype=I64),
+        tp_met=np.zeros(n + 1, dtype=I64),
+        tp_opts=np.zeros((6 * n + 1, 2), dtype=I64),
+        tp_launch=np.zeros((36 * n * 4 * n + 1, 3), dtype=I64),
+        tp_worth=np.zeros(36 * n * 4 * n + 1),
     )
 
 
