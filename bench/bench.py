@@ -24,10 +24,10 @@ On one core (the process is pinned to one CPU where the OS allows it):
   (``BENCH_BALANCE_CARDS`` cards, ``BENCH_BALANCE_GAMES`` games a pairing, 2 workers), and the
   whole catalog's time extrapolated from it (every pairing of the 146 cards);
 * issue 18.3 (``commander-loop``): Commander-rules greedy battles (HML Monitors, two a side;
-  then the turret cards SML Pommern and SML Preußen, A3 and A4's saturation; then HML Tigers
-  and Monitors, A5's torpedoes, alone as ``commander-torpedoes``; ramming off: what the
-  compiled loop covers at that level) through the engine and through the compiled loop, the
-  same battles in turn in one process, CPU time, and their ratio;
+  then the turret cards SML Pommern and SML Preußen, A3 and A4's saturation; then bracket-gun
+  cards, A4; then HML Tigers and Monitors, A5's torpedoes, alone as ``commander-torpedoes``;
+  ramming off: what the compiled loop covers at that level) through the engine and through
+  the compiled loop, the same battles in turn in one process, CPU time, and their ratio;
 * the baseline: python-chess random playouts (list the legal moves, pick one, push), plies
   per second, measured in the same run.
 """
@@ -221,16 +221,18 @@ def _quickstart(turn_limit: int) -> Any:
 
 def commander_loop(seconds: float) -> None:
     """Issue 18.3: the same Commander-rules greedy battles (``fastbattle.profile`` covers
-    them: catalog cards with no bracket gun or steering gear, ramming off) through
-    the engine and through the compiled loop, in turn (engine, loop, engine, loop ...) so
-    both see the same machine, in CPU time; battles per CPU second each way and the ratio:
-    cards with no weapon mark, then cards with turrets and saturation (A3, A4), then cards
-    with torpedoes (A5)."""
+    them: catalog cards with no steering gear, ramming off) through the engine and through
+    the compiled loop, in turn (engine, loop, engine, loop ...) so both see the same machine,
+    in CPU time; battles per CPU second each way and the ratio: cards with no weapon mark,
+    then cards with turrets and saturation (A3, A4), then bracket guns (A4), then cards with
+    torpedoes (A5)."""
     _commander_both_ways(seconds, ["HML Monitor"] * 2, ["HML Monitor"] * 2,
                          "HML Monitors 2 v 2")
     _commander_both_ways(seconds, ["SML Pommern", "SML Preußen"],
                          ["SML Preußen", "SML Pommern"],
                          "SML Pommern + Preußen 2 v 2, turrets and saturation")
+    _commander_both_ways(seconds, ["SML Greif", "HML Raven"], ["HML Beagle", "USG Kansas"],
+                         "SML Greif + HML Raven v HML Beagle + USG Kansas, bracket guns")
     commander_torpedoes(seconds)
 
 

@@ -711,16 +711,18 @@ def test_the_odds_command_prints_a_bracket(capsys: pytest.CaptureFixture[str],
 
 
 def test_the_compiled_loop_refuses_bracketing_and_saturation() -> None:
-    """The compiled battle loop does not cover bracketing (A4): refused by name, with turrets
-    (A3) or without; it covers turrets, saturation of two slot dice (issue 18.2 stage 2) and
-    the Commander rules level itself (issue 18.2); more slot dice:
+    """The compiled battle loop covers bracketing (A4, issue 18.2 stage 3:
+    ``test_fastbattle_bracket.py``) but not a bracket of guns with saturation (the
+    Striker's stern 2in; no catalog card has one): refused by name, with turrets (A3) or
+    without; it covers turrets, saturation of two slot dice (issue 18.2 stage 2) and the
+    Commander rules level itself (issue 18.2); more slot dice:
     ``test_fastbattle.py::test_turret_cards_are_covered_and_have_turrets``."""
     from leviathans.fastbattle import profile
 
     state = scenario(PLAIN_PORT)
     greedy = {"french": "greedy", "british": "greedy"}
     assert profile.refusal(state.setup, greedy) == (
-        "Striker has bracket guns in play (A4): not covered")
+        "Striker has bracket guns with saturation in play (A4): not covered")
     no_turrets = {k: [{**s, "marks": [m for m in s["marks"] if m != "turret"]} if "marks" in s
                       else s for s in v["slots"]] for k, v in STRIKER["locations"].items()}
     plain_striker = card("Striker", **no_turrets)
@@ -728,7 +730,7 @@ def test_the_compiled_loop_refuses_bracketing_and_saturation() -> None:
                   ship("Anvil", "british", "0910", "N", card_data=card("Anvil", port=PLAIN_PORT))],
                  phase="gunnery", initiative="british", options=COMMANDER)
     assert profile.refusal(state.setup, greedy) == (
-        "Striker has bracket guns in play (A4): not covered")
+        "Striker has bracket guns with saturation in play (A4): not covered")
 
 
 def test_random_commander_play_brackets_and_its_records_replay() -> None:

@@ -211,7 +211,8 @@ def test_simulate_with_commander_rules_says_once_the_compiled_loop_does_not_cove
                  "--games", "2", "--workers", "2", "--turn-limit", "1"]) == 0
     captured = capsys.readouterr()
     assert captured.err.count("does not cover this battle") == 1
-    assert "has bracket guns in play (A4): not covered" in captured.err
+    # A4's bracket guns and A5's torpedoes are covered: the French Faulx's steering gear is not
+    assert "Faulx has steering gear or slip shafts in play (A8)" in captured.err
     assert "2 games" in captured.out
 
 
@@ -235,7 +236,7 @@ def test_balance_takes_the_commander_rules(capsys: pytest.CaptureFixture[str]) -
                  "--sizes", "1", "--games", "2", "--turn-limit", "1"]) == 0
     captured = capsys.readouterr()
     assert "HML Raven" in captured.out and "2 games in" in captured.out
-    assert "has bracket guns in play (A4): not covered" in captured.err
+    assert "ramming = True (A6) is not covered" in captured.err  # A4 bracket guns are
 
 
 def test_search_scores_torpedoes_in_the_water_by_their_exact_odds_a5() -> None:

@@ -14,6 +14,7 @@ Array arguments are described in :class:`.tables.Tables`; a ship's changing stat
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -1020,6 +1021,343 @@ def _slot_die(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, j: int
     return -1
 
 
+# --- A4: bracket fire (bracket.families, breach.roll_volley, greedy._best_bracket) -----------
+
+
+@typed("float64(int64, int64)")
+def _ratio(a: int, b: int) -> float:
+    """``a / b`` as Python divides whole numbers (the nearest float, ties to even), for
+    ``0 <= a`` and ``0 < b`` below 2**63. A float division is that only while both are below
+    2**53; a bracket's outcomes (every die of its guns, crews and location) go beyond."""
+    if a < 1 << 53 and b < 1 << 53:
+        return a / b
+    if a == 0:
+        return 0.0
+    q = a // b
+    r = a % b
+    e = 0
+    while q < 1 << 54:  # binary long division, to 55 bits of the quotient
+        if r >= b - r:  # 2r >= b, without 2r (it may not fit)
+            q = 2 * q + 1
+            r -= b - r
+        else:
+            q = 2 * q
+            r = 2 * r
+        e += 1
+    sticky = r != 0
+    while q >= 1 << 55:
+        if q & 1:
+            sticky = True
+        q >>= 1
+        e -= 1
+    low = q & 3  # the two bits below the 53 kept, and the sticky rest: round to nearest, even
+    q >>= 2
+    e -= 2
+    if low > 2 or (low == 2 and (sticky or q & 1)):
+        q += 1
+    return math.ldexp(float(q), -e)
+
+
+@inline
+def _dice_counts(faces: Arr, nfaces: Arr, dice: Arr, ndice: int, out: Arr, scratch: Arr) -> int:
+    """``out[v]``: the outcomes of ``ndice`` dice (numbers ``dice``) totalling ``v``
+    (``DiceExpr.counts``); returns the highest total."""
+    out[:] = 0
+    out[0] = 1
+    top = 0
+    for k in range(ndice):
+        d = dice[k]
+        high = 0
+        for f in range(nfaces[d]):
+            if faces[d, f] > high:
+                high = faces[d, f]
+        scratch[:top + high + 1] = 0
+        for v in range(top + 1):
+            if out[v]:
+                for f in range(nfaces[d]):
+                    scratch[v + faces[d, f]] += out[v]
+        top += high
+        for v in range(top + 1):
+            out[v] = scratch[v]
+    return top
+
+
+@jit
+def _group_value(t: Any, w: Any, f: int, size: int, valid: int, i: int, j: int, tl: int,
+                 moved_j: int, destroyed_i: int, all_j: int, destroyed_j: int) -> float:
+    """``odds.bracket_value`` with ``KEEL_VALUE`` of the group ``w.bk_comb[0, :size]`` of
+    family ``f`` (its guns in card order): ``breach.volley_counts`` (the two highest weapon
+    results, the highest crew result of the locations taking part, the location dice) valued
+    by ``primitives.location_counts``, divided as the engine divides. ``w.bk_pairs[d]`` holds
+    the two highest results of the group's first ``d`` guns: those up to ``valid`` are kept
+    from the group weighed before (groups come in ``itertools.combinations``' order)."""
+    opts = w.opts
+    comb = w.bk_comb
+    pairs = w.bk_pairs
+    dist = w.bk_dist
+    faces = t.faces
+    nfaces = t.nfaces
+    if valid == 0:
+        pairs[0, 0, 0] = 1
+        comb[1, 0] = 0
+    for d in range(valid, size):
+        o = w.bk_opt[f, comb[0, d]]
+        g = opts[o, 1]
+        band = opts[o, 4]
+        wtop = _dice_counts(faces, nfaces, t.band_dice[i, g, band], t.band_ndice[i, g, band],
+                            dist[0], dist[4])
+        hi = comb[1, d]
+        top = hi if hi > wtop else wtop
+        nxt = pairs[d + 1]
+        for h in range(top + 1):
+            for s in range(h + 1):
+                nxt[h, s] = 0
+        prev = pairs[d]
+        for h in range(hi + 1):
+            for s in range(h + 1):
+                n = prev[h, s]
+                if n == 0:
+                    continue
+                for v in range(1, wtop + 1):
+                    c = dist[0, v]
+                    if c == 0:
+                        continue
+                    if v > h:
+                        nxt[v, h] += n * c
+                    else:
+                        nxt[h, s if s > v else v] += n * c
+        comb[1, d + 1] = top
+    # each weapon's outcomes, multiplied: the sums of its counts
+    outcomes = 1
+    for d in range(size):
+        o = w.bk_opt[f, comb[0, d]]
+        g = opts[o, 1]
+        band = opts[o, 4]
+        for k in range(t.band_ndice[i, g, band]):
+            outcomes *= nfaces[t.band_dice[i, g, band, k]]
+    # the two highest: their sum
+    hi = comb[1, size]
+    total = dist[2]
+    total[:] = 0
+    for h in range(hi + 1):
+        for s in range(h + 1):
+            total[h + s] += pairs[size, h, s]
+    ttop = 2 * hi
+    # the best crew die of each location taking part (once a location), the highest counts
+    crew = dist[1]
+    crew[:] = 0
+    crew[0] = 1
+    ctop = 0
+    for loc in range(6):
+        here = False
+        for d in range(size):
+            if opts[w.bk_opt[f, comb[0, d]], 1] // 6 == loc:
+                here = True
+        if not here:
+            continue
+        k = P.first_intact(t.crew_slot[i, loc], t.crew_n[i, loc], destroyed_i)
+        if k < 0:
+            continue
+        cd = t.crew_die[i, loc, k]
+        outcomes *= nfaces[cd]
+        high = ctop
+        for q in range(nfaces[cd]):
+            if faces[cd, q] > high:
+                high = faces[cd, q]
+        scratch = dist[4]
+        scratch[:high + 1] = 0
+        for b in range(ctop + 1):
+            if crew[b]:
+                for q in range(nfaces[cd]):
+                    face = faces[cd, q]
+                    scratch[b if b > face else face] += crew[b]
+        for b in range(high + 1):
+            crew[b] = scratch[b]
+        ctop = high
+    # with the crews, then the location dice
+    both = dist[3]
+    both[:ttop + ctop + 1] = 0
+    for a in range(ttop + 1):
+        if total[a]:
+            for b in range(ctop + 1):
+                both[a + b] += total[a] * crew[b]
+    ltop = _dice_counts(faces, nfaces, t.loc_dice[j, tl, moved_j], t.loc_ndice[j, tl, moved_j],
+                        dist[0], dist[4])
+    for k in range(t.loc_ndice[j, tl, moved_j]):
+        outcomes *= nfaces[t.loc_dice[j, tl, moved_j, k]]
+    top = ttop + ctop + ltop
+    total[:top + 2] = 0
+    for a in range(ttop + ctop + 1):
+        if both[a]:
+            for b in range(ltop + 1):
+                total[a + b] += both[a] * dist[0, b]
+    while top > 0 and total[top] == 0:
+        top -= 1
+    # breach._reach_of: outcomes totalling at least t, for t = 0 .. the highest + 1
+    reach = dist[3]
+    reach[top + 1] = 0
+    for x in range(top, -1, -1):
+        reach[x] = reach[x + 1] + total[x]
+    first = 6 * tl
+    hits, keels, live = P.location_counts(
+        reach[:top + 2], t.breach[j, first:first + 6],
+        P.armour_bonus(t.armour[j, first:first + 6], destroyed_j >> first),
+        P.trim_modifier(t.trim_mask[i], destroyed_i), (all_j >> first) & 0b111111)
+    if live == 0:
+        return 0.0
+    denominator = 6 * live * outcomes
+    keel_rolls = t.keel_rolls
+    need = t.si[j] - P.keel_modifier(all_j, t.loc_mask[j, tl])
+    count = keel_rolls[P._clamp(need, len(keel_rolls) - 1)]
+    value: float = _ratio(hits, denominator) + KEEL_VALUE * _ratio(
+        keels * count, denominator * t.two_red_outcomes)
+    return value
+
+
+@jit
+def _best_bracket(t: Any, w: Any, st_destroyed: Arr, st_circled: Arr, st_fired: Arr,
+                  st_moved: Arr, n: int, side: int, mt: Arr, mti: Arr) -> int:
+    """``greedy._best_bracket``: the side's bracket groups (``bracket.bracket_options`` of its
+    ``n`` attack options not fired: families by ship, target, location and gun name in the
+    order first met, each in card order; groups of 2, 3, ... of a family's guns in
+    ``itertools.combinations``' order), each weighed against its guns' best values alone
+    (``w.bk_value``: gunnery's values of the options); one draw of the side's bot per group
+    that gains, the greatest gain taken, ties by the highest draw. Returns the group's size
+    (its options in ``w.bk_pick``), 0 for none."""
+    opts = w.opts
+    alone = w.bk_alone
+    for o in range(n):
+        alone[opts[o, 0], opts[o, 1]] = -1.0
+    for o in range(n):
+        i = opts[o, 0]
+        g = opts[o, 1]
+        if not st_fired[i] >> g & 1 and w.bk_value[o] > alone[i, g]:
+            alone[i, g] = w.bk_value[o]
+    key = w.bk_key
+    members = w.bk_opt
+    nf = 0
+    for o in range(n):
+        i = opts[o, 0]
+        g = opts[o, 1]
+        if st_fired[i] >> g & 1 or not t.bracket[i] >> g & 1:
+            continue
+        name = t.gun_name[i, g]
+        f = -1
+        for q in range(nf):
+            if (key[q, 0] == i and key[q, 1] == opts[o, 2] and key[q, 2] == opts[o, 3]
+                    and key[q, 3] == name):
+                f = q
+                break
+        if f < 0:
+            f = nf
+            nf += 1
+            key[f, 0] = i
+            key[f, 1] = opts[o, 2]
+            key[f, 2] = opts[o, 3]
+            key[f, 3] = name
+            w.bk_n[f] = 0
+        m = w.bk_n[f]
+        while m > 0 and opts[members[f, m - 1], 1] > g:  # in card order
+            members[f, m] = members[f, m - 1]
+            m -= 1
+        members[f, m] = o
+        w.bk_n[f] += 1
+    comb = w.bk_comb
+    pick = w.bk_pick
+    chosen = 0
+    best = 0.0
+    best_draw = 0.0
+    for f in range(nf):
+        m = w.bk_n[f]
+        i = key[f, 0]
+        j = key[f, 1]
+        tl = key[f, 2]
+        for size in range(2, m + 1):
+            for p in range(size):
+                comb[0, p] = p
+            valid = 0
+            while True:
+                value = _group_value(t, w, f, size, valid, i, j, tl, 1 if st_moved[j] else 0,
+                                     st_destroyed[i], st_destroyed[j] | st_circled[j],
+                                     st_destroyed[j])
+                apart = 0.0
+                for p in range(size):
+                    apart += alone[i, opts[members[f, comb[0, p]], 1]]
+                gain = value - apart
+                if gain > 0.0:
+                    d = _random(mt, mti, 1 + side)
+                    if chosen == 0 or gain > best or (gain == best and d > best_draw):
+                        chosen = size
+                        best = gain
+                        best_draw = d
+                        for p in range(size):
+                            pick[p] = members[f, comb[0, p]]
+                p = size - 1
+                while p >= 0 and comb[0, p] == m - size + p:
+                    p -= 1
+                if p < 0:
+                    break
+                comb[0, p] += 1
+                for q in range(p + 1, size):
+                    comb[0, q] = comb[0, q - 1] + 1
+                valid = p
+    return chosen
+
+
+@jit
+def _fire_bracket(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, st_fired: Arr,
+                  st_moved: Arr, opts: Arr, pick: Arr, size: int, mt: Arr,
+                  mti: Arr) -> tuple[int, int]:
+    """``bracket.apply_bracket`` (``breach.roll_volley``, then the slot die): each gun's
+    weapon dice in card order, the best crew die of each location taking part (in location
+    order), the location dice; the two highest weapon results and the highest crew result
+    count. Every gun combined is spent. Returns the slot destroyed (-1: none) and whether
+    the attack broke the keel."""
+    faces = t.faces
+    nfaces = t.nfaces
+    i = opts[pick[0], 0]
+    j = opts[pick[0], 2]
+    tl = opts[pick[0], 3]
+    destroyed_i = st_destroyed[i]
+    high = 0
+    second = 0
+    for p in range(size):
+        g = opts[pick[p], 1]
+        band = opts[pick[p], 4]
+        result = 0
+        for k in range(t.band_ndice[i, g, band]):
+            result += _roll(mt, mti, faces, nfaces, t.band_dice[i, g, band, k])
+        if result > high:
+            second = high
+            high = result
+        elif result > second:
+            second = result
+    crew = 0
+    for loc in range(6):
+        here = False
+        for p in range(size):
+            if opts[pick[p], 1] // 6 == loc:
+                here = True
+        if not here:
+            continue
+        c = P.first_intact(t.crew_slot[i, loc], t.crew_n[i, loc], destroyed_i)
+        if c >= 0:
+            face = _roll(mt, mti, faces, nfaces, t.crew_die[i, loc, c])
+            if face > crew:
+                crew = face
+    total = high + second + crew
+    m = 1 if st_moved[j] else 0
+    for k in range(t.loc_ndice[j, tl, m]):
+        total += _roll(mt, mti, faces, nfaces, t.loc_dice[j, tl, m, k])
+    total += P.trim_modifier(t.trim_mask[i], destroyed_i)
+    before = st_status[j]
+    out = _slot_die(t, st_status, st_destroyed, st_circled, j, tl, total, mt, mti)
+    for p in range(size):
+        st_fired[i] |= 1 << opts[pick[p], 1]
+    broke = 1 if (before != KEEL_BROKEN and st_status[j] == KEEL_BROKEN) else 0
+    return out, broke
+
+
 # --- the turn ----------------------------------------------------------------------------------
 
 
@@ -1644,6 +1982,10 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
     nlog = 0
     nlost = 0
     nhugs = 0  # A7: the turn's hugs, in w.hugs (the loop starts where none is made)
+    brackets = False  # A4: bracket guns in play (none below the Commander rules)
+    for i in range(nships):
+        if t.bracket[i]:
+            brackets = True
     while True:
         # movement, group by group; in a group the first ship not moved yet moves next
         for gi in range(ngroups):
@@ -1696,6 +2038,7 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
                                        1 if st_moved[j] else 0, st_destroyed[i],
                                        st_destroyed[j] | st_circled[j], st_destroyed[j],
                                        t.slot_dice[i, g])
+                    w.bk_value[o] = value
                     d = _random(mt, mti, 1 + side)
                     if chosen < 0 or value > best_value or (value == best_value
                                                              and d > best_draw):
@@ -1704,6 +2047,21 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
                         best_draw = d
                 if chosen < 0:
                     break
+                if brackets:  # A4: a bracket group first, when one beats its guns alone
+                    size = _best_bracket(t, w, st_destroyed, st_circled, st_fired, st_moved,
+                                         n, side, mt, mti)
+                    if size:
+                        out, broke = _fire_bracket(t, st_status, st_destroyed, st_circled,
+                                                   st_fired, st_moved, w.opts, w.bk_pick, size,
+                                                   mt, mti)
+                        if nlog < len(log):
+                            log[nlog, 0] = w.opts[w.bk_pick[0], 0]
+                            log[nlog, 1] = w.opts[w.bk_pick[0], 1]
+                            log[nlog, 2] = w.opts[w.bk_pick[0], 2]
+                            log[nlog, 3] = out
+                            log[nlog, 4] = broke
+                        nlog += 1
+                        continue
                 i = w.opts[chosen, 0]
                 g = w.opts[chosen, 1]
                 j = w.opts[chosen, 2]

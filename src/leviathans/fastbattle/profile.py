@@ -13,8 +13,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..cards.schema import NATION_KINDS
+from ..dice import DiceExpr
 from ..rulesets.airfleet.options import Options
 from ..rulesets.airfleet.setup import GameSetup
+from ..rulesets.airfleet.ships import ShipSpec
 from ..rulesets.airfleet.slot_kinds import Effect, active_effect, effect_of
 
 __all__ = ["COVERED_EFFECTS", "OPTION_VALUES", "REFUSED_EFFECTS", "refusal"]
@@ -75,9 +77,10 @@ def refusal(setup: Any, bots: Mapping[str, str]) -> str | None:
         if len(ship.locations) > 6:
             return f"{ship.name} has more than 6 locations"
         # the weapon marks in play (Commander rules): A3's turrets are covered (their firing
-        # arcs are in the loop's geometry), A4's bracket guns are not
-        if ship.bracket_mask:
-            return f"{ship.name} has bracket guns in play (A4): not covered"
+        # arcs are in the loop's geometry), A4's bracket guns within the limits below
+        why = _bracket_refusal(setup, ship)
+        if why is not None:
+            return why
         # A4 saturation: two slot dice a gun are covered, more are not (none on the cards)
         if any(n > 2 for n in ship.slot_dice):
             return (f"{ship.name} has saturation of more than two slot dice in play (A4): "
@@ -95,4 +98,38 @@ def refusal(setup: Any, bots: Mapping[str, str]) -> str | None:
         if options.quickstart_destruction:
             return ("the option quickstart_destruction = True (with A10's armoured hull) is "
                     "not covered at the Commander level")
+    return None
+
+
+#: A4: the most outcomes a bracket attack's dice may have in the loop, which counts them in
+#: 64-bit integers: its value's largest number is 36 times that, times the keel's two red
+#: dice (``primitives.location_value``), and must stay below 2**63
+BRACKET_OUTCOMES = (2**63 - 1) // (36 * DiceExpr.parse("2red").outcomes())
+
+
+def _bracket_refusal(setup: GameSetup, ship: ShipSpec) -> str | None:
+    """A4: why the loop cannot play ``ship``'s bracket guns, or ``None``: a bracket gun with
+    saturation (none on the catalog's cards), or a family of guns of one name whose bracket
+    of them all might roll more outcomes than :data:`BRACKET_OUTCOMES` (each gun's dice at
+    its band with the most, each location's crew die, an enemy's location dice)."""
+    if not ship.bracket_mask:
+        return None
+    guns = [g for g in range(len(ship.slots)) if ship.bracket_mask >> g & 1]
+    if any(ship.slot_dice and ship.slot_dice[g] > 1 for g in guns):
+        return f"{ship.name} has bracket guns with saturation in play (A4): not covered"
+    located = max((e.outcomes() for other in setup.ships if other.side != ship.side
+                   for e in (*other.stationary_dice, *other.moved_dice)), default=1)
+    for name in dict.fromkeys(ship.slots[g].name for g in guns):
+        family = [g for g in guns if ship.slots[g].name == name]
+        if len(family) < 2:
+            continue
+        outcomes = located
+        for g in family:
+            slot = ship.slots[g]
+            outcomes *= max(b.dice.outcomes() for b in (slot.short, slot.long) if b is not None)
+        for location in {g // 6 for g in family}:
+            outcomes *= max((len(d.faces) for _, d in ship.crew[location]), default=1)
+        if outcomes > BRACKET_OUTCOMES:
+            return (f"{ship.name} has a bracket of its {len(family)} {name} guns with more "
+                    f"outcomes than the loop counts (A4): not covered")
     return None

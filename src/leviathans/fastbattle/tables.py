@@ -121,6 +121,9 @@ class Tables(NamedTuple):
     loc_whex: Any  # [ship, location] the location's weapon hex (the launch hex)
     loc_arc: Any  # [ship, location] its damage arc's sectors (R4)
     loc_group: Any  # [ship, location] its side (a Type 4's fore and aft share one, A2)
+    # --- A4: bracket fire ---
+    bracket: Any  # [ship] the bracket guns in play (``ShipSpec.bracket_mask``)
+    gun_name: Any  # [ship, slot] the gun's name, numbered (guns of one name may bracket)
 
 
 class Work(NamedTuple):
@@ -172,6 +175,17 @@ class Work(NamedTuple):
     tp_opts: Any  # [option, ship/location] the (ship, location) it may strike
     tp_launch: Any  # [launch, ship/slot/hex] the launches a side's bot weighs
     tp_worth: Any  # [launch] and their worth to it
+    # --- A4: the greedy bot's bracket choice (kernel._best_bracket) ---
+    bk_value: Any  # [option] each attack option's value, as gunnery weighed it
+    bk_alone: Any  # [ship, slot] each gun's best value alone
+    bk_key: Any  # [family] (ship, target, location, name)
+    bk_n: Any  # [family] its guns
+    bk_opt: Any  # [family, k] its options, in card order
+    bk_comb: Any  # [2, k] the group weighed (positions in its family), and per depth of
+    # bk_pairs its highest result
+    bk_pick: Any  # the group chosen (options; the last cell: how many)
+    bk_pairs: Any  # [depth, highest, second] A4's two highest weapon results: outcomes
+    bk_dist: Any  # [5, total] outcome counts: a weapon's results, the crews' best, totals, reach
 
 
 # A balance run plays thousands of setups made of the same few ship shapes on one board: what
@@ -425,7 +439,20 @@ def build_tables(setup: GameSetup) -> Tables:
                   TWO_RED.outcomes(), reach, sh_table, sh_children, pt_n, pt_q, pt_r, pt_f,
                   pt_fwd, pt_edge, pt_cells, cell_q, cell_r, kids, rank, bits, radius, geo,
                   arms, ebt, pt_left, pt_right, rep[0], rep[1], rep[2], rep[3], rep[4], rep[5],
-                  rep[6], rep[7], rep[8], rep[9], *firing, slot_dice, *torpedo)
+                  rep[6], rep[7], rep[8], rep[9], *firing, slot_dice, *torpedo,
+                  *_bracket_arrays(setup))
+
+
+def _bracket_arrays(setup: GameSetup) -> tuple[Any, Any]:
+    """A4: each ship's bracket guns and each gun's name, numbered (``bracket.families``)."""
+    ships = setup.ships
+    names: dict[str, int] = {}
+    bracket = np.array([spec.bracket_mask for spec in ships], dtype=I64)
+    gun_name = np.zeros((len(ships), 36), dtype=I64)
+    for i, spec in enumerate(ships):
+        for flat, slot in enumerate(spec.slots):
+            gun_name[i, flat] = _numbered(names, slot.name or "")
+    return bracket, gun_name
 
 
 def _firing_arrays(setup: GameSetup) -> tuple[Any, Any, Any, Any, Any, Any]:
@@ -452,7 +479,7 @@ def _firing_arrays(setup: GameSetup) -> tuple[Any, Any, Any, Any, Any, Any]:
 
 
 def _torpedo_arrays(setup: GameSetup, dice: dict[Die, int], wexprs: dict[DiceExpr, int]
-                    ) -> tuple[Any, ...]:
+                    ) -> tuple[Any, Any, Any, Any, Any, Any, Any, Any]:
     """A5: each ship's torpedo slots at the setup's rules level (``torpedoes.torpedo_slots``:
     range and dice, A5's defaults filled in; their dice numbered with the guns' weapon dice),
     and each location's weapon hex, damage arc and side (``geometry.damage_locations``)."""
@@ -579,7 +606,38 @@ def build_work(t: Tables) -> Work:
         tp_opts=np.zeros((6 * n + 1, 2), dtype=I64),
         tp_launch=np.zeros((36 * n * 4 * n + 1, 3), dtype=I64),
         tp_worth=np.zeros(36 * n * 4 * n + 1),
+        **_bracket_work(t),
     )
+
+
+def _bracket_work(t: Tables) -> dict[str, Any]:
+    """A4: room for the bracket groups' values: families (each ship's bracket guns against
+    each location of each ship), groups of up to all of a family's guns, and the outcome
+    counts of their totals (the highest weapon result, crew die and location dice of the
+    setup bound them)."""
+    n = len(t.side)
+    guns = [bin(int(m)).count("1") for m in t.bracket]
+    most = 2
+    for i in range(n):
+        names = t.gun_name[i][[g for g in range(36) if int(t.bracket[i]) >> g & 1]]
+        if len(names):
+            most = max(most, int(np.bincount(names).max()))
+    top = t.faces.max(axis=1) if len(t.faces) else np.zeros(1, dtype=I64)
+    weapon = int((top[t.band_dice] * (np.arange(8) < t.band_ndice[..., None])).sum(-1).max())
+    crew = int(top.max())
+    located = int((top[t.loc_dice] * (np.arange(8) < t.loc_ndice[..., None])).sum(-1).max())
+    total = 2 * weapon + crew + located + 2
+    return {
+        "bk_value": np.zeros(n * n * 36 * 6 + 1),
+        "bk_alone": np.zeros((n, 36)),
+        "bk_key": np.zeros((sum(guns) * n * 6 + 1, 4), dtype=I64),
+        "bk_n": np.zeros(sum(guns) * n * 6 + 1, dtype=I64),
+        "bk_opt": np.zeros((sum(guns) * n * 6 + 1, most), dtype=I64),
+        "bk_comb": np.zeros((2, most + 1), dtype=I64),
+        "bk_pick": np.zeros(most + 1, dtype=I64),
+        "bk_pairs": np.zeros((most + 1, weapon + 1, weapon + 1), dtype=I64),
+        "bk_dist": np.zeros((5, max(total, weapon + 1)), dtype=I64),
+    }
 
 
 #: per setup object (kept alive here, so its id stays its own): its tables (read only,

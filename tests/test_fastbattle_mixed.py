@@ -1,0 +1,61 @@
+"""The compiled loop with A4's bracket fire and A5's torpedoes in one battle, as the catalog
+prints the cards (HML Belfast, HML Cairo, HML Malay and Aries carry both): the two rules were
+added to the loop apart (tests/test_fastbattle_bracket.py, tests/test_fastbattle_torpedo.py,
+each with the other's marks taken off its cards); here they meet, as in the Commander
+battle scenario's British fleet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from leviathans.fastbattle import play_greedy_battle, refusal
+from leviathans.rulesets.airfleet.events import AttackResult, TorpedoLaunched, TorpedoStruck
+from leviathans.sim import airfleet_matchup
+from leviathans.sim.matchup import load_setup
+from test_fastbattle import _commander, _engine_battle, _stats_both_ways
+
+GREEDY = {"british": "greedy", "french": "greedy"}
+FLEETS = (["HML Belfast", "HML Raven"], ["Aries", "HML Cairo"])
+
+
+def _matchup(british: list[str], french: list[str]) -> Any:
+    return _commander(airfleet_matchup(british, french, turn_limit=30))
+
+
+def test_cards_with_bracket_guns_and_torpedoes_are_covered_as_printed() -> None:
+    setup = load_setup(_matchup(*FLEETS))
+    assert refusal(setup, GREEDY) is None
+    both = [s.name for s in setup.ships
+            if s.bracket_mask and any(slot.kind == "torpedo" for slot in s.slots)]
+    assert len(both) >= 2, both
+
+
+def test_bracket_and_torpedo_battles_equal_the_engine() -> None:
+    _stats_both_ways(_matchup(*FLEETS), 11, range(5))
+    _stats_both_ways(_matchup(FLEETS[1], FLEETS[0]), 12, range(5, 9))
+
+
+def test_bracket_and_torpedo_final_state_equals_the_engine() -> None:
+    """Every slot an attack destroyed and every keel broken in order, every ship where the
+    engine leaves it; both rules were played (brackets fired, torpedoes launched and struck)."""
+    setup = load_setup(_matchup(*FLEETS))
+    brackets = launched = struck = 0
+    for seed in range(5):
+        seeds = {"british": 5 * seed + 1, "french": 5 * seed + 4}
+        state, events = _engine_battle(setup, seed, seeds)
+        want = []
+        for e in events:
+            if isinstance(e, AttackResult):
+                want.extend((e.ship, e.target, ref, False) for ref in e.destroyed)
+                if e.keel_broken:
+                    want.append((e.ship, e.target, None, True))
+                brackets += "+" in e.slot
+        launched += sum(isinstance(e, TorpedoLaunched) for e in events)
+        struck += sum(isinstance(e, TorpedoStruck) for e in events)
+        fast = play_greedy_battle(setup, seed, seeds)
+        assert fast.attacks == want
+        assert (fast.state.turn, fast.state.outcome) == (state.turn, state.outcome)
+        for a, b in zip(fast.state.ships, state.ships, strict=True):
+            assert (a.bow, a.facing, a.destroyed) == (b.bow, b.facing, b.destroyed)
+            assert (a.status == 2) == (b.status == 2)
+    assert brackets and launched and struck, (brackets, launched, struck)
