@@ -25,10 +25,10 @@ from ...hexgrid import Facing, Hex, footprint
 from ...protocol import Event
 from ...turns import GroupMovement
 from . import manoeuvres, ramming
-from .actions import SLIPS, STEPS, AirAction, Ram, RamStrike, Step
+from .actions import SLIPS, STEPS, AirAction, Ram, RamStrike, Step, StepKind
 from .events import MoveEnded, ShipLost
 from .positions import EndSearch, PositionTable, search_ends
-from .ships import AFLOAT, REMOVED, ShipState
+from .ships import AFLOAT, REMOVED, ShipSpec, ShipState
 from .state import GameState, MoveProgress, Phase
 
 __all__ = [
@@ -182,25 +182,70 @@ def _check_step(state: GameState, prog: MoveProgress, step: str) -> bool:
 _STEP_ACTIONS: dict[tuple[str, str], Step] = {}
 
 
-def legal_steps(state: GameState) -> Iterator[Step | Ram]:
+def _step_action(name: str, step: StepKind) -> Step:
+    action = _STEP_ACTIONS.get((name, step))
+    if action is None:
+        if len(_STEP_ACTIONS) >= 20_000:
+            _STEP_ACTIONS.clear()
+        action = _STEP_ACTIONS[(name, step)] = Step(name, step)
+    return action
+
+
+def _progs(state: GameState) -> list[MoveProgress]:
     if state.moving is not None:
-        progs = [state.moving]
-    else:
-        progs = [start_move(state, i) for i in candidates(state)]
-    extras = manoeuvres.commander(state)
-    kinds = (*STEPS, *SLIPS) if extras else STEPS
+        return [state.moving]
+    return [start_move(state, i) for i in candidates(state)]
+
+
+def legal_steps(state: GameState) -> Iterator[Step | Ram]:
+    if manoeuvres.commander(state):
+        return _commander_legal_steps(state)
+    # quick-start: one whole tuple, handed over at once (issue 18.1: no generator step and no
+    # cache look-up per step kind; the same answers as _check_step, in the order of STEPS)
+    setup = state.setup
+    found: list[Step | Ram] = []
+    for prog in _progs(state):
+        found.extend(_plain_steps(setup.ships[prog.ship], setup.positions[prog.ship], prog))
+    return iter(tuple(found))
+
+
+def _plain_steps(spec: ShipSpec, table: PositionTable, prog: MoveProgress) -> list[Step]:
+    """The quick-start steps open to a move (F, L, R, E as :func:`_check_step` allows)."""
+    name = spec.name
+    position = prog.position
+    occupied = prog.occupied
+    prints = table.footprints
+    out = []
+    mp = prog.mp
+    if mp >= 1:
+        ebt = spec.enter_before_turn
+        nxt = table.forward[position]
+        # _can_end's own first test, made here first: the common case needs no call
+        if nxt >= 0 and (occupied.isdisjoint(prints[nxt])
+                         or _can_end(table, ebt, prog, nxt, mp - 1, prog.since + 1, False)):
+            out.append(_step_action(name, "F"))
+        if prog.since >= ebt and not prog.turned:
+            nxt = table.left[position]
+            if nxt >= 0 and (occupied.isdisjoint(prints[nxt])
+                             or _can_end(table, ebt, prog, nxt, mp - 1, 0, True)):
+                out.append(_step_action(name, "L"))
+            nxt = table.right[position]
+            if nxt >= 0 and (occupied.isdisjoint(prints[nxt])
+                             or _can_end(table, ebt, prog, nxt, mp - 1, 0, True)):
+                out.append(_step_action(name, "R"))
+    if occupied.isdisjoint(prints[position]):
+        out.append(_step_action(name, "E"))
+    return out
+
+
+def _commander_legal_steps(state: GameState) -> Iterator[Step | Ram]:
+    progs = _progs(state)
     for prog in progs:
         name = state.setup.ships[prog.ship].name
-        for step in kinds:
+        for step in (*STEPS, *SLIPS):
             if _step_ok(state, prog, step):
-                action = _STEP_ACTIONS.get((name, step))
-                if action is None:
-                    if len(_STEP_ACTIONS) >= 20_000:
-                        _STEP_ACTIONS.clear()
-                    action = _STEP_ACTIONS[(name, step)] = Step(name, step)
-                yield action
-    if extras:
-        yield from ramming.legal_rams(state, progs)
+                yield _step_action(name, step)
+    yield from ramming.legal_rams(state, progs)
 
 
 def _progress(state: GameState, ship: str) -> tuple[MoveProgress | None, str | None]:
