@@ -4,7 +4,9 @@ replace, worked out afresh:
 * a move's steps listed at once (``movement._plain_steps``) are the steps
   ``movement._check_step`` allows one by one, on every node of a move;
 * the deployments listed from each hex's blocked placements are those the placements' own
-  overlap test leaves open.
+  overlap test leaves open;
+* the ships afloat, kept per state and carried over while the ships stay the same, are those
+  afloat; hex labels kept are those worked out.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import random
 import pytest
 
 from leviathans.dice import SeededDice
+from leviathans.errors import HexError
+from leviathans.hexgrid import Hex
 from leviathans.rulesets.airfleet import AIRFLEET, GameState, Options, movement, quickstart_battle
 from leviathans.rulesets.airfleet.actions import STEPS, Deploy
 from leviathans.rulesets.airfleet.deployment import (
@@ -22,7 +26,9 @@ from leviathans.rulesets.airfleet.deployment import (
     legal_deployments,
     side_to_deploy,
 )
+from leviathans.rulesets.airfleet.ships import REMOVED
 from leviathans.rulesets.airfleet.state import MoveProgress, Phase
+from leviathans.scenarios import airfleet_scenario
 
 
 def _random_states(seed: int, setup: object | None = None) -> list[GameState]:
@@ -119,3 +125,56 @@ def test_deployments_beside_ships_placed_anywhere_in_the_zone() -> None:
         assert listed == _deployments_one_by_one(state)
         sizes.add(len(listed))
     assert len(sizes) > 5 and max(sizes) < len(first)
+
+
+def _afloat_afresh(state: GameState) -> tuple[int, ...]:
+    return tuple(i for i, s in enumerate(state.ships)
+                 if s.bow is not None and s.status != REMOVED)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_ships_afloat_kept_from_state_to_state_are_those_afloat(seed: int) -> None:
+    """Quick-start and Commander games (ships sunk, keels broken, ships leaving the board):
+    the ships afloat each state holds, most of them carried over from the state before, are
+    those worked out afresh from its ships."""
+    commander = airfleet_scenario("commander-battle")
+    lost = 0
+    for setup in (None, commander.with_options(commander.options.changed(turn_limit=12))):
+        rng = random.Random(seed)
+        dice = SeededDice(seed)
+        state = AIRFLEET.new_game(setup or quickstart_battle(Options(turn_limit=30)), dice)
+        while state.outcome is None:
+            assert state.afloat_tuple() == _afloat_afresh(state)
+            assert list(state.afloat()) == list(_afloat_afresh(state))
+            actions = list(state.legal_actions())
+            after = state.apply(actions[rng.randrange(len(actions))], dice)
+            kept = after.cache.get("afloat")
+            if kept is not None:  # carried over: still right
+                assert kept == _afloat_afresh(after)
+            lost += len(_afloat_afresh(after)) < len(_afloat_afresh(state))
+            state = after
+        assert state.afloat_tuple() == _afloat_afresh(state)
+    assert lost
+
+
+def test_a_state_evolved_with_new_ships_works_its_ships_afloat_out_again() -> None:
+    state = _random_states(3)[-1]
+    assert len(state.afloat_tuple()) > 1
+    first = state.afloat_tuple()[0]
+    ships = list(state.ships)
+    ships[first] = ships[first]._replace(status=REMOVED)
+    sunk = state.evolve(ships=tuple(ships))
+    assert sunk.afloat_tuple() == state.afloat_tuple()[1:]
+    assert state.evolve(turn=state.turn + 1).afloat_tuple() == state.afloat_tuple()
+
+
+def test_hex_labels_kept_are_those_worked_out_and_a_hex_without_one_still_fails() -> None:
+    for column in range(1, 100, 7):
+        for row in range(1, 100, 3):
+            h = Hex.from_offset(column, row)
+            assert h.label() == f"{column:02d}{row:02d}" == h.label()
+            assert Hex.from_label(h.label()) == h
+    for outside in (Hex.from_offset(0, 5), Hex.from_offset(100, 1), Hex(3, -40)):
+        for _ in range(2):
+            with pytest.raises(HexError, match="has no CCRR label"):
+                outside.label()

@@ -29,7 +29,7 @@ from .actions import SLIPS, STEPS, AirAction, Ram, RamStrike, Step, StepKind
 from .events import MoveEnded, ShipLost
 from .positions import EndSearch, PositionTable, search_ends
 from .ships import AFLOAT, REMOVED, ShipSpec, ShipState
-from .state import GameState, MoveProgress, Phase
+from .state import _AFLOAT, GameState, MoveProgress, Phase
 
 __all__ = [
     "MoveExtra",
@@ -52,9 +52,10 @@ def candidates(state: GameState) -> Iterator[int]:
     if found is None:
         group = state.groups[0]
         side, ship_type = group[0], group[1]
-        found = [i for i, (spec, s) in enumerate(zip(state.setup.ships, state.ships, strict=True))
-                 if spec.side == side and spec.type == ship_type and s.status == AFLOAT
-                 and s.bow is not None and not state.finished >> i & 1]
+        specs, ships, finished = state.setup.ships, state.ships, state.finished
+        found = [i for i in state.afloat_tuple()
+                 if ships[i].status == AFLOAT and specs[i].side == side
+                 and specs[i].type == ship_type and not finished >> i & 1]
         if len(group) > 2:  # N3: a group of chosen ships (Initiative Crew order)
             found = [i for i in found if i in group[2]]
         state.cache["candidates"] = found
@@ -68,7 +69,8 @@ def start_move(state: GameState, index: int) -> MoveProgress:
     if prog is None:
         s = state.ships[index]
         assert s.bow is not None
-        occupied = frozenset(h for j in state.afloat() if j != index for h in state.hexes(j))
+        occupied = frozenset(h for j in state.afloat_tuple() if j != index
+                             for h in state.hexes(j))
         prog = MoveProgress(index, state.mp_available(index), 0, False, 0, occupied,
                             (s.bow, s.facing), {}, _position(state, index))
         state.cache[key] = prog
@@ -323,7 +325,10 @@ def apply_step(state: GameState, action: Step, events: list[Event]) -> GameState
                              s.circled, s.fired, s.moved or entered, s.evading, s.si_lost)
     new_prog = MoveProgress(index, prog.mp - 1, since, turned, prog.used + 1, prog.occupied,
                             prog.start, prog.memo, nxt, slipped, spun)
+    afloat = state.cache.get(_AFLOAT)
     state = state.evolve(ships=tuple(ships), moving=new_prog)
+    if afloat is not None:  # a step moves a ship afloat: the same ships stay afloat
+        state.cache[_AFLOAT] = afloat
     if new_prog.mp == 0:  # nothing left to decide
         return finish_move(state, new_prog, events)
     return state
