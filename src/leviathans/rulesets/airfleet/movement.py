@@ -67,10 +67,15 @@ def start_move(state: GameState, index: int) -> MoveProgress:
     key = ("start", index)
     prog: MoveProgress | None = state.cache.get(key)
     if prog is None:
-        s = state.ships[index]
+        ships, specs = state.ships, state.setup.ships
+        s = ships[index]
         assert s.bow is not None
-        occupied = frozenset(h for j in state.afloat_tuple() if j != index
-                             for h in state.hexes(j))
+        hexes: list[Hex] = []
+        for j in state.afloat_tuple():
+            if j != index:
+                t = ships[j]
+                hexes.extend(footprint(t.bow, t.facing, specs[j].length))
+        occupied = frozenset(hexes)
         prog = MoveProgress(index, state.mp_available(index), 0, False, 0, occupied,
                             (s.bow, s.facing), {}, _position(state, index))
         state.cache[key] = prog
@@ -205,6 +210,9 @@ def legal_steps(state: GameState) -> Iterator[Step | Ram]:
     # quick-start: one whole tuple, handed over at once (issue 18.1: no generator step and no
     # cache look-up per step kind; the same answers as _check_step, in the order of STEPS)
     setup = state.setup
+    prog = state.moving
+    if prog is not None:
+        return iter(tuple(_plain_steps(setup.ships[prog.ship], setup.positions[prog.ship], prog)))
     found: list[Step | Ram] = []
     for prog in _progs(state):
         found.extend(_plain_steps(setup.ships[prog.ship], setup.positions[prog.ship], prog))
@@ -213,7 +221,7 @@ def legal_steps(state: GameState) -> Iterator[Step | Ram]:
 
 def _plain_steps(spec: ShipSpec, table: PositionTable, prog: MoveProgress) -> list[Step]:
     """The quick-start steps open to a move (F, L, R, E as :func:`_check_step` allows)."""
-    name = spec.name
+    forward, left, right, end = _plain_actions(spec.name)
     position = prog.position
     occupied = prog.occupied
     prints = table.footprints
@@ -225,19 +233,33 @@ def _plain_steps(spec: ShipSpec, table: PositionTable, prog: MoveProgress) -> li
         # _can_end's own first test, made here first: the common case needs no call
         if nxt >= 0 and (occupied.isdisjoint(prints[nxt])
                          or _can_end(table, ebt, prog, nxt, mp - 1, prog.since + 1, False)):
-            out.append(_step_action(name, "F"))
+            out.append(forward)
         if prog.since >= ebt and not prog.turned:
             nxt = table.left[position]
             if nxt >= 0 and (occupied.isdisjoint(prints[nxt])
                              or _can_end(table, ebt, prog, nxt, mp - 1, 0, True)):
-                out.append(_step_action(name, "L"))
+                out.append(left)
             nxt = table.right[position]
             if nxt >= 0 and (occupied.isdisjoint(prints[nxt])
                              or _can_end(table, ebt, prog, nxt, mp - 1, 0, True)):
-                out.append(_step_action(name, "R"))
+                out.append(right)
     if occupied.isdisjoint(prints[position]):
-        out.append(_step_action(name, "E"))
+        out.append(end)
     return out
+
+
+#: per ship name, its F, L, R and E steps (the very objects :func:`_step_action` lists)
+_PLAIN_ACTIONS: dict[str, tuple[Step, Step, Step, Step]] = {}
+
+
+def _plain_actions(name: str) -> tuple[Step, Step, Step, Step]:
+    found = _PLAIN_ACTIONS.get(name)
+    if found is None:
+        if len(_PLAIN_ACTIONS) >= 5_000:
+            _PLAIN_ACTIONS.clear()
+        found = _PLAIN_ACTIONS[name] = (_step_action(name, "F"), _step_action(name, "L"),
+                                        _step_action(name, "R"), _step_action(name, "E"))
+    return found
 
 
 def _commander_legal_steps(state: GameState) -> Iterator[Step | Ram]:
