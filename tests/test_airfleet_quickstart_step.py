@@ -216,3 +216,26 @@ def test_the_destruction_rules_answer_kept_per_card_and_mask_is_the_rules_answer
             assert turn._destruction(probe, index) == afresh
             seen.add(afresh is None)
     assert seen == ({True, False} if setup.options.quickstart_destruction else {True})
+
+
+def test_a_moved_state_equals_the_state_evolved_with_the_same_changes() -> None:
+    fields = [n for n in GameState.__slots__ if n != "cache"]
+    checked = 0
+    for state in _random_states(2):
+        if state.phase is not Phase.MOVEMENT:
+            continue
+        state.afloat_tuple()
+        ships = list(state.ships)
+        i = state.afloat_tuple()[0]
+        ships[i] = ships[i]._replace(moved=True)
+        for new_ships, moving, finished in ((state.ships, None, state.finished | 1),
+                                            (tuple(ships), state.moving, 0)):
+            made = state.moved(new_ships, moving, finished)
+            evolved = state.evolve(ships=new_ships, moving=moving, finished=finished)
+            assert made is not state
+            assert all(getattr(made, n) is getattr(evolved, n) for n in fields)
+            # the ships afloat carried over only for the very same ships
+            assert ("afloat" in made.cache) is (new_ships is state.ships)
+            assert made.afloat_tuple() == _afloat_afresh(made)
+            checked += 1
+    assert checked > 20

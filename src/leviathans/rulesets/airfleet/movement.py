@@ -348,7 +348,7 @@ def apply_step(state: GameState, action: Step, events: list[Event]) -> GameState
     new_prog = MoveProgress(index, prog.mp - 1, since, turned, prog.used + 1, prog.occupied,
                             prog.start, prog.memo, nxt, slipped, spun)
     afloat = state.cache.get(_AFLOAT)
-    state = state.evolve(ships=tuple(ships), moving=new_prog)
+    state = state.moved(tuple(ships), new_prog, state.finished)
     if afloat is not None:  # a step moves a ship afloat: the same ships stay afloat
         state.cache[_AFLOAT] = afloat
     if new_prog.mp == 0:  # nothing left to decide
@@ -374,7 +374,7 @@ def finish_move(state: GameState, prog: MoveProgress, events: list[Event]) -> Ga
                 moving=None, finished=state.finished | 1 << index)
         ships = (*ships[:index], s._replace(status=REMOVED), *ships[index + 1:])
         events.append(ShipLost(spec.name, spec.side, "ended its move on a half-hex"))
-    return state.evolve(ships=ships, moving=None, finished=state.finished | 1 << index)
+    return state.moved(ships, None, state.finished | 1 << index)
 
 
 def end_search(state: GameState, index: int) -> EndSearch:

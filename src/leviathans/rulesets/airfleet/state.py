@@ -191,6 +191,20 @@ class GameState:
             setattr(new, name, value)
         return new
 
+    def moved(self, ships: tuple[ShipState, ...], moving: MoveProgress | None,
+              finished: int) -> GameState:
+        """``evolve(ships=ships, moving=moving, finished=finished)`` written out (issue 18.1:
+        every step of a move makes one; no keyword dict, no setattr per field). The ships
+        afloat are carried over when ``ships`` is the same tuple."""
+        new = _new_state(GameState)
+        _copy_fields(self, new)
+        afloat = self.cache.get(_AFLOAT)
+        new.cache = {} if afloat is None or ships is not self.ships else {_AFLOAT: afloat}
+        new.ships = ships
+        new.moving = moving
+        new.finished = finished
+        return new
+
     # --- protocol ---------------------------------------------------------------------------
 
     @property
