@@ -239,21 +239,3 @@ def test_a_moved_state_equals_the_state_evolved_with_the_same_changes() -> None:
             assert made.afloat_tuple() == _afloat_afresh(made)
             checked += 1
     assert checked > 20
-
-
-def test_a_card_replaced_keeps_none_of_the_old_cards_destruction_answers() -> None:
-    """A card made from another (``dataclasses.replace``) with other misses answers for its
-    own slots, not from the answers kept by the card it was made from."""
-    import dataclasses
-
-    state = _random_states(1)[0]
-    spec = state.setup.ships[0]
-    first = spec.loc_mask[0]
-    assert turn._quickstart_loss(spec, 0) is None
-    ships = list(state.ships)
-    ships[0] = ships[0]._replace(destroyed=0, status=AFLOAT)
-    assert turn._destruction(state.evolve(ships=tuple(ships)), 0) is None
-    assert spec._lost[0] is None  # kept for the card: nothing destroyed, nothing lost
-    missing = dataclasses.replace(spec, miss_mask=spec.miss_mask | first)
-    assert missing._lost == {}
-    assert turn._quickstart_loss(missing, 0) is not None  # a whole location of misses

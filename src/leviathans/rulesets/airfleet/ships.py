@@ -144,9 +144,8 @@ class ShipSpec:
     #: movement points by destroyed mask, computed once each
     _mp: dict[int, int] = field(default_factory=dict, repr=False)
     #: the quick-start destruction rule's answer by destroyed mask (``turn._destruction``:
-    #: asked for every ship at every turn's end), computed once each; not an argument, so
-    #: a ``dataclasses.replace`` of the card starts with none of the old card's answers
-    _lost: dict[int, str | None] = field(default_factory=dict, init=False, repr=False)
+    #: asked for every ship at every turn's end), computed once each
+    _lost: dict[int, str | None] = field(default_factory=dict, repr=False)
     #: A3: the arcs the ship's weapons fire into, as (weapon hex index, arc code): each
     #: location's own arc first (at its location's index), then the turret arcs
     firing_arcs: tuple[tuple[int, int], ...] = ()
