@@ -143,9 +143,6 @@ class ShipSpec:
     shape: int = 0
     #: movement points by destroyed mask, computed once each
     _mp: dict[int, int] = field(default_factory=dict, repr=False)
-    #: the quick-start destruction rule's answer by destroyed mask (``turn._destruction``:
-    #: asked for every ship at every turn's end), computed once each
-    _lost: dict[int, str | None] = field(default_factory=dict, repr=False)
     #: A3: the arcs the ship's weapons fire into, as (weapon hex index, arc code): each
     #: location's own arc first (at its location's index), then the turret arcs
     firing_arcs: tuple[tuple[int, int], ...] = ()

@@ -20,7 +20,7 @@ from .events import (
     TurnStarted,
 )
 from .nations import america
-from .ships import AFLOAT, KEEL_BROKEN, REMOVED, ShipSpec, ShipState
+from .ships import AFLOAT, KEEL_BROKEN, REMOVED, ShipState
 from .state import GameState, Phase
 
 __all__ = ["GunneryDamage", "Initiative", "RolledInitiative", "TurnEnd", "TurnStart", "concede",
@@ -167,27 +167,14 @@ def _destruction(state: GameState, index: int) -> str | None:
         return "its keel broke"
     if not state.setup.options.quickstart_destruction:
         return None
-    lost = spec._lost  # the answer depends on the card and the slots destroyed only
-    destroyed = s.destroyed
-    if destroyed in lost:
-        return lost[destroyed]
-    if len(lost) >= 4096:  # bounded: long simulations meet many masks
-        lost.clear()
-    reason = lost[destroyed] = _quickstart_loss(spec, destroyed)
-    return reason
-
-
-def _quickstart_loss(spec: ShipSpec, destroyed: int) -> str | None:
-    """Why the quick-start destruction rule destroys a ship of card ``spec`` with the slots
-    ``destroyed`` destroyed, or ``None``."""
-    si = spec.structure(destroyed)  # A10: armoured hull slots while intact
-    found = P.quickstart_destroyed(destroyed, spec.miss_mask, spec.loc_mask,
+    si = spec.structure(s.destroyed)  # A10: armoured hull slots while intact
+    found = P.quickstart_destroyed(s.destroyed, spec.miss_mask, spec.loc_mask,
                                    len(spec.locations), si)
     if found < 0:
         return None
     if found < len(spec.locations):  # misses count as destroyed for this rule
         return f"every slot of its {spec.locations[found]} location is destroyed"
-    lost = destroyed.bit_count()
+    lost = s.destroyed.bit_count()
     return f"{lost} slots destroyed, at least half its structural integrity ({si})"
 
 
