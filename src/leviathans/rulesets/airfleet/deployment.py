@@ -73,9 +73,33 @@ def legal_deployments(state: GameState) -> Iterator[Deploy]:
     # one tuple, handed over whole (issue 18.1: the state keeps it without a generator step
     # for each of hundreds of placements)
     found: list[Deploy] = []
-    for table in _unplaced(state, side):
-        found.extend(action for action, hexes in table if occupied.isdisjoint(hexes))
+    board = state.setup.board
+    for spec, s in zip(state.setup.ships, state.ships, strict=True):
+        if spec.side != side or s.bow is not None:
+            continue
+        actions, covering = _deploy_index(board, side, spec.length, spec.name)
+        # the placements a placed ship blocks, by the hexes it covers (issue 18.1: most
+        # placements are open, so the rest is copied in runs, not tested one by one)
+        blocked = sorted({k for h in occupied if h in covering for k in covering[h]})
+        start = 0
+        for k in blocked:
+            found.extend(actions[start:k])
+            start = k + 1
+        found.extend(actions[start:])
     return iter(tuple(found))
+
+
+@cache
+def _deploy_index(board: Board, side: str, length: int, ship: str
+                  ) -> tuple[tuple[Deploy, ...], dict[Hex, tuple[int, ...]]]:
+    """:func:`_deploy_actions` as its actions and, for each hex, the numbers of the actions
+    whose ship covers it."""
+    table = _deploy_actions(board, side, length, ship)
+    covering: dict[Hex, list[int]] = {}
+    for k, (_, hexes) in enumerate(table):
+        for h in hexes:
+            covering.setdefault(h, []).append(k)
+    return tuple(action for action, _ in table), {h: tuple(ks) for h, ks in covering.items()}
 
 
 def first_deployment(state: GameState) -> Deploy | None:

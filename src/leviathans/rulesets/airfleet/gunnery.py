@@ -76,8 +76,9 @@ class AttackOption:
 def attack_options(state: GameState, side: str) -> tuple[AttackOption, ...]:
     """Every (gun, target, location) open to the side's guns this turn, fired or not."""
     out: list[AttackOption] = []
-    for i in state.afloat():
-        if state.setup.ships[i].side == side:
+    specs = state.setup.ships
+    for i in state.afloat_tuple():
+        if specs[i].side == side:
             out.extend(ship_attack_options(state, i))
     return tuple(out)
 
@@ -99,18 +100,21 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
         bonus = russia.range_bonus(state, index)
         # N7 Long Guns: never at short range
         long_guns = spec.special(Effect.LONG_GUN)
-    for j in state.afloat():
-        tspec = setup.ships[j]
-        if tspec.side == spec.side:
+    specs, ships, side = setup.ships, state.ships, spec.side
+    bq, br = s.bow
+    # (the test below, its terms that do not depend on the target gathered once)
+    bound = spec.gun_reach + bonus + spec.length - 2
+    for j in state.afloat_tuple():
+        tspec = specs[j]
+        if tspec.side == side:
             continue
-        t = state.ships[j]
+        t = ships[j]
         assert t.bow is not None
         # R5: every weapon hex lies within length - 1 of the bow, and so every target hex of
         # the target's: when even that nearest case is beyond the guns' reach, no gun bears
         # and the geometry need not be worked out (most placements of a battle are so)
-        dq, dr = t.bow[0] - s.bow[0], t.bow[1] - s.bow[1]
-        if (max(abs(dq), abs(dr), abs(dq + dr)) - spec.length - tspec.length + 2
-                > spec.gun_reach + bonus):
+        dq, dr = t.bow[0] - bq, t.bow[1] - br
+        if max(abs(dq), abs(dr), abs(dq + dr)) - tspec.length > bound:
             continue
         geometry = attack_geometry(spec, tspec, dq, dr, s.facing, t.facing)
         if state.hugs:  # A7: lines of fire a third ship blocks, applied outside the cache

@@ -25,11 +25,11 @@ from ...hexgrid import Facing, Hex, footprint
 from ...protocol import Event
 from ...turns import GroupMovement
 from . import manoeuvres, ramming
-from .actions import SLIPS, STEPS, AirAction, Ram, RamStrike, Step
+from .actions import SLIPS, STEPS, AirAction, Ram, RamStrike, Step, StepKind
 from .events import MoveEnded, ShipLost
 from .positions import EndSearch, PositionTable, search_ends
-from .ships import AFLOAT, REMOVED, ShipState
-from .state import GameState, MoveProgress, Phase
+from .ships import AFLOAT, REMOVED, ShipSpec, ShipState
+from .state import _AFLOAT, GameState, MoveProgress, Phase
 
 __all__ = [
     "MoveExtra",
@@ -52,9 +52,10 @@ def candidates(state: GameState) -> Iterator[int]:
     if found is None:
         group = state.groups[0]
         side, ship_type = group[0], group[1]
-        found = [i for i, (spec, s) in enumerate(zip(state.setup.ships, state.ships, strict=True))
-                 if spec.side == side and spec.type == ship_type and s.status == AFLOAT
-                 and s.bow is not None and not state.finished >> i & 1]
+        specs, ships, finished = state.setup.ships, state.ships, state.finished
+        found = [i for i in state.afloat_tuple()
+                 if ships[i].status == AFLOAT and specs[i].side == side
+                 and specs[i].type == ship_type and not finished >> i & 1]
         if len(group) > 2:  # N3: a group of chosen ships (Initiative Crew order)
             found = [i for i in found if i in group[2]]
         state.cache["candidates"] = found
@@ -66,9 +67,15 @@ def start_move(state: GameState, index: int) -> MoveProgress:
     key = ("start", index)
     prog: MoveProgress | None = state.cache.get(key)
     if prog is None:
-        s = state.ships[index]
+        ships, specs = state.ships, state.setup.ships
+        s = ships[index]
         assert s.bow is not None
-        occupied = frozenset(h for j in state.afloat() if j != index for h in state.hexes(j))
+        hexes: list[Hex] = []
+        for j in state.afloat_tuple():
+            if j != index:
+                t = ships[j]
+                hexes.extend(footprint(t.bow, t.facing, specs[j].length))
+        occupied = frozenset(hexes)
         prog = MoveProgress(index, state.mp_available(index), 0, False, 0, occupied,
                             (s.bow, s.facing), {}, _position(state, index))
         state.cache[key] = prog
@@ -182,25 +189,87 @@ def _check_step(state: GameState, prog: MoveProgress, step: str) -> bool:
 _STEP_ACTIONS: dict[tuple[str, str], Step] = {}
 
 
-def legal_steps(state: GameState) -> Iterator[Step | Ram]:
+def _step_action(name: str, step: StepKind) -> Step:
+    action = _STEP_ACTIONS.get((name, step))
+    if action is None:
+        if len(_STEP_ACTIONS) >= 20_000:
+            _STEP_ACTIONS.clear()
+        action = _STEP_ACTIONS[(name, step)] = Step(name, step)
+    return action
+
+
+def _progs(state: GameState) -> list[MoveProgress]:
     if state.moving is not None:
-        progs = [state.moving]
-    else:
-        progs = [start_move(state, i) for i in candidates(state)]
-    extras = manoeuvres.commander(state)
-    kinds = (*STEPS, *SLIPS) if extras else STEPS
+        return [state.moving]
+    return [start_move(state, i) for i in candidates(state)]
+
+
+def legal_steps(state: GameState) -> Iterator[Step | Ram]:
+    if manoeuvres.commander(state):
+        return _commander_legal_steps(state)
+    # quick-start: one whole tuple, handed over at once (issue 18.1: no generator step and no
+    # cache look-up per step kind; the same answers as _check_step, in the order of STEPS)
+    setup = state.setup
+    prog = state.moving
+    if prog is not None:
+        return iter(tuple(_plain_steps(setup.ships[prog.ship], setup.positions[prog.ship], prog)))
+    found: list[Step | Ram] = []
+    for prog in _progs(state):
+        found.extend(_plain_steps(setup.ships[prog.ship], setup.positions[prog.ship], prog))
+    return iter(tuple(found))
+
+
+def _plain_steps(spec: ShipSpec, table: PositionTable, prog: MoveProgress) -> list[Step]:
+    """The quick-start steps open to a move (F, L, R, E as :func:`_check_step` allows)."""
+    forward, left, right, end = _plain_actions(spec.name)
+    position = prog.position
+    occupied = prog.occupied
+    prints = table.footprints
+    out = []
+    mp = prog.mp
+    if mp >= 1:
+        ebt = spec.enter_before_turn
+        nxt = table.forward[position]
+        # _can_end's own first test, made here first: the common case needs no call
+        if nxt >= 0 and (occupied.isdisjoint(prints[nxt])
+                         or _can_end(table, ebt, prog, nxt, mp - 1, prog.since + 1, False)):
+            out.append(forward)
+        if prog.since >= ebt and not prog.turned:
+            nxt = table.left[position]
+            if nxt >= 0 and (occupied.isdisjoint(prints[nxt])
+                             or _can_end(table, ebt, prog, nxt, mp - 1, 0, True)):
+                out.append(left)
+            nxt = table.right[position]
+            if nxt >= 0 and (occupied.isdisjoint(prints[nxt])
+                             or _can_end(table, ebt, prog, nxt, mp - 1, 0, True)):
+                out.append(right)
+    if occupied.isdisjoint(prints[position]):
+        out.append(end)
+    return out
+
+
+#: per ship name, its F, L, R and E steps (the very objects :func:`_step_action` lists)
+_PLAIN_ACTIONS: dict[str, tuple[Step, Step, Step, Step]] = {}
+
+
+def _plain_actions(name: str) -> tuple[Step, Step, Step, Step]:
+    found = _PLAIN_ACTIONS.get(name)
+    if found is None:
+        if len(_PLAIN_ACTIONS) >= 5_000:
+            _PLAIN_ACTIONS.clear()
+        found = _PLAIN_ACTIONS[name] = (_step_action(name, "F"), _step_action(name, "L"),
+                                        _step_action(name, "R"), _step_action(name, "E"))
+    return found
+
+
+def _commander_legal_steps(state: GameState) -> Iterator[Step | Ram]:
+    progs = _progs(state)
     for prog in progs:
         name = state.setup.ships[prog.ship].name
-        for step in kinds:
+        for step in (*STEPS, *SLIPS):
             if _step_ok(state, prog, step):
-                action = _STEP_ACTIONS.get((name, step))
-                if action is None:
-                    if len(_STEP_ACTIONS) >= 20_000:
-                        _STEP_ACTIONS.clear()
-                    action = _STEP_ACTIONS[(name, step)] = Step(name, step)
-                yield action
-    if extras:
-        yield from ramming.legal_rams(state, progs)
+                yield _step_action(name, step)
+    yield from ramming.legal_rams(state, progs)
 
 
 def _progress(state: GameState, ship: str) -> tuple[MoveProgress | None, str | None]:
@@ -278,7 +347,10 @@ def apply_step(state: GameState, action: Step, events: list[Event]) -> GameState
                              s.circled, s.fired, s.moved or entered, s.evading, s.si_lost)
     new_prog = MoveProgress(index, prog.mp - 1, since, turned, prog.used + 1, prog.occupied,
                             prog.start, prog.memo, nxt, slipped, spun)
-    state = state.evolve(ships=tuple(ships), moving=new_prog)
+    afloat = state.cache.get(_AFLOAT)
+    state = state.moved(tuple(ships), new_prog, state.finished)
+    if afloat is not None:  # a step moves a ship afloat: the same ships stay afloat
+        state.cache[_AFLOAT] = afloat
     if new_prog.mp == 0:  # nothing left to decide
         return finish_move(state, new_prog, events)
     return state
@@ -302,7 +374,7 @@ def finish_move(state: GameState, prog: MoveProgress, events: list[Event]) -> Ga
                 moving=None, finished=state.finished | 1 << index)
         ships = (*ships[:index], s._replace(status=REMOVED), *ships[index + 1:])
         events.append(ShipLost(spec.name, spec.side, "ended its move on a half-hex"))
-    return state.evolve(ships=ships, moving=None, finished=state.finished | 1 << index)
+    return state.moved(ships, None, state.finished | 1 << index)
 
 
 def end_search(state: GameState, index: int) -> EndSearch:

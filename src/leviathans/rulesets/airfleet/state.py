@@ -99,6 +99,8 @@ _new_state = object.__new__
 #: ``GameState.cache`` key of the state's legal actions once listed to the end (issue 18.1:
 #: ``apply`` of a listed action is then a look-up, as the starship and War Fleet states do)
 _LISTED = "listed"
+#: ``GameState.cache`` key of :meth:`GameState.afloat_tuple`
+_AFLOAT = "afloat"
 #: the iterator of a tuple: a phase's whole list of legal actions, ready
 _TUPLE_ITERATOR = type(iter(()))
 
@@ -148,7 +150,8 @@ class GameState:
     nations: NationsState | None
     outcome: Outcome | None
     events: tuple[Event, ...]
-    #: derived data computed once per state (legal-move helpers); never copied by evolve
+    #: derived data computed once per state (legal-move helpers); never copied by evolve,
+    #: but for the ships afloat while the ships are unchanged
     cache: dict[object, Any]
 
     def __init__(self, setup: GameSetup, turn: int, phase: PhaseId,
@@ -180,9 +183,26 @@ class GameState:
         """A copy with some fields changed (states are values: never mutate one in place)."""
         new = _new_state(GameState)
         _copy_fields(self, new)
-        new.cache = {}
+        afloat = self.cache.get(_AFLOAT)
+        # the ships afloat stay known while the ships stay the same (issue 18.1: a turn's end
+        # makes some ten states on one ships tuple); every other derived datum is made afresh
+        new.cache = {} if afloat is None or "ships" in changes else {_AFLOAT: afloat}
         for name, value in changes.items():
             setattr(new, name, value)
+        return new
+
+    def moved(self, ships: tuple[ShipState, ...], moving: MoveProgress | None,
+              finished: int) -> GameState:
+        """``evolve(ships=ships, moving=moving, finished=finished)`` written out (issue 18.1:
+        every step of a move makes one; no keyword dict, no setattr per field). The ships
+        afloat are carried over when ``ships`` is the same tuple."""
+        new = _new_state(GameState)
+        _copy_fields(self, new)
+        afloat = self.cache.get(_AFLOAT)
+        new.cache = {} if afloat is None or ships is not self.ships else {_AFLOAT: afloat}
+        new.ships = ships
+        new.moving = moving
+        new.finished = finished
         return new
 
     # --- protocol ---------------------------------------------------------------------------
@@ -286,9 +306,16 @@ class GameState:
 
     def afloat(self) -> Iterator[int]:
         """Indices of the ships still on the board (including any whose keel broke this turn)."""
-        for i, s in enumerate(self.ships):
-            if s.bow is not None and s.status != REMOVED:
-                yield i
+        return iter(self.afloat_tuple())
+
+    def afloat_tuple(self) -> tuple[int, ...]:
+        """:meth:`afloat` as a tuple, worked out once per state (issue 18.1: a turn's end asks
+        for it some ten times)."""
+        found: tuple[int, ...] | None = self.cache.get(_AFLOAT)
+        if found is None:
+            found = self.cache[_AFLOAT] = tuple(
+                i for i, s in enumerate(self.ships) if s.bow is not None and s.status != REMOVED)
+        return found
 
     def mp_available(self, index: int) -> int:
         if self.nations is not None and self.nations.flank:  # N3 Flank Speed

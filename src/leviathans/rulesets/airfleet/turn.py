@@ -20,7 +20,7 @@ from .events import (
     TurnStarted,
 )
 from .nations import america
-from .ships import AFLOAT, KEEL_BROKEN, REMOVED
+from .ships import AFLOAT, KEEL_BROKEN, REMOVED, ShipState
 from .state import GameState, Phase
 
 __all__ = ["GunneryDamage", "Initiative", "RolledInitiative", "TurnEnd", "TurnStart", "concede",
@@ -183,17 +183,21 @@ def end_turn(state: GameState, events: list[Event]) -> GameState:
     ships = []
     for s in state.ships:
         if s.circled or s.fired or s.moved or s.evading:  # N6: evasion lasts the turn
-            s = s._replace(destroyed=s.destroyed | s.circled, circled=0, fired=0, moved=False,
-                           evading=False)
+            # (made whole, not by _replace: some four times cheaper, at every turn's end)
+            s = ShipState(s.bow, s.facing, s.status, s.destroyed | s.circled, 0, 0, False,
+                          False, s.si_lost)
         ships.append(s)
     state = state.evolve(ships=tuple(ships), groups=(), firing=(), attacks=None, moving=None)
-    for i in list(state.afloat()):
+    lost = False
+    for i in state.afloat_tuple():
         reason = _destruction(state, i)
         if reason is not None:
             spec = state.setup.ships[i]
             ships[i] = ships[i]._replace(status=REMOVED)
             events.append(ShipLost(spec.name, spec.side, reason))
-    state = state.evolve(ships=tuple(ships))
+            lost = True
+    if lost:
+        state = state.evolve(ships=tuple(ships))
     events.append(TurnEnded(state.turn))
     outcome = turn_end_outcome(state)
     if outcome is not None:
