@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from leviathans.fastbattle import play_greedy_battle, refusal
+from leviathans.fastbattle import refusal
 from leviathans.rulesets.airfleet.events import AttackResult, TorpedoLaunched, TorpedoStruck
 from leviathans.sim import airfleet_matchup
 from leviathans.sim.matchup import load_setup
-from test_fastbattle import _commander, _engine_battle, _stats_both_ways
+from test_fastbattle import _commander, _stats_both_ways
+from test_fastbattle_bracket import _final_state_equals_the_engine
 
 GREEDY = {"british": "greedy", "french": "greedy"}
 FLEETS = (["HML Belfast", "HML Raven"], ["Aries", "HML Cairo"])
@@ -41,21 +42,9 @@ def test_bracket_and_torpedo_final_state_equals_the_engine() -> None:
     setup = load_setup(_matchup(*FLEETS))
     brackets = launched = struck = 0
     for seed in range(5):
-        seeds = {"british": 5 * seed + 1, "french": 5 * seed + 4}
-        state, events = _engine_battle(setup, seed, seeds)
-        want = []
-        for e in events:
-            if isinstance(e, AttackResult):
-                want.extend((e.ship, e.target, ref, False) for ref in e.destroyed)
-                if e.keel_broken:
-                    want.append((e.ship, e.target, None, True))
-                brackets += "+" in e.slot
+        events = _final_state_equals_the_engine(setup, seed, {"british": 5 * seed + 1,
+                                                              "french": 5 * seed + 4})
+        brackets += sum(isinstance(e, AttackResult) and "+" in e.slot for e in events)
         launched += sum(isinstance(e, TorpedoLaunched) for e in events)
         struck += sum(isinstance(e, TorpedoStruck) for e in events)
-        fast = play_greedy_battle(setup, seed, seeds)
-        assert fast.attacks == want
-        assert (fast.state.turn, fast.state.outcome) == (state.turn, state.outcome)
-        for a, b in zip(fast.state.ships, state.ships, strict=True):
-            assert (a.bow, a.facing, a.destroyed) == (b.bow, b.facing, b.destroyed)
-            assert (a.status == 2) == (b.status == 2)
     assert brackets and launched and struck, (brackets, launched, struck)

@@ -22,7 +22,7 @@ from leviathans.bots.greedy_airfleet import KEEL_VALUE
 from leviathans.bots.greedy_torpedoes import strike_worth
 from leviathans.cards.loader import builtin_cards
 from leviathans.dice import SeededDice
-from leviathans.fastbattle import kernel, play_greedy_battle, refusal
+from leviathans.fastbattle import kernel, play_greedy_battle, refusal, ship_arrays
 from leviathans.fastbattle.tables import tables_for
 from leviathans.hexgrid import Hex, distance
 from leviathans.rulesets import get_ruleset
@@ -177,18 +177,9 @@ def test_continues_with_torpedoes_launched_as_the_engine() -> None:
 
 def _arrays(state: Any) -> tuple[Any, Any, Any, Any]:
     """The kernel's arrays of the ships of ``state``: position, status, destroyed, moved."""
-    setup = state.setup
-    n = len(setup.ships)
-    pos = np.full(n, -1, dtype=np.int64)
-    status = np.zeros(n, dtype=np.int64)
-    destroyed = np.zeros(n, dtype=np.int64)
-    moved = np.zeros(n, dtype=np.bool_)
-    for i, s in enumerate(state.ships):
-        if s.bow is not None:
-            pos[i] = setup.positions[i].number[(s.bow, s.facing)]
-        # checked where no gunnery damage waits to take effect (a torpedo's is destroyed too)
-        assert not s.circled & ~s.destroyed
-        status[i], destroyed[i], moved[i] = s.status, s.destroyed, s.moved
+    pos, status, destroyed, circled, _fired, moved = ship_arrays(state)
+    # checked where no gunnery damage waits to take effect (a torpedo's is destroyed too)
+    assert not (circled & ~destroyed).any()
     return pos, status, destroyed, moved
 
 

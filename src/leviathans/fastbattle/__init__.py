@@ -134,6 +134,25 @@ def resumable(state: GameState) -> bool:
     return False
 
 
+def ship_arrays(state: GameState) -> tuple[Any, Any, Any, Any, Any, Any]:
+    """The kernel's arrays of the ships of ``state``: position number (-1 off the board),
+    status, slots destroyed, slots circled, guns fired, moved."""
+    setup = state.setup
+    n = len(setup.ships)
+    pos = np.full(n, -1, dtype=np.int64)
+    status = np.zeros(n, dtype=np.int64)
+    destroyed = np.zeros(n, dtype=np.int64)
+    circled = np.zeros(n, dtype=np.int64)
+    fired = np.zeros(n, dtype=np.int64)
+    moved = np.zeros(n, dtype=np.bool_)
+    for i, s in enumerate(state.ships):
+        if s.bow is not None:
+            pos[i] = setup.positions[i].number[(s.bow, s.facing)]
+        status[i], destroyed[i], circled[i] = s.status, s.destroyed, s.circled
+        fired[i], moved[i] = s.fired, s.moved
+    return pos, status, destroyed, circled, fired, moved
+
+
 def continue_greedy_battle(state: GameState, dice: random.Random,
                            bots: Sequence[random.Random]) -> FastResult:
     """Play the battle on from ``state`` (:func:`resumable`) to its end, both sides as greedy
@@ -144,20 +163,9 @@ def continue_greedy_battle(state: GameState, dice: random.Random,
     setup = state.setup
     assert state.initiative is not None
     t, w = tables_for(setup)
-    n = len(setup.ships)
     sides = list(setup.sides)
-    st_pos = np.full(n, -1, dtype=np.int64)
-    st_status = np.zeros(n, dtype=np.int64)
-    st_destroyed = np.zeros(n, dtype=np.int64)
-    st_circled = np.zeros(n, dtype=np.int64)
-    st_fired = np.zeros(n, dtype=np.int64)
-    st_moved = np.zeros(n, dtype=np.bool_)
-    for i, s in enumerate(state.ships):
-        if s.bow is not None:
-            st_pos[i] = setup.positions[i].number[(s.bow, s.facing)]
-        st_status[i], st_destroyed[i], st_circled[i] = s.status, s.destroyed, s.circled
-        st_fired[i], st_moved[i] = s.fired, s.moved
-        w.before[i] = state.destroyed_before[i]  # A9: what a repair may mend this turn
+    st_pos, st_status, st_destroyed, st_circled, st_fired, st_moved = ship_arrays(state)
+    w.before[:len(setup.ships)] = state.destroyed_before  # A9: what a repair may mend
     mt = np.zeros((3, 624), dtype=np.int64)
     mti = np.zeros(3, dtype=np.int64)
     for g, rng in enumerate([dice, *bots]):
