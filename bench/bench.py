@@ -221,7 +221,7 @@ def _quickstart(turn_limit: int) -> Any:
 
 def commander_loop(seconds: float) -> None:
     """Issue 18.3: the same Commander-rules greedy battles (``fastbattle.profile`` covers
-    them: catalog cards with no steering gear, ramming off) through the engine and through
+    them: catalog cards, ramming off) through the engine and through
     the compiled loop, in turn (engine, loop, engine, loop ...) so both see the same machine,
     in CPU time; battles per CPU second each way and the ratio: cards with no weapon mark,
     then cards with turrets and saturation (A3, A4), then bracket guns (A4), then cards with

@@ -211,8 +211,9 @@ def test_simulate_with_commander_rules_says_once_the_compiled_loop_does_not_cove
                  "--games", "2", "--workers", "2", "--turn-limit", "1"]) == 0
     captured = capsys.readouterr()
     assert captured.err.count("does not cover this battle") == 1
-    # A4's bracket guns and A5's torpedoes are covered: the French Faulx's steering gear is not
-    assert "Faulx has steering gear or slip shafts in play (A8)" in captured.err
+    # A4's bracket guns, A5's torpedoes and the French Faulx's steering gear (A8) are
+    # covered: A6's ramming, on by default at the Commander level, is not
+    assert "the option ramming = True (A6)" in captured.err
     assert "2 games" in captured.out
 
 

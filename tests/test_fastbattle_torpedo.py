@@ -92,8 +92,12 @@ def test_torpedo_cards_are_covered_and_other_rules_still_refused() -> None:
         assert refusal(load_setup(_matchup([name], ["HML Tiger"])), GREEDY) is None
         printed = load_setup(_commander(airfleet_matchup([name], ["HML Tiger"])))
         assert refusal(printed, GREEDY) is None
+    # A8's steering gear is covered too (tests/test_fastbattle_steering.py); a repair crew
+    # is not
     steering = load_setup(_commander(airfleet_matchup(["Sardegna"], ["HML Tiger"])))
-    assert "(A8)" in (refusal(steering, GREEDY) or "")
+    assert refusal(steering, GREEDY) is None
+    crew = load_setup(_commander(airfleet_matchup(["Nadezhda"], ["HML Tiger"])))
+    assert "repair-crew" in (refusal(crew, GREEDY) or "")
 
 
 @pytest.mark.parametrize(("fleets", "seed", "turret"), [

@@ -370,6 +370,103 @@ def search_commander(fwd: Arr, left: Arr, right: Arr, start: int, mp: int, ebt: 
     return n
 
 
+@typed("int64(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64, int64, "
+       "int64, int64, boolean, boolean, int64, int64, int64[::1], int64[::1], int64[::1], "
+       "int64[::1], int64[::1], int64[::1], int64[::1], int64[::1])")
+def search_helm(fwd: Arr, left: Arr, right: Arr, slip_left: Arr, slip_right: Arr, start: int,
+                mp: int, before_port: int, before_starboard: int, slips_port: bool,
+                slips_starboard: bool, npos: int, nc: int, key: Arr, ent: Arr, depth: Arr,
+                seen: Arr, scratch_best: Arr, ends: Arr, entered: Arr, end_depth: Arr) -> int:
+    """:func:`search_commander` for a ship with steering gear or slip shafts (A8): the hexes
+    to enter before a turn to each side (``before_*``, the intact gears counted) and the
+    sideslips it may make (an intact gear or shaft on that side), as ``manoeuvres.search``.
+
+    A node ``(position, since, turned, slipped, spun)`` is ``position * nc + code``: ``(since
+    * 2 + turned) * 2 + slipped`` while not turned in place (``since`` capped at the larger
+    ``before``), else ``4 (most + 1)`` plus the turn in place's number (:data:`SPUN_CODE`; a
+    ship that turned in place has not slipped). The steps in the engine's order F, L, R, P,
+    S (``manoeuvres.successors``); a sideslip enters a hex but keeps ``since``."""
+    most = max(before_port, before_starboard)
+    plain = 4 * (most + 1)
+    stamp = seen[len(seen) - 1] + 1
+    seen[len(seen) - 1] = stamp
+    key[0] = start * nc
+    ent[0] = 0
+    depth[0] = 0
+    seen[key[0]] = stamp
+    nn = 1
+    lo = 0
+    hi = 1
+    for lv in range(mp):
+        for k in range(lo, hi):
+            p = key[k] // nc
+            code = key[k] % nc
+            if code < plain:
+                since = code // 4
+                turned = code // 2 & 1
+                slipped = code & 1
+                spun = 0
+            else:
+                since = 0
+                turned = 1
+                slipped = 0
+                spun = CODE_SPUN[code - plain]
+            for step in range(5):
+                child = -1
+                entering = 0
+                if step == 0:
+                    if spun == 0 and fwd[p] >= 0:
+                        child = fwd[p] * nc + (min(since + 1, most) * 4 + slipped)
+                        entering = 1
+                elif step <= 2:
+                    way = -1 if step == 1 else 1
+                    nxt = left[p] if step == 1 else right[p]
+                    if nxt < 0:
+                        continue
+                    need = before_port if step == 1 else before_starboard
+                    fresh = spun == 0 and since == 0 and turned == 0 and slipped == 0
+                    if spun == 0 and turned == 0 and since >= need:
+                        child = nxt * nc + 2 + slipped  # since 0, turned
+                    elif fresh or spun == way:
+                        child = nxt * nc + plain + SPUN_CODE[spun + way + 2]
+                else:
+                    may = slips_port if step == 3 else slips_starboard
+                    nxt = slip_left[p] if step == 3 else slip_right[p]
+                    if spun == 0 and slipped == 0 and may and nxt >= 0:
+                        child = nxt * nc + since * 4 + 1  # not turned, slipped
+                        entering = 1
+                if child < 0 or seen[child] == stamp:
+                    continue
+                seen[child] = stamp
+                key[nn] = child
+                ent[nn] = 1 if (ent[k] or entering) else 0
+                depth[nn] = lv + 1
+                nn += 1
+        if nn == hi:
+            break
+        lo = hi
+        hi = nn
+    for p in range(npos):
+        scratch_best[p] = -1
+    n = 0
+    for k in range(nn):
+        p = key[k] // nc
+        if scratch_best[p] < 0:
+            scratch_best[p] = k
+            ends[n] = p
+            entered[n] = ent[k]
+            end_depth[n] = depth[k]
+            n += 1
+    return n
+
+
+@jit
+def _before_turn(ebt: int, steering: int, destroyed: int) -> int:
+    """A8: the hexes to enter before a turn to a side, one fewer per intact steering gear on
+    it, never below one nor above the card's value (``manoeuvres._helm``)."""
+    return min(ebt, max(1, ebt - P.popcount(steering & ~destroyed)))
+
+
 # --- the state ------------------------------------------------------------------------------
 
 
@@ -738,7 +835,15 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
     ch = t.sh_children[i]
     start = st_pos[i]
     mp = _mp(t, st_destroyed[i], i)
-    if commander:
+    if commander and (t.slip[i, 0] or t.slip[i, 1]):  # A8: steering gear, slip shafts
+        d = st_destroyed[i]
+        n = search_helm(t.pt_fwd[tab], t.pt_left[tab], t.pt_right[tab], t.pt_slip_left[tab],
+                        t.pt_slip_right[tab], start, mp, _before_turn(t.ebt[i], t.steer[i, 0], d),
+                        _before_turn(t.ebt[i], t.steer[i, 1], d), t.slip[i, 0] & ~d != 0,
+                        t.slip[i, 1] & ~d != 0, t.pt_n[tab],
+                        (len(w.c_seen) - 1) // len(w.best), w.c_key, w.c_ent, w.c_depth,
+                        w.c_seen, w.best, w.ends, w.entered, w.end_depth)
+    elif commander:
         n = search_commander(t.pt_fwd[tab], t.pt_left[tab], t.pt_right[tab], start, mp,
                              t.ebt[i], t.pt_n[tab], (len(w.c_seen) - 1) // len(w.best),
                              w.c_key, w.c_ent, w.c_depth, w.c_seen, w.best, w.ends,
@@ -1969,11 +2074,12 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
     target, slot destroyed or -1, keel broken), ``lost`` the ships lost in order. Returns
     (last turn, attacks, ships lost).
 
-    Under the Commander rules (``commander``): A8's moves (turns in place), A7's hugs at a
-    move's end and the lines of fire they block, gunnery's damage taking effect before A9's
-    repairs (``w.before``: the slots destroyed as the turn began), A11's end; A5's torpedoes
-    (each turn's launches after the initiative, their resolution after movement: the first
-    turn's launched already are the ``w.torp_n[0]`` rows of ``w.torps``)."""
+    Under the Commander rules (``commander``): A8's moves (turns in place, steering gear,
+    sideslips), A7's hugs at a move's end and the lines of fire they block, gunnery's damage
+    taking effect before A9's repairs (``w.before``: the slots destroyed as the turn began),
+    A11's end; A5's torpedoes (each turn's launches after the initiative, their resolution
+    after movement: the first turn's launched already are the ``w.torp_n[0]`` rows of
+    ``w.torps``)."""
     rc, rtop, routs, breach, armour, si = t.rc, t.rtop, t.routs, t.breach, t.armour, t.si
     loc_mask, keel_rolls, two_red = t.loc_mask, t.keel_rolls, t.two_red_outcomes
     crew_n, crew_slot, crew_kind, n_crew_kinds = t.crew_n, t.crew_slot, t.crew_kind, t.n_crew_kinds

@@ -28,7 +28,8 @@ OPTION_VALUES: Mapping[str, frozenset[Any] | None] = {
     "nations": frozenset({False}),
     "turn_limit": None,
     "fire_order": frozenset({"loser-first", "winner-first"}),
-    # the Commander rules (A1, A2, A8's turns in place, A9, A11), with the limits below
+    # the Commander rules (A1, A2, A8's turns in place, steering gear and sideslips, A9,
+    # A11), with the limits below
     "rules": frozenset({"quick-start", "commander"}),
     "quickstart_destruction": frozenset({True, False}),
     # Commander rules' options (nothing to do at the quick-start level): A6's ram is not in
@@ -48,7 +49,8 @@ OPTION_VALUES: Mapping[str, frozenset[Any] | None] = {
 #: The slot effects the loop implements (an inert slot is only a breach number).
 COVERED_EFFECTS = frozenset({Effect.MISS, Effect.GUN, Effect.CREW, Effect.ARMOUR,
                              Effect.TRIM_TANK, Effect.ENGINE, Effect.RESERVE_ENGINE,
-                             Effect.INERT, Effect.TORPEDO})
+                             Effect.INERT, Effect.TORPEDO, Effect.STEERING,
+                             Effect.SIDESLIP})
 #: The slot effects it does not: a ship with one of these in play is refused.
 REFUSED_EFFECTS = frozenset(Effect) - COVERED_EFFECTS
 
@@ -85,8 +87,6 @@ def refusal(setup: Any, bots: Mapping[str, str]) -> str | None:
         if any(n > 2 for n in ship.slot_dice):
             return (f"{ship.name} has saturation of more than two slot dice in play (A4): "
                     "not covered")
-        if ship.steering != (0, 0) or ship.slips != (0, 0):
-            return f"{ship.name} has steering gear or slip shafts in play (A8): not covered"
         for flat, slot in enumerate(ship.slots):
             effect = active_effect(slot.kind, level)
             if effect not in COVERED_EFFECTS:

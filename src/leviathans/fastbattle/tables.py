@@ -91,7 +91,7 @@ class Tables(NamedTuple):
     geo: Any  # [shape, shape, row, location] range << 6 | struck locations, -1: out of arc
     # --- the Commander rules (A1, A8, A9, A11) ---
     arms_mask: Any  # [ship] A11: the slots that keep a side in the game
-    ebt: Any  # [ship] hexes to enter before a facing change (A8: no steering gear covered)
+    ebt: Any  # [ship] hexes to enter before a facing change (the card's; A8: less steering gear)
     pt_left: Any  # [table, position] after a facing change to port / starboard (-1: off)
     pt_right: Any
     rep_n: Any  # [ship] A9: crew slots that may repair, in the engine's order
@@ -124,6 +124,11 @@ class Tables(NamedTuple):
     # --- A4: bracket fire ---
     bracket: Any  # [ship] the bracket guns in play (``ShipSpec.bracket_mask``)
     gun_name: Any  # [ship, slot] the gun's name, numbered (guns of one name may bracket)
+    # --- A8: steering gear and slip shafts (``ShipSpec.steering``, ``.slips``) ---
+    steer: Any  # [ship, side] the steering-gear slots of the port / starboard locations
+    slip: Any  # [ship, side] the slots allowing a sideslip to port / starboard
+    pt_slip_left: Any  # [table, position] after a sideslip to port / starboard (-1: off)
+    pt_slip_right: Any
 
 
 class Work(NamedTuple):
@@ -440,7 +445,21 @@ def build_tables(setup: GameSetup) -> Tables:
                   pt_fwd, pt_edge, pt_cells, cell_q, cell_r, kids, rank, bits, radius, geo,
                   arms, ebt, pt_left, pt_right, rep[0], rep[1], rep[2], rep[3], rep[4], rep[5],
                   rep[6], rep[7], rep[8], rep[9], *firing, slot_dice, *torpedo,
-                  *_bracket_arrays(setup))
+                  *_bracket_arrays(setup), *_helm_arrays(setup, table_list, most))
+
+
+def _helm_arrays(setup: GameSetup, table_list: Any, most: int) -> tuple[Any, Any, Any, Any]:
+    """A8: each ship's steering-gear and sideslip slots per side, and each position table's
+    sideslips."""
+    ships = setup.ships
+    steer = np.array([spec.steering for spec in ships], dtype=I64).reshape(len(ships), 2)
+    slip = np.array([spec.slips for spec in ships], dtype=I64).reshape(len(ships), 2)
+    nt = len(table_list)
+    slip_left, slip_right = np.full((nt, most), -1, I64), np.full((nt, most), -1, I64)
+    for k, tb in enumerate(table_list):
+        slip_left[k, :len(tb)] = tb.slip_left
+        slip_right[k, :len(tb)] = tb.slip_right
+    return steer, slip, slip_left, slip_right
 
 
 def _bracket_arrays(setup: GameSetup) -> tuple[Any, Any]:
@@ -560,7 +579,7 @@ def build_work(t: Tables) -> Work:
     most = t.pt_q.shape[1]
     max_mp = int(np.minimum(t.eng_mp.sum(axis=1), t.mp_cap).max())
     nodes = t.kids.shape[1]
-    codes = 2 * (int(t.ebt.max()) + 1) + 4  # A8 node codes (see kernel.search_commander)
+    codes = 4 * (int(t.ebt.max()) + 1) + 4  # A8 node codes (see kernel.search_helm)
     return Work(
         nodes=np.zeros((3, nodes * (max_mp + 1) + 1), dtype=I64),
         seen=np.zeros(nodes + 1, dtype=I64),
