@@ -1662,6 +1662,31 @@ def _repairs(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, before: Arr
                 st_destroyed[chosen] &= ~(1 << c_slot)
 
 
+# --- A6: ramming (the Commander rules) ---------------------------------------------------------
+
+
+@jit
+def _ram_value(t: Any, j: int, tl: int, destroyed_j: int, all_j: int) -> float:
+    """What one ram attack on location ``tl`` of ship ``j`` is worth to the greedy bot
+    (``ramming.outlook``'s values as ``greedy_commander.ram_worth`` adds them: expected slots
+    destroyed + ``KEEL_VALUE`` times the keel's chance, the nearest floats to the exact odds):
+    2 red, no crew die, no trim modifier, the location's go dice whether or not it moved
+    (A6), one slot die. ``destroyed_j``: its slots struck off; ``all_j``: those with the ones
+    destroyed this turn (``breach.struck``: the armour counts the first, the rest the second)."""
+    w = t.ram_wexpr
+    crew = t.n_crew_kinds  # none (A6)
+    lx = t.loc_lexpr[j, tl, 1]
+    first = 6 * tl
+    expected, keel = P.location_value(
+        t.rc[w, crew, lx, :t.rtop[w, crew, lx] + 1], t.routs[w, crew, lx],
+        t.breach[j, first:first + 6],
+        P.armour_bonus(t.armour[j, first:first + 6], destroyed_j >> first), 0,
+        (all_j >> first) & 0b111111, t.keel_rolls,
+        t.si[j] - P.keel_modifier(all_j, t.loc_mask[j, tl]), t.two_red_outcomes)
+    value: float = expected + KEEL_VALUE * keel
+    return value
+
+
 # --- A5: torpedoes (the Commander rules) -------------------------------------------------------
 
 

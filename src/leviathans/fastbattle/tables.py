@@ -124,6 +124,8 @@ class Tables(NamedTuple):
     # --- A4: bracket fire ---
     bracket: Any  # [ship] the bracket guns in play (``ShipSpec.bracket_mask``)
     gun_name: Any  # [ship, slot] the gun's name, numbered (guns of one name may bracket)
+    # --- A6: ramming (the Commander rules, option ``ramming``) ---
+    ram_wexpr: Any  # a ram attack's own dice (2 red) numbered as weapon dice, for ``rc``; -1: off
 
 
 class Work(NamedTuple):
@@ -322,6 +324,9 @@ def build_tables(setup: GameSetup) -> Tables:
                     break
 
     torpedo = _torpedo_arrays(setup, dice, wexprs)  # (before the counts: its dice are in them)
+    # A6: a ram attack rolls 2 red as its weapon dice (before the counts: they are in them)
+    ram_wexpr = (_numbered(wexprs, TWO_RED)
+                 if setup.options.rules == "commander" and setup.options.ramming else -1)
     # the exact odds' outcome counts for every weapon + crew + location dice combination
     wl, cl, ll = list(wexprs), list(crews), list(lexprs)
     counts = {}
@@ -440,7 +445,7 @@ def build_tables(setup: GameSetup) -> Tables:
                   pt_fwd, pt_edge, pt_cells, cell_q, cell_r, kids, rank, bits, radius, geo,
                   arms, ebt, pt_left, pt_right, rep[0], rep[1], rep[2], rep[3], rep[4], rep[5],
                   rep[6], rep[7], rep[8], rep[9], *firing, slot_dice, *torpedo,
-                  *_bracket_arrays(setup))
+                  *_bracket_arrays(setup), ram_wexpr)
 
 
 def _bracket_arrays(setup: GameSetup) -> tuple[Any, Any]:

@@ -1,0 +1,101 @@
+"""A6 (ramming) in the compiled battle loop: what is in the kernel so far, against the engine.
+
+The loop still refuses ``ramming = True`` by name (the greedy bot's ram decision, the pushes
+and the ram's resolution are not in it yet); these tests check the first piece the kernel
+holds: the value of one ram attack to the greedy bot (``kernel._ram_value``), equal to the
+engine's for every location of every catalog card the loop covers with ramming off.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from leviathans.bots.greedy import KEEL_VALUE
+from leviathans.cards.loader import builtin_cards
+from leviathans.fastbattle import kernel, refusal
+from leviathans.fastbattle.tables import tables_for
+from leviathans.rulesets.airfleet import breach, ramming
+from leviathans.sim import airfleet_matchup
+from leviathans.sim.matchup import load_setup
+
+GREEDY = {"british": "greedy", "french": "greedy"}
+
+
+def _setup(name: str, ram: bool) -> Any:
+    """The card against itself at the Commander rules, ramming on or off."""
+    m = airfleet_matchup([name], [name])
+    data = dict(m.setup)
+    data["options"] = {**dict(data.get("options") or {}), "rules": "commander", "ramming": ram}
+    return load_setup(type(m)(m.ruleset, data, m.bots, m.turn_limit, m.label, m.sides))
+
+
+def _covered_cards() -> list[str]:
+    """The catalog cards the loop plays 1 v 1 at the Commander rules with ramming off."""
+    found = []
+    for name in sorted(builtin_cards()):
+        try:
+            setup = _setup(name, False)
+        except ValueError:  # (a card no 1 v 1 setup takes)
+            continue
+        if refusal(setup, GREEDY) is None:
+            found.append(name)
+    return found
+
+
+def test_ramming_is_still_refused_by_name() -> None:
+    setup = _setup("HML Raven", True)
+    assert refusal(setup, GREEDY) == ("the option ramming = True (A6) is not covered at the "
+                                      "Commander level")
+    assert tables_for(_setup("HML Raven", False))[0].ram_wexpr == -1  # nothing tabled when off
+
+
+def test_ram_attack_values_equal_the_engine_for_every_covered_card() -> None:
+    """Every location of every covered card, intact and at random damage (slots struck off,
+    others destroyed this turn): the kernel's value of one ram attack is the engine's, both
+    as ``ram_worth`` adds ``outlook``'s values and as ``best_ram_strike`` weighs
+    ``attack_odds``."""
+    cards = _covered_cards()
+    assert len(cards) >= 50, cards  # the catalog's covered cards, not a handful
+    rng = random.Random(22)
+    checked = 0
+    for name in cards:
+        setup = _setup(name, True)
+        t, _ = tables_for(setup)
+        assert t.ram_wexpr >= 0
+        spec = setup.ships[0]
+        slots = len(spec.slots)
+        states = [(0, 0)]
+        for _ in range(6):
+            destroyed = rng.getrandbits(slots) & rng.getrandbits(slots)
+            circled = rng.getrandbits(slots) & rng.getrandbits(slots) & ~destroyed
+            states.append((destroyed, circled))
+        for destroyed, circled in states:
+            ship = _ship(destroyed, circled)
+            for loc in range(len(spec.locations)):
+                slots_v, keel_v = breach.value(ramming.RAM_SHOT,
+                                               ramming._struck(spec, ship, loc))
+                expected = slots_v + KEEL_VALUE * keel_v
+                odds, keel, _ = ramming.attack_odds(spec, ship, loc)
+                weighed = float(sum(odds)) + KEEL_VALUE * float(keel)
+                got = kernel._ram_value(t, 0, loc, destroyed, destroyed | circled)
+                assert got == expected == weighed, (name, loc, destroyed, circled)
+                checked += 1
+    assert checked > 1000
+
+
+def _ship(destroyed: int, circled: int) -> Any:
+    from leviathans.hexgrid import Facing, Hex
+    from leviathans.rulesets.airfleet.ships import ShipState
+
+    # where it stands does not matter to the value of an attack on it; not moved: a ram
+    # always rolls the go dice (A6), which the value must use all the same
+    return ShipState(Hex(0, 0), Facing(0), destroyed=destroyed, circled=circled)
+
+
+@pytest.mark.parametrize("name", ["HML Raven", "HML Hertfordshire", "HML Monitor"])
+def test_named_cards_are_covered_apart_from_ramming(name: str) -> None:
+    assert name in builtin_cards()
+    assert refusal(_setup(name, False), GREEDY) is None
