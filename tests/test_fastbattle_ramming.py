@@ -99,3 +99,87 @@ def _ship(destroyed: int, circled: int) -> Any:
 def test_named_cards_are_covered_apart_from_ramming(name: str) -> None:
     assert name in builtin_cards()
     assert refusal(_setup(name, False), GREEDY) is None
+
+
+def _engine_states(setup: Any, seed: int) -> Any:
+    """Every state of an engine battle between two greedy bots, with its events so far."""
+    from leviathans.bots.greedy import GreedyBot
+    from leviathans.dice import SeededDice
+    from leviathans.rulesets import get_ruleset
+
+    dice = SeededDice(seed)
+    bots = {side: GreedyBot(seed + k) for k, side in enumerate(setup.sides)}
+    state = get_ruleset("airfleet").new_game(setup, dice)
+    while state.outcome is None:
+        yield state
+        state = state.apply(bots[state.to_move].choose(state), dice)
+    yield state
+
+
+def _arrays(setup: Any, state: Any) -> tuple[Any, Any, Any, Any]:
+    import numpy as np
+
+    n = len(setup.ships)
+    pos = np.full(n, -1, dtype=np.int64)
+    status, destroyed, circled = (np.zeros(n, dtype=np.int64) for _ in range(3))
+    for k, s in enumerate(state.ships):
+        if s.bow is not None:
+            pos[k] = setup.positions[k].number[(s.bow, s.facing)]
+        status[k], destroyed[k], circled[k] = s.status, s.destroyed, s.circled
+    return pos, status, destroyed, circled
+
+
+RAM_BATTLES = [(["HML Raven"] * 3, ["HML Raven"] * 3, 1),
+               (["HML Hertfordshire", "HML Monitor"], ["HML Monitor", "HML Raven"], 3)]
+
+
+@pytest.mark.parametrize(("british", "french", "seed"), RAM_BATTLES)
+def test_ram_target_chain_and_worth_equal_the_engine_at_every_step(
+        british: list[str], french: list[str], seed: int) -> None:
+    """At every point of an engine battle (ramming on) where a ship moves or is about to:
+    the ship it may ram (or none), and for a ram: the positions after the pushes, the ships
+    lost, the strikes (ship, other, attacks, locations) and the greedy bot's worth of it."""
+    from leviathans.bots.greedy_commander import ram_worth
+    from leviathans.rulesets.airfleet.movement import start_move
+    from leviathans.rulesets.airfleet.state import Phase
+
+    m = airfleet_matchup(british, french)
+    data = dict(m.setup)
+    data["options"] = {**dict(data.get("options") or {}), "rules": "commander"}
+    setup = load_setup(type(m)(m.ruleset, data, m.bots, m.turn_limit, m.label, m.sides))
+    assert setup.options.ramming
+    t, w = tables_for(setup)
+    looked = rams = chains = choices = 0
+    for state in _engine_states(setup, seed):
+        if state.phase != Phase.MOVEMENT or state.ram is not None or state.to_move is None:
+            continue
+        progs = ([state.moving] if state.moving is not None else
+                 [start_move(state, i) for i in state.afloat() if not state.finished >> i & 1
+                  and setup.ships[i].side == state.to_move])
+        pos, status, destroyed, circled = _arrays(setup, state)
+        for prog in progs:
+            out = ramming.outlook(state, prog)
+            got = kernel._ram_target(t, pos, status, prog.ship, prog.position, prog.spun,
+                                     prog.mp)
+            assert got == (-1 if out is None else out.target)
+            looked += 1
+            if out is None:
+                continue
+            rams += 1
+            chains += len(out.strikes) > 2
+            choices += any(len(s.options) > 1 for s in out.strikes)
+            worth = kernel._ram_worth(t, w, pos, status, destroyed, circled, prog.ship,
+                                      prog.position, out.target)
+            ships, _, strikes = ramming.chain(state, prog.ship, out.target)
+            lost = [p.ship for p in out.pushes if p.lost]
+            assert list(w.rm_lost[:int(w.rm_lost[-1])]) == lost
+            for k, s in enumerate(ships):
+                if s.bow is not None and k not in lost and status[k] == 0:
+                    assert w.rm_pos[k] == setup.positions[k].number[(s.bow, s.facing)]
+            assert [tuple(int(v) for v in row) for row in w.rm_strike[:len(strikes)]] == [
+                (s.ship, s.other, s.attacks, sum(1 << loc for loc in s.options))
+                for s in strikes]
+            expected = ram_worth(state, out, setup.ships[prog.ship].side, KEEL_VALUE)
+            assert worth == (-float("inf") if expected is None else expected)
+    # rams open many times, some of them pushing on (a ship pushed into another)
+    assert rams > 40 and chains > 3, (looked, rams, chains, choices)

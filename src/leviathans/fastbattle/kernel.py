@@ -1687,6 +1687,202 @@ def _ram_value(t: Any, j: int, tl: int, destroyed_j: int, all_j: int) -> float:
     return value
 
 
+@jit
+def _ram_target(t: Any, st_pos: Arr, st_status: Arr, i: int, p: int, spun: int,
+                mp: int) -> int:
+    """``ramming.ram_target``: the ship a ram by ship ``i`` (moving, at position ``p``, with
+    ``mp`` MP left, ``spun``: turned in place this move) would strike now, or -1. The other
+    ships stand where they stood as its move began."""
+    if spun != 0 or mp < 1:
+        return -1
+    tab = t.sh_table[i]
+    ahead = t.pt_fwd[tab, p]
+    if ahead < 0:
+        return -1
+    bow = t.pt_cells[tab, ahead, 0]
+    found = -1
+    for j in range(len(st_pos)):
+        if j == i or not _afloat(st_pos, st_status, j):
+            continue
+        tj = t.sh_table[j]
+        for h in range(t.length[j]):
+            c = t.pt_cells[tj, st_pos[j], h]
+            if c == bow and found < 0:
+                found = j
+            for g in range(t.length[i]):
+                if t.pt_cells[tab, p, g] == c:
+                    return -1  # over another ship: it rams only from clear air
+    return found
+
+
+@jit
+def _ram_locations(t: Any, j: int, pj: int, q: int, r: int) -> int:
+    """``geometry.damage_locations`` of ship ``j`` at position ``pj`` for the hex (q, r), as
+    a mask (a Type 4's side: fore and aft)."""
+    tj = t.sh_table[j]
+    fj = t.pt_f[tj, pj]
+    found = 0
+    for tl in range(t.nloc[j]):
+        c = t.pt_cells[tj, pj, t.loc_whex[j, tl]]
+        if P.relative_sectors(q - t.cell_q[c], r - t.cell_r[c], fj) & t.loc_arc[j, tl]:
+            found |= 1 << tl
+    if t.ship_type[j] == 4:
+        groups = 0
+        for tl in range(t.nloc[j]):
+            if found >> tl & 1:
+                groups |= 1 << t.loc_group[j, tl]
+        for tl in range(t.nloc[j]):
+            if groups >> t.loc_group[j, tl] & 1:
+                found |= 1 << tl
+    return found
+
+
+@jit
+def _ram_chain(t: Any, w: Any, st_pos: Arr, st_status: Arr, i: int, p: int,
+               target: int) -> int:
+    """``ramming.chain``: ship ``i`` at position ``p`` rams ``target`` and succeeds. Leaves
+    the positions after its step and every push in ``w.rm_pos`` (``w.rm_alive``: not lost),
+    the ships lost in the pushes in ``w.rm_lost`` (their count in its last cell), and the
+    strikes in ``w.rm_strike`` (each ram's two ships, the rammed one first, in the order
+    the rams were made: ship struck, other ship, attacks, location options as a mask; no
+    options: lost). Returns the strikes' count. Pushes go round by round, each round's
+    ships in number order, as the engine's."""
+    n = len(st_pos)
+    pos, alive = w.rm_pos, w.rm_alive
+    for x in range(n):
+        pos[x] = st_pos[x]
+        alive[x] = _afloat(st_pos, st_status, x)
+    tab = t.sh_table[i]
+    way = t.pt_f[tab, p]
+    pos[i] = t.pt_fwd[tab, p]
+    wait, wait_n, ov, moved, lost = w.rm_wait, w.rm_wait_n, w.rm_ov, w.rm_moved, w.rm_lost
+    nlost = 0
+    ns = 0
+    for x in range(n):
+        wait_n[0, x] = 0
+    # the first ram: the rammer's hexes over the target
+    wait[0, target, 0] = i
+    wait_n[0, target] = 1
+    _ram_overlap(t, pos, i, target, ov[0, target, 0])
+    cur = 0
+    for _ in range(n + 1):  # each ship is pushed at most once (ramming.chain)
+        nmoved = 0
+        any_wait = False
+        for q in range(n):
+            if wait_n[cur, q] == 0:
+                continue
+            any_wait = True
+            tq = t.sh_table[q]
+            to = t.pt_push[tq, pos[q], way]
+            gone = to < 0 or t.pt_edge[tq, to]
+            if not gone:
+                pos[q] = to
+            for k in range(wait_n[cur, q]):
+                pp = wait[cur, q, k]
+                ovk = ov[cur, q, k]
+                # the strike on the rammed ship: its locations holding the pusher's hexes
+                q_opts = 0
+                if not gone:
+                    for h in range(4):
+                        if ovk[h] >= 0:
+                            q_opts |= _ram_locations(t, q, pos[q], t.cell_q[ovk[h]],
+                                                     t.cell_r[ovk[h]])
+                if ns == 0:  # the first rammer: its bow
+                    p_opts = 1 << t.ram_bow[pp]
+                else:  # its hexes over the pushed ship, where that ship went
+                    p_opts = 0
+                    for h in range(4):
+                        if ovk[h] >= 0:
+                            p_opts |= _ram_locations(t, pp, pos[pp],
+                                                     t.cell_q[ovk[h]] + STEP_Q[way],
+                                                     t.cell_r[ovk[h]] + STEP_R[way])
+                w.rm_strike[ns, 0] = q
+                w.rm_strike[ns, 1] = pp
+                w.rm_strike[ns, 2] = 1 if t.ram_one else t.ship_type[pp]
+                w.rm_strike[ns, 3] = q_opts
+                w.rm_strike[ns + 1, 0] = pp
+                w.rm_strike[ns + 1, 1] = q
+                w.rm_strike[ns + 1, 2] = 1 if t.ram_one else t.ship_type[q]
+                w.rm_strike[ns + 1, 3] = p_opts
+                ns += 2
+            if gone:  # destroyed at once (A6/A11): it pushes nothing more
+                alive[q] = False
+                lost[nlost] = q
+                nlost += 1
+            else:
+                moved[nmoved] = q
+                nmoved += 1
+        if not any_wait:
+            break
+        nxt = 1 - cur
+        for x in range(n):
+            wait_n[nxt, x] = 0
+        for m in range(nmoved):
+            q = moved[m]
+            for x in range(n):
+                if x == q or not alive[x]:
+                    continue
+                k = wait_n[nxt, x]
+                if _ram_overlap(t, pos, q, x, ov[nxt, x, k]):
+                    wait[nxt, x, k] = q
+                    wait_n[nxt, x] = k + 1
+        for x in range(n):
+            wait_n[cur, x] = 0
+        cur = nxt
+    lost[len(lost) - 1] = nlost
+    return ns
+
+
+@jit
+def _ram_overlap(t: Any, pos: Arr, a: int, b: int, out: Arr) -> bool:
+    """The cells of ship ``a`` over ship ``b`` (at ``pos``) into ``out`` (-1 past the last);
+    whether there is any."""
+    ta, tb = t.sh_table[a], t.sh_table[b]
+    k = 0
+    for g in range(t.length[a]):
+        c = t.pt_cells[ta, pos[a], g]
+        for h in range(t.length[b]):
+            if t.pt_cells[tb, pos[b], h] == c:
+                out[k] = c
+                k += 1
+                break
+    for g in range(k, 4):
+        out[g] = -1
+    return k > 0
+
+
+@jit
+def _ram_worth(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr,
+               st_circled: Arr, i: int, p: int, target: int) -> float:
+    """``greedy_commander.ram_worth`` of a ram by ship ``i`` at position ``p`` into
+    ``target`` (``-inf``: it would push a ship of its own side onto the half-hex ring)."""
+    ns = _ram_chain(t, w, st_pos, st_status, i, p, target)
+    side = t.side[i]
+    value = 0.0
+    for k in range(w.rm_lost[len(w.rm_lost) - 1]):
+        if t.side[w.rm_lost[k]] == side:
+            return -math.inf
+        value += KEEL_VALUE
+    for s in range(ns):
+        j = w.rm_strike[s, 0]
+        mask = w.rm_strike[s, 3]
+        if mask == 0:
+            continue  # lost in the pushes: counted above
+        lo = math.inf
+        hi = -math.inf
+        for tl in range(t.nloc[j]):
+            if mask >> tl & 1:
+                v = _ram_value(t, j, tl, st_destroyed[j], st_destroyed[j] | st_circled[j])
+                lo = min(lo, v)
+                hi = max(hi, v)
+        if t.side[j] == side:
+            value -= w.rm_strike[s, 2] * lo
+        else:
+            value += w.rm_strike[s, 2] * hi
+    worth: float = t.ram_check * value
+    return worth
+
+
 # --- A5: torpedoes (the Commander rules) -------------------------------------------------------
 
 
