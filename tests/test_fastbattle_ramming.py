@@ -1,9 +1,6 @@
-"""A6 (ramming) in the compiled battle loop: what is in the kernel so far, against the engine.
-
-The loop still refuses ``ramming = True`` by name (the greedy bot's ram decision, the pushes
-and the ram's resolution are not in it yet); these tests check the first piece the kernel
-holds: the value of one ram attack to the greedy bot (``kernel._ram_value``), equal to the
-engine's for every location of every catalog card the loop covers with ramming off.
+"""A6 (ramming) in the compiled battle loop, against the engine: whole battles with ramming on
+(both ways, final states, a batch), and the parts at every point of engine battles (the ship a
+ram would strike, the pushes and strikes, the greedy bot's worth of it, one ram attack's value).
 """
 
 from __future__ import annotations
@@ -45,10 +42,8 @@ def _covered_cards() -> list[str]:
     return found
 
 
-def test_ramming_is_still_refused_by_name() -> None:
-    setup = _setup("HML Raven", True)
-    assert refusal(setup, GREEDY) == ("the option ramming = True (A6) is not covered at the "
-                                      "Commander level")
+def test_ramming_is_covered_and_tabled_only_when_on() -> None:
+    assert refusal(_setup("HML Raven", True), GREEDY) is None
     assert tables_for(_setup("HML Raven", False))[0].ram_wexpr == -1  # nothing tabled when off
 
 
@@ -183,3 +178,65 @@ def test_ram_target_chain_and_worth_equal_the_engine_at_every_step(
             assert worth == (-float("inf") if expected is None else expected)
     # rams open many times, some of them pushing on (a ship pushed into another)
     assert rams > 40 and chains > 3, (looked, rams, chains, choices)
+
+
+def _ram_setup(british: list[str], french: list[str], **options: Any) -> Any:
+    m = airfleet_matchup(british, french, turn_limit=30)
+    data = dict(m.setup)
+    data["options"] = {**dict(data.get("options") or {}), "rules": "commander", **options}
+    return load_setup(type(m)(m.ruleset, data, m.bots, m.turn_limit, m.label, m.sides))
+
+
+def test_ram_battles_final_state_equals_the_engine() -> None:
+    """Whole battles with ramming on: every ship where the engine leaves it, with the same
+    damage and outcome; the battles rammed (checks failed and made, pushes, ram attacks)."""
+    from leviathans.fastbattle import play_greedy_battle
+    from leviathans.rulesets.airfleet.events import RamAttack, RamCheck
+    from test_fastbattle import _engine_battle
+
+    setup = _ram_setup(["HML Raven"] * 3, ["HML Raven"] * 3)
+    assert refusal(setup, GREEDY) is None
+    checks = made = attacks = 0
+    for seed in range(4):
+        seeds = {"british": 7 * seed + 1, "french": 7 * seed + 2}
+        state, events = _engine_battle(setup, seed, seeds)
+        rams = [e for e in events if isinstance(e, RamCheck)]
+        checks += len(rams)
+        made += sum(e.success for e in rams)
+        attacks += sum(isinstance(e, RamAttack) for e in events)
+        fast = play_greedy_battle(setup, seed, seeds).state
+        assert (fast.turn, fast.outcome) == (state.turn, state.outcome), seed
+        for a, b in zip(fast.ships, state.ships, strict=True):
+            assert (a.bow, a.facing, a.destroyed) == (b.bow, b.facing, b.destroyed), seed
+            assert (a.status == 2) == (b.status == 2)
+    assert checks and made and attacks, (checks, made, attacks)
+
+
+@pytest.mark.parametrize(("british", "french", "seed"), [
+    (["HML Raven"] * 3, ["HML Raven"] * 3, 1),
+    (["HML Hertfordshire", "HML Monitor"], ["HML Monitor", "HML Raven"], 3)])
+def test_ram_battles_equal_the_engine(british: list[str], french: list[str], seed: int) -> None:
+    """The simulator's statistics of whole battles, ramming on, game for game, seats both
+    ways (the ``ram_attacks = "one"`` option once)."""
+    from test_fastbattle import _stats_both_ways
+
+    m = airfleet_matchup(british, french, turn_limit=30)
+    for matchup, games in ((m, range(3)), (airfleet_matchup(french, british, turn_limit=30),
+                                           range(3, 5))):
+        data = dict(matchup.setup)
+        data["options"] = {**dict(data.get("options") or {}), "rules": "commander",
+                           **({"ram_attacks": "one"} if seed == 3 else {})}
+        _stats_both_ways(type(matchup)(matchup.ruleset, data, matchup.bots,
+                                       matchup.turn_limit, matchup.label, matchup.sides),
+                         seed, games)
+
+
+def test_a_ram_batch_equals_the_engine() -> None:
+    """The batch (the simulator's path) rams as the engine."""
+    from test_fastbattle import _batch_equals_the_engine
+
+    m = airfleet_matchup(["HML Raven"] * 2, ["HML Raven", "HML Monitor"], turn_limit=30)
+    data = dict(m.setup)
+    data["options"] = {**dict(data.get("options") or {}), "rules": "commander"}
+    _batch_equals_the_engine(type(m)(m.ruleset, data, m.bots, m.turn_limit, m.label,
+                                     m.sides), 5, range(6))

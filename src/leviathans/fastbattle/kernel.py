@@ -24,8 +24,10 @@ import numpy as np
 
 from .. import hexlines
 from ..bots.greedy_airfleet import CAUTION, KEEL_VALUE, NEAR
+from ..bots.greedy_commander import RAM_MARGIN
 from ..hexgrid import Facing, Hex
 from ..rulesets.airfleet import primitives as P
+from ..rulesets.airfleet.ramming import RAM_CHECK
 from ..rulesets.airfleet.repair import FLAT_TARGETS
 from ..rulesets.airfleet.screening import HUG_MP
 from ..rulesets.airfleet.ships import AFLOAT, KEEL_BROKEN, PORT_HALF, REMOVED, STARBOARD_HALF
@@ -294,10 +296,11 @@ CODE_SPUN = (-2, -1, 1, 2)
 
 @typed("int64(int64[::1], int64[::1], int64[::1], int64, int64, int64, int64, int64, "
        "int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
-       "int64[::1])")
+       "int64[::1], int64[::1])")
 def search_commander(fwd: Arr, left: Arr, right: Arr, start: int, mp: int, ebt: int,
                      npos: int, nc: int, key: Arr, ent: Arr, depth: Arr, seen: Arr,
-                     scratch_best: Arr, ends: Arr, entered: Arr, end_depth: Arr) -> int:
+                     scratch_best: Arr, ends: Arr, entered: Arr, end_depth: Arr,
+                     par: Arr) -> int:
     """``manoeuvres.search`` for a ship with the Commander rules' plain helm (A8: turns in
     place; no steering gear nor sideslip): every end of a move from ``start`` with ``mp`` MP,
     in the order first reached, whether its first path entered a hex and its length.
@@ -305,7 +308,8 @@ def search_commander(fwd: Arr, left: Arr, right: Arr, start: int, mp: int, ebt: 
     A node ``(position, since, turned, spun)`` is ``position * nc + code``: ``since * 2 +
     turned`` while not turned in place, else ``2 (ebt + 1)`` plus the turn in place's
     number (:data:`SPUN_CODE`). Breadth first, a level per MP, a node met before not met
-    again, the steps in the engine's order F, L, R (``manoeuvres.successors``)."""
+    again, the steps in the engine's order F, L, R (``manoeuvres.successors``). ``par``: each
+    node's parent (the first path to it; A6 walks it), ``scratch_best``: each end's node."""
     plain = 2 * (ebt + 1)
     stamp = seen[len(seen) - 1] + 1
     seen[len(seen) - 1] = stamp
@@ -351,6 +355,7 @@ def search_commander(fwd: Arr, left: Arr, right: Arr, start: int, mp: int, ebt: 
                 key[nn] = child
                 ent[nn] = 1 if (ent[k] or entering) else 0
                 depth[nn] = lv + 1
+                par[nn] = k
                 nn += 1
         if nn == hi:
             break
@@ -742,7 +747,7 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
         n = search_commander(t.pt_fwd[tab], t.pt_left[tab], t.pt_right[tab], start, mp,
                              t.ebt[i], t.pt_n[tab], (len(w.c_seen) - 1) // len(w.best),
                              w.c_key, w.c_ent, w.c_depth, w.c_seen, w.best, w.ends,
-                             w.entered, w.end_depth)
+                             w.entered, w.end_depth, w.c_par)
     else:
         n = search_ends(t.kids[ch], t.rank[ch], t.bits[ch], t.pt_fwd[tab], start, mp,
                         t.pt_n[tab], w.nodes, w.seen, w.best, w.ends, w.entered)
@@ -1775,7 +1780,7 @@ def _ram_chain(t: Any, w: Any, st_pos: Arr, st_status: Arr, i: int, p: int,
             tq = t.sh_table[q]
             to = t.pt_push[tq, pos[q], way]
             gone = to < 0 or t.pt_edge[tq, to]
-            if not gone:
+            if to >= 0:  # (a ship pushed off the board stays where it was, lost)
                 pos[q] = to
             for k in range(wait_n[cur, q]):
                 pp = wait[cur, q, k]
@@ -1881,6 +1886,105 @@ def _ram_worth(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr,
             value += w.rm_strike[s, 2] * hi
     worth: float = t.ram_check * value
     return worth
+
+
+@jit
+def _ram_move(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr,
+              st_circled: Arr, st_moved: Arr, i: int, end: int, mp: int, was_moved: bool,
+              mt: Arr, mti: Arr, lost: Arr, nlost: int) -> tuple[int, int, bool]:
+    """A6 within ship ``i``'s move (after the A8 search chose ``end``): along the first path
+    to it, at its start, after each step and at its end, the greedy bot rams when it may, its
+    own step stays off the half-hex ring and the ram is worth more than ``RAM_MARGIN``
+    (``GreedyBot.commander_extra``, ``wants_ram``). The ram: the ramming check (2 red); on a
+    failure the ship stops there; on a success the step and the pushes (the ships pushed
+    onto the ring lost), the ram's player's choice of each location that needs one (the
+    most worth to it, ties by the highest draw: ``best_ram_strike``), then every attack in
+    order (2 red, the location's go dice, a slot die), its damage at once, a broken keel
+    removing the ship at once. The move ends. Returns (its position, the ships lost so far,
+    whether it rammed)."""
+    tab = t.sh_table[i]
+    plain = 2 * (t.ebt[i] + 1)
+    nc = (len(w.c_seen) - 1) // len(w.best)
+    node = w.best[end]
+    n = 0
+    while True:
+        w.rm_path[n] = node
+        n += 1
+        if node == 0:
+            break
+        node = w.c_par[node]
+    for m in range(n - 1, -1, -1):
+        k = w.rm_path[m]
+        p = w.c_key[k] // nc
+        spun = 0 if w.c_key[k] % nc < plain else 1
+        target = _ram_target(t, st_pos, st_status, i, p, spun, mp - w.c_depth[k])
+        if target < 0 or t.pt_edge[tab, t.pt_fwd[tab, p]]:
+            continue  # (its own step onto the ring: lost, whatever the ram does)
+        if not _ram_worth(t, w, st_pos, st_status, st_destroyed, st_circled, i, p,
+                          target) > RAM_MARGIN:
+            continue
+        st_moved[i] = was_moved or w.c_ent[k] == 1
+        a = _roll(mt, mti, t.faces, t.nfaces, t.red)
+        b = _roll(mt, mti, t.faces, t.nfaces, t.red)
+        if a + b < RAM_CHECK:  # it stops before the hex; its move ends
+            return p, nlost, True
+        ns = _ram_chain(t, w, st_pos, st_status, i, p, target)
+        for x in range(len(st_pos)):
+            if w.rm_pos[x] != st_pos[x]:
+                st_pos[x] = w.rm_pos[x]
+                st_moved[x] = True
+        st_moved[i] = True
+        for k2 in range(w.rm_lost[len(w.rm_lost) - 1]):
+            x = w.rm_lost[k2]
+            st_status[x] = REMOVED
+            lost[nlost] = x
+            nlost += 1
+        side = t.side[i]
+        for s in range(ns):  # where several locations qualify, the ram's player chooses
+            mask = w.rm_strike[s, 3]
+            if mask & (mask - 1) == 0:
+                continue
+            j = w.rm_strike[s, 0]
+            chosen = -1
+            best = 0.0
+            best_draw = 0.0
+            for tl in range(t.nloc[j]):
+                if not mask >> tl & 1:
+                    continue
+                v = _ram_value(t, j, tl, st_destroyed[j], st_destroyed[j] | st_circled[j])
+                if t.side[j] == side:
+                    v = -v
+                d = _random(mt, mti, 1 + side)
+                if chosen < 0 or v > best or (v == best and d > best_draw):
+                    chosen = tl
+                    best = v
+                    best_draw = d
+            w.rm_strike[s, 3] = 1 << chosen
+        for s in range(ns):
+            mask = w.rm_strike[s, 3]
+            if mask == 0:
+                continue  # lost in the pushes
+            j = w.rm_strike[s, 0]
+            tl = 0
+            while not mask >> tl & 1:
+                tl += 1
+            for _ in range(w.rm_strike[s, 2]):
+                if st_status[j] != AFLOAT:
+                    break  # its keel broke: nothing left to strike
+                total = _roll(mt, mti, t.faces, t.nfaces, t.red)
+                total += _roll(mt, mti, t.faces, t.nfaces, t.red)
+                for d in range(t.loc_ndice[j, tl, 1]):  # the go dice (A6)
+                    total += _roll(mt, mti, t.faces, t.nfaces, t.loc_dice[j, tl, 1, d])
+                _slot_die(t, st_status, st_destroyed, st_circled, j, tl, total, mt, mti)
+                # at once: destroyed now (it fires, protects and crews no more this turn)
+                st_destroyed[j] |= st_circled[j]
+                st_circled[j] = 0
+                if st_status[j] == KEEL_BROKEN:
+                    st_status[j] = REMOVED
+                    lost[nlost] = j
+                    nlost += 1
+        return int(st_pos[i]), nlost, True
+    return end, nlost, False
 
 
 # --- A5: torpedoes (the Commander rules) -------------------------------------------------------
@@ -2192,7 +2296,8 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
 
     Under the Commander rules (``commander``): A8's moves (turns in place), A7's hugs at a
     move's end and the lines of fire they block, gunnery's damage taking effect before A9's
-    repairs (``w.before``: the slots destroyed as the turn began), A11's end; A5's torpedoes
+    repairs (``w.before``: the slots destroyed as the turn began), A11's end; A6's rams
+    along each move's path when the option is on (``_ram_move``); A5's torpedoes
     (each turn's launches after the initiative, their resolution after movement: the first
     turn's launched already are the ``w.torp_n[0]`` rows of ``w.torps``)."""
     rc, rtop, routs, breach, armour, si = t.rc, t.rtop, t.routs, t.breach, t.armour, t.si
@@ -2220,12 +2325,19 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
             for i in range(nships):
                 if (t.side[i] == side and t.ship_type[i] == ty and st_status[i] == AFLOAT
                         and st_pos[i] >= 0 and not finished >> i & 1):
+                    was_moved = bool(st_moved[i])
+                    mp_i = _mp(t, st_destroyed[i], i)
                     p, spent = _greedy_move(t, st_pos, st_status, st_destroyed, st_moved, i,
                                             mt, mti, w, commander)
+                    rammed = False
+                    if commander and t.ram_wexpr >= 0:  # A6: a ram along the way
+                        p, nlost, rammed = _ram_move(t, w, st_pos, st_status, st_destroyed,
+                                                     st_circled, st_moved, i, p, mp_i,
+                                                     was_moved, mt, mti, lost, nlost)
                     st_pos[i] = p
                     # A7: with MP left at its move's end, a ship may hug (the greedy bot
                     # weighs each hug open to it)
-                    if commander and _mp(t, st_destroyed[i], i) - spent >= HUG_MP and \
+                    if commander and not rammed and mp_i - spent >= HUG_MP and \
                             _best_hug(t, st_pos, st_status, st_destroyed, st_circled, st_moved,
                                       i, mt, mti, w.hugs, nhugs) >= 0:
                         nhugs += 1

@@ -202,6 +202,8 @@ class Work(NamedTuple):
     rm_moved: Any  # [ship] the ships pushed this round (not lost), in order
     rm_lost: Any  # [ship] the ships lost in the pushes, in order (the last cell: how many)
     rm_strike: Any  # [strike] ship struck, the other ship, attacks, location options (a mask)
+    c_par: Any  # [node] the A8 move search's parent of each node (A6 walks the path chosen)
+    rm_path: Any  # [node] a path's nodes, end first
 
 
 # A balance run plays thousands of setups made of the same few ship shapes on one board: what
@@ -649,6 +651,8 @@ def build_work(t: Tables) -> Work:
         rm_moved=np.zeros(n, dtype=I64),
         rm_lost=np.zeros(n + 1, dtype=I64),
         rm_strike=np.zeros((2 * n * n + 2, 4), dtype=I64),
+        c_par=np.zeros(most * codes, dtype=I64),
+        rm_path=np.zeros(max_mp + 2, dtype=I64),
     )
 
 
