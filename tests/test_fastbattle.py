@@ -468,7 +468,7 @@ PLAIN_COMMANDER = (["HML Monitor", "HML Monitor"], ["HML Monitor", "HML Monitor"
 
 
 def _commander(matchup: Any, **options: Any) -> Any:
-    """The matchup at the Commander rules, ramming off (A6 is not in the loop)."""
+    """The matchup at the Commander rules, ramming off (A6: tests/test_fastbattle_ramming.py)."""
     data = dict(matchup.setup)
     data["options"] = {**dict(data.get("options") or {}), "rules": "commander",
                        "ramming": False, **options}
@@ -558,8 +558,10 @@ def test_commander_refusals_name_the_rule() -> None:
     greedy = {"british": "greedy", "french": "greedy"}
     plain = airfleet_matchup(*PLAIN_COMMANDER)
     assert refusal(load_setup(_commander(plain)), greedy) is None
-    rams = _commander(plain, ramming=True)
-    assert "ramming" in (refusal(load_setup(rams), greedy) or "")
+    rams = _commander(plain, ramming=True)  # A6 is covered (tests/test_fastbattle_ramming.py)
+    assert refusal(load_setup(rams), greedy) is None
+    steering = load_setup(_commander(airfleet_matchup(["Sardegna"], ["HML Raven"])))
+    assert "(A8)" in (refusal(steering, greedy) or "")
     # the quick-start ships' cards carry bracket guns as well as turrets: A3 and A4 are
     # covered (tests/test_fastbattle_bracket.py)
     assert refusal(load_setup(_commander(airfleet_matchup())), greedy) is None
