@@ -26,7 +26,8 @@ On one core (the process is pinned to one CPU where the OS allows it):
 * issue 18.3 (``commander-loop``): Commander-rules greedy battles (HML Monitors, two a side;
   then the turret cards SML Pommern and SML Preußen, A3 and A4's saturation; then bracket-gun
   cards, A4; then HML Tigers and Monitors, A5's torpedoes, alone as ``commander-torpedoes``;
-  ramming off: what the compiled loop covers at that level) through the engine and through
+  all ramming off; then HML Ravens ramming on, A6, alone as ``commander-rams``) through the
+  engine and through
   the compiled loop, the same battles in turn in one process, CPU time, and their ratio;
 * the baseline: python-chess random playouts (list the legal moves, pick one, push), plies
   per second, measured in the same run.
@@ -48,7 +49,7 @@ SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 #: line), env (the AEC and the batched environments), env-fast (the compiled batched
 #: environment), greedy, starship, warfleet,
 #: warfleet-random, bots, simulate, simulate-cli, balance, commander-loop (its torpedo line
-#: alone: commander-torpedoes) (the air-fleet,
+#: alone: commander-torpedoes; its ram line: commander-rams) (the air-fleet,
 #: environment, starship and War Fleet lines measure chess too, for their ratios)
 ONLY = {m.strip() for m in os.environ.get("BENCH_ONLY", "").split(",") if m.strip()}
 
@@ -221,11 +222,11 @@ def _quickstart(turn_limit: int) -> Any:
 
 def commander_loop(seconds: float) -> None:
     """Issue 18.3: the same Commander-rules greedy battles (``fastbattle.profile`` covers
-    them: catalog cards, ramming off) through the engine and through
+    them: catalog cards, ramming on or off) through the engine and through
     the compiled loop, in turn (engine, loop, engine, loop ...) so both see the same machine,
     in CPU time; battles per CPU second each way and the ratio: cards with no weapon mark,
     then cards with turrets and saturation (A3, A4), then bracket guns (A4), then cards with
-    torpedoes (A5)."""
+    torpedoes (A5), all ramming off; then rams (A6), ramming on."""
     _commander_both_ways(seconds, ["HML Monitor"] * 2, ["HML Monitor"] * 2,
                          "HML Monitors 2 v 2")
     _commander_both_ways(seconds, ["SML Pommern", "SML Preußen"],
@@ -234,6 +235,7 @@ def commander_loop(seconds: float) -> None:
     _commander_both_ways(seconds, ["SML Greif", "HML Raven"], ["HML Beagle", "USG Kansas"],
                          "SML Greif + HML Raven v HML Beagle + USG Kansas, bracket guns")
     commander_torpedoes(seconds)
+    commander_rams(seconds)
 
 
 def commander_torpedoes(seconds: float) -> None:
@@ -243,8 +245,15 @@ def commander_torpedoes(seconds: float) -> None:
                          "HML Tiger + Monitor 2 v 2, torpedoes")
 
 
+def commander_rams(seconds: float) -> None:
+    """:func:`commander_loop`'s line of A6's rams: HML Ravens, three a side, ramming on (the
+    Commander default; the engine's battles of them ram)."""
+    _commander_both_ways(seconds, ["HML Raven"] * 3, ["HML Raven"] * 3,
+                         "HML Ravens 3 v 3, rams", ramming=True)
+
+
 def _commander_both_ways(seconds: float, british: list[str], french: list[str],
-                         label: str) -> None:
+                         label: str, ramming: bool = False) -> None:
     from leviathans.bots.greedy import GreedyBot
     from leviathans.dice import SeededDice
     from leviathans.fastbattle import play_greedy_battle, supports
@@ -253,7 +262,7 @@ def _commander_both_ways(seconds: float, british: list[str], french: list[str],
     from leviathans.sim.matchup import load_setup
 
     matchup = airfleet_matchup(british, french, turn_limit=30)
-    data = {**dict(matchup.setup), "options": {"rules": "commander", "ramming": False}}
+    data = {**dict(matchup.setup), "options": {"rules": "commander", "ramming": ramming}}
     setup = load_setup(type(matchup)(matchup.ruleset, data, matchup.bots, matchup.turn_limit,
                                      matchup.label, matchup.sides))
     assert supports(setup, {"british": "greedy", "french": "greedy"})
@@ -281,7 +290,8 @@ def _commander_both_ways(seconds: float, british: list[str], french: list[str],
             cpu[way] += time.process_time() - before
         battles += 1
     slow, fast = battles / cpu[engine], battles / cpu[loop]
-    print(f"  Commander rules greedy battles ({label}, ramming off), {battles} "
+    print(f"  Commander rules greedy battles ({label}, ramming {'on' if ramming else 'off'}), "
+          f"{battles} "
           f"battles each way: engine {slow:8.2f} battles/CPU s, compiled loop {fast:8.1f} "
           f"battles/CPU s ({fast / slow:.1f}x)")
 
@@ -576,8 +586,11 @@ def main() -> int:
         bots_on_cores(SECONDS)
     if wanted("commander-loop"):
         commander_loop(SECONDS)
-    elif wanted("commander-torpedoes"):
-        commander_torpedoes(SECONDS)
+    else:
+        if wanted("commander-torpedoes"):
+            commander_torpedoes(SECONDS)
+        if wanted("commander-rams"):
+            commander_rams(SECONDS)
     if wanted("simulate"):
         if every_cpu:
             os.sched_setaffinity(0, set(every_cpu))  # the workers inherit this process's CPUs

@@ -207,14 +207,18 @@ def test_simulate_with_commander_rules_says_once_the_compiled_loop_does_not_cove
         capsys: pytest.CaptureFixture[str]) -> None:
     from leviathans.cli import main
 
-    assert main(["simulate", "--scenario", "commander-battle", "--rules", "commander",
+    # the battleship action's HML Medusa: a bracket of ten 4.7in guns, past the loop's counts
+    assert main(["simulate", "--scenario", "battleship-action", "--rules", "commander",
                  "--games", "2", "--workers", "2", "--turn-limit", "1"]) == 0
     captured = capsys.readouterr()
     assert captured.err.count("does not cover this battle") == 1
-    # A4's bracket guns, A5's torpedoes and the French Faulx's steering gear (A8) are
-    # covered: A6's ramming, on by default at the Commander level, is not
-    assert "the option ramming = True (A6)" in captured.err
+    assert "HML Medusa has a bracket of its 10 4.7in guns" in captured.err
     assert "2 games" in captured.out
+    # the Commander battle (bracket guns, torpedoes, steering gear, ramming on) it covers
+    assert main(["simulate", "--scenario", "commander-battle", "--rules", "commander",
+                 "--games", "2", "--workers", "2", "--turn-limit", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "does not cover" not in captured.err and "2 games" in captured.out
 
 
 def test_ladder_takes_a_scenario(capsys: pytest.CaptureFixture[str]) -> None:
@@ -237,7 +241,7 @@ def test_balance_takes_the_commander_rules(capsys: pytest.CaptureFixture[str]) -
                  "--sizes", "1", "--games", "2", "--turn-limit", "1"]) == 0
     captured = capsys.readouterr()
     assert "HML Raven" in captured.out and "2 games in" in captured.out
-    assert "ramming = True (A6) is not covered" in captured.err  # A4 bracket guns are
+    assert "does not cover" not in captured.err  # the loop plays rams (A6) and A4's brackets
 
 
 def test_search_scores_torpedoes_in_the_water_by_their_exact_odds_a5() -> None:

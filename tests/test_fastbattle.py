@@ -468,7 +468,7 @@ PLAIN_COMMANDER = (["HML Monitor", "HML Monitor"], ["HML Monitor", "HML Monitor"
 
 
 def _commander(matchup: Any, **options: Any) -> Any:
-    """The matchup at the Commander rules, ramming off (A6 is not in the loop)."""
+    """The matchup at the Commander rules, ramming off (A6: tests/test_fastbattle_ramming.py)."""
     data = dict(matchup.setup)
     data["options"] = {**dict(data.get("options") or {}), "rules": "commander",
                        "ramming": False, **options}
@@ -545,7 +545,7 @@ def test_commander_move_search_equals_the_engine() -> None:
             n = kernel.search_commander(t.pt_fwd[tab], t.pt_left[tab], t.pt_right[tab], start,
                                         mp, int(t.ebt[i]), int(t.pt_n[tab]), nc, w.c_key,
                                         w.c_ent, w.c_depth, w.c_seen, w.best, w.ends,
-                                        w.entered, w.end_depth)
+                                        w.entered, w.end_depth, w.c_par)
             assert list(w.ends[:n]) == list(want.ends)
             assert bytes(w.entered[:n].astype(np.uint8)) == want.entered
             assert [len(want.path(k)) for k in range(n)] == list(w.end_depth[:n])
@@ -558,8 +558,13 @@ def test_commander_refusals_name_the_rule() -> None:
     greedy = {"british": "greedy", "french": "greedy"}
     plain = airfleet_matchup(*PLAIN_COMMANDER)
     assert refusal(load_setup(_commander(plain)), greedy) is None
-    rams = _commander(plain, ramming=True)
-    assert "ramming" in (refusal(load_setup(rams), greedy) or "")
+    rams = _commander(plain, ramming=True)  # A6 is covered (tests/test_fastbattle_ramming.py)
+    assert refusal(load_setup(rams), greedy) is None
+    # A8's steering gear is covered (tests/test_fastbattle_steering.py); a repair crew is not
+    steering = load_setup(_commander(airfleet_matchup(["Sardegna"], ["HML Raven"])))
+    assert refusal(steering, greedy) is None
+    crew = load_setup(_commander(airfleet_matchup(["Alexandra"], ["HML Raven"])))
+    assert "(repair-crew: repair-crew) is not covered" in (refusal(crew, greedy) or "")
     # the quick-start ships' cards carry bracket guns as well as turrets: A3 and A4 are
     # covered (tests/test_fastbattle_bracket.py)
     assert refusal(load_setup(_commander(airfleet_matchup())), greedy) is None

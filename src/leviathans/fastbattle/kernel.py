@@ -24,8 +24,10 @@ import numpy as np
 
 from .. import hexlines
 from ..bots.greedy_airfleet import CAUTION, KEEL_VALUE, NEAR
+from ..bots.greedy_commander import RAM_MARGIN
 from ..hexgrid import Facing, Hex
 from ..rulesets.airfleet import primitives as P
+from ..rulesets.airfleet.ramming import RAM_CHECK
 from ..rulesets.airfleet.repair import FLAT_TARGETS
 from ..rulesets.airfleet.screening import HUG_MP
 from ..rulesets.airfleet.ships import AFLOAT, KEEL_BROKEN, PORT_HALF, REMOVED, STARBOARD_HALF
@@ -294,10 +296,11 @@ CODE_SPUN = (-2, -1, 1, 2)
 
 @typed("int64(int64[::1], int64[::1], int64[::1], int64, int64, int64, int64, int64, "
        "int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
-       "int64[::1])")
+       "int64[::1], int64[::1])")
 def search_commander(fwd: Arr, left: Arr, right: Arr, start: int, mp: int, ebt: int,
                      npos: int, nc: int, key: Arr, ent: Arr, depth: Arr, seen: Arr,
-                     scratch_best: Arr, ends: Arr, entered: Arr, end_depth: Arr) -> int:
+                     scratch_best: Arr, ends: Arr, entered: Arr, end_depth: Arr,
+                     par: Arr) -> int:
     """``manoeuvres.search`` for a ship with the Commander rules' plain helm (A8: turns in
     place; no steering gear nor sideslip): every end of a move from ``start`` with ``mp`` MP,
     in the order first reached, whether its first path entered a hex and its length.
@@ -305,7 +308,8 @@ def search_commander(fwd: Arr, left: Arr, right: Arr, start: int, mp: int, ebt: 
     A node ``(position, since, turned, spun)`` is ``position * nc + code``: ``since * 2 +
     turned`` while not turned in place, else ``2 (ebt + 1)`` plus the turn in place's
     number (:data:`SPUN_CODE`). Breadth first, a level per MP, a node met before not met
-    again, the steps in the engine's order F, L, R (``manoeuvres.successors``)."""
+    again, the steps in the engine's order F, L, R (``manoeuvres.successors``). ``par``: each
+    node's parent (the first path to it; A6 walks it), ``scratch_best``: each end's node."""
     plain = 2 * (ebt + 1)
     stamp = seen[len(seen) - 1] + 1
     seen[len(seen) - 1] = stamp
@@ -351,6 +355,7 @@ def search_commander(fwd: Arr, left: Arr, right: Arr, start: int, mp: int, ebt: 
                 key[nn] = child
                 ent[nn] = 1 if (ent[k] or entering) else 0
                 depth[nn] = lv + 1
+                par[nn] = k
                 nn += 1
         if nn == hi:
             break
@@ -847,7 +852,7 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
         n = search_commander(t.pt_fwd[tab], t.pt_left[tab], t.pt_right[tab], start, mp,
                              t.ebt[i], t.pt_n[tab], (len(w.c_seen) - 1) // len(w.best),
                              w.c_key, w.c_ent, w.c_depth, w.c_seen, w.best, w.ends,
-                             w.entered, w.end_depth)
+                             w.entered, w.end_depth, w.c_par)
     else:
         n = search_ends(t.kids[ch], t.rank[ch], t.bits[ch], t.pt_fwd[tab], start, mp,
                         t.pt_n[tab], w.nodes, w.seen, w.best, w.ends, w.entered)
@@ -1767,6 +1772,326 @@ def _repairs(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, before: Arr
                 st_destroyed[chosen] &= ~(1 << c_slot)
 
 
+# --- A6: ramming (the Commander rules) ---------------------------------------------------------
+
+
+@jit
+def _ram_value(t: Any, j: int, tl: int, destroyed_j: int, all_j: int) -> float:
+    """What one ram attack on location ``tl`` of ship ``j`` is worth to the greedy bot
+    (``ramming.outlook``'s values as ``greedy_commander.ram_worth`` adds them: expected slots
+    destroyed + ``KEEL_VALUE`` times the keel's chance, the nearest floats to the exact odds):
+    2 red, no crew die, no trim modifier, the location's go dice whether or not it moved
+    (A6), one slot die. ``destroyed_j``: its slots struck off; ``all_j``: those with the ones
+    destroyed this turn (``breach.struck``: the armour counts the first, the rest the second)."""
+    w = t.ram_wexpr
+    crew = t.n_crew_kinds  # none (A6)
+    lx = t.loc_lexpr[j, tl, 1]
+    first = 6 * tl
+    expected, keel = P.location_value(
+        t.rc[w, crew, lx, :t.rtop[w, crew, lx] + 1], t.routs[w, crew, lx],
+        t.breach[j, first:first + 6],
+        P.armour_bonus(t.armour[j, first:first + 6], destroyed_j >> first), 0,
+        (all_j >> first) & 0b111111, t.keel_rolls,
+        t.si[j] - P.keel_modifier(all_j, t.loc_mask[j, tl]), t.two_red_outcomes)
+    value: float = expected + KEEL_VALUE * keel
+    return value
+
+
+@jit
+def _ram_target(t: Any, st_pos: Arr, st_status: Arr, i: int, p: int, spun: int,
+                mp: int) -> int:
+    """``ramming.ram_target``: the ship a ram by ship ``i`` (moving, at position ``p``, with
+    ``mp`` MP left, ``spun``: turned in place this move) would strike now, or -1. The other
+    ships stand where they stood as its move began."""
+    if spun != 0 or mp < 1:
+        return -1
+    tab = t.sh_table[i]
+    ahead = t.pt_fwd[tab, p]
+    if ahead < 0:
+        return -1
+    bow = t.pt_cells[tab, ahead, 0]
+    found = -1
+    for j in range(len(st_pos)):
+        if j == i or not _afloat(st_pos, st_status, j):
+            continue
+        tj = t.sh_table[j]
+        for h in range(t.length[j]):
+            c = t.pt_cells[tj, st_pos[j], h]
+            if c == bow and found < 0:
+                found = j
+            for g in range(t.length[i]):
+                if t.pt_cells[tab, p, g] == c:
+                    return -1  # over another ship: it rams only from clear air
+    return found
+
+
+@jit
+def _ram_locations(t: Any, j: int, pj: int, q: int, r: int) -> int:
+    """``geometry.damage_locations`` of ship ``j`` at position ``pj`` for the hex (q, r), as
+    a mask (a Type 4's side: fore and aft)."""
+    tj = t.sh_table[j]
+    fj = t.pt_f[tj, pj]
+    found = 0
+    for tl in range(t.nloc[j]):
+        c = t.pt_cells[tj, pj, t.loc_whex[j, tl]]
+        if P.relative_sectors(q - t.cell_q[c], r - t.cell_r[c], fj) & t.loc_arc[j, tl]:
+            found |= 1 << tl
+    if t.ship_type[j] == 4:
+        groups = 0
+        for tl in range(t.nloc[j]):
+            if found >> tl & 1:
+                groups |= 1 << t.loc_group[j, tl]
+        for tl in range(t.nloc[j]):
+            if groups >> t.loc_group[j, tl] & 1:
+                found |= 1 << tl
+    return found
+
+
+@jit
+def _ram_chain(t: Any, w: Any, st_pos: Arr, st_status: Arr, i: int, p: int,
+               target: int) -> int:
+    """``ramming.chain``: ship ``i`` at position ``p`` rams ``target`` and succeeds. Leaves
+    the positions after its step and every push in ``w.rm_pos`` (``w.rm_alive``: not lost),
+    the ships lost in the pushes in ``w.rm_lost`` (their count in its last cell), and the
+    strikes in ``w.rm_strike`` (each ram's two ships, the rammed one first, in the order
+    the rams were made: ship struck, other ship, attacks, location options as a mask; no
+    options: lost). Returns the strikes' count. Pushes go round by round, each round's
+    ships in number order, as the engine's."""
+    n = len(st_pos)
+    pos, alive = w.rm_pos, w.rm_alive
+    for x in range(n):
+        pos[x] = st_pos[x]
+        alive[x] = _afloat(st_pos, st_status, x)
+    tab = t.sh_table[i]
+    way = t.pt_f[tab, p]
+    pos[i] = t.pt_fwd[tab, p]
+    wait, wait_n, ov, moved, lost = w.rm_wait, w.rm_wait_n, w.rm_ov, w.rm_moved, w.rm_lost
+    nlost = 0
+    ns = 0
+    for x in range(n):
+        wait_n[0, x] = 0
+    # the first ram: the rammer's hexes over the target
+    wait[0, target, 0] = i
+    wait_n[0, target] = 1
+    _ram_overlap(t, pos, i, target, ov[0, target, 0])
+    cur = 0
+    for _ in range(n + 1):  # each ship is pushed at most once (ramming.chain)
+        nmoved = 0
+        any_wait = False
+        for q in range(n):
+            if wait_n[cur, q] == 0:
+                continue
+            any_wait = True
+            tq = t.sh_table[q]
+            to = t.pt_push[tq, pos[q], way]
+            gone = to < 0 or t.pt_edge[tq, to]
+            if to >= 0:  # (a ship pushed off the board stays where it was, lost)
+                pos[q] = to
+            for k in range(wait_n[cur, q]):
+                pp = wait[cur, q, k]
+                ovk = ov[cur, q, k]
+                # the strike on the rammed ship: its locations holding the pusher's hexes
+                q_opts = 0
+                if not gone:
+                    for h in range(4):
+                        if ovk[h] >= 0:
+                            q_opts |= _ram_locations(t, q, pos[q], t.cell_q[ovk[h]],
+                                                     t.cell_r[ovk[h]])
+                if ns == 0:  # the first rammer: its bow
+                    p_opts = 1 << t.ram_bow[pp]
+                else:  # its hexes over the pushed ship, where that ship went
+                    p_opts = 0
+                    for h in range(4):
+                        if ovk[h] >= 0:
+                            p_opts |= _ram_locations(t, pp, pos[pp],
+                                                     t.cell_q[ovk[h]] + STEP_Q[way],
+                                                     t.cell_r[ovk[h]] + STEP_R[way])
+                w.rm_strike[ns, 0] = q
+                w.rm_strike[ns, 1] = pp
+                w.rm_strike[ns, 2] = 1 if t.ram_one else t.ship_type[pp]
+                w.rm_strike[ns, 3] = q_opts
+                w.rm_strike[ns + 1, 0] = pp
+                w.rm_strike[ns + 1, 1] = q
+                w.rm_strike[ns + 1, 2] = 1 if t.ram_one else t.ship_type[q]
+                w.rm_strike[ns + 1, 3] = p_opts
+                ns += 2
+            if gone:  # destroyed at once (A6/A11): it pushes nothing more
+                alive[q] = False
+                lost[nlost] = q
+                nlost += 1
+            else:
+                moved[nmoved] = q
+                nmoved += 1
+        if not any_wait:
+            break
+        nxt = 1 - cur
+        for x in range(n):
+            wait_n[nxt, x] = 0
+        for m in range(nmoved):
+            q = moved[m]
+            for x in range(n):
+                if x == q or not alive[x]:
+                    continue
+                k = wait_n[nxt, x]
+                if _ram_overlap(t, pos, q, x, ov[nxt, x, k]):
+                    wait[nxt, x, k] = q
+                    wait_n[nxt, x] = k + 1
+        for x in range(n):
+            wait_n[cur, x] = 0
+        cur = nxt
+    lost[len(lost) - 1] = nlost
+    return ns
+
+
+@jit
+def _ram_overlap(t: Any, pos: Arr, a: int, b: int, out: Arr) -> bool:
+    """The cells of ship ``a`` over ship ``b`` (at ``pos``) into ``out`` (-1 past the last);
+    whether there is any."""
+    ta, tb = t.sh_table[a], t.sh_table[b]
+    k = 0
+    for g in range(t.length[a]):
+        c = t.pt_cells[ta, pos[a], g]
+        for h in range(t.length[b]):
+            if t.pt_cells[tb, pos[b], h] == c:
+                out[k] = c
+                k += 1
+                break
+    for g in range(k, 4):
+        out[g] = -1
+    return k > 0
+
+
+@jit
+def _ram_worth(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr,
+               st_circled: Arr, i: int, p: int, target: int) -> float:
+    """``greedy_commander.ram_worth`` of a ram by ship ``i`` at position ``p`` into
+    ``target`` (``-inf``: it would push a ship of its own side onto the half-hex ring)."""
+    ns = _ram_chain(t, w, st_pos, st_status, i, p, target)
+    side = t.side[i]
+    value = 0.0
+    for k in range(w.rm_lost[len(w.rm_lost) - 1]):
+        if t.side[w.rm_lost[k]] == side:
+            return -math.inf
+        value += KEEL_VALUE
+    for s in range(ns):
+        j = w.rm_strike[s, 0]
+        mask = w.rm_strike[s, 3]
+        if mask == 0:
+            continue  # lost in the pushes: counted above
+        lo = math.inf
+        hi = -math.inf
+        for tl in range(t.nloc[j]):
+            if mask >> tl & 1:
+                v = _ram_value(t, j, tl, st_destroyed[j], st_destroyed[j] | st_circled[j])
+                lo = min(lo, v)
+                hi = max(hi, v)
+        if t.side[j] == side:
+            value -= w.rm_strike[s, 2] * lo
+        else:
+            value += w.rm_strike[s, 2] * hi
+    worth: float = t.ram_check * value
+    return worth
+
+
+@jit
+def _ram_move(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr,
+              st_circled: Arr, st_moved: Arr, i: int, end: int, mp: int, was_moved: bool,
+              mt: Arr, mti: Arr, lost: Arr, nlost: int) -> tuple[int, int, bool]:
+    """A6 within ship ``i``'s move (after the A8 search chose ``end``): along the first path
+    to it, at its start, after each step and at its end, the greedy bot rams when it may, its
+    own step stays off the half-hex ring and the ram is worth more than ``RAM_MARGIN``
+    (``GreedyBot.commander_extra``, ``wants_ram``). The ram: the ramming check (2 red); on a
+    failure the ship stops there; on a success the step and the pushes (the ships pushed
+    onto the ring lost), the ram's player's choice of each location that needs one (the
+    most worth to it, ties by the highest draw: ``best_ram_strike``), then every attack in
+    order (2 red, the location's go dice, a slot die), its damage at once, a broken keel
+    removing the ship at once. The move ends. Returns (its position, the ships lost so far,
+    whether it rammed)."""
+    tab = t.sh_table[i]
+    plain = 2 * (t.ebt[i] + 1)
+    nc = (len(w.c_seen) - 1) // len(w.best)
+    node = w.best[end]
+    n = 0
+    while True:
+        w.rm_path[n] = node
+        n += 1
+        if node == 0:
+            break
+        node = w.c_par[node]
+    for m in range(n - 1, -1, -1):
+        k = w.rm_path[m]
+        p = w.c_key[k] // nc
+        spun = 0 if w.c_key[k] % nc < plain else 1
+        target = _ram_target(t, st_pos, st_status, i, p, spun, mp - w.c_depth[k])
+        if target < 0 or t.pt_edge[tab, t.pt_fwd[tab, p]]:
+            continue  # (its own step onto the ring: lost, whatever the ram does)
+        if not _ram_worth(t, w, st_pos, st_status, st_destroyed, st_circled, i, p,
+                          target) > RAM_MARGIN:
+            continue
+        st_moved[i] = was_moved or w.c_ent[k] == 1
+        a = _roll(mt, mti, t.faces, t.nfaces, t.red)
+        b = _roll(mt, mti, t.faces, t.nfaces, t.red)
+        if a + b < RAM_CHECK:  # it stops before the hex; its move ends
+            return p, nlost, True
+        ns = _ram_chain(t, w, st_pos, st_status, i, p, target)
+        for x in range(len(st_pos)):
+            if w.rm_pos[x] != st_pos[x]:
+                st_pos[x] = w.rm_pos[x]
+                st_moved[x] = True
+        st_moved[i] = True
+        for k2 in range(w.rm_lost[len(w.rm_lost) - 1]):
+            x = w.rm_lost[k2]
+            st_status[x] = REMOVED
+            lost[nlost] = x
+            nlost += 1
+        side = t.side[i]
+        for s in range(ns):  # where several locations qualify, the ram's player chooses
+            mask = w.rm_strike[s, 3]
+            if mask & (mask - 1) == 0:
+                continue
+            j = w.rm_strike[s, 0]
+            chosen = -1
+            best = 0.0
+            best_draw = 0.0
+            for tl in range(t.nloc[j]):
+                if not mask >> tl & 1:
+                    continue
+                v = _ram_value(t, j, tl, st_destroyed[j], st_destroyed[j] | st_circled[j])
+                if t.side[j] == side:
+                    v = -v
+                d = _random(mt, mti, 1 + side)
+                if chosen < 0 or v > best or (v == best and d > best_draw):
+                    chosen = tl
+                    best = v
+                    best_draw = d
+            w.rm_strike[s, 3] = 1 << chosen
+        for s in range(ns):
+            mask = w.rm_strike[s, 3]
+            if mask == 0:
+                continue  # lost in the pushes
+            j = w.rm_strike[s, 0]
+            tl = 0
+            while not mask >> tl & 1:
+                tl += 1
+            for _ in range(w.rm_strike[s, 2]):
+                if st_status[j] != AFLOAT:
+                    break  # its keel broke: nothing left to strike
+                total = _roll(mt, mti, t.faces, t.nfaces, t.red)
+                total += _roll(mt, mti, t.faces, t.nfaces, t.red)
+                for d in range(t.loc_ndice[j, tl, 1]):  # the go dice (A6)
+                    total += _roll(mt, mti, t.faces, t.nfaces, t.loc_dice[j, tl, 1, d])
+                _slot_die(t, st_status, st_destroyed, st_circled, j, tl, total, mt, mti)
+                # at once: destroyed now (it fires, protects and crews no more this turn)
+                st_destroyed[j] |= st_circled[j]
+                st_circled[j] = 0
+                if st_status[j] == KEEL_BROKEN:
+                    st_status[j] = REMOVED
+                    lost[nlost] = j
+                    nlost += 1
+        return int(st_pos[i]), nlost, True
+    return end, nlost, False
+
+
 # --- A5: torpedoes (the Commander rules) -------------------------------------------------------
 
 
@@ -2077,9 +2402,9 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
     Under the Commander rules (``commander``): A8's moves (turns in place, steering gear,
     sideslips), A7's hugs at a move's end and the lines of fire they block, gunnery's damage
     taking effect before A9's repairs (``w.before``: the slots destroyed as the turn began),
-    A11's end; A5's torpedoes (each turn's launches after the initiative, their resolution
-    after movement: the first turn's launched already are the ``w.torp_n[0]`` rows of
-    ``w.torps``)."""
+    A11's end; A6's rams along each move's path when the option is on (``_ram_move``); A5's
+    torpedoes (each turn's launches after the initiative, their resolution after movement:
+    the first turn's launched already are the ``w.torp_n[0]`` rows of ``w.torps``)."""
     rc, rtop, routs, breach, armour, si = t.rc, t.rtop, t.routs, t.breach, t.armour, t.si
     loc_mask, keel_rolls, two_red = t.loc_mask, t.keel_rolls, t.two_red_outcomes
     crew_n, crew_slot, crew_kind, n_crew_kinds = t.crew_n, t.crew_slot, t.crew_kind, t.n_crew_kinds
@@ -2105,12 +2430,19 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
             for i in range(nships):
                 if (t.side[i] == side and t.ship_type[i] == ty and st_status[i] == AFLOAT
                         and st_pos[i] >= 0 and not finished >> i & 1):
+                    was_moved = bool(st_moved[i])
+                    mp_i = _mp(t, st_destroyed[i], i)
                     p, spent = _greedy_move(t, st_pos, st_status, st_destroyed, st_moved, i,
                                             mt, mti, w, commander)
+                    rammed = False
+                    if commander and t.ram_wexpr >= 0:  # A6: a ram along the way
+                        p, nlost, rammed = _ram_move(t, w, st_pos, st_status, st_destroyed,
+                                                     st_circled, st_moved, i, p, mp_i,
+                                                     was_moved, mt, mti, lost, nlost)
                     st_pos[i] = p
                     # A7: with MP left at its move's end, a ship may hug (the greedy bot
                     # weighs each hug open to it)
-                    if commander and _mp(t, st_destroyed[i], i) - spent >= HUG_MP and \
+                    if commander and not rammed and mp_i - spent >= HUG_MP and \
                             _best_hug(t, st_pos, st_status, st_destroyed, st_circled, st_moved,
                                       i, mt, mti, w.hugs, nhugs) >= 0:
                         nhugs += 1

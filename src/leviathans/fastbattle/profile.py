@@ -32,8 +32,9 @@ OPTION_VALUES: Mapping[str, frozenset[Any] | None] = {
     # A11), with the limits below
     "rules": frozenset({"quick-start", "commander"}),
     "quickstart_destruction": frozenset({True, False}),
-    # Commander rules' options (nothing to do at the quick-start level): A6's ram is not in
-    # the loop (refused below when on at the Commander level); both repair targets are (A9)
+    # Commander rules' options (nothing to do at the quick-start level): A6's rams, either
+    # number of attacks (the Ramming Crew and Ram Prow are the 8 Nations': refused); both
+    # repair targets (A9)
     "ramming": None,
     "ram_attacks": None,
     "repair_target": None,
@@ -92,12 +93,9 @@ def refusal(setup: Any, bots: Mapping[str, str]) -> str | None:
             if effect not in COVERED_EFFECTS:
                 return (f"{ship.name} {ship.slot_ref(flat)} ({slot.kind}: {effect}) is not "
                         f"covered")
-    if level == "commander":
-        if options.ramming:
-            return "the option ramming = True (A6) is not covered at the Commander level"
-        if options.quickstart_destruction:
-            return ("the option quickstart_destruction = True (with A10's armoured hull) is "
-                    "not covered at the Commander level")
+    if level == "commander" and options.quickstart_destruction:
+        return ("the option quickstart_destruction = True (with A10's armoured hull) is "
+                "not covered at the Commander level")
     return None
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from ..dice import D6, DiceExpr, Die, die
 from ..rulesets.airfleet.breach import breach_dice, reach_counts
 from ..rulesets.airfleet.positions import PositionTable, _children
+from ..rulesets.airfleet.ramming import check_chance
 from ..rulesets.airfleet.repair import FLAT_TARGETS, captains_manual_modifier, repair_dice
 from ..rulesets.airfleet.setup import GameSetup
 from ..rulesets.airfleet.slot_kinds import Effect, active_effect
@@ -129,6 +130,12 @@ class Tables(NamedTuple):
     slip: Any  # [ship, side] the slots allowing a sideslip to port / starboard
     pt_slip_left: Any  # [table, position] after a sideslip to port / starboard (-1: off)
     pt_slip_right: Any
+    # --- A6: ramming (the Commander rules, option ``ramming``) ---
+    ram_wexpr: Any  # a ram attack's own dice (2 red) numbered as weapon dice, for ``rc``; -1: off
+    ram_one: bool  # option ram_attacks = "one": one attack each, else as many as the other's Type
+    pt_push: Any  # [table, position, way] the position one hex towards ``way``, facing kept (-1)
+    ram_check: float  # the ramming check's chance (2 red >= 12; no Ramming Crew: N8 refused)
+    ram_bow: Any  # [ship] its bow location (where a rammer is struck)
 
 
 class Work(NamedTuple):
@@ -191,6 +198,17 @@ class Work(NamedTuple):
     bk_pick: Any  # the group chosen (options; the last cell: how many)
     bk_pairs: Any  # [depth, highest, second] A4's two highest weapon results: outcomes
     bk_dist: Any  # [5, total] outcome counts: a weapon's results, the crews' best, totals, reach
+    # --- A6: a ram's pushes and strikes (kernel._ram_chain) ---
+    rm_pos: Any  # [ship] positions after the ram's step and pushes
+    rm_alive: Any  # [ship] still afloat (not lost in a push)
+    rm_wait: Any  # [2, ship, k] the ships overlapping each ship to push (this round, next)
+    rm_wait_n: Any  # [2, ship]
+    rm_ov: Any  # [2, ship, k, cell] their cells over it (before it moves), -1 past the last
+    rm_moved: Any  # [ship] the ships pushed this round (not lost), in order
+    rm_lost: Any  # [ship] the ships lost in the pushes, in order (the last cell: how many)
+    rm_strike: Any  # [strike] ship struck, the other ship, attacks, location options (a mask)
+    c_par: Any  # [node] the A8 move search's parent of each node (A6 walks the path chosen)
+    rm_path: Any  # [node] a path's nodes, end first
 
 
 # A balance run plays thousands of setups made of the same few ship shapes on one board: what
@@ -327,6 +345,9 @@ def build_tables(setup: GameSetup) -> Tables:
                     break
 
     torpedo = _torpedo_arrays(setup, dice, wexprs)  # (before the counts: its dice are in them)
+    # A6: a ram attack rolls 2 red as its weapon dice (before the counts: they are in them)
+    ram_wexpr = (_numbered(wexprs, TWO_RED)
+                 if setup.options.rules == "commander" and setup.options.ramming else -1)
     # the exact odds' outcome counts for every weapon + crew + location dice combination
     wl, cl, ll = list(wexprs), list(crews), list(lexprs)
     counts = {}
@@ -445,7 +466,10 @@ def build_tables(setup: GameSetup) -> Tables:
                   pt_fwd, pt_edge, pt_cells, cell_q, cell_r, kids, rank, bits, radius, geo,
                   arms, ebt, pt_left, pt_right, rep[0], rep[1], rep[2], rep[3], rep[4], rep[5],
                   rep[6], rep[7], rep[8], rep[9], *firing, slot_dice, *torpedo,
-                  *_bracket_arrays(setup), *_helm_arrays(setup, table_list, most))
+                  *_bracket_arrays(setup), *_helm_arrays(setup, table_list, most), ram_wexpr,
+                  setup.options.ram_attacks == "one",
+                  _push_arrays(table_list, most, ram_wexpr >= 0), float(check_chance(0)),
+                  np.array([spec.loc_index.get("bow", -1) for spec in ships], dtype=I64))
 
 
 def _helm_arrays(setup: GameSetup, table_list: Any, most: int) -> tuple[Any, Any, Any, Any]:
@@ -460,6 +484,19 @@ def _helm_arrays(setup: GameSetup, table_list: Any, most: int) -> tuple[Any, Any
         slip_left[k, :len(tb)] = tb.slip_left
         slip_right[k, :len(tb)] = tb.slip_right
     return steer, slip, slip_left, slip_right
+
+
+def _push_arrays(table_list: list[PositionTable], most: int, ramming: bool) -> Any:
+    """A6: where a ram pushes a ship from each position, one hex each way (its facing kept;
+    -1: off the board). Only with ramming on (else an empty table)."""
+    if not ramming:
+        return np.full((1, 1, 6), -1, dtype=I64)
+    push = np.full((len(table_list), most, 6), -1, dtype=I64)
+    for k, table in enumerate(table_list):
+        for p, (bow, facing) in enumerate(zip(table.bows, table.facings, strict=True)):
+            for way in range(6):
+                push[k, p, way] = table.number.get((bow.neighbour(way), facing), -1)
+    return push
 
 
 def _bracket_arrays(setup: GameSetup) -> tuple[Any, Any]:
@@ -626,6 +663,16 @@ def build_work(t: Tables) -> Work:
         tp_launch=np.zeros((36 * n * 4 * n + 1, 3), dtype=I64),
         tp_worth=np.zeros(36 * n * 4 * n + 1),
         **_bracket_work(t),
+        rm_pos=np.zeros(n, dtype=I64),
+        rm_alive=np.zeros(n, dtype=np.bool_),
+        rm_wait=np.zeros((2, n, n), dtype=I64),
+        rm_wait_n=np.zeros((2, n), dtype=I64),
+        rm_ov=np.full((2, n, n, 4), -1, dtype=I64),
+        rm_moved=np.zeros(n, dtype=I64),
+        rm_lost=np.zeros(n + 1, dtype=I64),
+        rm_strike=np.zeros((2 * n * n + 2, 4), dtype=I64),
+        c_par=np.zeros(most * codes, dtype=I64),
+        rm_path=np.zeros(max_mp + 2, dtype=I64),
     )
 
 
