@@ -214,9 +214,10 @@ def test_simulate_with_commander_rules_says_once_the_compiled_loop_does_not_cove
     assert captured.err.count("does not cover this battle") == 1
     assert "HML Medusa has a bracket of its 10 4.7in guns" in captured.err
     assert "2 games" in captured.out
-    # the Commander battle (bracket guns, torpedoes, steering gear, ramming on) it covers
+    # the Commander battle (bracket guns, torpedoes, steering gear) it covers with ramming off
     assert main(["simulate", "--scenario", "commander-battle", "--rules", "commander",
-                 "--games", "2", "--workers", "2", "--turn-limit", "1"]) == 0
+                 "--option", "ramming=false", "--games", "2", "--workers", "2",
+                 "--turn-limit", "1"]) == 0
     captured = capsys.readouterr()
     assert "does not cover" not in captured.err and "2 games" in captured.out
 

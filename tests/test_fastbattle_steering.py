@@ -58,9 +58,10 @@ def test_steering_cards_are_covered_and_other_rules_still_refused() -> None:
         assert setup.ships[0].slips != (0, 0), name
         assert refusal(setup, GREEDY) is None, name
     assert "repair-crew" in (refusal(load_setup(_matchup(["Alexandra"], ["Faulx"])), GREEDY) or "")
-    # with A6's rams (covered too): the same
+    # with A6's rams (covered apart): refused, naming both rules
     rams = load_setup(_commander(airfleet_matchup(["Faulx"], ["SML Hund"]), ramming=True))
-    assert refusal(rams, GREEDY) is None
+    assert refusal(rams, GREEDY) == ("Faulx has steering gear or slip shafts (A8) with ramming "
+                                     "on (A6): not covered together")
 
 
 @pytest.mark.parametrize(("fleets", "seed"), [
