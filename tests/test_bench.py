@@ -39,30 +39,21 @@ def test_the_bench_answers_help_without_running() -> None:
         assert "BENCH_ONLY" in done.stdout and "measure" in done.stdout
 
 
-def test_the_bench_measures_torpedo_battles_both_ways(capsys: pytest.CaptureFixture[str]
-                                                      ) -> None:
-    """``commander-loop``'s torpedo line (A5 in the compiled loop, issue 18.3): the same
-    battles through the engine and the loop, each way's rate and the ratio printed."""
+@pytest.mark.parametrize(("measure", "word", "ramming"), [
+    ("commander_torpedoes", "torpedoes", "off"),  # A5 in the compiled loop
+    ("commander_rams", "rams", "on"),  # A6: ramming on, the Commander default
+])
+def test_the_bench_measures_commander_battles_both_ways(
+        measure: str, word: str, ramming: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``commander-loop``'s lines (issue 18.3): the same battles through the engine and the
+    loop, each way's rate and the ratio printed, with the ramming option named."""
     spec = importlib.util.spec_from_file_location("bench_script", ROOT / "bench" / "bench.py")
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    bench.commander_torpedoes(0.1)
-    found = [x for x in capsys.readouterr().out.splitlines() if "torpedoes" in x]
+    getattr(bench, measure)(0.1)
+    found = [x for x in capsys.readouterr().out.splitlines() if word in x]
     assert len(found) == 1, found
-    assert re.search(r"engine +[\d.]+ battles/CPU s, compiled loop +[\d.]+ battles/CPU s "
-                     r"\([\d.]+x\)", found[0]), found[0]
-
-
-def test_the_bench_measures_ram_battles_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
-    """``commander-loop``'s ram line (A6 in the compiled loop): ramming on, both ways."""
-    spec = importlib.util.spec_from_file_location("bench_script", ROOT / "bench" / "bench.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    bench.commander_rams(0.1)
-    found = [x for x in capsys.readouterr().out.splitlines() if "rams" in x]
-    assert len(found) == 1, found
-    assert "ramming on" in found[0]
+    assert f"ramming {ramming}" in found[0]
     assert re.search(r"engine +[\d.]+ battles/CPU s, compiled loop +[\d.]+ battles/CPU s "
                      r"\([\d.]+x\)", found[0]), found[0]
