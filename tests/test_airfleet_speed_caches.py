@@ -169,3 +169,16 @@ def test_attack_options_follow_a_change_made_during_gunnery() -> None:
     after = current_attacks(changed)
     assert not any(o.ship == ship and o.slot == gun for o in after)
     assert after == tuple(attack_options(changed, changed.firing[0]))
+
+
+def test_a_replaced_ship_spec_keeps_its_own_movement_points_cache() -> None:
+    """``ShipSpec.mp`` keeps its answers per destroyed mask; a copy made with
+    ``dataclasses.replace`` and other engines must not read the original's answers."""
+    import dataclasses
+
+    spec = quickstart_battle(Options()).ships[0]
+    engine = next(flat for flat, mp in enumerate(spec.engine_mp) if mp)
+    assert spec.mp(0) > 0  # the original's cache now holds mask 0
+    silent = dataclasses.replace(spec, engine_mp=(0,) * len(spec.engine_mp))
+    assert silent.mp(0) == 0
+    assert spec.mp(0) > 0 and spec.mp(1 << engine) < spec.mp(0)

@@ -141,8 +141,9 @@ class ShipSpec:
     #: a number shared by every ship of the same shape (footprint, arcs, weapon hexes,
     #: locations): what the geometry of attacks depends on, so it can be cached by shape
     shape: int = 0
-    #: movement points by destroyed mask, computed once each
-    _mp: dict[int, int] = field(default_factory=dict, repr=False)
+    #: movement points by destroyed mask, computed once each (not a constructor field, so a
+    #: ``dataclasses.replace`` copy starts its own cache rather than sharing this one)
+    _mp: dict[int, int] = field(init=False, default_factory=dict, repr=False)
     #: A3: the arcs the ship's weapons fire into, as (weapon hex index, arc code): each
     #: location's own arc first (at its location's index), then the turret arcs
     firing_arcs: tuple[tuple[int, int], ...] = ()
