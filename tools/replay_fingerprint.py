@@ -10,7 +10,7 @@ games: quick-start random battles (``bench.airfleet_random``'s setup), the Comma
 ``commander-battle`` scenario (turn limit 30), and quick-start battles whose picks are read
 back from their text (an equal action, not the one listed: ``apply`` checks it by value).
 
-    .venv/bin/python tools/game_fingerprint.py [QUICK_GAMES [COMMANDER_GAMES [TEXT_GAMES]]]
+    .venv/bin/python tools/replay_fingerprint.py [QUICK_GAMES [COMMANDER_GAMES [TEXT_GAMES]]]
 
 prints one digest per kind and one over all (defaults: 400, 20, 40 games).
 """
