@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from ...dice import DiceSource
 from ...hexgrid import Facing, Hex, footprint
+from ...listing import Listed
 from ...protocol import Event
 from ...turns import GroupMovement
 from . import manoeuvres, ramming
@@ -29,7 +30,7 @@ from .actions import SLIPS, STEPS, AirAction, Ram, RamStrike, Step, StepKind
 from .events import MoveEnded, ShipLost
 from .positions import EndSearch, PositionTable, search_ends
 from .ships import AFLOAT, REMOVED, ShipSpec, ShipState
-from .state import _AFLOAT, GameState, MoveProgress, Phase
+from .state import _AFLOAT, _LISTED, GameState, MoveProgress, Phase
 
 __all__ = [
     "MoveExtra",
@@ -40,6 +41,7 @@ __all__ = [
     "end_search",
     "free_end",
     "legal_steps",
+    "quick_step",
     "reachable_ends",
     "start_move",
     "why_illegal",
@@ -354,6 +356,49 @@ def apply_step(state: GameState, action: Step, events: list[Event]) -> GameState
     if new_prog.mp == 0:  # nothing left to decide
         return finish_move(state, new_prog, events)
     return state
+
+
+def quick_step(state: GameState, action: Step) -> GameState | None:
+    """The state after a legal quick-start step that moves the ship and leaves it movement
+    points, as :meth:`.MovementPhase.apply` and the turn's driver make it, without them
+    (issue 18.1: the move goes on, so nothing else can happen: no event, no rule of the
+    Commander level or of the 8 Nations acts on it); ``None`` for any other step (the
+    rules' own path applies it)."""
+    kind = action.step
+    if kind == "E" or state.nations is not None or state.setup.options.rules != "quick-start":
+        return None
+    prog = state.moving
+    if prog is None:  # the move's first step: the move as it starts, kept by the listing
+        index = state.setup.by_name[action.ship]
+        prog = start_move(state, index)
+    else:
+        index = prog.ship
+    if prog.mp < 2:  # the step ends the move (finish_move, then whatever comes next)
+        return None
+    table = state.setup.positions[index]
+    if kind == "F":
+        nxt, entered, since = table.forward[prog.position], True, prog.since + 1
+    elif kind == "L":
+        nxt, entered, since = table.left[prog.position], False, 0
+    elif kind == "R":
+        nxt, entered, since = table.right[prog.position], False, 0
+    else:  # (a sideslip: the Commander rules, A8)
+        return None
+    ships = state.ships
+    s = ships[index]
+    ship = ShipState(table.bows[nxt], table.facings[nxt], s.status, s.destroyed, s.circled,
+                     s.fired, s.moved or entered, s.evading, s.si_lost)
+    new_prog = MoveProgress(index, prog.mp - 1, since, not entered, prog.used + 1,
+                            prog.occupied, prog.start, prog.memo, nxt)
+    afloat = state.cache.get(_AFLOAT)
+    after = state.moved((*ships[:index], ship, *ships[index + 1:]), new_prog, state.finished)
+    if afloat is not None:  # a step moves a ship afloat: the same ships stay afloat
+        after.cache[_AFLOAT] = afloat
+    # the next steps, listed now (what legal_steps would list, without the phase's dispatch)
+    after.cache[_LISTED] = Listed(tuple(_plain_steps(state.setup.ships[index], table,
+                                                     new_prog)))
+    after.events = ()
+    return after
 
 
 def finish_move(state: GameState, prog: MoveProgress, events: list[Event]) -> GameState:
