@@ -4,7 +4,9 @@
   state ``MovementPhase.apply`` and ``turns.drive`` make, field by field, with no event and no
   die; the steps it lists at once for the next state are those listed afresh;
 * it declines every step it cannot take (a move's end, the last movement point: R2's half-hex
-  loss and the next ship are the rules' business), and every step of the Commander rules.
+  loss and the next ship are the rules' business), and every step of the Commander rules;
+* a movement group's candidates looked for among the group's own ships are those found among
+  every ship.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from leviathans.dice import Die, SeededDice
 from leviathans.protocol import Event
 from leviathans.rulesets.airfleet import AIRFLEET, GameState, Options, movement, quickstart_battle
 from leviathans.rulesets.airfleet.actions import Step
+from leviathans.rulesets.airfleet.ships import AFLOAT, REMOVED
 from leviathans.rulesets.airfleet.state import MoveProgress, Phase
 from leviathans.scenarios import airfleet_scenario
 from leviathans.turns import drive
@@ -128,3 +131,31 @@ def test_the_commander_rules_and_the_nations_take_the_rules_path() -> None:
                 assert movement.quick_step(state.evolve(), action) is None
                 steps += 1
     assert steps > 50
+
+
+def _candidates_among_all(state: GameState) -> list[int]:
+    """The candidates as worked out before session 23: every ship afloat tested."""
+    group = state.groups[0]
+    specs, ships = state.setup.ships, state.ships
+    found = [i for i, s in enumerate(ships)
+             if s.bow is not None and s.status != REMOVED and s.status == AFLOAT
+             and specs[i].side == group[0] and specs[i].type == group[1]
+             and not state.finished >> i & 1]
+    if len(group) > 2:
+        found = [i for i in found if i in group[2]]
+    return found
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_candidates_among_the_groups_ships_are_those_among_every_ship(seed: int) -> None:
+    """Quick-start and Commander games (several ships to a group, ships lost, keels broken)."""
+    scenario = airfleet_scenario("commander-battle")
+    commander = scenario.with_options(scenario.options.changed(turn_limit=12))
+    several = 0
+    for setup in (None, commander):
+        for state in _movement_states(seed, setup):
+            if state.groups:
+                fresh = state.evolve()
+                assert list(movement.candidates(fresh)) == _candidates_among_all(state)
+                several += len(_candidates_among_all(state)) > 1
+    assert several > 0

@@ -29,6 +29,7 @@ from . import manoeuvres, ramming
 from .actions import SLIPS, STEPS, AirAction, Ram, RamStrike, Step, StepKind
 from .events import MoveEnded, ShipLost
 from .positions import EndSearch, PositionTable, search_ends
+from .setup import GameSetup
 from .ships import AFLOAT, REMOVED, ShipSpec, ShipState
 from .state import _AFLOAT, _LISTED, GameState, MoveProgress, Phase
 
@@ -53,15 +54,30 @@ def candidates(state: GameState) -> Iterator[int]:
     found = state.cache.get("candidates")
     if found is None:
         group = state.groups[0]
-        side, ship_type = group[0], group[1]
-        specs, ships, finished = state.setup.ships, state.ships, state.finished
-        found = [i for i in state.afloat_tuple()
-                 if ships[i].status == AFLOAT and specs[i].side == side
-                 and specs[i].type == ship_type and not finished >> i & 1]
+        ships, finished = state.ships, state.finished
+        found = [i for i in _members(state.setup, group[0], group[1])
+                 if not finished >> i & 1 and ships[i].status == AFLOAT
+                 and ships[i].bow is not None]  # (afloat: on the board, not removed)
         if len(group) > 2:  # N3: a group of chosen ships (Initiative Crew order)
             found = [i for i in found if i in group[2]]
         state.cache["candidates"] = found
     return iter(found)
+
+
+#: per setup, side and ship type: the indices of the setup's ships of that side and type
+#: (issue 18.1: a group's candidates are looked for among its own ships, not every ship)
+_MEMBERS: dict[tuple[GameSetup, str, int], tuple[int, ...]] = {}
+
+
+def _members(setup: GameSetup, side: str, ship_type: int) -> tuple[int, ...]:
+    key = (setup, side, ship_type)
+    found = _MEMBERS.get(key)
+    if found is None:
+        if len(_MEMBERS) >= 1_024:  # (a few per setup: a bound on the setups kept alive)
+            _MEMBERS.clear()
+        found = _MEMBERS[key] = tuple(i for i, spec in enumerate(setup.ships)
+                                      if spec.side == side and spec.type == ship_type)
+    return found
 
 
 def start_move(state: GameState, index: int) -> MoveProgress:
