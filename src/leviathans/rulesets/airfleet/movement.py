@@ -22,14 +22,16 @@ from typing import Any, Protocol
 
 from ...dice import DiceSource
 from ...hexgrid import Facing, Hex, footprint
+from ...listing import Listed
 from ...protocol import Event
 from ...turns import GroupMovement
 from . import manoeuvres, ramming
 from .actions import SLIPS, STEPS, AirAction, Ram, RamStrike, Step, StepKind
 from .events import MoveEnded, ShipLost
 from .positions import EndSearch, PositionTable, search_ends
+from .setup import GameSetup
 from .ships import AFLOAT, REMOVED, ShipSpec, ShipState
-from .state import _AFLOAT, GameState, MoveProgress, Phase
+from .state import _AFLOAT, _LISTED, GameState, MoveProgress, Phase
 
 __all__ = [
     "MoveExtra",
@@ -40,6 +42,7 @@ __all__ = [
     "end_search",
     "free_end",
     "legal_steps",
+    "quick_step",
     "reachable_ends",
     "start_move",
     "why_illegal",
@@ -51,15 +54,30 @@ def candidates(state: GameState) -> Iterator[int]:
     found = state.cache.get("candidates")
     if found is None:
         group = state.groups[0]
-        side, ship_type = group[0], group[1]
-        specs, ships, finished = state.setup.ships, state.ships, state.finished
-        found = [i for i in state.afloat_tuple()
-                 if ships[i].status == AFLOAT and specs[i].side == side
-                 and specs[i].type == ship_type and not finished >> i & 1]
+        ships, finished = state.ships, state.finished
+        found = [i for i in _members(state.setup, group[0], group[1])
+                 if not finished >> i & 1 and ships[i].status == AFLOAT
+                 and ships[i].bow is not None]  # (afloat: on the board, not removed)
         if len(group) > 2:  # N3: a group of chosen ships (Initiative Crew order)
             found = [i for i in found if i in group[2]]
         state.cache["candidates"] = found
     return iter(found)
+
+
+#: per setup, side and ship type: the indices of the setup's ships of that side and type
+#: (issue 18.1: a group's candidates are looked for among its own ships, not every ship)
+_MEMBERS: dict[tuple[GameSetup, str, int], tuple[int, ...]] = {}
+
+
+def _members(setup: GameSetup, side: str, ship_type: int) -> tuple[int, ...]:
+    key = (setup, side, ship_type)
+    found = _MEMBERS.get(key)
+    if found is None:
+        if len(_MEMBERS) >= 1_024:  # (a few per setup: a bound on the setups kept alive)
+            _MEMBERS.clear()
+        found = _MEMBERS[key] = tuple(i for i, spec in enumerate(setup.ships)
+                                      if spec.side == side and spec.type == ship_type)
+    return found
 
 
 def start_move(state: GameState, index: int) -> MoveProgress:
@@ -354,6 +372,49 @@ def apply_step(state: GameState, action: Step, events: list[Event]) -> GameState
     if new_prog.mp == 0:  # nothing left to decide
         return finish_move(state, new_prog, events)
     return state
+
+
+def quick_step(state: GameState, action: Step) -> GameState | None:
+    """The state after a legal quick-start step that moves the ship and leaves it movement
+    points, as :meth:`.MovementPhase.apply` and the turn's driver make it, without them
+    (issue 18.1: the move goes on, so nothing else can happen: no event, no rule of the
+    Commander level or of the 8 Nations acts on it); ``None`` for any other step (the
+    rules' own path applies it)."""
+    kind = action.step
+    if kind == "E" or state.nations is not None or state.setup.options.rules != "quick-start":
+        return None
+    prog = state.moving
+    if prog is None:  # the move's first step: the move as it starts, kept by the listing
+        index = state.setup.by_name[action.ship]
+        prog = start_move(state, index)
+    else:
+        index = prog.ship
+    if prog.mp < 2:  # the step ends the move (finish_move, then whatever comes next)
+        return None
+    table = state.setup.positions[index]
+    if kind == "F":
+        nxt, entered, since = table.forward[prog.position], True, prog.since + 1
+    elif kind == "L":
+        nxt, entered, since = table.left[prog.position], False, 0
+    elif kind == "R":
+        nxt, entered, since = table.right[prog.position], False, 0
+    else:  # (a sideslip: the Commander rules, A8)
+        return None
+    ships = state.ships
+    s = ships[index]
+    ship = ShipState(table.bows[nxt], table.facings[nxt], s.status, s.destroyed, s.circled,
+                     s.fired, s.moved or entered, s.evading, s.si_lost)
+    new_prog = MoveProgress(index, prog.mp - 1, since, not entered, prog.used + 1,
+                            prog.occupied, prog.start, prog.memo, nxt)
+    afloat = state.cache.get(_AFLOAT)
+    after = state.moved((*ships[:index], ship, *ships[index + 1:]), new_prog, state.finished)
+    if afloat is not None:  # a step moves a ship afloat: the same ships stay afloat
+        after.cache[_AFLOAT] = afloat
+    # the next steps, listed now (what legal_steps would list, without the phase's dispatch)
+    after.cache[_LISTED] = Listed(tuple(_plain_steps(state.setup.ships[index], table,
+                                                     new_prog)))
+    after.events = ()
+    return after
 
 
 def finish_move(state: GameState, prog: MoveProgress, events: list[Event]) -> GameState:

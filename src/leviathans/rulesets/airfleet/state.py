@@ -24,7 +24,7 @@ from ...protocol import Concede, Draw, Event, Outcome, field_copier
 from ...turns import OVER, drive
 from ...turns import Phase as PhaseId
 from ...view_parts import PartCache
-from .actions import AirAction, parse_action
+from .actions import AirAction, Step, parse_action
 from .nations.state import NationsState
 from .setup import GameSetup
 from .ships import REMOVED, ShipSpec, ShipState
@@ -274,6 +274,10 @@ class GameState:
 
     def apply_unchecked(self, action: AirAction, dice: DiceSource) -> GameState:
         """Apply an action known to be legal (one from :meth:`legal_actions`)."""
+        if type(action) is Step:  # a step within a quick-start move: no dispatch (issue 18.1)
+            quick = quick_step(self, action)
+            if quick is not None:
+                return quick
         events: list[Event] = []
         if isinstance(action, Draw):
             state = turn.draw(self, action, events)
@@ -401,4 +405,5 @@ _copy_fields = field_copier(tuple(n for n in GameState.__slots__ if n != "cache"
 
 # The phase modules need GameState; import them after it is defined.
 from . import fog, screening, torpedoes, turn  # noqa: E402
+from .movement import quick_step  # noqa: E402
 from .nations.view import view as nations_view  # noqa: E402
