@@ -492,6 +492,9 @@ def _structure(si: Arr, hull_n: Arr, hull_slot: Arr, hull_bonus: Arr, j: int,
     """A10: ship ``j``'s structural integrity, its armoured hull slots not in ``destroyed``
     adding theirs (``ShipSpec.structure``: the slots struck off, as armour counts them)."""
     n = hull_n[j]
+    if n == 0:  # (most ships: no slices taken in the loop's innermost calls)
+        plain: int = si[j]
+        return plain
     found: int = P.structural_integrity(si[j], hull_slot[j, :n], hull_bonus[j, :n], destroyed)
     return found
 
