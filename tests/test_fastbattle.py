@@ -277,9 +277,10 @@ def test_gun_values_equal_the_engine(commander: bool) -> None:
                            moved=moved)
         tl = pick.randrange(len(tspec.locations))
         want = gun_value(spec, shooter, g, dice.dice, tspec, target, tl, 10.0)
-        got = kernel._gun_value(t.rc, t.rtop, t.routs, t.breach, t.armour, t.si, t.loc_mask,
-                                t.keel_rolls, t.two_red_outcomes, t.crew_n, t.crew_slot,
-                                t.crew_kind, t.n_crew_kinds, t.trim_mask, t.band_wexpr,
+        got = kernel._gun_value(t.rc, t.rtop, t.routs, t.breach, t.armour, t.si, t.hull_n,
+                                t.hull_slot, t.hull_bonus, t.loc_mask, t.keel_rolls,
+                                t.two_red_outcomes, t.crew_n, t.crew_slot, t.crew_kind,
+                                t.n_crew_kinds, t.trim_mask, t.band_wexpr,
                                 t.loc_lexpr, i, g, band, j, tl, int(moved), mine,
                                 theirs | circled, theirs, int(t.slot_dice[i, g]))
         assert got == want  # the same float, not merely close
@@ -560,11 +561,15 @@ def test_commander_refusals_name_the_rule() -> None:
     assert refusal(load_setup(_commander(plain)), greedy) is None
     rams = _commander(plain, ramming=True)  # A6 is covered (tests/test_fastbattle_ramming.py)
     assert refusal(load_setup(rams), greedy) is None
-    # A8's steering gear is covered (tests/test_fastbattle_steering.py); a repair crew is not
+    # A8's steering gear is covered (tests/test_fastbattle_steering.py), N6's repair crews
+    # too (tests/test_fastbattle_crews.py); a bracket of ten guns is not (A4)
     steering = load_setup(_commander(airfleet_matchup(["Sardegna"], ["HML Raven"])))
     assert refusal(steering, greedy) is None
     crew = load_setup(_commander(airfleet_matchup(["Alexandra"], ["HML Raven"])))
-    assert "(repair-crew: repair-crew) is not covered" in (refusal(crew, greedy) or "")
+    assert refusal(crew, greedy) is None
+    medusa = load_setup(_commander(airfleet_matchup(["HML Medusa"], ["HML Raven"])))
+    assert refusal(medusa, greedy) == ("HML Medusa has a bracket of its 10 4.7in guns with "
+                                       "more outcomes than the loop counts (A4): not covered")
     # the quick-start ships' cards carry bracket guns as well as turrets: A3 and A4 are
     # covered (tests/test_fastbattle_bracket.py)
     assert refusal(load_setup(_commander(airfleet_matchup())), greedy) is None

@@ -29,7 +29,7 @@ from ..hexgrid import Facing, Hex
 from ..rulesets.airfleet import primitives as P
 from ..rulesets.airfleet.ramming import RAM_CHECK
 from ..rulesets.airfleet.repair import FLAT_TARGETS
-from ..rulesets.airfleet.screening import HUG_MP
+from ..rulesets.airfleet.screening import HUG_MP, SCREENING_CREW_MP
 from ..rulesets.airfleet.ships import AFLOAT, KEEL_BROKEN, PORT_HALF, REMOVED, STARBOARD_HALF
 
 __all__ = ["build_geometry", "play", "search_commander", "search_ends"]
@@ -486,12 +486,26 @@ def _mp(t: Any, destroyed: int, i: int) -> int:
     return mp
 
 
+@inline
+def _structure(si: Arr, hull_n: Arr, hull_slot: Arr, hull_bonus: Arr, j: int,
+               destroyed: int) -> int:
+    """A10: ship ``j``'s structural integrity, its armoured hull slots not in ``destroyed``
+    adding theirs (``ShipSpec.structure``: the slots struck off, as armour counts them)."""
+    n = hull_n[j]
+    if n == 0:  # (most ships: no slices taken in the loop's innermost calls)
+        plain: int = si[j]
+        return plain
+    found: int = P.structural_integrity(si[j], hull_slot[j, :n], hull_bonus[j, :n], destroyed)
+    return found
+
+
 @jit
 def _gun_value(rc: Arr, rtop: Arr, routs: Arr, breach: Arr, armour: Arr, si: Arr,
-               loc_mask: Arr, keel_rolls: Arr, two_red: int, crew_n: Arr, crew_slot: Arr,
-               crew_kind: Arr, n_crew_kinds: int, trim_mask: Arr, band_wexpr: Arr,
-               loc_lexpr: Arr, i: int, g: int, band: int, j: int, tl: int, moved_j: int,
-               destroyed_i: int, all_j: int, destroyed_j: int, sat: int) -> float:
+               hull_n: Arr, hull_slot: Arr, hull_bonus: Arr, loc_mask: Arr, keel_rolls: Arr,
+               two_red: int, crew_n: Arr, crew_slot: Arr, crew_kind: Arr, n_crew_kinds: int,
+               trim_mask: Arr, band_wexpr: Arr, loc_lexpr: Arr, i: int, g: int, band: int,
+               j: int, tl: int, moved_j: int, destroyed_i: int, all_j: int, destroyed_j: int,
+               sat: int) -> float:
     """``odds.gun_value`` with ``KEEL_VALUE``: the breach roll's parts (``breach.shooter``,
     ``breach.struck``) from the tables, valued by ``primitives.location_value`` (``sat``
     slot dice: A4's saturation, :func:`_saturated_value`). (Arrays, not the tables' tuple: a
@@ -502,20 +516,21 @@ def _gun_value(rc: Arr, rtop: Arr, routs: Arr, breach: Arr, armour: Arr, si: Arr
     w = band_wexpr[i, g, band]
     lx = loc_lexpr[j, tl, moved_j]
     first = 6 * tl
+    si_j = _structure(si, hull_n, hull_slot, hull_bonus, j, destroyed_j)
     if sat > 1:
         expected, keel = _saturated_value(
             rc[w, crew, lx, :rtop[w, crew, lx] + 1], routs[w, crew, lx],
             breach[j, first:first + 6],
             P.armour_bonus(armour[j, first:first + 6], destroyed_j >> first),
             P.trim_modifier(trim_mask[i], destroyed_i), (all_j >> first) & 0b111111,
-            keel_rolls, si[j] - P.keel_modifier(all_j, loc_mask[j, tl]), two_red)
+            keel_rolls, si_j - P.keel_modifier(all_j, loc_mask[j, tl]), two_red)
         sat_value: float = expected + KEEL_VALUE * keel
         return sat_value
     expected, keel = P.location_value(
         rc[w, crew, lx, :rtop[w, crew, lx] + 1], routs[w, crew, lx], breach[j, first:first + 6],
         P.armour_bonus(armour[j, first:first + 6], destroyed_j >> first),
         P.trim_modifier(trim_mask[i], destroyed_i), (all_j >> first) & 0b111111, keel_rolls,
-        si[j] - P.keel_modifier(all_j, loc_mask[j, tl]), two_red)
+        si_j - P.keel_modifier(all_j, loc_mask[j, tl]), two_red)
     value: float = expected + KEEL_VALUE * keel
     return value
 
@@ -801,11 +816,11 @@ def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, 
 
 @jit
 def _fill_values(out: Arr, at: int, rc: Arr, rtop: Arr, routs: Arr, breach: Arr, armour: Arr,
-                 si: Arr, loc_mask: Arr, keel_rolls: Arr, two_red: int, crew_n: Arr,
-                 crew_slot: Arr, crew_kind: Arr, n_crew_kinds: int, trim_mask: Arr,
-                 band_wexpr: Arr, loc_lexpr: Arr, gun_mask: Arr, gun_rep: Arr,
-                 band_range: Arr, nloc: Arr, i: int, j: int, moved_j: int, destroyed_i: int,
-                 destroyed_j: int, slot_dice: Arr) -> None:
+                 si: Arr, hull_n: Arr, hull_slot: Arr, hull_bonus: Arr, loc_mask: Arr,
+                 keel_rolls: Arr, two_red: int, crew_n: Arr, crew_slot: Arr, crew_kind: Arr,
+                 n_crew_kinds: int, trim_mask: Arr, band_wexpr: Arr, loc_lexpr: Arr,
+                 gun_mask: Arr, gun_rep: Arr, band_range: Arr, nloc: Arr, i: int, j: int,
+                 moved_j: int, destroyed_i: int, destroyed_j: int, slot_dice: Arr) -> None:
     """``out[at, gun, band, location]``: :func:`_gun_value` of each gun of ship ``i`` (not
     destroyed or destroyed: those are never asked for) against each location of ``j`` (no
     damage marked this turn: movement). Guns alike (:attr:`Tables.gun_rep`) share values."""
@@ -821,9 +836,10 @@ def _fill_values(out: Arr, at: int, rc: Arr, rtop: Arr, routs: Arr, breach: Arr,
                     out[at, g, b, tl] = out[at, rep, b, tl]
                     continue
                 out[at, g, b, tl] = _gun_value(
-                    rc, rtop, routs, breach, armour, si, loc_mask, keel_rolls, two_red, crew_n,
-                    crew_slot, crew_kind, n_crew_kinds, trim_mask, band_wexpr, loc_lexpr, i, g,
-                    b, j, tl, moved_j, destroyed_i, destroyed_j, destroyed_j, slot_dice[i, g])
+                    rc, rtop, routs, breach, armour, si, hull_n, hull_slot, hull_bonus, loc_mask,
+                    keel_rolls, two_red, crew_n, crew_slot, crew_kind, n_crew_kinds, trim_mask,
+                    band_wexpr, loc_lexpr, i, g, b, j, tl, moved_j, destroyed_i, destroyed_j,
+                    destroyed_j, slot_dice[i, g])
 
 
 @jit
@@ -908,11 +924,11 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
         if own_guns:
             w.own[nown] = j
             # our guns against j as it stands (its moved flag)
-            _fill_values(w.own_values, nown, rc, rtop, routs, breach, armour, si, loc_mask,
-                         keel_rolls, two_red, crew_n, crew_slot, crew_kind, n_crew_kinds,
-                         trim_mask, band_wexpr, loc_lexpr, t.gun_mask, t.gun_rep,
-                         t.band_range, t.nloc, i, j, int(st_moved[j]), st_destroyed[i],
-                         st_destroyed[j], t.slot_dice)
+            _fill_values(w.own_values, nown, rc, rtop, routs, breach, armour, si, t.hull_n,
+                         t.hull_slot, t.hull_bonus, loc_mask, keel_rolls, two_red, crew_n,
+                         crew_slot, crew_kind, n_crew_kinds, trim_mask, band_wexpr,
+                         loc_lexpr, t.gun_mask, t.gun_rep, t.band_range, t.nloc, i, j,
+                         int(st_moved[j]), st_destroyed[i], st_destroyed[j], t.slot_dice)
             nown += 1
         enemy_guns = 0
         for g in range(36):
@@ -922,10 +938,11 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
             w.threats[nthreat] = j
             for m in range(2):  # their guns against us, whether or not we entered a hex
                 _fill_values(w.threat_values, 2 * nthreat + m, rc, rtop, routs, breach,
-                             armour, si, loc_mask, keel_rolls, two_red, crew_n, crew_slot,
-                             crew_kind, n_crew_kinds, trim_mask, band_wexpr, loc_lexpr,
-                             t.gun_mask, t.gun_rep, t.band_range, t.nloc, j, i, m,
-                             st_destroyed[j], st_destroyed[i], t.slot_dice)
+                             armour, si, t.hull_n, t.hull_slot, t.hull_bonus, loc_mask,
+                             keel_rolls, two_red, crew_n, crew_slot, crew_kind, n_crew_kinds,
+                             trim_mask, band_wexpr, loc_lexpr, t.gun_mask, t.gun_rep,
+                             t.band_range, t.nloc, j, i, m, st_destroyed[j], st_destroyed[i],
+                             t.slot_dice)
             nthreat += 1
     # what each end's score needs, as plain arrays: the loop below reads nothing else
     ne = w.near_q
@@ -1123,7 +1140,8 @@ def _slot_die(t: Any, st_status: Arr, st_destroyed: Arr, st_circled: Arr, j: int
         if hit == P.KEEL_ROLL:
             a = _roll(mt, mti, faces, nfaces, t.red)
             b = _roll(mt, mti, faces, nfaces, t.red)
-            if P.keel_breaks(a, b, P.keel_modifier(every, t.loc_mask[j, tl]), t.si[j]):
+            si_j = _structure(t.si, t.hull_n, t.hull_slot, t.hull_bonus, j, st_destroyed[j])
+            if P.keel_breaks(a, b, P.keel_modifier(every, t.loc_mask[j, tl]), si_j):
                 st_status[j] = KEEL_BROKEN
     if hit == P.DESTROYED:
         st_circled[j] |= 1 << flat
@@ -1317,7 +1335,8 @@ def _group_value(t: Any, w: Any, f: int, size: int, valid: int, i: int, j: int, 
         return 0.0
     denominator = 6 * live * outcomes
     keel_rolls = t.keel_rolls
-    need = t.si[j] - P.keel_modifier(all_j, t.loc_mask[j, tl])
+    need = _structure(t.si, t.hull_n, t.hull_slot, t.hull_bonus, j, destroyed_j) \
+        - P.keel_modifier(all_j, t.loc_mask[j, tl])
     count = keel_rolls[P._clamp(need, len(keel_rolls) - 1)]
     value: float = _ratio(hits, denominator) + KEEL_VALUE * _ratio(
         keels * count, denominator * t.two_red_outcomes)
@@ -1637,10 +1656,11 @@ def _fire_at(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled:
                 for tl in range(t.nloc[target]):
                     if not code >> tl & 1:
                         continue
-                    v = _gun_value(t.rc, t.rtop, t.routs, t.breach, t.armour, t.si, t.loc_mask,
-                                   t.keel_rolls, t.two_red_outcomes, t.crew_n, t.crew_slot,
-                                   t.crew_kind, t.n_crew_kinds, t.trim_mask, t.band_wexpr,
-                                   t.loc_lexpr, e, g, band, target, tl,
+                    v = _gun_value(t.rc, t.rtop, t.routs, t.breach, t.armour, t.si, t.hull_n,
+                                   t.hull_slot, t.hull_bonus, t.loc_mask, t.keel_rolls,
+                                   t.two_red_outcomes, t.crew_n, t.crew_slot, t.crew_kind,
+                                   t.n_crew_kinds, t.trim_mask, t.band_wexpr, t.loc_lexpr, e,
+                                   g, band, target, tl,
                                    1 if st_moved[target] else 0, st_destroyed[e],
                                    st_destroyed[target] | st_circled[target],
                                    st_destroyed[target], t.slot_dice[e, g])
@@ -1652,13 +1672,43 @@ def _fire_at(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled:
 
 
 @jit
+def _hug_cost(t: Any, st_pos: Arr, st_destroyed: Arr, i: int, j: int) -> int:
+    """A7/N4 (``screening.hug_cost``): 1 MP for ship ``i`` to hug ``j`` with an intact
+    Screening Crew whose location's arc (R4, from its weapon hex) holds a hex of ``j``, else
+    3."""
+    crews = t.screen_mask[i] & ~st_destroyed[i]
+    if crews == 0:
+        return HUG_MP
+    ti = t.sh_table[i]
+    p = st_pos[i]
+    fi = t.pt_f[ti, p]
+    tj = t.sh_table[j]
+    for flat in range(36):
+        if not crews >> flat & 1:
+            continue
+        loc = flat // 6
+        c = t.pt_cells[ti, p, t.loc_whex[i, loc]]
+        for h in range(t.length[j]):
+            cj = t.pt_cells[tj, st_pos[j], h]
+            own = False  # geometry.in_arc: its own hexes are in no arc
+            for h2 in range(t.length[i]):
+                if t.pt_cells[ti, p, h2] == cj:
+                    own = True
+            if not own and P.relative_sectors(t.cell_q[cj] - t.cell_q[c],
+                                              t.cell_r[cj] - t.cell_r[c], fi) & t.loc_arc[i, loc]:
+                return SCREENING_CREW_MP
+    return HUG_MP
+
+
+@jit
 def _best_hug(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled: Arr,
-              st_moved: Arr, i: int, mt: Arr, mti: Arr, hugs: Arr, nhugs: int) -> int:
-    """A7: ship ``i`` ends its move (where it stands) with the MP for a hug: the greedy bot
+              st_moved: Arr, i: int, mp: int, mt: Arr, mti: Arr, hugs: Arr, nhugs: int) -> int:
+    """A7: ship ``i`` ends its move (where it stands) with ``mp`` MP left: the greedy bot
     weighs every hug open to it (``greedy_commander.best_hug``: the enemy fire it denies the
     ship it protects; one draw each, in the order of ``screening.legal_hugs``: the ships
-    afloat by number, offensive then defensive) and makes the one denying most, ties by the
-    highest draw, if it denies anything. Returns the hug (``hugs[nhugs]`` filled in) as
+    afloat by number, offensive then defensive, each within its MP: 3, or 1 with a Screening
+    Crew facing the other ship, :func:`_hug_cost`) and makes the one denying most, ties by
+    the highest draw, if it denies anything. Returns the hug (``hugs[nhugs]`` filled in) as
     ``j << 1 | offensive``, or -1 for none."""
     g = 1 + t.side[i]
     chosen = -1
@@ -1668,6 +1718,10 @@ def _best_hug(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circled
         if j == i or st_pos[j] < 0 or st_status[j] != AFLOAT:
             continue
         if not _side_by_side(t, st_pos, i, st_pos[i], j):
+            continue
+        if t.ship_type[j] <= t.ship_type[i] and t.side[j] != t.side[i]:
+            continue  # no hug of either kind (legal_hugs asks no cost)
+        if _hug_cost(t, st_pos, st_destroyed, i, j) > mp:
             continue
         for offensive in (1, 0):
             if offensive and not t.ship_type[j] > t.ship_type[i]:
@@ -1792,7 +1846,8 @@ def _ram_value(t: Any, j: int, tl: int, destroyed_j: int, all_j: int) -> float:
         t.breach[j, first:first + 6],
         P.armour_bonus(t.armour[j, first:first + 6], destroyed_j >> first), 0,
         (all_j >> first) & 0b111111, t.keel_rolls,
-        t.si[j] - P.keel_modifier(all_j, t.loc_mask[j, tl]), t.two_red_outcomes)
+        _structure(t.si, t.hull_n, t.hull_slot, t.hull_bonus, j, destroyed_j)
+        - P.keel_modifier(all_j, t.loc_mask[j, tl]), t.two_red_outcomes)
     value: float = expected + KEEL_VALUE * keel
     return value
 
@@ -1989,7 +2044,8 @@ def _ram_worth(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr,
             value -= w.rm_strike[s, 2] * lo
         else:
             value += w.rm_strike[s, 2] * hi
-    worth: float = t.ram_check * value
+    # A6/N8: +2 to the check per intact Ramming Crew
+    worth: float = t.ram_checks[P.popcount(t.ram_crews[i] & ~st_destroyed[i])] * value
     return worth
 
 
@@ -2031,7 +2087,9 @@ def _ram_move(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr,
         st_moved[i] = was_moved or w.c_ent[k] == 1
         a = _roll(mt, mti, t.faces, t.nfaces, t.red)
         b = _roll(mt, mti, t.faces, t.nfaces, t.red)
-        if a + b < RAM_CHECK:  # it stops before the hex; its move ends
+        # A6/N8: +2 per intact Ramming Crew
+        if a + b + 2 * P.popcount(t.ram_crews[i] & ~st_destroyed[i]) < RAM_CHECK:
+            # it stops before the hex; its move ends
             return p, nlost, True
         ns = _ram_chain(t, w, st_pos, st_status, i, p, target)
         for x in range(len(st_pos)):
@@ -2111,7 +2169,8 @@ def _torpedo_value(t: Any, i: int, f: int, j: int, tl: int, moved_j: int,
         t.breach[j, first:first + 6],
         P.armour_bonus(t.armour[j, first:first + 6], destroyed_j >> first), 0,
         (destroyed_j >> first) & 0b111111, t.keel_rolls,
-        t.si[j] - P.keel_modifier(destroyed_j, t.loc_mask[j, tl]), t.two_red_outcomes)
+        _structure(t.si, t.hull_n, t.hull_slot, t.hull_bonus, j, destroyed_j)
+        - P.keel_modifier(destroyed_j, t.loc_mask[j, tl]), t.two_red_outcomes)
     value: float = expected + KEEL_VALUE * keel
     return value
 
@@ -2442,9 +2501,11 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
                     st_pos[i] = p
                     # A7: with MP left at its move's end, a ship may hug (the greedy bot
                     # weighs each hug open to it)
-                    if commander and not rammed and mp_i - spent >= HUG_MP and \
+                    # (3 MP, or 1 with a Screening Crew, N4)
+                    if commander and not rammed and mp_i - spent >= (
+                            SCREENING_CREW_MP if t.screen_mask[i] else HUG_MP) and \
                             _best_hug(t, st_pos, st_status, st_destroyed, st_circled, st_moved,
-                                      i, mt, mti, w.hugs, nhugs) >= 0:
+                                      i, mp_i - spent, mt, mti, w.hugs, nhugs) >= 0:
                         nhugs += 1
                     if t.pt_edge[t.sh_table[i], p]:  # R2: never chosen, kept for the rule
                         st_status[i] = REMOVED
@@ -2469,7 +2530,8 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
                     if st_fired[i] >> g & 1:
                         continue
                     j = w.opts[o, 2]
-                    value = _gun_value(rc, rtop, routs, breach, armour, si, loc_mask,
+                    value = _gun_value(rc, rtop, routs, breach, armour, si, t.hull_n,
+                                       t.hull_slot, t.hull_bonus, loc_mask,
                                        keel_rolls, two_red, crew_n, crew_slot, crew_kind,
                                        n_crew_kinds, trim_mask, band_wexpr, loc_lexpr, i, g,
                                        w.opts[o, 4], j, w.opts[o, 3],
@@ -2540,7 +2602,9 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
             out_now = st_status[i] == KEEL_BROKEN
             if not out_now and quickstart_destruction:
                 out_now = P.quickstart_destroyed(st_destroyed[i], t.miss_mask[i], t.loc_mask[i],
-                                                 t.nloc[i], t.si[i]) >= 0
+                                                 t.nloc[i], _structure(
+                                                     t.si, t.hull_n, t.hull_slot, t.hull_bonus,
+                                                     i, st_destroyed[i])) >= 0
             if out_now:
                 gone_now |= 1 << i
         for i in range(nships):

@@ -33,8 +33,7 @@ OPTION_VALUES: Mapping[str, frozenset[Any] | None] = {
     "rules": frozenset({"quick-start", "commander"}),
     "quickstart_destruction": frozenset({True, False}),
     # Commander rules' options (nothing to do at the quick-start level): A6's rams, either
-    # number of attacks (the Ramming Crew and Ram Prow are the 8 Nations': refused); both
-    # repair targets (A9)
+    # number of attacks (the Ram Prow is the 8 Nations': refused); both repair targets (A9)
     "ramming": None,
     "ram_attacks": None,
     "repair_target": None,
@@ -51,7 +50,11 @@ OPTION_VALUES: Mapping[str, frozenset[Any] | None] = {
 COVERED_EFFECTS = frozenset({Effect.MISS, Effect.GUN, Effect.CREW, Effect.ARMOUR,
                              Effect.TRIM_TANK, Effect.ENGINE, Effect.RESERVE_ENGINE,
                              Effect.INERT, Effect.TORPEDO, Effect.STEERING,
-                             Effect.SIDESLIP})
+                             Effect.SIDESLIP,
+                             # the Commander rules' crew kinds and armoured hull: N6's Repair
+                             # Crew (A9), A7/N4's Screening Crew, A6/N8's Ramming Crew, A10
+                             Effect.REPAIR_CREW, Effect.SCREENING_CREW, Effect.RAMMING_CREW,
+                             Effect.STRUCTURE})
 #: The slot effects it does not: a ship with one of these in play is refused.
 REFUSED_EFFECTS = frozenset(Effect) - COVERED_EFFECTS
 
@@ -100,9 +103,6 @@ def refusal(setup: Any, bots: Mapping[str, str]) -> str | None:
             if ship.steering != (0, 0) or ship.slips != (0, 0):
                 return (f"{ship.name} has steering gear or slip shafts (A8) with ramming on "
                         "(A6): not covered together")
-    if level == "commander" and options.quickstart_destruction:
-        return ("the option quickstart_destruction = True (with A10's armoured hull) is "
-                "not covered at the Commander level")
     return None
 
 

@@ -134,8 +134,15 @@ class Tables(NamedTuple):
     ram_wexpr: Any  # a ram attack's own dice (2 red) numbered as weapon dice, for ``rc``; -1: off
     ram_one: bool  # option ram_attacks = "one": one attack each, else as many as the other's Type
     pt_push: Any  # [table, position, way] the position one hex towards ``way``, facing kept (-1)
-    ram_check: float  # the ramming check's chance (2 red >= 12; no Ramming Crew: N8 refused)
+    ram_check: float  # the ramming check's chance with no Ramming Crew (2 red >= 12)
     ram_bow: Any  # [ship] its bow location (where a rammer is struck)
+    # --- A10: armoured hull; A7/N4: Screening Crews; A6/N8: Ramming Crews (Commander rules) ---
+    hull_n: Any  # [ship] armoured hull slots (``ShipSpec.hull_slots``)
+    hull_slot: Any  # [ship, k] their flat numbers
+    hull_bonus: Any  # [ship, k] the structural integrity each adds while intact
+    screen_mask: Any  # [ship] the Screening Crew slots in play (a hug at 1 MP)
+    ram_crews: Any  # [ship] the Ramming Crew slots (``ShipSpec.ram_crew_mask``)
+    ram_checks: Any  # [crews] the ramming check's chance with that many intact (+2 each)
 
 
 class Work(NamedTuple):
@@ -469,7 +476,30 @@ def build_tables(setup: GameSetup) -> Tables:
                   *_bracket_arrays(setup), *_helm_arrays(setup, table_list, most), ram_wexpr,
                   setup.options.ram_attacks == "one",
                   _push_arrays(table_list, most, ram_wexpr >= 0), float(check_chance(0)),
-                  np.array([spec.loc_index.get("bow", -1) for spec in ships], dtype=I64))
+                  np.array([spec.loc_index.get("bow", -1) for spec in ships], dtype=I64),
+                  *_crew_arrays(setup))
+
+
+def _crew_arrays(setup: GameSetup) -> tuple[Any, Any, Any, Any, Any, Any]:
+    """A10's armoured hull slots and what each adds to the structural integrity
+    (``ShipSpec.structure``), A7's Screening Crews (``screening.hug_cost``) and A6's Ramming
+    Crews with the ramming check's chance for each count of them intact
+    (``ramming.check_chance``, as ``greedy_commander.ram_worth`` reads it: a float)."""
+    ships = setup.ships
+    level = setup.options.level
+    most = max((len(spec.hull_slots) for spec in ships), default=0) or 1
+    hull_n = np.array([len(spec.hull_slots) for spec in ships], dtype=I64)
+    hull_slot, hull_bonus = np.zeros((len(ships), most), I64), np.zeros((len(ships), most), I64)
+    for i, spec in enumerate(ships):
+        hull_slot[i, :len(spec.hull_slots)] = spec.hull_slots
+        hull_bonus[i, :len(spec.hull_slots)] = spec.hull_bonus
+    screen = np.array([sum(1 << flat for flat, slot in enumerate(spec.slots)
+                           if active_effect(slot.kind, level) is Effect.SCREENING_CREW)
+                       for spec in ships], dtype=I64)
+    ram_crews = np.array([spec.ram_crew_mask for spec in ships], dtype=I64)
+    crews = max((bin(spec.ram_crew_mask).count("1") for spec in ships), default=0)
+    checks = np.array([float(check_chance(k)) for k in range(crews + 1)])
+    return hull_n, hull_slot, hull_bonus, screen, ram_crews, checks
 
 
 def _helm_arrays(setup: GameSetup, table_list: Any, most: int) -> tuple[Any, Any, Any, Any]:
