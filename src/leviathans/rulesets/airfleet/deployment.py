@@ -18,6 +18,7 @@ from ...protocol import Event
 from ...turns import BasePhase
 from .actions import AirAction, Deploy
 from .events import Deployed
+from .ships import ShipState
 from .state import GameState, Phase
 
 __all__ = ["DeploymentPhase", "apply_deploy", "first_deployment", "legal_deployments",
@@ -25,16 +26,35 @@ __all__ = ["DeploymentPhase", "apply_deploy", "first_deployment", "legal_deploym
 
 
 def side_to_deploy(state: GameState) -> str | None:
-    counts = {side: [0, 0] for side in state.setup.sides}  # side -> [placed, still to place]
+    """The side that places a ship next: of the sides with ships to place, the one with the
+    fewest placed (the first side on a tie); ``None`` once all are placed."""
+    cache = state.cache  # (asked two or three times a state)
+    if _SIDE in cache:
+        known: str | None = cache[_SIDE]
+        return known
+    first, second = state.setup.sides
+    placed = [0, 0]
+    waiting = [0, 0]
     for spec, s in zip(state.setup.ships, state.ships, strict=True):
-        counts[spec.side][0 if s.bow is not None else 1] += 1
-    waiting = [side for side in state.setup.sides if counts[side][1]]
-    if not waiting:
-        return None
-    return min(waiting, key=lambda side: counts[side][0])
+        k = 0 if spec.side == first else 1
+        if s.bow is None:
+            waiting[k] += 1
+        else:
+            placed[k] += 1
+    found: str | None
+    if waiting[0] and (not waiting[1] or placed[0] <= placed[1]):
+        found = first
+    else:
+        found = second if waiting[1] else None
+    cache[_SIDE] = found
+    return found
 
 
-def _occupied(state: GameState) -> set[tuple[int, int]]:
+#: ``GameState.cache`` key of :func:`side_to_deploy`'s answer
+_SIDE = "deploy side"
+
+
+def _occupied(state: GameState) -> set[Hex]:
     return {h for i in state.afloat() for h in state.hexes(i)}
 
 
@@ -72,21 +92,45 @@ def legal_deployments(state: GameState) -> Iterator[Deploy]:
     occupied = _occupied(state)
     # one tuple, handed over whole (issue 18.1: the state keeps it without a generator step
     # for each of hundreds of placements)
-    found: list[Deploy] = []
-    board = state.setup.board
-    for spec, s in zip(state.setup.ships, state.ships, strict=True):
+    setup = state.setup
+    memo = setup.memo
+    parts: list[tuple[tuple[Deploy, ...], list[int]]] = []
+    unplaced: list[int] = []
+    open_all = True
+    for i, (spec, s) in enumerate(zip(setup.ships, state.ships, strict=True)):
         if spec.side != side or s.bow is not None:
             continue
-        actions, covering = _deploy_index(board, side, spec.length, spec.name)
+        # (kept per setup and ship: a look-up by a short key, not by the board's)
+        index = memo.get((_DEPLOY, i))
+        if index is None:
+            index = memo[_DEPLOY, i] = _deploy_index(setup.board, side, spec.length, spec.name)
+        actions, covering = index
         # the placements a placed ship blocks, by the hexes it covers (issue 18.1: most
         # placements are open, so the rest is copied in runs, not tested one by one)
         blocked = sorted({k for h in occupied if h in covering for k in covering[h]})
+        open_all = open_all and not blocked
+        parts.append((actions, blocked))
+        unplaced.append(i)
+    if open_all:  # none blocked (a side's first ship, most often): the tables as they are
+        if len(parts) == 1:
+            return iter(parts[0][0])
+        key = (_DEPLOY, *unplaced)
+        whole: tuple[Deploy, ...] | None = memo.get(key)
+        if whole is None:
+            whole = memo[key] = tuple(a for actions, _ in parts for a in actions)
+        return iter(whole)
+    found: list[Deploy] = []
+    for actions, blocked in parts:
         start = 0
         for k in blocked:
             found.extend(actions[start:k])
             start = k + 1
         found.extend(actions[start:])
     return iter(tuple(found))
+
+
+#: the tag of :func:`legal_deployments`'s keys in ``GameSetup.memo``
+_DEPLOY = "deploy"
 
 
 @cache
@@ -139,7 +183,10 @@ def why_illegal(state: GameState, action: Deploy) -> str | None:
 def apply_deploy(state: GameState, action: Deploy, events: list[Event]) -> GameState:
     i = state.setup.by_name[action.ship]
     ships = list(state.ships)
-    ships[i] = ships[i]._replace(bow=action.bow, facing=action.facing)
+    s = ships[i]
+    # (made whole, not by _replace: some four times cheaper, as at the turn's end)
+    ships[i] = ShipState(action.bow, action.facing, s.status, s.destroyed, s.circled, s.fired,
+                         s.moved, s.evading, s.si_lost)
     events.append(Deployed(action.ship, action.bow.label(), action.facing.name))
     return state.evolve(ships=tuple(ships))
 

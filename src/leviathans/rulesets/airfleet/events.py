@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from ...events import EventBase, GameEnded, TurnEnded
 from ...fog import (
@@ -59,10 +61,26 @@ __all__ = [
     "TurnEnded",
     "TurnStarted",
     "WithdrawalRolled",
+    "made_once",
 ]
 
 
 _Event = EventBase
+
+E = TypeVar("E")
+
+
+def made_once(memo: dict[Any, Any], kind: Callable[..., E], *args: Any) -> E:
+    """The event ``kind(*args)``, kept in ``memo`` (a setup's) and handed out again: events
+    are values, and those of every turn (its start and end, a side's "nothing bears") are
+    made once, not every turn of every game (issue 18.1)."""
+    key = (kind, *args)
+    found: E | None = memo.get(key)
+    if found is None:
+        if len(memo) >= 50_000:
+            memo.clear()
+        found = memo[key] = kind(*args)
+    return found
 
 
 @dataclass(frozen=True, slots=True)

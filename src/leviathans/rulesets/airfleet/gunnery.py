@@ -28,13 +28,14 @@ from . import (
 )
 from . import primitives as P
 from .actions import AirAction, Bracket, Cease, Fire
-from .events import AttackResult, NothingBears
+from .events import AttackResult, NothingBears, made_once
 from .geometry import attack_geometry
 from .nations import america, japan, russia
 from .nations.britain import posts_of
 from .ships import KEEL_BROKEN, ShipSpec, ShipState
 from .slot_kinds import Effect
 from .state import GameState, Phase
+from .turn import firing_order
 
 if TYPE_CHECKING:
     from .setup import GameSetup
@@ -46,6 +47,7 @@ __all__ = [
     "apply_fire",
     "armour_bonus",
     "attack_options",
+    "beyond_reach",
     "breach_numbers",
     "cease_fire",
     "crew_die",
@@ -142,6 +144,37 @@ def ship_attack_options(state: GameState, index: int) -> list[AttackOption]:
                     action = Fire(spec.name, spec.refs[g], tspec.name, tspec.locations[tl])
                     out.append(AttackOption(index, g, j, tl, at, band.dice, action))
     return out
+
+
+def beyond_reach(state: GameState, side: str) -> bool:
+    """``True`` when :func:`attack_options` of ``side`` is sure to be empty: no ship of the
+    side with a gun left has an enemy within the reach :func:`ship_attack_options` tests
+    first (R5), so no geometry need be worked out. ``False`` says nothing (it may be empty
+    still: arcs, screening). The 8 Nations' range terms are not in the bound: never sure."""
+    if state.nations is not None:
+        return False
+    specs, ships = state.setup.ships, state.ships
+    afloat = state.afloat_tuple()
+    for i in afloat:
+        spec = specs[i]
+        if spec.side != side:
+            continue
+        s = ships[i]
+        if not spec.gun_mask & ~s.destroyed:
+            continue
+        assert s.bow is not None
+        bq, br = s.bow
+        bound = spec.gun_reach + spec.length - 2  # as ship_attack_options's, bonus 0
+        for j in afloat:
+            tspec = specs[j]
+            if tspec.side == side:
+                continue
+            t = ships[j].bow
+            assert t is not None
+            dq, dr = t[0] - bq, t[1] - br
+            if max(abs(dq), abs(dr), abs(dq + dr)) - tspec.length <= bound:
+                return False
+    return True
 
 
 #: What :func:`attack_options` reads of each ship's changing state (where it is, whether it is
@@ -425,12 +458,18 @@ class GunneryPhase(BasePhase):
         if winner is None:
             winner = self.initiative.gunnery_winner(state)
             state = state.evolve(initiative=winner)
-        return self.start(state, winner)
+        firing = firing_order(state, winner)
+        # the first sides whose guns reach no enemy pass at once, as :meth:`settle` would pass
+        # them next: one state for gunnery's start and them (issue 18.1: most turns)
+        passed = 0
+        while passed < len(firing) and beyond_reach(state, firing[passed]):
+            events.append(made_once(state.setup.memo, NothingBears, firing[passed], state.turn))
+            passed += 1
+        return state.evolve(phase=self.phase, groups=(), moving=None, firing=firing[passed:],
+                            attacks=None)
 
     def start(self, state: GameState, winner: str) -> GameState:
         """Gunnery with ``winner`` counting as the initiative winner."""
-        from .turn import firing_order
-
         return state.evolve(phase=self.phase, groups=(), moving=None,
                             firing=firing_order(state, winner), attacks=None)
 
@@ -463,13 +502,28 @@ class GunneryPhase(BasePhase):
 
     def settle(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
         """A side with no attack left ends its fire (one with none at all says so)."""
-        while state.firing:
+        firing = state.firing
+        passed = 0  # sides whose guns reach no enemy, passed by without a state each
+        while passed < len(firing):
+            side = firing[passed]
+            kept = state.attacks  # the side's options known already: no need of the bound
+            if (kept is None or kept[0][0] != side) and beyond_reach(state, side):
+                # no option at all (issue 18.1: most turns, no state made for the side)
+                events.append(made_once(state.setup.memo, NothingBears, side, state.turn))
+                passed += 1
+                continue
+            if passed:
+                state = state.evolve(firing=firing[passed:], attacks=None)
+                firing, passed = state.firing, 0
             options = current_attacks(state)
             if any(not state.ships[o.ship].fired >> o.slot & 1 for o in options):
                 return state
             if not options:  # said in the log, not passed over in silence
-                events.append(NothingBears(state.firing[0], state.turn))
-            state = state.evolve(firing=state.firing[1:], attacks=None)
+                events.append(made_once(state.setup.memo, NothingBears, side, state.turn))
+            state = state.evolve(firing=firing[1:], attacks=None)
+            firing = state.firing
+        if passed:
+            state = state.evolve(firing=(), attacks=None)
         return state
 
     def done(self, state: GameState) -> bool:

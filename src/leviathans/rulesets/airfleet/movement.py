@@ -524,6 +524,13 @@ class MovementPhase(GroupMovement):
     def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
         return state.evolve(phase=self.phase, moving=None, finished=0)
 
+    def enter(self, state: GameState, dice: DiceSource, events: list[Event]) -> bool:
+        """:meth:`begin` on a fresh state, in place (``turn.enter_following``)."""
+        state.phase = self.phase
+        state.moving = None
+        state.finished = 0
+        return True
+
     def legal_actions(self, state: GameState) -> Iterator[AirAction]:
         if state.ram is not None:  # A6: the ram's player chooses where it strikes
             return ramming.legal_strikes(state)

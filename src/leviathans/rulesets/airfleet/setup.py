@@ -93,6 +93,14 @@ class GameSetup:
 
         return turn_plan(self.options)
 
+    @cached_property
+    def memo(self) -> dict[Any, Any]:
+        """Answers the rules work out once per setup, by the asker's keys (issue 18.1: the
+        movement order for the ships afloat, a ship's destruction for its slots destroyed, the
+        deployment tables, the events of every turn); each asker bounds its own. Not part of
+        the setup's value."""
+        return {}
+
     def with_options(self, options: Options, where: str = "options") -> GameSetup:
         """The same battle under ``options``. Ships compile per rules level (arcs, bracket and
         turret marks, the 8 Nations variant cards: N1), so a change of level reads the setup

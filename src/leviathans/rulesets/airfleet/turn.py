@@ -6,9 +6,12 @@ The phases run under :func:`leviathans.turns.drive` in the order :mod:`.plan` gi
 
 from __future__ import annotations
 
+from functools import cache
+
 from ...dice import DiceSource, ScriptedDice, die
 from ...protocol import DRAW_AGREED, Draw, Event, Outcome
 from ...turns import BasePhase, drive
+from ...turns import Phase as PhaseId
 from . import primitives as P
 from .events import (
     DrawAnswered,
@@ -18,14 +21,16 @@ from .events import (
     ShipLost,
     TurnEnded,
     TurnStarted,
+    made_once,
 )
 from .nations import america
-from .ships import AFLOAT, KEEL_BROKEN, REMOVED, ShipState
+from .setup import GameSetup
+from .ships import AFLOAT, KEEL_BROKEN, REMOVED, ShipSpec, ShipState
 from .state import GameState, Phase
 
 __all__ = ["GunneryDamage", "Initiative", "RolledInitiative", "TurnEnd", "TurnStart", "concede",
-           "draw", "end_turn", "firing_order", "movement_groups", "new_game", "roll_initiative",
-           "turn_end_outcome", "why_draw_illegal"]
+           "draw", "end_turn", "enter_following", "firing_order", "movement_groups", "new_game",
+           "roll_initiative", "turn_end_outcome", "why_draw_illegal"]
 
 RED = die("red")
 
@@ -33,24 +38,51 @@ RED = die("red")
 def roll_initiative(state: GameState, dice: DiceSource, events: list[Event]) -> str:
     """Each side rolls two red dice; the higher total wins; ties are re-rolled."""
     attempts = []
+    first, second = state.setup.sides
+    first_label, second_label = _initiative_labels(first, second)
+    roll = dice.roll
     while True:
-        rolls = {}
-        for side in state.setup.sides:
-            label = f"initiative:{side}"
-            rolls[side] = (dice.roll(RED, label), dice.roll(RED, label))
-        attempts.append(rolls)
-        a, b = (sum(rolls[side]) for side in state.setup.sides)
+        a1, a2 = roll(RED, first_label), roll(RED, first_label)
+        b1, b2 = roll(RED, second_label), roll(RED, second_label)
+        attempts.append({first: (a1, a2), second: (b1, b2)})
+        a, b = a1 + a2, b1 + b2
         if a != b:
-            winner = state.setup.sides[0] if a > b else state.setup.sides[1]
+            winner = first if a > b else second
             events.append(InitiativeRolled(tuple(attempts), winner))
             return winner
 
 
+@cache
+def _initiative_labels(first: str, second: str) -> tuple[str, str]:
+    """The sides' initiative rolls' labels (made once: every turn rolls them)."""
+    return f"initiative:{first}", f"initiative:{second}"
+
+
 def movement_groups(state: GameState, winner: str) -> tuple[tuple[str, int], ...]:
     """Ship types from the highest; within each, the initiative loser's ships move first."""
-    loser = state.setup.other(winner)
-    present = {(state.setup.ships[i].side, state.setup.ships[i].type)
-               for i in state.afloat() if state.ships[i].status == AFLOAT}
+    ships = state.ships
+    # the order depends on the setup, the winner and which ships are afloat (not keel
+    # broken): worked out once for each (issue 18.1: every turn asks)
+    moving = tuple([i for i in state.afloat_tuple() if ships[i].status == AFLOAT])
+    memo = state.setup.memo
+    key = (_GROUPS, winner, moving)
+    found: tuple[tuple[str, int], ...] | None = memo.get(key)
+    if found is None:
+        if len(memo) >= 50_000:
+            memo.clear()
+        found = memo[key] = _movement_groups(state.setup, winner, moving)
+    return found
+
+
+#: the tag of :func:`movement_groups`'s keys in ``GameSetup.memo``
+_GROUPS = "groups"
+
+
+def _movement_groups(setup: GameSetup, winner: str, ships: tuple[int, ...]
+                     ) -> tuple[tuple[str, int], ...]:
+    """:func:`movement_groups` of these ships afloat and not keel broken."""
+    loser = setup.other(winner)
+    present = {(setup.ships[i].side, setup.ships[i].type) for i in ships}
     types = sorted({t for _, t in present}, reverse=True)
     return tuple((side, t) for t in types for side in (loser, winner) if (side, t) in present)
 
@@ -68,6 +100,10 @@ class TurnStart(BasePhase):
     phase = Phase.TURN_START
 
     def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        if state.nations is None:
+            fresh = state.evolve()
+            self.enter(fresh, dice, events)
+            return fresh
         events.append(TurnStarted(state.turn))
         ships = tuple(s._replace(moved=False, fired=0) if s.moved or s.fired else s
                       for s in state.ships)
@@ -77,6 +113,39 @@ class TurnStart(BasePhase):
             nations = america.turn_start(state, nations, events)
         return state.evolve(phase=self.phase, ships=ships, nations=nations,
                             destroyed_before=tuple(s.destroyed for s in ships))
+
+    def enter(self, state: GameState, dice: DiceSource, events: list[Event]) -> bool:
+        """:meth:`begin` on a fresh state (see :func:`enter_following`); not with the 8
+        Nations (their turn's start has more to it)."""
+        if state.nations is not None:
+            return False
+        events.append(made_once(state.setup.memo, TurnStarted, state.turn))
+        ships = state.ships
+        if any(s.moved or s.fired for s in ships):
+            state.ships = ships = tuple(s._replace(moved=False, fired=0)
+                                        if s.moved or s.fired else s for s in ships)
+            state.cache.clear()
+        state.phase = self.phase
+        # A9: what was destroyed before this turn, the only slots a repair may mend
+        state.destroyed_before = tuple(s.destroyed for s in ships)
+        enter_following(self.phase, state, dice, events)
+        return True
+
+
+def enter_following(phase: PhaseId, state: GameState, dice: DiceSource, events: list[Event]
+                    ) -> None:
+    """Begin the phase after ``phase`` on ``state`` itself, if that phase can (its ``enter``:
+    its ``begin`` made on the state in place), so that a turn's end, the next turn's start,
+    the initiative roll and movement's start make one state, not one each (issue 18.1).
+
+    ``state`` must be fresh, held by no one but the caller (its cache at most the ships
+    afloat), and ``phase`` one that decides and settles nothing (:class:`BasePhase`'s
+    ``settle`` and ``done``): :func:`~leviathans.turns.drive` would begin the next phase at
+    once. A phase without ``enter``, or whose ``enter`` declines (returns ``False``), is left
+    to ``drive``."""
+    enter = getattr(state.setup.plan.following[phase], "enter", None)
+    if enter is not None:
+        enter(state, dice, events)
 
 
 class Initiative(BasePhase):
@@ -101,6 +170,10 @@ class RolledInitiative(Initiative):
     phase = Phase.INITIATIVE_ROLL
 
     def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        if state.nations is None:
+            fresh = state.evolve()
+            self.enter(fresh, dice, events)
+            return fresh
         winner = roll_initiative(state, dice, events)
         groups = movement_groups(state, winner)
         if state.nations is not None:  # N3: Initiative Crews order the moves ship by ship
@@ -110,6 +183,20 @@ class RolledInitiative(Initiative):
         return state.evolve(phase=self.phase, initiative=winner,
                             groups=groups, moving=None, finished=0)
 
+    def enter(self, state: GameState, dice: DiceSource, events: list[Event]) -> bool:
+        """:meth:`begin` on a fresh state (see :func:`enter_following`); not with the 8
+        Nations (N3's Initiative Crews)."""
+        if state.nations is not None:
+            return False
+        winner = roll_initiative(state, dice, events)
+        state.groups = movement_groups(state, winner)
+        state.phase = self.phase
+        state.initiative = winner
+        state.moving = None
+        state.finished = 0
+        enter_following(self.phase, state, dice, events)
+        return True
+
 
 class TurnEnd(BasePhase):
     """Damage takes effect, destroyed ships leave the board, and the game may end; else the
@@ -118,10 +205,12 @@ class TurnEnd(BasePhase):
     phase = Phase.TURN_END
 
     def begin(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
-        state = end_turn(state, events)
-        if state.phase is Phase.OVER:
-            return state
-        return state.evolve(phase=self.phase, turn=state.turn + 1)
+        # the turn's end and the turn number moved on in one state (issue 18.1), and the next
+        # turn begun on it
+        after = _end_turn(state, events, self.phase, state.turn + 1)
+        if after.phase is self.phase:
+            enter_following(self.phase, after, dice, events)
+        return after
 
 
 class GunneryDamage(BasePhase):
@@ -161,63 +250,145 @@ def begin_gunnery(state: GameState, winner: str) -> GameState:
 
 def _destruction(state: GameState, index: int) -> str | None:
     """Why a ship is destroyed at the end of the turn, or ``None``."""
-    spec = state.setup.ships[index]
-    s = state.ships[index]
+    return _destroyed(state.setup, index, state.ships[index])
+
+
+def _destroyed(setup: GameSetup, index: int, s: ShipState) -> str | None:
+    """:func:`_destruction` of ship ``index`` as ``s``."""
     if s.status == KEEL_BROKEN:
         return "its keel broke"
-    if not state.setup.options.quickstart_destruction:
+    if not setup.options.quickstart_destruction:
         return None
-    si = spec.structure(s.destroyed)  # A10: armoured hull slots while intact
-    found = P.quickstart_destroyed(s.destroyed, spec.miss_mask, spec.loc_mask,
+    # the answer kept per (ship, slots destroyed) in the setup (issue 18.1: the slots
+    # destroyed change a few times a game; the test runs for every ship every turn)
+    memo = setup.memo
+    key = (_LOST, index, s.destroyed)
+    found: str | None
+    try:
+        found = memo[key]
+    except KeyError:
+        if len(memo) >= 50_000:
+            memo.clear()
+        found = memo[key] = _slots_lost(setup.ships[index], s.destroyed)
+    return found
+
+
+#: the tag of :func:`_destroyed`'s keys in ``GameSetup.memo``
+_LOST = "lost"
+#: no answer kept yet
+_UNSEEN = "?"
+
+
+def _slots_lost(spec: ShipSpec, destroyed: int) -> str | None:
+    """The quick-start destruction rule: why a ship with these slots destroyed is lost."""
+    si = spec.structure(destroyed)  # A10: armoured hull slots while intact
+    found = P.quickstart_destroyed(destroyed, spec.miss_mask, spec.loc_mask,
                                    len(spec.locations), si)
     if found < 0:
         return None
     if found < len(spec.locations):  # misses count as destroyed for this rule
         return f"every slot of its {spec.locations[found]} location is destroyed"
-    lost = s.destroyed.bit_count()
+    lost = destroyed.bit_count()
     return f"{lost} slots destroyed, at least half its structural integrity ({si})"
 
 
 def end_turn(state: GameState, events: list[Event]) -> GameState:
     """Damage takes effect, destroyed ships leave the board, and the game may end."""
-    ships = []
-    for s in state.ships:
+    return _end_turn(state, events, state.phase, state.turn)
+
+
+def _end_turn(state: GameState, events: list[Event], phase: PhaseId, turn: int) -> GameState:
+    """:func:`end_turn`, the state then in ``phase`` at ``turn`` unless the game ended: one
+    state made (issue 18.1: it was two to four, at every turn's end)."""
+    ships = list(state.ships)
+    for k, s in enumerate(ships):
         if s.circled or s.fired or s.moved or s.evading:  # N6: evasion lasts the turn
             # (made whole, not by _replace: some four times cheaper, at every turn's end)
-            s = ShipState(s.bow, s.facing, s.status, s.destroyed | s.circled, 0, 0, False,
-                          False, s.si_lost)
-        ships.append(s)
-    state = state.evolve(ships=tuple(ships), groups=(), firing=(), attacks=None, moving=None)
+            ships[k] = ShipState(s.bow, s.facing, s.status, s.destroyed | s.circled, 0, 0,
+                                 False, False, s.si_lost)
+    # the same ships are afloat: the damage made good moves and removes none
+    afloat = state.afloat_tuple()
+    setup = state.setup
+    specs = setup.ships
+    memo = setup.memo
     lost = False
-    for i in state.afloat_tuple():
-        reason = _destruction(state, i)
+    for i in afloat:
+        s = ships[i]
+        # (the answer kept for the ship's slots destroyed looked up here first: every ship,
+        # every turn)
+        reason = memo.get((_LOST, i, s.destroyed), _UNSEEN) if s.status == AFLOAT \
+            and setup.options.quickstart_destruction else _destroyed(setup, i, s)
+        if reason is _UNSEEN:
+            reason = _destroyed(setup, i, s)
         if reason is not None:
-            spec = state.setup.ships[i]
-            ships[i] = ships[i]._replace(status=REMOVED)
+            spec = specs[i]
+            ships[i] = s._replace(status=REMOVED)
             events.append(ShipLost(spec.name, spec.side, reason))
             lost = True
+    # ``after`` is this call's own, seen by no one yet: its fields are set in place
+    after = state.evolve()  # (the ships afloat kept: the same unless a ship was lost)
+    after.ships = tuple(ships)
+    after.groups = after.firing = ()
+    after.attacks = after.moving = None
     if lost:
-        state = state.evolve(ships=tuple(ships))
-    events.append(TurnEnded(state.turn))
-    outcome = turn_end_outcome(state)
+        after.cache = {}
+    events.append(made_once(memo, TurnEnded, state.turn))
+    outcome = turn_end_outcome(after)  # (at the turn that ends: the turn limit)
     if outcome is not None:
         events.append(GameEnded(outcome.winner, outcome.reason))
-        return state.evolve(phase=Phase.OVER, outcome=outcome)
-    return state
+        after.phase = Phase.OVER
+        after.outcome = outcome
+        return after
+    after.phase = phase
+    after.turn = turn
+    return after
 
 
 def _defeat(state: GameState, side: str) -> str | None:
+    if state.nations is None:
+        return _plain_defeat(state, side)
     ships = [i for i in state.afloat() if state.setup.ships[i].side == side]
-    if state.nations is not None:  # A11: fled Italian ships that may return count (N5)
-        from .nations import italy
+    from .nations import italy  # A11: fled Italian ships that may return count (N5)
 
-        ships += italy.may_return(state, side)
+    ships += italy.may_return(state, side)
     if not ships:
         return f"every {side} ship is destroyed"
     # guns; from the commander level torpedoes and ram slots too (A11)
     if all(not state.setup.ships[i].arms_mask & ~state.ships[i].destroyed for i in ships):
         return f"every {side} weapon is destroyed"
     return None
+
+
+def _plain_defeat(state: GameState, side: str) -> str | None:
+    """:func:`_defeat` without the 8 Nations, in one pass (issue 18.1: every turn's end)."""
+    specs, ships = state.setup.ships, state.ships
+    found = False
+    for i in state.afloat_tuple():
+        spec = specs[i]
+        if spec.side == side:
+            if spec.arms_mask & ~ships[i].destroyed:
+                return None  # a weapon left
+            found = True
+    if not found:
+        return f"every {side} ship is destroyed"
+    return f"every {side} weapon is destroyed"
+
+
+def _plain_defeats(state: GameState, a: str, b: str) -> tuple[str | None, str | None]:
+    """:func:`_plain_defeat` of both sides, in one pass over the ships afloat."""
+    specs, ships = state.setup.ships, state.ships
+    found_a = found_b = armed_a = armed_b = False
+    for i in state.afloat_tuple():
+        spec = specs[i]
+        armed = bool(spec.arms_mask & ~ships[i].destroyed)
+        if spec.side == a:
+            found_a = True
+            armed_a = armed_a or armed
+        elif spec.side == b:
+            found_b = True
+            armed_b = armed_b or armed
+    return (None if armed_a else f"every {a} {'weapon' if found_a else 'ship'} is destroyed",
+            None if armed_b else f"every {b} {'weapon' if found_b else 'ship'} is destroyed")
 
 
 def turn_end_outcome(state: GameState) -> Outcome | None:
@@ -234,7 +405,10 @@ def turn_end_outcome(state: GameState) -> Outcome | None:
 def game_outcome(state: GameState) -> Outcome | None:
     """A side with no ship left or no working weapon loses; both at once is a draw."""
     a, b = state.setup.sides
-    lost_a, lost_b = _defeat(state, a), _defeat(state, b)
+    if state.nations is None:
+        lost_a, lost_b = _plain_defeats(state, a, b)
+    else:
+        lost_a, lost_b = _defeat(state, a), _defeat(state, b)
     if lost_a and lost_b:
         return Outcome(None, f"{lost_a} and {lost_b} in the same turn")
     if lost_a:
