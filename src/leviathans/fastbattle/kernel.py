@@ -326,8 +326,8 @@ def search_helm(fwd: Arr, left: Arr, right: Arr, slip_left: Arr, slip_right: Arr
     node's parent (the first path to it; A6 walks it), ``scratch_best``: each end's node."""
     most = max(before_port, before_starboard)
     plain = spun_code(most)
-    # no slip possible: the P and S steps are skipped (the plain helm's search as fast as
-    # its own copy was)
+    # no slip open: the P and S steps are not tried (a plain helm's search, most ships', is
+    # the one most called)
     steps = 5 if slips_port or slips_starboard else 3
     stamp = seen[len(seen) - 1] + 1
     seen[len(seen) - 1] = stamp
