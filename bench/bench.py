@@ -26,8 +26,9 @@ On one core (the process is pinned to one CPU where the OS allows it):
 * issue 18.3 (``commander-loop``): Commander-rules greedy battles (HML Monitors, two a side;
   then the turret cards SML Pommern and SML Preußen, A3 and A4's saturation; then bracket-gun
   cards, A4; then HML Tigers and Monitors, A5's torpedoes, alone as ``commander-torpedoes``;
-  all ramming off; then HML Ravens ramming on, A6, alone as ``commander-rams``) through the
-  engine and through
+  all ramming off; then HML Ravens ramming on, A6, alone as ``commander-rams``; then the
+  ``commander-battle`` scenario, ramming on, A8's steering gear with A6, alone as
+  ``commander-scenario``) through the engine and through
   the compiled loop, the same battles in turn in one process, CPU time, and their ratio;
 * the baseline: python-chess random playouts (list the legal moves, pick one, push), plies
   per second, measured in the same run.
@@ -49,7 +50,8 @@ SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
 #: line), env (the AEC and the batched environments), env-fast (the compiled batched
 #: environment), greedy, starship, warfleet,
 #: warfleet-random, bots, simulate, simulate-cli, balance, commander-loop (its torpedo line
-#: alone: commander-torpedoes; its ram line: commander-rams) (the air-fleet,
+#: alone: commander-torpedoes; its ram line: commander-rams; its scenario line:
+#: commander-scenario) (the air-fleet,
 #: environment, starship and War Fleet lines measure chess too, for their ratios)
 ONLY = {m.strip() for m in os.environ.get("BENCH_ONLY", "").split(",") if m.strip()}
 
@@ -236,6 +238,17 @@ def commander_loop(seconds: float) -> None:
                          "SML Greif + HML Raven v HML Beagle + USG Kansas, bracket guns")
     commander_torpedoes(seconds)
     commander_rams(seconds)
+    commander_scenario(seconds)
+
+
+def commander_scenario(seconds: float) -> None:
+    """:func:`commander_loop`'s line of the ``commander-battle`` scenario with its own options
+    (ramming on): bracket guns, torpedoes, the Faulx's steering gear and rams (A4, A5, A6,
+    A8) in one battle, the ships deployed by the greedy bots (the engine's part)."""
+    from leviathans.scenarios import airfleet_scenario
+
+    _setup_both_ways(seconds, airfleet_scenario("commander-battle"),
+                     "the commander-battle scenario, steering gear and rams")
 
 
 def commander_torpedoes(seconds: float) -> None:
@@ -254,10 +267,6 @@ def commander_rams(seconds: float) -> None:
 
 def _commander_both_ways(seconds: float, british: list[str], french: list[str],
                          label: str, ramming: bool = False) -> None:
-    from leviathans.bots.greedy import GreedyBot
-    from leviathans.dice import SeededDice
-    from leviathans.fastbattle import play_greedy_battle, supports
-    from leviathans.rulesets.airfleet import AIRFLEET
     from leviathans.sim import airfleet_matchup
     from leviathans.sim.matchup import load_setup
 
@@ -265,6 +274,16 @@ def _commander_both_ways(seconds: float, british: list[str], french: list[str],
     data = {**dict(matchup.setup), "options": {"rules": "commander", "ramming": ramming}}
     setup = load_setup(type(matchup)(matchup.ruleset, data, matchup.bots, matchup.turn_limit,
                                      matchup.label, matchup.sides))
+    _setup_both_ways(seconds, setup, label)
+
+
+def _setup_both_ways(seconds: float, setup: Any, label: str) -> None:
+    """The same greedy battles of ``setup`` through the engine and the loop, in turn."""
+    from leviathans.bots.greedy import GreedyBot
+    from leviathans.dice import SeededDice
+    from leviathans.fastbattle import play_greedy_battle, supports
+    from leviathans.rulesets.airfleet import AIRFLEET
+
     assert supports(setup, {"british": "greedy", "french": "greedy"})
 
     def engine(seed: int) -> None:
@@ -290,6 +309,7 @@ def _commander_both_ways(seconds: float, british: list[str], french: list[str],
             cpu[way] += time.process_time() - before
         battles += 1
     slow, fast = battles / cpu[engine], battles / cpu[loop]
+    ramming = setup.options.ramming
     print(f"  Commander rules greedy battles ({label}, ramming {'on' if ramming else 'off'}), "
           f"{battles} "
           f"battles each way: engine {slow:8.2f} battles/CPU s, compiled loop {fast:8.1f} "
@@ -591,6 +611,8 @@ def main() -> int:
             commander_torpedoes(SECONDS)
         if wanted("commander-rams"):
             commander_rams(SECONDS)
+        if wanted("commander-scenario"):
+            commander_scenario(SECONDS)
     if wanted("simulate"):
         if every_cpu:
             os.sched_setaffinity(0, set(every_cpu))  # the workers inherit this process's CPUs

@@ -57,3 +57,19 @@ def test_the_bench_measures_commander_battles_both_ways(
     assert f"ramming {ramming}" in found[0]
     assert re.search(r"engine +[\d.]+ battles/CPU s, compiled loop +[\d.]+ battles/CPU s "
                      r"\([\d.]+x\)", found[0]), found[0]
+
+
+def test_the_bench_measures_the_commander_scenario_both_ways(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``commander-loop``'s scenario line: ``commander-battle`` with its own options (ramming
+    on, the Faulx's steering gear: A6 with A8 in the loop), both ways."""
+    spec = importlib.util.spec_from_file_location("bench_script", ROOT / "bench" / "bench.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.commander_scenario(0.1)
+    found = [x for x in capsys.readouterr().out.splitlines() if "commander-battle" in x]
+    assert len(found) == 1, found
+    assert "ramming on" in found[0]
+    assert re.search(r"engine +[\d.]+ battles/CPU s, compiled loop +[\d.]+ battles/CPU s "
+                     r"\([\d.]+x\)", found[0]), found[0]

@@ -543,10 +543,12 @@ def test_commander_move_search_equals_the_engine() -> None:
             start = pick.randrange(len(table))
             mp = pick.randint(0, 9)
             want = manoeuvres.search(table, helm, (start, 0, False, False, 0), mp)
-            n = kernel.search_commander(t.pt_fwd[tab], t.pt_left[tab], t.pt_right[tab], start,
-                                        mp, int(t.ebt[i]), int(t.pt_n[tab]), nc, w.c_key,
-                                        w.c_ent, w.c_depth, w.c_seen, w.best, w.ends,
-                                        w.entered, w.end_depth, w.c_par)
+            ebt = int(t.ebt[i])  # the plain helm: no steering gear, no sideslip
+            n = kernel.search_helm(t.pt_fwd[tab], t.pt_left[tab], t.pt_right[tab],
+                                   t.pt_slip_left[tab], t.pt_slip_right[tab], start, mp, ebt,
+                                   ebt, False, False, int(t.pt_n[tab]), nc, w.c_key, w.c_ent,
+                                   w.c_depth, w.c_seen, w.best, w.ends, w.entered,
+                                   w.end_depth, w.c_par)
             assert list(w.ends[:n]) == list(want.ends)
             assert bytes(w.entered[:n].astype(np.uint8)) == want.entered
             assert [len(want.path(k)) for k in range(n)] == list(w.end_depth[:n])

@@ -11,7 +11,12 @@ from typing import Any
 
 from leviathans.fastbattle import refusal
 from leviathans.rulesets import get_ruleset
-from leviathans.rulesets.airfleet.events import AttackResult, TorpedoLaunched, TorpedoStruck
+from leviathans.rulesets.airfleet.events import (
+    AttackResult,
+    RamCheck,
+    TorpedoLaunched,
+    TorpedoStruck,
+)
 from leviathans.scenarios import airfleet_scenario
 from leviathans.sim import airfleet_matchup
 from leviathans.sim.collect import play_one
@@ -55,22 +60,23 @@ def test_bracket_and_torpedo_final_state_equals_the_engine() -> None:
 
 
 def test_the_commander_battle_scenario_equals_the_engine() -> None:
-    """Issue 18.3's own Commander battle (bracket guns, torpedoes, the French steering gear)
-    plays in the loop as in the engine with ramming off: the final state of each battle, slot
-    for slot, and the simulator's statistics game for game. With ramming on (the scenario's
-    own option) the loop refuses it by name: its rams walk the path the move search chose,
-    which the search of a ship with steering gear does not record."""
+    """Issue 18.3's own Commander battle (bracket guns, torpedoes, the French Faulx's steering
+    gear, A6's rams: the scenario's own options) plays in the loop as in the engine: the
+    final state of each battle, slot for slot, and the simulator's statistics game for game;
+    the battles ram (the Faulx's rams walk the path its A8 search chose). Ramming off too."""
     scenario = airfleet_scenario("commander-battle")
     assert scenario.options.ramming
-    assert refusal(scenario, GREEDY) == ("Faulx has steering gear or slip shafts (A8) with "
-                                         "ramming on (A6): not covered together")
-    setup = dataclasses.replace(scenario, options=scenario.options.model_copy(
+    off = dataclasses.replace(scenario, options=scenario.options.model_copy(
         update={"ramming": False}))
-    assert refusal(setup, GREEDY) is None
-    for seed in range(3):
-        _final_state_equals_the_engine(setup, seed, {"british": 2 * seed + 1,
-                                                     "french": 2 * seed + 2})
     ruleset = get_ruleset("airfleet")
-    for index in range(4):
-        assert play_one(ruleset, setup, GREEDY, 5, index) == play_one(
-            ruleset, setup, GREEDY, 5, index, fast=False), index
+    for setup, seeds, games in ((scenario, range(6), range(6)), (off, range(2), range(2))):
+        assert refusal(setup, GREEDY) is None
+        checks = 0
+        for seed in seeds:
+            events = _final_state_equals_the_engine(setup, seed, {"british": 2 * seed + 1,
+                                                                  "french": 2 * seed + 2})
+            checks += sum(isinstance(e, RamCheck) for e in events)
+        assert (checks >= 10) == setup.options.ramming, checks
+        for index in games:
+            assert play_one(ruleset, setup, GREEDY, 5, index) == play_one(
+                ruleset, setup, GREEDY, 5, index, fast=False), index

@@ -244,3 +244,92 @@ def test_a_ram_batch_equals_the_engine() -> None:
     data["options"] = {**dict(data.get("options") or {}), "rules": "commander"}
     _batch_equals_the_engine(type(m)(m.ruleset, data, m.bots, m.turn_limit, m.label,
                                      m.sides), 5, range(6))
+
+
+# --- placed battles: the branches whole battles of catalog fleets rarely reach ---------------
+
+#: Calais's side locations with their slots 1-4 struck off (a ram on them is worth the
+#: Augusto's risk to the greedy bot)
+_SIDES_STRUCK = [f"{half}-{side}.{k}" for half in ("fore", "aft")
+                 for side in ("port", "starboard") for k in range(1, 5)]
+#: two battles on a small board, the British ship moving first (the French won initiative),
+#: one step behind the French ship: the Augusto (steering gear) rams the Calais's port side,
+#: the bow hex over both the fore and the aft port locations (a Type 4's side: the ram's
+#: player chooses, A6); the Faulx (steering gear) rams the Raven onto the half-hex ring
+PLACED = {
+    "choice": (("Augusto", "0506", "N"), ("Calais", "0203", "NW", _SIDES_STRUCK)),
+    "ring": (("Faulx", "0303", "SW"), ("HML Raven", "0202", "N", [])),
+}
+
+
+def _placed(name: str) -> Any:
+    from leviathans.rulesets.airfleet.setup import parse_setup
+
+    (card, bow, facing), (other, obow, ofacing, struck) = PLACED[name]
+    return parse_setup({
+        "board": {"columns": 12, "rows": 10},
+        "start": {"phase": "movement", "initiative": "french"},
+        "options": {"rules": "commander", "turn_limit": 12},
+        "ships": [{"card": card, "side": "british", "bow": bow, "facing": facing},
+                  {"card": other, "side": "french", "bow": obow, "facing": ofacing,
+                   "destroyed": struck}]})
+
+
+def _placed_battles(name: str, seeds: range) -> tuple[int, int, int]:
+    """Each battle, engine and loop: every slot destroyed and keel broken (gunnery's, in
+    order), every ship where the engine leaves it; the ram checks made, the location choices
+    (a ram's strike with more than one location) and the ships pushed onto the ring."""
+    from leviathans.bots.greedy import GreedyBot
+    from leviathans.dice import SeededDice
+    from leviathans.fastbattle import play_greedy_battle
+    from leviathans.rulesets import get_ruleset
+    from leviathans.rulesets.airfleet.actions import RamStrike
+    from leviathans.rulesets.airfleet.events import AttackResult, RamCheck, ShipLost
+
+    setup = _placed(name)
+    assert refusal(setup, GREEDY) is None
+    checks = choices = ring = 0
+    for seed in seeds:
+        bot_seeds = {"british": 3 * seed + 1, "french": 3 * seed + 2}
+        dice = SeededDice(seed)
+        bots = {side: GreedyBot(s) for side, s in bot_seeds.items()}
+        state = get_ruleset("airfleet").new_game(setup, dice)
+        events: list[Any] = []
+        while state.outcome is None:
+            player = state.to_move
+            assert player is not None
+            action = bots[player].choose(state)
+            if isinstance(action, RamStrike):
+                choices += sum(isinstance(a, RamStrike) for a in state.legal_actions()) > 1
+            state = state.apply(action, dice)
+            events.extend(state.events)
+        checks += sum(isinstance(e, RamCheck) for e in events)
+        ring += sum(isinstance(e, ShipLost) and "half-hex ring by a ram" in e.reason
+                    for e in events)
+        want = []
+        for e in events:
+            if isinstance(e, AttackResult):
+                want.extend((e.ship, e.target, ref, False) for ref in e.destroyed)
+                if e.keel_broken:
+                    want.append((e.ship, e.target, None, True))
+        fast = play_greedy_battle(setup, seed, bot_seeds)
+        assert fast.attacks == want, seed
+        assert (fast.state.turn, fast.state.outcome) == (state.turn, state.outcome), seed
+        for a, b in zip(fast.state.ships, state.ships, strict=True):
+            assert (a.bow, a.facing, a.destroyed) == (b.bow, b.facing, b.destroyed), seed
+            assert (a.status == 2) == (b.status == 2), seed
+    return checks, choices, ring
+
+
+def test_a_ram_with_a_location_choice_equals_the_engine() -> None:
+    """A declared ram whose strike on the rammed ship has two locations to choose from: the
+    ram's player's choice (the most worth to it, ties by a draw) as the greedy bot's."""
+    checks, choices, _ = _placed_battles("choice", range(8))
+    assert checks >= 8 and choices >= 3, (checks, choices)
+
+
+def test_a_ram_pushing_a_ship_onto_the_ring_equals_the_engine() -> None:
+    """A declared ram pushing the rammed ship onto the half-hex ring: lost at once (A6, A11),
+    the battle won there or later as the engine's."""
+    checks, _, ring = _placed_battles("ring", range(4))
+    assert checks >= 4 and ring >= 3, (checks, ring)

@@ -17,7 +17,8 @@ from leviathans.fastbattle import kernel, play_greedy_battle, refusal
 from leviathans.fastbattle.tables import tables_for
 from leviathans.rulesets import get_ruleset
 from leviathans.rulesets.airfleet import manoeuvres
-from leviathans.rulesets.airfleet.actions import Step
+from leviathans.rulesets.airfleet.actions import Ram, Step
+from leviathans.rulesets.airfleet.events import AttackResult, RamAttack, RamCheck
 from leviathans.rulesets.airfleet.movement import start_move
 from leviathans.sim import airfleet_matchup
 from leviathans.sim.matchup import load_setup
@@ -59,10 +60,9 @@ def test_steering_cards_are_covered_and_other_rules_still_refused() -> None:
         assert refusal(setup, GREEDY) is None, name
     # (N6's repair crews beside steering gear: covered, tests/test_fastbattle_crews.py)
     assert refusal(load_setup(_matchup(["Alexandra"], ["Faulx"])), GREEDY) is None
-    # with A6's rams (covered apart): refused, naming both rules
+    # with A6's rams too (the rams walk the first path the A8 search chose)
     rams = load_setup(_commander(airfleet_matchup(["Faulx"], ["SML Hund"]), ramming=True))
-    assert refusal(rams, GREEDY) == ("Faulx has steering gear or slip shafts (A8) with ramming "
-                                     "on (A6): not covered together")
+    assert refusal(rams, GREEDY) is None
 
 
 @pytest.mark.parametrize(("fleets", "seed"), [
@@ -135,12 +135,106 @@ def test_move_search_equals_the_engine_at_every_move() -> None:
                                        prog.position, prog.mp, before[0], before[1],
                                        bool(slips[0]), bool(slips[1]), int(t.pt_n[tab]), nc,
                                        w.c_key, w.c_ent, w.c_depth, w.c_seen, w.best, w.ends,
-                                       w.entered, w.end_depth)
+                                       w.entered, w.end_depth, w.c_par)
                 assert list(w.ends[:n]) == list(want.ends)
                 assert bytes(w.entered[:n].astype(np.uint8)) == want.entered
                 assert [len(want.path(k)) for k in range(n)] == list(w.end_depth[:n])
+                assert _paths(w, nc, n) == _engine_paths(want)  # A6 walks them
                 checked += 1
             player = state.to_move
             assert player is not None
             state = state.apply(bots[player].choose(state), dice)
     assert checked > 100 and damaged
+
+
+def _paths(w: Any, nc: int, n: int) -> list[list[int]]:
+    """The positions along the first path to each of the ``n`` ends the loop's search found
+    (its parents, as ``_ram_move`` walks them), start first."""
+    out = []
+    for k in range(n):
+        node = int(w.best[w.ends[k]])
+        path = [int(w.c_key[node]) // nc]
+        while node:
+            node = int(w.c_par[node])
+            path.append(int(w.c_key[node]) // nc)
+        out.append(path[::-1])
+    return out
+
+
+def _engine_paths(search: Any) -> list[list[int]]:
+    out = []
+    for node in search.end_nodes:
+        path = [search.positions[node]]
+        while node:
+            node = search.parents[node]
+            path.append(search.positions[node])
+        out.append(path[::-1])
+    return out
+
+
+# --- with A6's rams ---------------------------------------------------------------------------
+
+#: cards with steering gear against cards with slip shafts, ramming on: rams by gear-steered
+#: ships and by ships that sideslipped earlier in the same move
+RAM_FLEETS = (["Faulx", "Calais", "HML Crow"], ["SML Hund", "SML Danzig", "HSwML Ulfbert"])
+
+
+def _engine_rams(setup: Any, seed: int, bot_seeds: dict[str, int]
+                 ) -> tuple[Any, list[Any], int, int]:
+    """The engine's battle: its final state, events, the rams declared by ships with steering
+    gear or slip shafts, and those declared after a sideslip in the same move (A8, A6)."""
+    dice = SeededDice(seed)
+    bots = {side: GreedyBot(s) for side, s in bot_seeds.items()}
+    state = get_ruleset("airfleet").new_game(setup, dice)
+    events = list(state.events)
+    helm_rams = slip_rams = 0
+    while state.outcome is None:
+        player = state.to_move
+        assert player is not None
+        action = bots[player].choose(state)
+        if isinstance(action, Ram):
+            i = setup.by_name[action.ship]
+            helm_rams += setup.ships[i].slips != (0, 0)
+            moving = state.moving
+            slip_rams += moving is not None and moving.ship == i and moving.slipped
+        state = state.apply(action, dice)
+        events.extend(state.events)
+    return state, events, helm_rams, slip_rams
+
+
+def test_steering_ram_battles_final_state_equals_the_engine() -> None:
+    """A6's rams with A8's steering gear and sideslips: every slot gunnery destroys and every
+    keel broken in order, every ship where the engine leaves it; ships with gears or shafts
+    rammed, some after a sideslip (the walk along a path with a P or S step)."""
+    setup = load_setup(_commander(airfleet_matchup(*RAM_FLEETS, turn_limit=30), ramming=True))
+    assert refusal(setup, GREEDY) is None
+    helm_rams = slip_rams = checks = attacks = 0
+    for seed in range(4):
+        seeds = {"british": 5 * seed + 1, "french": 5 * seed + 2}
+        state, events, helm, slipped = _engine_rams(setup, seed, seeds)
+        helm_rams += helm
+        slip_rams += slipped
+        checks += sum(isinstance(e, RamCheck) for e in events)
+        attacks += sum(isinstance(e, RamAttack) for e in events)
+        want = []
+        for e in events:
+            if isinstance(e, AttackResult):
+                want.extend((e.ship, e.target, ref, False) for ref in e.destroyed)
+                if e.keel_broken:
+                    want.append((e.ship, e.target, None, True))
+        fast = play_greedy_battle(setup, seed, seeds)
+        assert fast.attacks == want, seed
+        assert (fast.state.turn, fast.state.outcome) == (state.turn, state.outcome), seed
+        for a, b in zip(fast.state.ships, state.ships, strict=True):
+            assert (a.bow, a.facing, a.destroyed) == (b.bow, b.facing, b.destroyed), seed
+            assert (a.status == 2) == (b.status == 2), seed
+    assert helm_rams >= 10 and slip_rams >= 3 and checks and attacks, (
+        helm_rams, slip_rams, checks, attacks)
+
+
+def test_steering_ram_battles_equal_the_engine() -> None:
+    """The simulator's statistics, ramming on, game for game, seats both ways."""
+    _stats_both_ways(_commander(airfleet_matchup(*RAM_FLEETS, turn_limit=30), ramming=True), 4,
+                     range(3))
+    _stats_both_ways(_commander(airfleet_matchup(RAM_FLEETS[1], RAM_FLEETS[0], turn_limit=30),
+                                ramming=True), 4, range(3, 5))

@@ -32,7 +32,7 @@ from ..rulesets.airfleet.repair import FLAT_TARGETS
 from ..rulesets.airfleet.screening import HUG_MP, SCREENING_CREW_MP
 from ..rulesets.airfleet.ships import AFLOAT, KEEL_BROKEN, PORT_HALF, REMOVED, STARBOARD_HALF
 
-__all__ = ["build_geometry", "play", "search_commander", "search_ends"]
+__all__ = ["build_geometry", "play", "search_ends", "search_helm"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 Arr = Any  # numpy arrays (numba compiles the functions; the types are the arrays' dtypes)
@@ -289,110 +289,46 @@ def search_ends(kids: Arr, rank: Arr, bits: int, forward: Arr, start: int, mp: i
     return n
 
 
-#: A8 node codes of a turn in place (``spun`` -2, -1, 1, 2), after those of ``(since, turned)``
+#: A8 node codes of a turn in place (``spun`` -2, -1, 1, 2), after those of ``(since, turned,
+#: slipped)`` (:func:`spun_code`)
 SPUN_CODE = (0, 1, -1, 2, 3)  # by spun + 2 (0 unused)
 CODE_SPUN = (-2, -1, 1, 2)
 
 
-@typed("int64(int64[::1], int64[::1], int64[::1], int64, int64, int64, int64, int64, "
-       "int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
-       "int64[::1], int64[::1])")
-def search_commander(fwd: Arr, left: Arr, right: Arr, start: int, mp: int, ebt: int,
-                     npos: int, nc: int, key: Arr, ent: Arr, depth: Arr, seen: Arr,
-                     scratch_best: Arr, ends: Arr, entered: Arr, end_depth: Arr,
-                     par: Arr) -> int:
-    """``manoeuvres.search`` for a ship with the Commander rules' plain helm (A8: turns in
-    place; no steering gear nor sideslip): every end of a move from ``start`` with ``mp`` MP,
-    in the order first reached, whether its first path entered a hex and its length.
-
-    A node ``(position, since, turned, spun)`` is ``position * nc + code``: ``since * 2 +
-    turned`` while not turned in place, else ``2 (ebt + 1)`` plus the turn in place's
-    number (:data:`SPUN_CODE`). Breadth first, a level per MP, a node met before not met
-    again, the steps in the engine's order F, L, R (``manoeuvres.successors``). ``par``: each
-    node's parent (the first path to it; A6 walks it), ``scratch_best``: each end's node."""
-    plain = 2 * (ebt + 1)
-    stamp = seen[len(seen) - 1] + 1
-    seen[len(seen) - 1] = stamp
-    key[0] = start * nc
-    ent[0] = 0
-    depth[0] = 0
-    seen[key[0]] = stamp
-    nn = 1
-    lo = 0
-    hi = 1
-    for lv in range(mp):
-        for k in range(lo, hi):
-            p = key[k] // nc
-            code = key[k] % nc
-            if code < plain:
-                since = code // 2
-                turned = code & 1
-                spun = 0
-            else:
-                since = 0
-                turned = 1
-                spun = CODE_SPUN[code - plain]
-            for step in range(3):
-                child = -1
-                entering = 0
-                if step == 0:
-                    if spun == 0 and fwd[p] >= 0:
-                        child = fwd[p] * nc + min(since + 1, ebt) * 2
-                        entering = 1
-                else:
-                    way = -1 if step == 1 else 1
-                    nxt = left[p] if step == 1 else right[p]
-                    if nxt < 0:
-                        continue
-                    fresh = spun == 0 and since == 0 and turned == 0
-                    if spun == 0 and turned == 0 and since >= ebt:
-                        child = nxt * nc + 1  # since 0, turned
-                    elif fresh or spun == way:
-                        child = nxt * nc + plain + SPUN_CODE[spun + way + 2]
-                if child < 0 or seen[child] == stamp:
-                    continue
-                seen[child] = stamp
-                key[nn] = child
-                ent[nn] = 1 if (ent[k] or entering) else 0
-                depth[nn] = lv + 1
-                par[nn] = k
-                nn += 1
-        if nn == hi:
-            break
-        lo = hi
-        hi = nn
-    for p in range(npos):
-        scratch_best[p] = -1
-    n = 0
-    for k in range(nn):
-        p = key[k] // nc
-        if scratch_best[p] < 0:
-            scratch_best[p] = k
-            ends[n] = p
-            entered[n] = ent[k]
-            end_depth[n] = depth[k]
-            n += 1
-    return n
+@inline
+def spun_code(most: int) -> int:
+    """The first of :func:`search_helm`'s codes of a node turned in place, for a ship whose
+    larger ``before`` is ``most``: the codes below it are ``(since * 2 + turned) * 2 +
+    slipped``."""
+    return 4 * (most + 1)
 
 
 @typed("int64(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64, int64, "
        "int64, int64, boolean, boolean, int64, int64, int64[::1], int64[::1], int64[::1], "
-       "int64[::1], int64[::1], int64[::1], int64[::1], int64[::1])")
+       "int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1])")
 def search_helm(fwd: Arr, left: Arr, right: Arr, slip_left: Arr, slip_right: Arr, start: int,
                 mp: int, before_port: int, before_starboard: int, slips_port: bool,
                 slips_starboard: bool, npos: int, nc: int, key: Arr, ent: Arr, depth: Arr,
-                seen: Arr, scratch_best: Arr, ends: Arr, entered: Arr, end_depth: Arr) -> int:
-    """:func:`search_commander` for a ship with steering gear or slip shafts (A8): the hexes
-    to enter before a turn to each side (``before_*``, the intact gears counted) and the
-    sideslips it may make (an intact gear or shaft on that side), as ``manoeuvres.search``.
+                seen: Arr, scratch_best: Arr, ends: Arr, entered: Arr, end_depth: Arr,
+                par: Arr) -> int:
+    """``manoeuvres.search`` under the Commander rules (A8): every end of a move from
+    ``start`` with ``mp`` MP, in the order first reached, whether its first path entered a
+    hex and its length. ``before_*``: the hexes to enter before a turn to each side (the
+    card's, less the intact steering gears on it); ``slips_*``: the sideslips it may make
+    (an intact gear or shaft on that side). A plain helm is ``before_* = ebt``, no slips.
 
     A node ``(position, since, turned, slipped, spun)`` is ``position * nc + code``: ``(since
     * 2 + turned) * 2 + slipped`` while not turned in place (``since`` capped at the larger
-    ``before``), else ``4 (most + 1)`` plus the turn in place's number (:data:`SPUN_CODE`; a
-    ship that turned in place has not slipped). The steps in the engine's order F, L, R, P,
-    S (``manoeuvres.successors``); a sideslip enters a hex but keeps ``since``."""
+    ``before``), else :func:`spun_code` (``4 (most + 1)`` plus the turn in place's number,
+    :data:`SPUN_CODE`; a ship that turned in place has not slipped). Breadth first, a level
+    per MP, a node met before not met again, the steps in the engine's order F, L, R, P, S
+    (``manoeuvres.successors``); a sideslip enters a hex but keeps ``since``. ``par``: each
+    node's parent (the first path to it; A6 walks it), ``scratch_best``: each end's node."""
     most = max(before_port, before_starboard)
-    plain = 4 * (most + 1)
+    plain = spun_code(most)
+    # no slip open: the P and S steps are not tried (a plain helm's search, most ships', is
+    # the one most called)
+    steps = 5 if slips_port or slips_starboard else 3
     stamp = seen[len(seen) - 1] + 1
     seen[len(seen) - 1] = stamp
     key[0] = start * nc
@@ -416,7 +352,7 @@ def search_helm(fwd: Arr, left: Arr, right: Arr, slip_left: Arr, slip_right: Arr
                 turned = 1
                 slipped = 0
                 spun = CODE_SPUN[code - plain]
-            for step in range(5):
+            for step in range(steps):
                 child = -1
                 entering = 0
                 if step == 0:
@@ -446,6 +382,7 @@ def search_helm(fwd: Arr, left: Arr, right: Arr, slip_left: Arr, slip_right: Arr
                 key[nn] = child
                 ent[nn] = 1 if (ent[k] or entering) else 0
                 depth[nn] = lv + 1
+                par[nn] = k
                 nn += 1
         if nn == hi:
             break
@@ -856,19 +793,14 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
     ch = t.sh_children[i]
     start = st_pos[i]
     mp = _mp(t, st_destroyed[i], i)
-    if commander and (t.slip[i, 0] or t.slip[i, 1]):  # A8: steering gear, slip shafts
+    if commander:  # A8: turns in place, steering gear, slip shafts
         d = st_destroyed[i]
         n = search_helm(t.pt_fwd[tab], t.pt_left[tab], t.pt_right[tab], t.pt_slip_left[tab],
                         t.pt_slip_right[tab], start, mp, _before_turn(t.ebt[i], t.steer[i, 0], d),
                         _before_turn(t.ebt[i], t.steer[i, 1], d), t.slip[i, 0] & ~d != 0,
                         t.slip[i, 1] & ~d != 0, t.pt_n[tab],
                         (len(w.c_seen) - 1) // len(w.best), w.c_key, w.c_ent, w.c_depth,
-                        w.c_seen, w.best, w.ends, w.entered, w.end_depth)
-    elif commander:
-        n = search_commander(t.pt_fwd[tab], t.pt_left[tab], t.pt_right[tab], start, mp,
-                             t.ebt[i], t.pt_n[tab], (len(w.c_seen) - 1) // len(w.best),
-                             w.c_key, w.c_ent, w.c_depth, w.c_seen, w.best, w.ends,
-                             w.entered, w.end_depth, w.c_par)
+                        w.c_seen, w.best, w.ends, w.entered, w.end_depth, w.c_par)
     else:
         n = search_ends(t.kids[ch], t.rank[ch], t.bits[ch], t.pt_fwd[tab], start, mp,
                         t.pt_n[tab], w.nodes, w.seen, w.best, w.ends, w.entered)
@@ -2064,7 +1996,9 @@ def _ram_move(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr,
     removing the ship at once. The move ends. Returns (its position, the ships lost so far,
     whether it rammed)."""
     tab = t.sh_table[i]
-    plain = 2 * (t.ebt[i] + 1)
+    d = st_destroyed[i]  # as the search saw it: nothing struck since
+    plain = spun_code(max(_before_turn(t.ebt[i], t.steer[i, 0], d),
+                          _before_turn(t.ebt[i], t.steer[i, 1], d)))
     nc = (len(w.c_seen) - 1) // len(w.best)
     node = w.best[end]
     n = 0

@@ -96,13 +96,6 @@ def refusal(setup: Any, bots: Mapping[str, str]) -> str | None:
             if effect not in COVERED_EFFECTS:
                 return (f"{ship.name} {ship.slot_ref(flat)} ({slot.kind}: {effect}) is not "
                         f"covered")
-    if level == "commander" and options.ramming:
-        # A6's rams walk the path the move search chose, which the search of a ship with
-        # steering gear or slip shafts (A8) does not record: the two are covered apart only
-        for ship in setup.ships:
-            if ship.steering != (0, 0) or ship.slips != (0, 0):
-                return (f"{ship.name} has steering gear or slip shafts (A8) with ramming on "
-                        "(A6): not covered together")
     return None
 
 
