@@ -5,6 +5,7 @@ greedy bot's choice of a bracket group, each group's value, the division that ma
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -82,6 +83,15 @@ def _final_state_equals_the_engine(setup: Any, seed: int, seeds: dict[str, int])
     """One battle both ways: the loop destroys every slot and breaks every keel the engine's
     attacks do, in order, and leaves every ship where the engine does; the engine's events."""
     state, events = _engine_battle(setup, seed, seeds)
+    _loop_ends_as(setup, seed, seeds, state, events)
+    return list(events)
+
+
+def _loop_ends_as(setup: Any, seed: int, seeds: dict[str, int], state: Any,
+                  events: Iterable[Any]) -> None:
+    """The loop's battle of ``seed`` against the engine's (its final ``state`` and its
+    ``events``): the same slots destroyed and keels broken by gunnery in order, the same turn
+    and outcome, every ship where the engine leaves it."""
     want = []
     for e in events:
         if isinstance(e, AttackResult):
@@ -89,12 +99,11 @@ def _final_state_equals_the_engine(setup: Any, seed: int, seeds: dict[str, int])
             if e.keel_broken:
                 want.append((e.ship, e.target, None, True))
     fast = play_greedy_battle(setup, seed, seeds)
-    assert fast.attacks == want
-    assert (fast.state.turn, fast.state.outcome) == (state.turn, state.outcome)
+    assert fast.attacks == want, seed
+    assert (fast.state.turn, fast.state.outcome) == (state.turn, state.outcome), seed
     for a, b in zip(fast.state.ships, state.ships, strict=True):
-        assert (a.bow, a.facing, a.destroyed) == (b.bow, b.facing, b.destroyed)
-        assert (a.status == 2) == (b.status == 2)
-    return list(events)
+        assert (a.bow, a.facing, a.destroyed) == (b.bow, b.facing, b.destroyed), seed
+        assert (a.status == 2) == (b.status == 2), seed
 
 
 def test_a_bracket_batch_equals_the_engine() -> None:

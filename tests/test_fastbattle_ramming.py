@@ -17,6 +17,7 @@ from leviathans.fastbattle.tables import tables_for
 from leviathans.rulesets.airfleet import breach, ramming
 from leviathans.sim import airfleet_matchup
 from leviathans.sim.matchup import load_setup
+from test_fastbattle_bracket import _loop_ends_as
 
 GREEDY = {"british": "greedy", "french": "greedy"}
 
@@ -281,10 +282,9 @@ def _placed_battles(name: str, seeds: range) -> tuple[int, int, int]:
     (a ram's strike with more than one location) and the ships pushed onto the ring."""
     from leviathans.bots.greedy import GreedyBot
     from leviathans.dice import SeededDice
-    from leviathans.fastbattle import play_greedy_battle
     from leviathans.rulesets import get_ruleset
     from leviathans.rulesets.airfleet.actions import RamStrike
-    from leviathans.rulesets.airfleet.events import AttackResult, RamCheck, ShipLost
+    from leviathans.rulesets.airfleet.events import RamCheck, ShipLost
 
     setup = _placed(name)
     assert refusal(setup, GREEDY) is None
@@ -306,18 +306,7 @@ def _placed_battles(name: str, seeds: range) -> tuple[int, int, int]:
         checks += sum(isinstance(e, RamCheck) for e in events)
         ring += sum(isinstance(e, ShipLost) and "half-hex ring by a ram" in e.reason
                     for e in events)
-        want = []
-        for e in events:
-            if isinstance(e, AttackResult):
-                want.extend((e.ship, e.target, ref, False) for ref in e.destroyed)
-                if e.keel_broken:
-                    want.append((e.ship, e.target, None, True))
-        fast = play_greedy_battle(setup, seed, bot_seeds)
-        assert fast.attacks == want, seed
-        assert (fast.state.turn, fast.state.outcome) == (state.turn, state.outcome), seed
-        for a, b in zip(fast.state.ships, state.ships, strict=True):
-            assert (a.bow, a.facing, a.destroyed) == (b.bow, b.facing, b.destroyed), seed
-            assert (a.status == 2) == (b.status == 2), seed
+        _loop_ends_as(setup, seed, bot_seeds, state, events)
     return checks, choices, ring
 
 

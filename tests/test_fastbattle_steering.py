@@ -18,11 +18,12 @@ from leviathans.fastbattle.tables import tables_for
 from leviathans.rulesets import get_ruleset
 from leviathans.rulesets.airfleet import manoeuvres
 from leviathans.rulesets.airfleet.actions import Ram, Step
-from leviathans.rulesets.airfleet.events import AttackResult, RamAttack, RamCheck
+from leviathans.rulesets.airfleet.events import RamAttack, RamCheck
 from leviathans.rulesets.airfleet.movement import start_move
 from leviathans.sim import airfleet_matchup
 from leviathans.sim.matchup import load_setup
 from test_fastbattle import _batch_equals_the_engine, _commander, _stats_both_ways
+from test_fastbattle_bracket import _loop_ends_as
 
 GREEDY = {"british": "greedy", "french": "greedy"}
 #: catalog cards with steering gear (one or two a side; enter 1 to 3 hexes before a turn)
@@ -216,18 +217,7 @@ def test_steering_ram_battles_final_state_equals_the_engine() -> None:
         slip_rams += slipped
         checks += sum(isinstance(e, RamCheck) for e in events)
         attacks += sum(isinstance(e, RamAttack) for e in events)
-        want = []
-        for e in events:
-            if isinstance(e, AttackResult):
-                want.extend((e.ship, e.target, ref, False) for ref in e.destroyed)
-                if e.keel_broken:
-                    want.append((e.ship, e.target, None, True))
-        fast = play_greedy_battle(setup, seed, seeds)
-        assert fast.attacks == want, seed
-        assert (fast.state.turn, fast.state.outcome) == (state.turn, state.outcome), seed
-        for a, b in zip(fast.state.ships, state.ships, strict=True):
-            assert (a.bow, a.facing, a.destroyed) == (b.bow, b.facing, b.destroyed), seed
-            assert (a.status == 2) == (b.status == 2), seed
+        _loop_ends_as(setup, seed, seeds, state, events)
     assert helm_rams >= 10 and slip_rams >= 3 and checks and attacks, (
         helm_rams, slip_rams, checks, attacks)
 
