@@ -26,7 +26,7 @@ from ..errors import LeviathansError
 from ..protocol import Event
 from ..rulesets.airfleet import AIRFLEET
 from ..rulesets.airfleet.actions import AirAction
-from ..rulesets.airfleet.events import AttackResult, ShipLost
+from ..rulesets.airfleet.events import AttackResult, RamAttack, ShipLost, TorpedoStruck
 from ..rulesets.airfleet.setup import GameSetup
 from ..rulesets.airfleet.ships import ShipState
 from ..rulesets.airfleet.state import GameState, Phase
@@ -50,10 +50,13 @@ _NO_LIMIT = 1 << 40
 class FastResult:
     """What a battle came to: the final state (ships, turn, outcome); (attacking ship,
     target, slot ref, False) for each slot an attack destroyed and (attacking ship, target,
-    ``None``, True) for each keel an attack broke, in order; the ships lost in order."""
+    ``None``, True) for each keel an attack broke, in order; the same for the damage of
+    torpedoes (A5: the launcher's) and rams (A6: each ship's is the other's) in
+    ``strikes``; the ships lost in order."""
 
     state: GameState
     attacks: list[tuple[str, str, str | None, bool]] = field(default_factory=list)
+    strikes: list[tuple[str, str, str | None, bool]] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
 
 
@@ -110,6 +113,12 @@ def play_greedy_battle(setup: GameSetup, dice_seed: int, bot_seeds: Mapping[str,
                                   for ref in event.destroyed)
             if event.keel_broken:
                 result.attacks.append((event.ship, event.target, None, True))
+        elif isinstance(event, TorpedoStruck | RamAttack):
+            by, to = ((event.ship, event.target) if isinstance(event, TorpedoStruck)
+                      else (event.other, event.ship))
+            result.strikes.extend((by, to, ref, False) for ref in event.destroyed)
+            if event.keel_broken:
+                result.strikes.append((by, to, None, True))
         elif isinstance(event, ShipLost):
             result.lost.append(event.ship)
     if state.outcome is not None:
@@ -117,6 +126,7 @@ def play_greedy_battle(setup: GameSetup, dice_seed: int, bot_seeds: Mapping[str,
     later = continue_greedy_battle(state, dice.generator,
                                    [bots[side].generator for side in setup.sides])
     later.attacks[:0] = result.attacks
+    later.strikes[:0] = result.strikes
     later.lost[:0] = result.lost
     return later
 
@@ -205,12 +215,13 @@ def continue_greedy_battle(state: GameState, dice: random.Random,
     assert outcome is not None
     final.outcome = outcome
     result = FastResult(final)
-    for shooter, _slot, target, out, broke in log[:nlog].tolist():
+    for shooter, slot, target, out, broke in log[:nlog].tolist():
+        # (a negative slot: a torpedo's or a ram's damage, kernel.TORPEDO_ROW / RAM_ROW)
+        into = result.attacks if slot >= 0 else result.strikes
         if out >= 0:
-            result.attacks.append((setup.ships[shooter].name, setup.ships[target].name,
-                                   setup.ships[target].slot_ref(out), False))
+            into.append((setup.ships[shooter].name, setup.ships[target].name,
+                         setup.ships[target].slot_ref(out), False))
         if broke:
-            result.attacks.append((setup.ships[shooter].name, setup.ships[target].name, None,
-                                   True))
+            into.append((setup.ships[shooter].name, setup.ships[target].name, None, True))
     result.lost.extend(setup.ships[i].name for i in lost[:nlost].tolist())
     return result

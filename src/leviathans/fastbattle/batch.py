@@ -110,9 +110,10 @@ def _build_start(setup: GameSetup) -> Start | None:
 @dataclass
 class Batch:
     """A batch's battles: ``out[b]`` = (last turn, attacks, ships lost, first attack's row
-    in ``log``, ...), ``log`` rows (shooter, slot, target, slot destroyed or -1, keel broken),
-    ``lost[b]`` the ships lost in order, ``destroyed[b]`` the ships' destroyed slots at the end
-    (-1: not afloat), ``outcomes[b]``."""
+    in ``log``, ...), ``log`` rows (shooter, slot, target, slot destroyed or -1, keel broken;
+    a torpedo's or a ram's damage with a negative slot: ``kernel.play``), ``lost[b]`` the
+    ships lost in order, ``destroyed[b]`` the ships' destroyed slots at the end (-1: not
+    afloat), ``outcomes[b]``."""
 
     out: Any
     log: Any

@@ -2072,16 +2072,55 @@ def _ram_move(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr,
                 total += _roll(mt, mti, t.faces, t.nfaces, t.red)
                 for d in range(t.loc_ndice[j, tl, 1]):  # the go dice (A6)
                     total += _roll(mt, mti, t.faces, t.nfaces, t.loc_dice[j, tl, 1, d])
-                _slot_die(t, st_status, st_destroyed, st_circled, j, tl, total, mt, mti)
+                out = _slot_die(t, st_status, st_destroyed, st_circled, j, tl, total, mt, mti)
                 # at once: destroyed now (it fires, protects and crews no more this turn)
                 st_destroyed[j] |= st_circled[j]
                 st_circled[j] = 0
+                # A6: the damage to each ship of a ram is the other ship's
+                _note_damage(w.dmg, w.rm_strike[s, 1], RAM_ROW, j, out,
+                             st_status[j] == KEEL_BROKEN)
                 if st_status[j] == KEEL_BROKEN:
                     st_status[j] = REMOVED
                     lost[nlost] = j
                     nlost += 1
         return int(st_pos[i]), nlost, True
     return end, nlost, False
+
+
+# --- damage done in movement, for the statistics ------------------------------------------------
+
+#: the log's slot column of a torpedo's (A5) and a ram's (A6) damage: no gun of the ship's
+TORPEDO_ROW = -1
+RAM_ROW = -2
+
+
+@inline
+def _note_damage(dmg: Arr, by: int, kind: int, j: int, out: int, broke: bool) -> None:
+    """A row of ``dmg`` (as the log's: ship credited, ``kind``, ship struck, slot destroyed
+    or -1, keel broken) when a torpedo or a ram destroyed a slot or broke a keel; its last
+    row's first cell counts them (room: ``tables.build_work``)."""
+    if out < 0 and not broke:
+        return
+    k = dmg[len(dmg) - 1, 0]
+    dmg[k, 0] = by
+    dmg[k, 1] = kind
+    dmg[k, 2] = j
+    dmg[k, 3] = out
+    dmg[k, 4] = 1 if broke else 0
+    dmg[len(dmg) - 1, 0] = k + 1
+
+
+@inline
+def _take_damage(dmg: Arr, log: Arr, nlog: int) -> int:
+    """The rows of ``dmg`` onto the log after ``nlog`` (as many as there is room for: the
+    caller checks the count), ``dmg`` emptied; returns the log's count."""
+    for k in range(dmg[len(dmg) - 1, 0]):
+        if nlog < len(log):
+            for c in range(5):
+                log[nlog, c] = dmg[k, c]
+        nlog += 1
+    dmg[len(dmg) - 1, 0] = 0
+    return nlog
 
 
 # --- A5: torpedoes (the Commander rules) -------------------------------------------------------
@@ -2369,10 +2408,12 @@ def _resolve_torpedoes(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed
         for d in range(t.loc_ndice[j, tl, m]):
             total += _roll(mt, mti, t.faces, t.nfaces, t.loc_dice[j, tl, m, d])
         before = st_status[j]
-        _slot_die(t, st_status, st_destroyed, st_circled, j, tl, total, mt, mti)
+        out = _slot_die(t, st_status, st_destroyed, st_circled, j, tl, total, mt, mti)
         # at once: destroyed now (it fires, protects and crews no more this turn)
         st_destroyed[j] |= st_circled[j]
         st_circled[j] = 0
+        _note_damage(w.dmg, i, TORPEDO_ROW, j, out,
+                     before != KEEL_BROKEN and st_status[j] == KEEL_BROKEN)  # A5: the launcher's
         if before != KEEL_BROKEN and st_status[j] == KEEL_BROKEN:
             st_status[j] = REMOVED  # at once: gone before gunnery
             lost[nlost] = j
@@ -2389,7 +2430,9 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
          commander: bool) -> tuple[int, int, int]:
     """Play on from the start of a movement phase (its groups given, ``finished`` the ships
     done already) to the end of the battle. ``log`` gets a row per attack (shooter, slot,
-    target, slot destroyed or -1, keel broken), ``lost`` the ships lost in order. Returns
+    target, slot destroyed or -1, keel broken), and one per torpedo or ram attack that
+    destroyed a slot or broke a keel (slot ``TORPEDO_ROW`` / ``RAM_ROW``, the launcher / the
+    other ship of the ram as the shooter), ``lost`` the ships lost in order. Returns
     (last turn, attacks, ships lost).
 
     Under the Commander rules (``commander``): A8's moves (turns in place, steering gear,
@@ -2432,6 +2475,7 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
                         p, nlost, rammed = _ram_move(t, w, st_pos, st_status, st_destroyed,
                                                      st_circled, st_moved, i, p, mp_i,
                                                      was_moved, mt, mti, lost, nlost)
+                        nlog = _take_damage(w.dmg, log, nlog)
                     st_pos[i] = p
                     # A7: with MP left at its move's end, a ship may hug (the greedy bot
                     # weighs each hug open to it)
@@ -2449,6 +2493,7 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
         if w.torp_n[0]:  # A1 step 5: A5's torpedoes resolve, their damage at once
             nlost = _resolve_torpedoes(t, w, st_pos, st_status, st_destroyed, st_circled,
                                        st_moved, mt, mti, lost, nlost)
+            nlog = _take_damage(w.dmg, log, nlog)
         # gunnery
         for k in range(2):
             side = winner if (k == 0) == winner_first else 1 - winner

@@ -173,6 +173,9 @@ class Work(NamedTuple):
     nguns: Any
     log: Any  # a row per attack (see kernel.play)
     lost: Any
+    #: [row] damage done in movement (A5's torpedoes, A6's rams), rows as the log's (the
+    #: last row's first cell: how many), copied to the log after each (kernel._take_damage)
+    dmg: Any
     groups: Any
     st: Any  # [5, ship] a battle's positions, status, destroyed, circled, fired (batches)
     moved: Any  # [ship] and moved flags
@@ -673,6 +676,9 @@ def build_work(t: Tables) -> Work:
         nguns=np.zeros(n, dtype=I64),
         log=np.zeros((LOG_ROOM, 5), dtype=I64),
         lost=np.zeros(n, dtype=I64),
+        # a row at most per torpedo, and per attack of a ram's strikes (its ship's Type each)
+        dmg=np.zeros((36 * n + (2 * n * n + 2) * max(int(t.ship_type.max()), 1) + 1, 5),
+                     dtype=I64),
         groups=np.zeros((32, 2), dtype=I64),
         st=np.zeros((5, n), dtype=I64),
         moved=np.zeros(n, dtype=np.bool_),

@@ -5,9 +5,18 @@ play_game`, and every state's events pass through a collector. What an event *me
 ship hurt which, where) is rule-set specific, so each rule set has a small collector; a rule
 set without one still gives winners and battle lengths.
 
-* Air fleet: each :class:`AttackResult` counts its ``destroyed`` slot refs per (target ship,
-  location) and per attacking ship; ``keel_broken`` marks the target's keel broken (once a
-  ship: later hits in the same turn may "break" it again); :class:`ShipLost` a ship lost.
+* Air fleet: every event that destroys slots counts its ``destroyed`` slot refs per (target
+  ship, location) and per ship credited with the damage; its ``keel_broken`` marks the
+  target's keel broken (once a ship: later hits in the same turn may "break" it again);
+  :class:`ShipLost` a ship lost. Credited: a gun's ship (:class:`AttackResult`, A4 brackets
+  included), a torpedo's launcher (:class:`TorpedoStruck`, A5), a bomb's ship
+  (:class:`BombDropped`, N7); in a ram (:class:`RamAttack`, A6, N4's failed lock) the damage
+  to each ship is the other ship's; a mine's (:class:`MineAttack`, N6) is its layer's (from
+  the :class:`MineExploded` before it, even on its own side); a magazine explosion's
+  (:class:`MagazineExploded`, N2) is the ship whose attack destroyed the magazine (the last
+  one that damaged that ship). Damage a ship does itself, an engine lost to N3's Flank Speed
+  (:class:`FlankSpeedRolled` "destroyed"), is taken and credited to no one; N6's Evasive
+  Maneuvers may break a keel (:class:`EvasiveManeuvers`) and destroys no slot.
 * Starship: each ``attack`` event's ``damage`` per target element and per attacker (a
   torpedo's damage is its launcher's; damage to torpedoes is kept per side as
   ``"<side> torpedoes"``); each ``destroyed`` event of a ship or squadron, a loss.
@@ -91,11 +100,14 @@ class Collector:
     def event(self, event: Event, state: GameState) -> None:
         """One event of the transition that produced ``state``; rule sets override this."""
 
-    def damage(self, attacker: str, target: str, location: str, amount: int) -> None:
+    def damage(self, attacker: str | None, target: str, location: str, amount: int) -> None:
+        """``amount`` taken by ``target`` at ``location``, dealt by ``attacker`` (``None``:
+        by no ship, only taken)."""
         if amount:
             locs = self.taken.setdefault(target, {})
             locs[location] = locs.get(location, 0) + amount
-            self.dealt[attacker] = self.dealt.get(attacker, 0) + amount
+            if attacker is not None:
+                self.dealt[attacker] = self.dealt.get(attacker, 0) + amount
 
     def finish(self, state: GameState, index: int) -> GameStats:
         outcome = state.outcome
@@ -107,18 +119,48 @@ class Collector:
 
 
 class AirfleetCollector(Collector):
-    def event(self, event: Event, state: GameState) -> None:
-        from ..rulesets.airfleet.events import AttackResult, ShipLost
+    def __init__(self) -> None:
+        super().__init__()
+        #: N6: each mine's layer, by its hex (from its MineExploded)
+        self.mine_layer: dict[str, str] = {}
+        #: N2: the last ship that damaged each ship (a magazine's blast is its damage)
+        self.last_by: dict[str, str] = {}
 
-        if isinstance(event, AttackResult):
-            for ref in event.destroyed:
-                self.damage(event.ship, event.target, ref.partition(".")[0], 1)
-            if event.keel_broken:
-                # Counted once a ship: its keel broken, a ship stays on the board to the end of
-                # the turn, and a later hit there may "break" it again.
-                self.keels[event.target] = 1
-        elif isinstance(event, ShipLost):
+    def event(self, event: Event, state: GameState) -> None:
+        from ..rulesets.airfleet import events as ev
+
+        if isinstance(event, ev.AttackResult | ev.TorpedoStruck | ev.BombDropped):
+            self.slots(event.ship, event.target, event.destroyed, event.keel_broken)
+        elif isinstance(event, ev.RamAttack):  # A6: ``ship`` is the one struck
+            self.slots(event.other, event.ship, event.destroyed, event.keel_broken)
+        elif isinstance(event, ev.MineExploded):
+            self.mine_layer[event.hex] = event.layer
+        elif isinstance(event, ev.MineAttack):
+            self.slots(self.mine_layer.get(event.hex), event.ship, event.destroyed,
+                       event.keel_broken)
+        elif isinstance(event, ev.MagazineExploded):
+            self.slots(self.last_by.get(event.ship), event.ship, event.destroyed,
+                       event.keel_broken)
+        elif isinstance(event, ev.FlankSpeedRolled):
+            if event.outcome == "destroyed":  # N3: its own engine, dealt by no one
+                self.slots(None, event.ship, (event.engine,), False)
+        elif isinstance(event, ev.EvasiveManeuvers):
+            self.slots(None, event.ship, (), event.keel_broken)
+        elif isinstance(event, ev.ShipLost):
             self.lost.append(event.ship)
+
+    def slots(self, attacker: str | None, target: str, destroyed: tuple[str, ...],
+              keel_broken: bool) -> None:
+        """Slots ``destroyed`` (refs) of ``target`` and perhaps its keel broken, by
+        ``attacker``."""
+        for ref in destroyed:
+            self.damage(attacker, target, ref.partition(".")[0], 1)
+        if attacker is not None and destroyed:
+            self.last_by[target] = attacker
+        if keel_broken:
+            # Counted once a ship: its keel broken, a ship stays on the board to the end of
+            # the turn, and a later hit there may "break" it again.
+            self.keels[target] = 1
 
 
 class StarshipCollector(Collector):
@@ -158,7 +200,7 @@ def _fast_stats(result: Any, index: int) -> GameStats:
     """The stats of a :class:`~leviathans.fastbattle.FastResult`, counted as
     :class:`AirfleetCollector` counts the engine's events."""
     collector = Collector()
-    for attacker, target, ref, keel in result.attacks:
+    for attacker, target, ref, keel in [*result.attacks, *result.strikes]:
         if ref is not None:
             collector.damage(attacker, target, ref.partition(".")[0], 1)
         if keel:
