@@ -1769,9 +1769,18 @@ def _ram_value(t: Any, j: int, tl: int, destroyed_j: int, all_j: int) -> float:
     2 red, no crew die, no trim modifier, the location's go dice whether or not it moved
     (A6), one slot die. ``destroyed_j``: its slots struck off; ``all_j``: those with the ones
     destroyed this turn (``breach.struck``: the armour counts the first, the rest the second)."""
-    w = t.ram_wexpr
-    crew = t.n_crew_kinds  # none (A6)
-    lx = t.loc_lexpr[j, tl, 1]
+    return _crewless_value(t, t.ram_wexpr, t.loc_lexpr[j, tl, 1], j, tl, destroyed_j, all_j)
+
+
+@jit
+def _crewless_value(t: Any, w: int, lx: int, j: int, tl: int, destroyed_j: int,
+                    all_j: int) -> float:
+    """An attack of weapon dice ``w`` on location ``tl`` of ship ``j`` (location dice
+    ``lx``), with no crew die and no trim modifier (a ram's, A6, or a torpedo's, A5), as the
+    greedy bot weighs it: expected slots destroyed + ``KEEL_VALUE`` times the keel's chance,
+    the nearest floats to the exact odds. ``destroyed_j``: its slots struck off (the armour
+    and the armoured hull, A10, read them); ``all_j``: with those destroyed this turn."""
+    crew = t.n_crew_kinds  # none
     first = 6 * tl
     expected, keel = P.location_value(
         t.rc[w, crew, lx, :t.rtop[w, crew, lx] + 1], t.routs[w, crew, lx],
@@ -2133,19 +2142,8 @@ def _torpedo_value(t: Any, i: int, f: int, j: int, tl: int, moved_j: int,
     greedy bot (``greedy_torpedoes._worth`` of ``torpedo_odds``: expected slots destroyed +
     ``KEEL_VALUE`` times the keel's chance): the torpedo's dice, no crew die, no trim
     modifier, the location's dice (go or stop), the nearest floats to the exact odds."""
-    w = t.tp_wexpr[i, f]
-    crew = t.n_crew_kinds  # none (A5)
-    lx = t.loc_lexpr[j, tl, moved_j]
-    first = 6 * tl
-    expected, keel = P.location_value(
-        t.rc[w, crew, lx, :t.rtop[w, crew, lx] + 1], t.routs[w, crew, lx],
-        t.breach[j, first:first + 6],
-        P.armour_bonus(t.armour[j, first:first + 6], destroyed_j >> first), 0,
-        (destroyed_j >> first) & 0b111111, t.keel_rolls,
-        _structure(t.si, t.hull_n, t.hull_slot, t.hull_bonus, j, destroyed_j)
-        - P.keel_modifier(destroyed_j, t.loc_mask[j, tl]), t.two_red_outcomes)
-    value: float = expected + KEEL_VALUE * keel
-    return value
+    return _crewless_value(t, t.tp_wexpr[i, f], t.loc_lexpr[j, tl, moved_j], j, tl,
+                           destroyed_j, destroyed_j)
 
 
 @jit
