@@ -226,6 +226,13 @@ def test_balance_pits_any_cards_against_any() -> None:
     assert first.matchup.sides == {"british": "HML Raven + Pelletier",
                                    "french": "HML Raven 2 + Pontbriand"}
     assert all(p.games == 2 for t in tournaments for p in t.pairings)
+    # each cell of the matrix is its pairing's (found by its entrants), either way round
+    m = one.matrix()
+    for p in one.pairings:
+        i, j = one.entrants.index(p.a), one.entrants.index(p.b)
+        assert m[i][j] == p.a_wins.rate and (i == j or m[j][i] == p.b_wins.rate)
+    assert one.pairing("Pelletier", "HML Raven") == (one.pairings[1], False)
+    assert one.pairing("HML Raven", "HML Raven 2") is None
 
 
 def test_any_card_takes_any_seat_and_duplicates_are_numbered() -> None:

@@ -8,10 +8,12 @@ decides nothing of its own: it only reads these.
 from __future__ import annotations
 
 import threading
+from functools import cache
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..board import Board
 from ..dice import D6, DiceExpr, Die, die
 from ..rulesets.airfleet.breach import breach_dice, reach_counts
 from ..rulesets.airfleet.positions import PositionTable, _children
@@ -364,8 +366,8 @@ def build_tables(setup: GameSetup) -> Tables:
     for a, weapon in enumerate(wl):
         for c in range(len(cl) + 1):
             for b, located in enumerate(ll):
-                expr = breach_dice(weapon, cl[c] if c < len(cl) else None, located)
-                counts[a, c, b] = (reach_counts(expr), expr.outcomes())
+                counts[a, c, b] = _breach_counts(weapon, cl[c] if c < len(cl) else None,
+                                                 located)
     # two gunless cards (Augustus, HSwML Gotland) meet in a whole-catalog balance: no weapon
     longest = max((len(v[0]) for v in counts.values()), default=1)
     rc = z(len(wl), len(cl) + 1, len(ll), longest)
@@ -392,10 +394,7 @@ def build_tables(setup: GameSetup) -> Tables:
                            + second.length)
 
     # positions, board cells
-    board = setup.board
-    cell_of = {h: k for k, h in enumerate(board.hexes())}
-    cell_q = np.array([h.q for h in cell_of], dtype=I64)
-    cell_r = np.array([h.r for h in cell_of], dtype=I64)
+    cell_q, cell_r = _board_cells(setup.board)
     most = max(len(t) for t in table_list)
     nt = len(table_list)
     pt_n = np.array([len(t) for t in table_list], dtype=I64)
@@ -603,6 +602,39 @@ _WORTH_TWICE = frozenset({Effect.GUN, Effect.TORPEDO, Effect.ENGINE, Effect.RESE
 _TARGETS = 32
 
 
+# Cached per dice and per board, not per setup: a whole-catalog balance builds the tables of
+# 21,170 setups, and these parts were a third of each build.
+
+
+@cache
+def _breach_counts(weapon: DiceExpr, crew: Die | None, located: DiceExpr
+                   ) -> tuple[tuple[int, ...], int]:
+    """A breach roll's outcome counts reaching each total, and its outcomes."""
+    expr = breach_dice(weapon, crew, located)
+    return reach_counts(expr), expr.outcomes()
+
+
+@cache
+def _board_cells(board: Board) -> tuple[Any, Any]:
+    """The board's cells' axial q and r, in :meth:`Board.hexes` order (its cell numbers)."""
+    hexes = list(board.hexes())
+    return (np.array([h.q for h in hexes], dtype=I64),
+            np.array([h.r for h in hexes], dtype=I64))
+
+
+@cache
+def _repair_counts(crew_die: Die, times: int) -> tuple[int, ...]:
+    """A9: the outcomes of a repair roll of ``crew_die`` (``times`` times) reaching each
+    target up to :data:`_TARGETS`."""
+    expr = repair_dice(crew_die, times)
+    out = []
+    for target in range(_TARGETS):
+        count = expr.prob_at_least(target) * expr.outcomes()
+        assert count.denominator == 1
+        out.append(int(count))
+    return tuple(out)
+
+
 def _repair_arrays(setup: GameSetup, dice: dict[Die, int]) -> tuple[Any, ...]:
     """A9's repairs as arrays: each ship's repairing crews, the exact chance of each kind of
     repair roll reaching each target (as outcome counts), the slots never repaired and the
@@ -628,10 +660,7 @@ def _repair_arrays(setup: GameSetup, dice: dict[Die, int]) -> tuple[Any, ...]:
         rep_den[k] = expr.outcomes()
         rep_times[k] = times
         rep_die[k] = _numbered(dice, crew_die)
-        for target in range(_TARGETS):
-            count = expr.prob_at_least(target) * expr.outcomes()
-            assert count.denominator == 1
-            rep_count[k, target] = int(count)
+        rep_count[k] = _repair_counts(crew_die, times)
     manual = setup.options.repair_target == "captains-manual"
     rep_shift = np.array([captains_manual_modifier(spec.type, spec.si) if manual else 0
                           for spec in ships], dtype=I64)

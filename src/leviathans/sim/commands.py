@@ -219,8 +219,10 @@ def _tournament_outputs(args: argparse.Namespace, tournaments: list[Any], second
         print_rich(tournament_summary(t))
     games = sum(p.games for t in tournaments for p in t.pairings)
     print(_timing(games, seconds, args))
-    data = {"format": f"leviathans-{command}", "version": 1, "seed": args.seed,
-            "games_per_pairing": args.games, "tournaments": [t.to_dict() for t in tournaments]}
+    # the JSON only when it is written: the whole catalog's takes a minute to build
+    data = ({"format": f"leviathans-{command}", "version": 1, "seed": args.seed,
+             "games_per_pairing": args.games, "tournaments": [t.to_dict() for t in tournaments]}
+            if args.out else None)
     _outputs(args, data, lambda path: plot_tournaments(tournaments, path))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
@@ -85,14 +85,22 @@ class Tournament:
     title: str
     entrants: list[str]
     pairings: list[Pairing]
+    #: each pairing's place by its (a, b), built when first asked: the matrix asks for every
+    #: cell, and a search through the pairings for each made the whole catalog's (146
+    #: entrants, 10,585 pairings) take minutes
+    _where: dict[tuple[str, str], int] = field(default_factory=dict, init=False,
+                                               repr=False, compare=False)
 
     def pairing(self, a: str, b: str) -> tuple[Pairing, bool] | None:
         """The pairing of ``a`` and ``b``, and whether ``a`` is its first entrant."""
-        for p in self.pairings:
-            if (p.a, p.b) == (a, b):
-                return p, True
-            if (p.a, p.b) == (b, a):
-                return p, False
+        if len(self._where) != len(self.pairings):
+            self._where = {}
+            for k, p in enumerate(self.pairings):
+                self._where.setdefault((p.a, p.b), k)
+        for key, first in (((a, b), True), ((b, a), False)):
+            at = self._where.get(key)
+            if at is not None:
+                return self.pairings[at], first
         return None
 
     def cell(self, row: str, col: str) -> Rate | None:
