@@ -1124,10 +1124,11 @@ def _ratio(a: int, b: int) -> float:
 def _wide_ratio(ah: int, al: int, bh: int, bl: int) -> float:
     """``a / b`` as Python divides whole numbers (:func:`_ratio`) for ``a = ah * 2**32 + al``
     and ``b = bh * 2**32 + bl`` past 2**63 (A4: the values of the widest brackets, whose
-    outcomes times ``6 * live`` and the keel's 144 pass 64 bits), every part ``0 <= x <
-    2**62`` and ``b > 0``. Each number is kept as two words (the high one, then the low 32
-    bits), with exact doubling, comparison and subtraction; 55 bits of the quotient and a
-    sticky bit rounded once, to nearest, ties to even."""
+    outcomes times ``6 * live`` and the keel's 144 pass 64 bits, up to 2**74), every part
+    ``0 <= x < 2**56`` (the doublings below then stay in 64 bits) and ``b > 0``. Each number
+    is kept as two words (the high one, then the low 32 bits), with exact doubling,
+    comparison and subtraction; 55 bits of the quotient and a sticky bit rounded once, to
+    nearest, ties to even."""
     ah += al >> 32
     al &= MASK32
     bh += bl >> 32
@@ -1328,11 +1329,11 @@ def _group_value(t: Any, w: Any, f: int, size: int, valid: int, i: int, j: int, 
         value: float = _ratio(hits, denominator) + KEEL_VALUE * _ratio(
             keels * count, denominator * two_red)
         return value
-    # the widest brackets (HML Cornwall's, Medusa's, Sabatini's ten or more guns): the counts
-    # (below 2**63, profile.BRACKET_OUTCOMES) fit, the value's numbers (up to 36 * 144 times
-    # them) do not. location_counts is a sum of reach's counts times small whole numbers, so
-    # it is taken of reach's high and low 32 bits apart, each small, and each number kept in
-    # two words (high * 2**32 + low) for the exact division
+    # the widest brackets (HML Cornwall's, Medusa's, Sabatini's ten guns): the counts (below
+    # 2**63, profile.BRACKET_OUTCOMES) fit, the value's numbers (up to 36 * 144 times them)
+    # do not. location_counts is a sum of reach's counts times small whole numbers, so it is
+    # taken of reach's high and low 32 bits apart (each result below 2**38), and each number
+    # kept in two words (high * 2**32 + low, every word below 2**46) for the exact division
     high = dist[0]
     low = dist[1]
     for x in range(top + 2):
