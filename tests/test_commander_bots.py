@@ -207,13 +207,19 @@ def test_simulate_with_commander_rules_says_once_the_compiled_loop_does_not_cove
         capsys: pytest.CaptureFixture[str]) -> None:
     from leviathans.cli import main
 
-    # the battleship action's HML Medusa: a bracket of ten 4.7in guns, past the loop's counts
+    # the battleship action with the fog-of-war initiative, which the loop does not play
+    assert main(["simulate", "--scenario", "battleship-action", "--rules", "commander",
+                 "--option", "initiative=fog-of-war", "--games", "2", "--workers", "2",
+                 "--turn-limit", "1"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.count("does not cover this battle") == 1
+    assert "the option initiative = 'fog-of-war' is not covered" in captured.err
+    assert "2 games" in captured.out
+    # as printed it plays in the loop: HML Medusa's bracket of ten 4.7in guns too (A4)
     assert main(["simulate", "--scenario", "battleship-action", "--rules", "commander",
                  "--games", "2", "--workers", "2", "--turn-limit", "1"]) == 0
     captured = capsys.readouterr()
-    assert captured.err.count("does not cover this battle") == 1
-    assert "HML Medusa has a bracket of its 10 4.7in guns" in captured.err
-    assert "2 games" in captured.out
+    assert "does not cover" not in captured.err and "2 games" in captured.out
     # the Commander battle (bracket guns, torpedoes, steering gear) it covers with ramming off
     assert main(["simulate", "--scenario", "commander-battle", "--rules", "commander",
                  "--option", "ramming=false", "--games", "2", "--workers", "2",

@@ -564,14 +564,14 @@ def test_commander_refusals_name_the_rule() -> None:
     rams = _commander(plain, ramming=True)  # A6 is covered (tests/test_fastbattle_ramming.py)
     assert refusal(load_setup(rams), greedy) is None
     # A8's steering gear is covered (tests/test_fastbattle_steering.py), N6's repair crews
-    # too (tests/test_fastbattle_crews.py); a bracket of ten guns is not (A4)
+    # too (tests/test_fastbattle_crews.py), a bracket of ten guns as well (A4,
+    # tests/test_fastbattle_bracket.py)
     steering = load_setup(_commander(airfleet_matchup(["Sardegna"], ["HML Raven"])))
     assert refusal(steering, greedy) is None
     crew = load_setup(_commander(airfleet_matchup(["Alexandra"], ["HML Raven"])))
     assert refusal(crew, greedy) is None
     medusa = load_setup(_commander(airfleet_matchup(["HML Medusa"], ["HML Raven"])))
-    assert refusal(medusa, greedy) == ("HML Medusa has a bracket of its 10 4.7in guns with "
-                                       "more outcomes than the loop counts (A4): not covered")
+    assert refusal(medusa, greedy) is None
     # the quick-start ships' cards carry bracket guns as well as turrets: A3 and A4 are
     # covered (tests/test_fastbattle_bracket.py)
     assert refusal(load_setup(_commander(airfleet_matchup())), greedy) is None

@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from leviathans.bots.greedy import GreedyBot
 from leviathans.bots.greedy_airfleet import KEEL_VALUE
@@ -148,10 +150,18 @@ def test_the_bracket_choice_and_values_equal_the_bots() -> None:
     the greedy bot's."""
     setup = load_setup(_matchup((["SML Greif", "USG Kansas"], ["SML Rheinland", "HML Raven"]),
                                 turn_limit=10))
+    decisions, chosen, groups, _ = _choices_equal_the_bots(setup, range(4))
+    assert decisions and chosen >= 5 and groups > chosen
+
+
+def _choices_equal_the_bots(setup: Any, seeds: Iterable[int]) -> tuple[int, int, int, int]:
+    """:func:`test_the_bracket_choice_and_values_equal_the_bots` over the battles of
+    ``seeds``: the decisions, brackets chosen, groups valued, and groups whose value's
+    numbers pass 64-bit integers (6 live outcomes 144 beyond 2**63, A4)."""
     t, w = tables_for(setup)
     sides = list(setup.sides)
-    decisions = chosen = groups = 0
-    for seed in range(4):
+    decisions = chosen = groups = wide = 0
+    for seed in seeds:
         dice = SeededDice(seed)
         bots = {side: GreedyBot(seed + 7 * k) for k, side in enumerate(sides)}
         state = get_ruleset("airfleet").new_game(setup, dice)
@@ -182,6 +192,8 @@ def test_the_bracket_choice_and_values_equal_the_bots() -> None:
                         int(destroyed[group.target]))
                     assert got == bracket_value(state, group, KEEL_VALUE)
                     groups += 1
+                    outcomes = breach.total_reach(*bracket_parts(state, group))[1]
+                    wide += 36 * outcomes * TWO_RED.outcomes() >= 2**63
                 # the choice, from the bot's generator as it stands after the options' draws
                 bot = bots[player]
                 before = random.Random()
@@ -212,7 +224,7 @@ def test_the_bracket_choice_and_values_equal_the_bots() -> None:
                 state = state.apply(action, dice)
                 continue
             state = state.apply(bots[player].choose(state), dice)
-    assert decisions and chosen >= 5 and groups > chosen
+    return decisions, chosen, groups, wide
 
 
 def test_large_bracket_values_equal_the_engine() -> None:
@@ -285,23 +297,181 @@ def test_the_loop_divides_as_python() -> None:
         assert kernel._ratio(a, b) == float(Fraction(a, b)) == a / b
 
 
+def _with_card(matchup: Any, ship: int, data: dict[str, Any]) -> Any:
+    """The setup of ``matchup`` with ship ``ship`` flying the card ``data``."""
+    ships = [dict(s) for s in matchup.setup["ships"]]
+    ships[ship]["card_data"] = data
+    return load_setup(type(matchup)(matchup.ruleset, {**matchup.setup, "ships": ships},
+                                    matchup.bots, matchup.turn_limit, matchup.label,
+                                    matchup.sides))
+
+
 def test_bracket_refusals_name_the_rule() -> None:
     """A4 within limits: a bracket gun with saturation (none on the catalog's cards), or a
     family of guns whose bracket of them all counts more outcomes than 64-bit integers
-    hold, is refused by name; the cards' bracket guns no longer are."""
-    why = refusal(load_setup(_matchup((["HML Medusa"], ["HML Raven"]))), GREEDY) or ""
-    assert why.startswith("HML Medusa has a bracket of its 10 4.7in guns") and "A4" in why
+    hold, is refused by name; the cards' bracket guns no longer are (the widest, HML
+    Cornwall's, Medusa's and Sabatini's, neither)."""
+    for name, _, _ in WIDEST:
+        assert refusal(load_setup(_matchup(([name], [name]))), GREEDY) is None
+    # Sabatini's ten 203mm guns, five crews and three location dice: 12**18 outcomes
+    wider = builtin_cards()["HML Raven"].to_data()
+    wider["locations"]["bow"]["dice"] = {"moved": "3black", "stationary": "3black"}
+    why = refusal(_with_card(_matchup((["Sabatini"], ["HML Raven"])), 1, wider), GREEDY)
+    assert why == ("Sabatini has a bracket of its 10 203mm guns with more outcomes than the "
+                   "loop counts (A4): not covered")
     data = builtin_cards()["HML Raven"].to_data()
     for location in data["locations"].values():
         for slot in location["slots"]:
             if "bracket" in slot.get("marks", ()):
                 slot["marks"] = [*slot["marks"], "saturation"]
-    matchup = _matchup((["HML Raven"], ["HML Hertfordshire"]))
-    ships = [dict(s) for s in matchup.setup["ships"]]
-    ships[0]["card_data"] = data
-    saturated = load_setup(type(matchup)(matchup.ruleset, {**matchup.setup, "ships": ships},
-                                         matchup.bots, matchup.turn_limit, matchup.label,
-                                         matchup.sides))
+    saturated = _with_card(_matchup((["HML Raven"], ["HML Hertfordshire"])), 0, data)
     assert refusal(saturated, GREEDY) == (
         "HML Raven has bracket guns with saturation in play (A4): not covered")
     assert refusal(load_setup(_commander(airfleet_matchup())), GREEDY) is None
+
+
+# --- the widest brackets (HML Cornwall, Medusa, Sabatini): values past 2**63 ---------------
+
+#: the catalog's widest bracket families: a bracket of them all rolls up to 12**16 (Cornwall,
+#: Medusa) or 12**17 (Sabatini) outcomes, whose value's numbers (36 * 144 times that) pass
+#: 2**64; each card, its family's gun name and size
+WIDEST = [("HML Cornwall", "3in", 10), ("HML Medusa", "4.7in", 10), ("Sabatini", "203mm", 10)]
+
+
+def _wide(a: int) -> tuple[int, int]:
+    """``a`` as the loop's two words (high, low 32 bits)."""
+    return a >> 32, a & 0xFFFFFFFF
+
+
+def test_the_wide_division_divides_as_python() -> None:
+    """kernel._wide_ratio: numbers past 2**63 and 2**64, in two words, divided as Python
+    divides whole numbers (the nearest float, ties to even): near the powers of two, halves
+    between two floats and just off them, probabilities far below one."""
+    pick = random.Random(24)
+    past = 0
+    for _ in range(20000):
+        b = pick.randrange(1, 2**pick.randint(1, 86))
+        a = pick.randrange(0, min(2**86, 2**pick.randint(1, 12) * b))
+        assert kernel._wide_ratio(*_wide(a), *_wide(b)) == a / b, (a, b)
+        past += a >= 2**64 or b >= 2**64
+    assert past > 5000
+    # exact halves: (4k + 2) c / (c 2**m) lies halfway between two floats, the even one
+    # taken; one more or less in the numerator decides the other way or stays
+    for _ in range(4000):
+        k, c, m = pick.randrange(2**52, 2**53), pick.randrange(1, 2**30), pick.randrange(0, 30)
+        a, b = (4 * k + 2) * c, c << m
+        even = float(4 * k + (4 if k & 1 else 0)) / 2**m
+        assert kernel._wide_ratio(*_wide(a), *_wide(b)) == a / b == even
+        for near in (a - 1, a + 1):
+            assert kernel._wide_ratio(*_wide(near), *_wide(b)) == near / b
+    edges = [2**k + d for k in (31, 32, 53, 62, 63, 64, 65, 80) for d in (-1, 0, 1)]
+    for a in [0, 1, 3, *edges]:
+        for b in [1, 3, 144, *edges]:
+            assert kernel._wide_ratio(*_wide(a), *_wide(b)) == float(Fraction(a, b)) == a / b
+    # the words need not be normalised: a low word past 32 bits carries into the high one
+    assert kernel._wide_ratio(5, 7 << 40, 1 << 20, 3) == ((5 << 32) + (7 << 40)) / (
+        (1 << 52) + 3)
+
+
+@given(st.integers(0, 2**88 - 1), st.integers(1, 2**88 - 1))
+@settings(max_examples=3000, deadline=None)
+def test_the_wide_division_divides_as_python_anywhere(a: int, b: int) -> None:
+    assert kernel._wide_ratio(*_wide(a), *_wide(b)) == a / b
+    assert kernel._wide_ratio(*_wide(min(a, b)), *_wide(max(a, b))) == min(a, b) / max(a, b)
+
+
+@pytest.mark.parametrize(("name", "gun", "size"), WIDEST)
+def test_the_widest_bracket_values_equal_the_engine(name: str, gun: str, size: int) -> None:
+    """Groups of up to all the family's guns, any band, against any location in any state of
+    damage, moved or not: the loop's value is the engine's to the bit, many of them past the
+    64-bit numbers (the value's denominator 6 live outcomes 144 beyond 2**63)."""
+    from leviathans.rulesets.airfleet.actions import Bracket as BracketAction
+    from leviathans.rulesets.airfleet.bracket import BracketOption
+    from leviathans.rulesets.airfleet.ships import ShipState
+
+    setup = load_setup(_matchup(([name], ["HML Raven"])))
+    assert refusal(setup, GREEDY) is None
+    t, w = tables_for(setup)
+    spec, tspec = setup.ships
+    state = get_ruleset("airfleet").new_game(setup, SeededDice(0))
+    family = [g for g in range(len(spec.slots)) if spec.bracket_mask >> g & 1
+              and spec.slots[g].name == gun]
+    assert len(family) == size
+    pick = random.Random(size)
+    beyond = widest = 0
+    for k in range(80):
+        guns = sorted(pick.sample(family, size - k % 3 if k % 4 else pick.randint(2, size)))
+        bands = [pick.choice([b for b, band in enumerate((spec.slots[g].short,
+                                                          spec.slots[g].long)) if band])
+                 for g in guns]
+        tl = pick.randrange(len(tspec.locations))
+        # its crews mostly intact (each location's crew die is one more die of the bracket)
+        mine = pick.getrandbits(36) & pick.getrandbits(36) & pick.getrandbits(36) \
+            & ~spec.gun_mask
+        theirs = pick.getrandbits(36) & pick.getrandbits(36) & pick.getrandbits(36)
+        circled = pick.getrandbits(36) & ~theirs & pick.getrandbits(36) & pick.getrandbits(36)
+        moved = pick.random() < 0.5
+        ships = (ShipState(None, 0, destroyed=mine),  # type: ignore[arg-type]
+                 ShipState(None, 0, destroyed=theirs, circled=circled,  # type: ignore[arg-type]
+                           moved=moved))
+        now = state.evolve(ships=ships)
+        dice = tuple((spec.slots[g].short, spec.slots[g].long)[b].dice  # type: ignore[union-attr]
+                     for g, b in zip(guns, bands, strict=True))
+        option = BracketOption(0, tuple(guns), 1, tl, (0,) * len(guns), dice,
+                               BracketAction(spec.name, (), tspec.name, ""))
+        for p, (g, b) in enumerate(zip(guns, bands, strict=True)):
+            w.opts[p] = 0, g, 1, tl, b
+            w.bk_opt[0, p] = p
+            w.bk_comb[0, p] = p
+        got = kernel._group_value(t, w, 0, len(guns), 0, 0, 1, tl, int(moved), mine,
+                                  theirs | circled, theirs)
+        assert got == bracket_value(now, option, KEEL_VALUE)
+        outcomes = breach.total_reach(*bracket_parts(now, option))[1]
+        beyond += 36 * outcomes * TWO_RED.outcomes() >= 2**63
+        widest = max(widest, 6 * 6 * outcomes * TWO_RED.outcomes())
+    assert beyond >= 10 and widest >= 2**65  # past 64 bits
+
+
+def test_the_widest_bracket_choices_equal_the_bots() -> None:
+    """Sabatini's turret guns bracket in play with up to all ten of its 203mm guns at once:
+    at every gunnery decision each group's value is the engine's to the bit (hundreds of
+    them past 64-bit numbers) and the loop's choice is the greedy bot's (a bracket or none:
+    the greedy bot seldom finds one worth more than its guns alone)."""
+    setup = load_setup(_matchup((["Sabatini"], ["Sabatini"])))
+    decisions, chosen, groups, wide = _choices_equal_the_bots(setup, (0, 2, 3))
+    assert decisions and chosen >= 2 and groups > 30000 and wide > 500
+
+
+#: the widest cards, each against itself (as a 1 v 1 of the coverage count) and in a mixed
+#: fleet with the cards whose counts pass 2**53 (Rheinland) and other bracket cards
+WIDEST_FLEETS = [
+    (["HML Cornwall"], ["HML Cornwall"]),
+    (["HML Medusa"], ["HML Medusa"]),
+    (["Sabatini"], ["Sabatini"]),
+    (["Sabatini", "HML Medusa"], ["HML Cornwall", "SML Rheinland"]),
+    (["HML Cornwall", "HML Raven"], ["Sabatini", "HML Beagle"]),
+]
+
+
+@pytest.mark.parametrize("ram", [False, True])
+@pytest.mark.parametrize("fleets", WIDEST_FLEETS)
+def test_widest_bracket_battles_end_as_the_engine(fleets: tuple[list[str], list[str]],
+                                                  ram: bool) -> None:
+    """A4 with the widest brackets, ramming off and on (A6): the loop's battles end as the
+    engine's, seed after seed (the same slots destroyed and keels broken in order, the same
+    turn, outcome and ships); bracket attacks were made."""
+    setup = load_setup(_commander(airfleet_matchup(*fleets, turn_limit=30), ramming=ram))
+    assert refusal(setup, GREEDY) is None
+    brackets = 0
+    for seed in range(4):
+        seeds = {"british": 5 * seed + 2, "french": 5 * seed + 4}
+        events = _final_state_equals_the_engine(setup, seed, seeds)
+        brackets += sum(isinstance(e, AttackResult) and "+" in e.slot for e in events)
+    assert brackets
+
+
+def test_the_widest_cards_play_in_the_simulator() -> None:
+    """The simulator's statistics of Cornwall, Medusa and Sabatini battles, loop and engine,
+    game for game, seats both ways."""
+    _stats_both_ways(_matchup((["Sabatini", "HML Cornwall"], ["HML Medusa", "HML Raven"])),
+                     24, range(3))

@@ -82,6 +82,8 @@ def inline(f: F) -> F:
 STEP_Q = tuple(Hex(0, 0).neighbour(Facing(f)).q for f in range(6))
 STEP_R = tuple(Hex(0, 0).neighbour(Facing(f)).r for f in range(6))
 MASK32 = 0xFFFFFFFF
+#: the largest int64
+NARROW_LIMIT = (1 << 63) - 1
 
 
 # --- CPython's random.random() -------------------------------------------------------------
@@ -1118,6 +1120,57 @@ def _ratio(a: int, b: int) -> float:
     return math.ldexp(float(q), -e)
 
 
+@typed("float64(int64, int64, int64, int64)")
+def _wide_ratio(ah: int, al: int, bh: int, bl: int) -> float:
+    """``a / b`` as Python divides whole numbers (:func:`_ratio`) for ``a = ah * 2**32 + al``
+    and ``b = bh * 2**32 + bl`` past 2**63 (A4: the values of the widest brackets, whose
+    outcomes times ``6 * live`` and the keel's 144 pass 64 bits, up to 2**74), every part
+    ``0 <= x < 2**56`` (the doublings below then stay in 64 bits) and ``b > 0``. Each number
+    is kept as two words (the high one, then the low 32 bits), with exact doubling,
+    comparison and subtraction; 55 bits of the quotient and a sticky bit rounded once, to
+    nearest, ties to even."""
+    ah += al >> 32
+    al &= MASK32
+    bh += bl >> 32
+    bl &= MASK32
+    if ah < 1 << 30 and bh < 1 << 30:  # both below 2**62: one word each
+        return _ratio((ah << 32) | al, (bh << 32) | bl)
+    if ah == 0 and al == 0:
+        return 0.0
+    # d = b * 2**e (e > 0) or r = a * 2**-e (e < 0), so that d <= r < 2 d: a / b = 2**e r / d
+    rh, rl, dh, dl = ah, al, bh, bl
+    e = 0
+    while rh < dh or (rh == dh and rl < dl):  # r < d: double r
+        rh = 2 * rh + (rl >> 31)
+        rl = (2 * rl) & MASK32
+        e -= 1
+    while True:  # 2 d <= r: double d
+        th = 2 * dh + (dl >> 31)
+        tl = (2 * dl) & MASK32
+        if th > rh or (th == rh and tl > rl):
+            break
+        dh, dl = th, tl
+        e += 1
+    q = 0
+    for _ in range(55):  # binary long division: q in [2**54, 2**55), r the rest
+        q = 2 * q
+        if rh > dh or (rh == dh and rl >= dl):
+            q += 1
+            rh -= dh
+            rl -= dl
+            if rl < 0:
+                rl += 1 << 32
+                rh -= 1
+        rh = 2 * rh + (rl >> 31)
+        rl = (2 * rl) & MASK32
+    sticky = rh != 0 or rl != 0
+    low = q & 3  # the two bits below the 53 kept, and the sticky rest: round to nearest, even
+    q >>= 2
+    if low > 2 or (low == 2 and (sticky or q & 1)):
+        q += 1
+    return math.ldexp(float(q), e - 52)
+
+
 @inline
 def _dice_counts(faces: Arr, nfaces: Arr, dice: Arr, ndice: int, out: Arr, scratch: Arr) -> int:
     """``out[v]``: the outcomes of ``ndice`` dice (numbers ``dice``) totalling ``v``
@@ -1259,20 +1312,42 @@ def _group_value(t: Any, w: Any, f: int, size: int, valid: int, i: int, j: int, 
     for x in range(top, -1, -1):
         reach[x] = reach[x + 1] + total[x]
     first = 6 * tl
-    hits, keels, live = P.location_counts(
-        reach[:top + 2], t.breach[j, first:first + 6],
-        P.armour_bonus(t.armour[j, first:first + 6], destroyed_j >> first),
-        P.trim_modifier(t.trim_mask[i], destroyed_i), (all_j >> first) & 0b111111)
-    if live == 0:
-        return 0.0
-    denominator = 6 * live * outcomes
+    breach = t.breach[j, first:first + 6]
+    armour = P.armour_bonus(t.armour[j, first:first + 6], destroyed_j >> first)
+    modifier = P.trim_modifier(t.trim_mask[i], destroyed_i)
+    gone = (all_j >> first) & 0b111111
     keel_rolls = t.keel_rolls
     need = _structure(t.si, t.hull_n, t.hull_slot, t.hull_bonus, j, destroyed_j) \
         - P.keel_modifier(all_j, t.loc_mask[j, tl])
     count = keel_rolls[P._clamp(need, len(keel_rolls) - 1)]
-    value: float = _ratio(hits, denominator) + KEEL_VALUE * _ratio(
-        keels * count, denominator * t.two_red_outcomes)
-    return value
+    two_red = t.two_red_outcomes
+    if outcomes <= (NARROW_LIMIT // 36) // two_red:  # every number below in one word
+        hits, keels, live = P.location_counts(reach[:top + 2], breach, armour, modifier, gone)
+        if live == 0:
+            return 0.0
+        denominator = 6 * live * outcomes
+        value: float = _ratio(hits, denominator) + KEEL_VALUE * _ratio(
+            keels * count, denominator * two_red)
+        return value
+    # the widest brackets (HML Cornwall's, Medusa's, Sabatini's ten guns): the counts (below
+    # 2**63, profile.BRACKET_OUTCOMES) fit, the value's numbers (up to 36 * 144 times them)
+    # do not. location_counts is a sum of reach's counts times small whole numbers, so it is
+    # taken of reach's high and low 32 bits apart (each result below 2**38), and each number
+    # kept in two words (high * 2**32 + low, every word below 2**46) for the exact division
+    high = dist[0]
+    low = dist[1]
+    for x in range(top + 2):
+        high[x] = reach[x] >> 32
+        low[x] = reach[x] & MASK32
+    hits_h, keels_h, live = P.location_counts(high[:top + 2], breach, armour, modifier, gone)
+    hits_l, keels_l, _ = P.location_counts(low[:top + 2], breach, armour, modifier, gone)
+    if live == 0:
+        return 0.0
+    den_h = 6 * live * (outcomes >> 32)
+    den_l = 6 * live * (outcomes & MASK32)
+    wide: float = _wide_ratio(hits_h, hits_l, den_h, den_l) + KEEL_VALUE * _wide_ratio(
+        keels_h * count, keels_l * count, den_h * two_red, den_l * two_red)
+    return wide
 
 
 @jit

@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..cards.schema import NATION_KINDS
-from ..dice import DiceExpr
 from ..rulesets.airfleet.options import Options
 from ..rulesets.airfleet.setup import GameSetup
 from ..rulesets.airfleet.ships import ShipSpec
@@ -100,9 +99,11 @@ def refusal(setup: Any, bots: Mapping[str, str]) -> str | None:
 
 
 #: A4: the most outcomes a bracket attack's dice may have in the loop, which counts them in
-#: 64-bit integers: its value's largest number is 36 times that, times the keel's two red
-#: dice (``primitives.location_value``), and must stay below 2**63
-BRACKET_OUTCOMES = (2**63 - 1) // (36 * DiceExpr.parse("2red").outcomes())
+#: 64-bit integers (each count is at most their number). Its value's numbers go up to 36
+#: times that, times the keel's two red dice (``primitives.location_value``): past 2**63
+#: for the widest brackets (HML Cornwall's, Medusa's ten guns, Sabatini's), which the loop
+#: divides in two words a number (``kernel._wide_ratio``)
+BRACKET_OUTCOMES = 2**63 - 1
 
 
 def _bracket_refusal(setup: GameSetup, ship: ShipSpec) -> str | None:
