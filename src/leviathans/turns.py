@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from .dice import DiceSource
 from .protocol import Event
 
@@ -97,6 +99,8 @@ class PhaseRules(Protocol[S]):
         ...
 
 
+# other rule sets' phases subclass these (leviathans.native compiles this module)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BasePhase:
     """A phase with no decisions: it does its work when it begins and is done at once.
     Subclasses override what their phase needs."""
@@ -130,6 +134,7 @@ class BasePhase:
         return f"<{type(self).__name__} {self.phase.name}>"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GroupMovement(BasePhase):
     """Movement by groups (``state.groups``: (side, type or class), the first moving), as both
     the air-fleet game and War Fleet move: a ship with nothing to decide ends its move by

@@ -195,7 +195,7 @@ class DeploymentPhase(BasePhase):
     """Before the first turn: the sides place their ships, one at a time."""
 
     phase = Phase.DEPLOYMENT
-    actions = (Deploy,)
+    actions: tuple[type, ...] = (Deploy,)
     title = "deployment"
 
     def to_move(self, state: GameState) -> str | None:

@@ -443,7 +443,7 @@ class GunneryPhase(BasePhase):
     ``fire_order``; all fire is simultaneous, damage takes effect at the turn's end."""
 
     phase = Phase.GUNNERY
-    actions = (Fire, Bracket, Cease, japan.FleetBracket)
+    actions: tuple[type, ...] = (Fire, Bracket, Cease, japan.FleetBracket)
 
     def table_actions(self, setup: GameSetup) -> Iterator[japan.FleetBracket]:
         """The Concentrated Fire brackets (N7), for the environment's table."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from mypy_extensions import mypyc_attr
+
 from ...dice import DiceSource, ScriptedDice, die
 from ...protocol import DRAW_AGREED, Draw, Event, Outcome
 from ...turns import BasePhase, drive
@@ -148,6 +150,7 @@ def enter_following(phase: PhaseId, state: GameState, dice: DiceSource, events: 
         enter(state, dice, events)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # fog.FogInitiative
 class Initiative(BasePhase):
     """An initiative rule: its phase decides who won the initiative and the movement order
     (``state.initiative``, ``state.groups``); movement asks it for more groups when those run
