@@ -22,12 +22,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["MODULES", "compiled", "home", "status"]
+__all__ = ["MODULES", "compiled", "home", "slots", "status"]
 
 #: the modules compiled, all in one mypyc group (they call each other natively)
 MODULES: tuple[str, ...] = (
     "leviathans.listing",
-    "leviathans.turns",
     "leviathans.rulesets.airfleet.state",
     "leviathans.rulesets.airfleet.movement",
     "leviathans.rulesets.airfleet.turn",
@@ -148,3 +147,11 @@ def install() -> None:
     sys.meta_path.insert(0, _Finder(files))
     _compiled = MODULES
     _status = f"compiled: {len(MODULES)} modules (mypyc)"
+
+
+def slots(cls: type) -> tuple[str, ...]:
+    """The instance fields of a class with ``__slots__``, compiled or not (a compiled class
+    lists them in ``__mypyc_attrs__`` instead)."""
+    names: object = cls.__dict__.get("__slots__") or getattr(cls, "__mypyc_attrs__", ())
+    assert isinstance(names, str | tuple | list), f"{cls.__name__} has no __slots__"
+    return (names,) if isinstance(names, str) else tuple(names)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from ...dice import DiceExpr, DiceSource, Die
 from ...protocol import Event
 from ...turns import BasePhase
@@ -38,8 +40,8 @@ from .state import GameState, Phase
 from .turn import firing_order
 
 if TYPE_CHECKING:
+    from .initiative import Initiative
     from .setup import GameSetup
-    from .turn import Initiative
 
 __all__ = [
     "AttackOption",
@@ -438,12 +440,13 @@ def cease_fire(state: GameState) -> GameState:
     return state.evolve(firing=state.firing[1:], attacks=None)
 
 
+@mypyc_attr(native_class=False)  # a phase: see turns.BasePhase
 class GunneryPhase(BasePhase):
     """Each side in turn declares and rolls its attacks (R4-R6), in the order of the option
     ``fire_order``; all fire is simultaneous, damage takes effect at the turn's end."""
 
     phase = Phase.GUNNERY
-    actions: tuple[type, ...] = (Fire, Bracket, Cease, japan.FleetBracket)
+    actions = (Fire, Bracket, Cease, japan.FleetBracket)
 
     def table_actions(self, setup: GameSetup) -> Iterator[japan.FleetBracket]:
         """The Concentrated Fire brackets (N7), for the environment's table."""

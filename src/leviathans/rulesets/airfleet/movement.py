@@ -20,6 +20,8 @@ from collections.abc import Iterator, Sequence
 from itertools import chain
 from typing import Any, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from ...dice import DiceSource
 from ...hexgrid import Facing, Hex, footprint
 from ...listing import Listed
@@ -500,6 +502,7 @@ class MoveTakeover(MoveExtra, Protocol):
         ...
 
 
+@mypyc_attr(native_class=False)  # a phase: see turns.BasePhase
 class MovementPhase(GroupMovement):
     """Ships move group by group (by Type from the highest, the initiative loser first); the
     initiative rule gives the groups, and more when they run out (fog of war's reveals).

@@ -399,9 +399,11 @@ class GameState:
 
 _SHIP_PARTS: PartCache[dict[str, Any]] = PartCache()
 
+
 def _copy_fields(old: GameState, new: GameState) -> None:
     """Copy every field but the cache (written out: the cheapest copy, compiled or not;
-    ``test_state_copy_covers_every_field`` keeps it in step with ``__slots__``)."""
+    tests/test_turns.py's ``test_evolve_copies_every_field`` keeps it in step with
+    ``__slots__``)."""
     new.attacks = old.attacks
     new.destroyed_before = old.destroyed_before
     new.draw_offer = old.draw_offer
