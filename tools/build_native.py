@@ -21,8 +21,6 @@ import tempfile
 import time
 from pathlib import Path
 
-os.environ["LEVIATHANS_PURE"] = "1"  # this tool reads the sources, never a build of them
-
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 sys.path.insert(0, str(SRC))

@@ -33,6 +33,11 @@ MODULES: tuple[str, ...] = (
     "leviathans.rulesets.airfleet.positions",
     "leviathans.rulesets.airfleet.gunnery",
     "leviathans.rulesets.airfleet.deployment",
+    "leviathans.rulesets.airfleet.ships",
+    "leviathans.hexgrid",
+    "leviathans.rulesets.airfleet.geometry",
+    "leviathans.rulesets.airfleet.manoeuvres",
+    "leviathans.rulesets.airfleet.primitives",
 )
 
 #: the environment variable that turns the compiled modules off
@@ -45,10 +50,14 @@ _status = "pure: not looked for yet"
 _compiled: tuple[str, ...] = ()
 
 
+#: the environment variable naming another place for the build (tests use it)
+HOME_VARIABLE = "LEVIATHANS_NATIVE_HOME"
+
+
 def home() -> Path:
     """Where ``make`` puts the compiled modules: inside the virtual environment, whose Python
-    they were built for."""
-    return Path(sys.prefix) / "leviathans-native"
+    they were built for (or where ``LEVIATHANS_NATIVE_HOME`` says)."""
+    return Path(os.environ.get(HOME_VARIABLE) or Path(sys.prefix, "leviathans-native"))
 
 
 def source_path(module: str) -> Path:
