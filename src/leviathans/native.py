@@ -24,9 +24,12 @@ from types import ModuleType
 
 __all__ = ["MODULES", "compiled", "home", "slots", "status"]
 
-#: the modules compiled, all in one mypyc group (they call each other natively)
+#: the modules compiled, all in one mypyc group (they call each other natively). Not
+#: ``rulesets.airfleet.primitives``: numba compiles its functions into the battle loop
+#: (``fastbattle``), from their Python code.
 MODULES: tuple[str, ...] = (
     "leviathans.listing",
+    "leviathans.driver",
     "leviathans.rulesets.airfleet.state",
     "leviathans.rulesets.airfleet.movement",
     "leviathans.rulesets.airfleet.turn",
@@ -37,7 +40,6 @@ MODULES: tuple[str, ...] = (
     "leviathans.hexgrid",
     "leviathans.rulesets.airfleet.geometry",
     "leviathans.rulesets.airfleet.manoeuvres",
-    "leviathans.rulesets.airfleet.primitives",
 )
 
 #: the environment variable that turns the compiled modules off
