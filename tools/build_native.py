@@ -4,6 +4,7 @@ bench; it does nothing when the build there still matches the sources.
 
     .venv/bin/python tools/build_native.py           # build if needed
     .venv/bin/python tools/build_native.py --force   # build again
+    .venv/bin/python tools/build_native.py --here    # build, showing the compilers' output
 
 A failed build leaves no build (the package then runs as plain Python) and exits non-zero.
 The manifest lists every source file the compiled modules import from this package, with its
@@ -16,6 +17,7 @@ import ast
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -104,6 +106,7 @@ def build() -> None:
         os.chdir(ROOT)  # mypy reads the project's configuration (pyproject.toml) from here
         extensions = mypycify(paths, opt_level="3", multi_file=True,
                               target_dir=str(Path(tmp, "c")), group_name=GROUP)
+        os.chdir(tmp)  # setuptools, unlike mypy, is not to read the project's pyproject.toml
         lib = Path(tmp, "lib")
         setup(name="leviathans-native", ext_modules=extensions, script_name="build_native",
               script_args=["--quiet", "build_ext", "--build-lib", str(lib),
@@ -132,16 +135,22 @@ def build() -> None:
 
 
 def main(argv: list[str]) -> int:
+    if "--here" in argv:  # the build itself, in the child process main() starts
+        build()
+        return 0
     if "--force" not in argv and up_to_date():
         print(f"build_native: {native.home()} is up to date")
         return 0
     started = time.perf_counter()
     shutil.rmtree(native.home(), ignore_errors=True)  # no stale build while this one is made
-    try:
-        build()
-    except (Exception, SystemExit) as exc:  # any failure: say so, leave no build
-        print(f"build_native: the build failed ({exc}); the package runs as plain Python",
+    # mypyc's and the C compiler's chatter is shown only if the build fails
+    done = subprocess.run([sys.executable, __file__, "--here"], capture_output=True, text=True,
+                          check=False)
+    if done.returncode != 0:
+        print(done.stdout + done.stderr, file=sys.stderr)
+        print("build_native: the build failed; the package runs as plain Python",
               file=sys.stderr)
+        shutil.rmtree(native.home(), ignore_errors=True)
         return 1
     print(f"build_native: {len(native.MODULES)} modules compiled with mypyc in "
           f"{time.perf_counter() - started:.0f} s into {native.home()}")
