@@ -25,8 +25,8 @@ from types import ModuleType
 __all__ = ["MODULES", "compiled", "home", "slots", "status"]
 
 #: the modules compiled, all in one mypyc group (they call each other natively). Not
-#: ``rulesets.airfleet.primitives``: numba compiles its functions into the battle loop
-#: (``fastbattle``), from their Python code.
+#: ``rulesets.airfleet.primitives`` nor ``hexgrid``: numba compiles their functions into the
+#: battle loop (``fastbattle``), from their Python code.
 MODULES: tuple[str, ...] = (
     "leviathans.listing",
     "leviathans.driver",
@@ -37,7 +37,6 @@ MODULES: tuple[str, ...] = (
     "leviathans.rulesets.airfleet.gunnery",
     "leviathans.rulesets.airfleet.deployment",
     "leviathans.rulesets.airfleet.ships",
-    "leviathans.hexgrid",
     "leviathans.rulesets.airfleet.geometry",
     "leviathans.rulesets.airfleet.manoeuvres",
 )

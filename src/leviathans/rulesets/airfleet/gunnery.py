@@ -486,9 +486,9 @@ class GunneryPhase(BasePhase):
         if isinstance(action, japan.FleetBracket):
             return japan.why_fleet_bracket_illegal(state, action)
         if isinstance(action, Bracket):
-            from . import bracket
+            from .bracket import why_illegal as why_bracket_illegal  # see movement.finish_move
 
-            return bracket.why_illegal(state, action)
+            return why_bracket_illegal(state, action)
         return why_illegal(state, action)
 
     def apply(self, state: GameState, action: Fire | Bracket | Cease, dice: DiceSource,

@@ -430,10 +430,12 @@ def finish_move(state: GameState, prog: MoveProgress, events: list[Event]) -> Ga
     ships = state.ships
     if s.status != REMOVED and not state.setup.board.edge().isdisjoint(
             footprint(s.bow, s.facing, spec.length)):
-        from .nations import italy
+        # functions imported by name, not the submodule: compiled (leviathans.native), a
+        # submodule imported in a phase's method (``from . import bracket``) came back as None
+        from .nations.italy import flee, flees
 
-        if italy.flees(state, index):  # N5: an Italian ship flees and may return
-            return italy.flee(state, index, events).evolve(
+        if flees(state, index):  # N5: an Italian ship flees and may return
+            return flee(state, index, events).evolve(
                 moving=None, finished=state.finished | 1 << index)
         ships = (*ships[:index], s._replace(status=REMOVED), *ships[index + 1:])
         events.append(ShipLost(spec.name, spec.side, "ended its move on a half-hex"))

@@ -339,9 +339,10 @@ def _defeat(state: GameState, side: str) -> str | None:
     if state.nations is None:
         return _plain_defeat(state, side)
     ships = [i for i in state.afloat() if state.setup.ships[i].side == side]
-    from .nations import italy  # A11: fled Italian ships that may return count (N5)
+    # A11: fled Italian ships that may return count (N5)
+    from .nations.italy import may_return  # a name, not a submodule: see movement.finish_move
 
-    ships += italy.may_return(state, side)
+    ships += may_return(state, side)
     if not ships:
         return f"every {side} ship is destroyed"
     # guns; from the commander level torpedoes and ram slots too (A11)
