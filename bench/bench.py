@@ -2,8 +2,10 @@
 
 On one core (the process is pinned to one CPU where the OS allows it):
 * engine steps per second: random-bot quick-start battles, each step = list the legal
-  actions of the decision, pick one, apply it (checked); and beside it the same for the
-  Commander rules (issue 15): random-bot battles of the ``commander-battle`` scenario;
+  actions of the decision, pick one, apply it (checked); then the same battles with the
+  rules core as plain Python (``LEVIATHANS_PURE=1``, in a child process: issue 18.1's
+  compiled modules, :mod:`leviathans.native`, against the same code uncompiled); and the same
+  for the Commander rules (issue 15): random-bot battles of the ``commander-battle`` scenario;
 * full random-bot battles per second, and greedy-bot battles per second;
 * the starship game's random-bot battles (engine steps and battles per second);
 * War Fleet: greedy-bot battles of the 12-against-12 fleet action (battles and steps per
@@ -79,6 +81,19 @@ def timed(fn: Callable[[int], int], seconds: float) -> tuple[int, int, float]:
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
             return calls, units, elapsed
+
+
+def plain_python_rate(measure: str, seconds: float) -> float:
+    """Engine steps per second of ``measure`` (a function of this module) in a child process
+    whose rules core runs as plain Python (``LEVIATHANS_PURE=1``), pinned as this one is."""
+    import subprocess
+
+    code = (f"import sys; sys.path.insert(0, {os.path.dirname(__file__)!r}); import bench; "
+            f"bench.airfleet_random(0); bench.{measure}(0); "
+            f"c, s, t = bench.timed(bench.{measure}, {seconds!r}); print(s / t)")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True, env={**os.environ, "LEVIATHANS_PURE": "1"})
+    return float(out.stdout.split()[-1])
 
 
 def random_playout(ruleset: Any, setup: Any, seed: int) -> int:
@@ -504,11 +519,13 @@ def main() -> int:
     import chess
 
     import leviathans
+    from leviathans import native
 
     every_cpu = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
     pinned = pin_one_core()
     print(f"leviathans {leviathans.__version__} bench: Python {platform.python_version()}, "
           f"{platform.machine()}, {pinned}, {SECONDS:g} s per measure")
+    print(f"  rules core: {native.status()}")
     airfleet_random(0)  # warm caches (card loading, footprints) before timing
     chess_rate = 0.0
     if any(wanted(m) for m in ("chess", "airfleet", "env", "starship", "warfleet",
@@ -525,6 +542,10 @@ def main() -> int:
         print(f"  air fleet random-bot battles: {step_rate:10,.0f} engine steps/s "
               f"({step_rate / chess_rate:.2f}x python-chess), {calls / t:8.1f} battles/s "
               f"({steps / calls:.0f} steps per battle)")
+        if native.compiled():
+            rate = plain_python_rate("airfleet_random", SECONDS)
+            print(f"  air fleet random-bot battles, plain Python: {rate:10,.0f} engine steps/s "
+                  f"({rate / chess_rate:.2f}x python-chess; compiled {step_rate / rate:.2f}x)")
         commander_random(0)  # the scenario's setup is built once, untimed
         calls, steps, t = timed(commander_random, SECONDS)
         rate = steps / t
@@ -532,6 +553,10 @@ def main() -> int:
               f"steps/s ({rate / chess_rate:.2f}x python-chess, {rate / step_rate:.2f}x the "
               f"quick-start figure above), "
               f"{calls / t:8.1f} battles/s ({steps / calls:.0f} steps per battle)")
+        if native.compiled():
+            pure = plain_python_rate("commander_random", SECONDS)
+            print(f"  air fleet Commander rules, plain Python: {pure:10,.0f} engine steps/s "
+                  f"({pure / chess_rate:.2f}x python-chess; compiled {rate / pure:.2f}x)")
 
     if wanted("env"):
         for i in range(20):  # the encoder's blocks and the action memo fill, untimed

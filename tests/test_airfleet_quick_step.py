@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from leviathans.dice import Die, SeededDice
+from leviathans.native import slots
 from leviathans.protocol import Event
 from leviathans.rulesets.airfleet import AIRFLEET, GameState, Options, movement, quickstart_battle
 from leviathans.rulesets.airfleet.actions import Step
@@ -25,8 +26,8 @@ from leviathans.rulesets.airfleet.state import MoveProgress, Phase
 from leviathans.scenarios import airfleet_scenario
 from leviathans.turns import drive
 
-_PROGRESS = [n for n in MoveProgress.__slots__ if n != "memo"]
-_FIELDS = [n for n in GameState.__slots__ if n not in ("cache", "moving")]
+_PROGRESS = [n for n in slots(MoveProgress) if n != "memo"]
+_FIELDS = [n for n in slots(GameState) if n not in ("cache", "moving")]
 
 
 class NoDice:

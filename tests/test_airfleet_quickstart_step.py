@@ -18,6 +18,7 @@ import pytest
 from leviathans.dice import SeededDice
 from leviathans.errors import HexError
 from leviathans.hexgrid import Hex
+from leviathans.native import slots
 from leviathans.rulesets.airfleet import AIRFLEET, GameState, Options, movement, quickstart_battle
 from leviathans.rulesets.airfleet.actions import STEPS, Deploy
 from leviathans.rulesets.airfleet.deployment import (
@@ -181,7 +182,7 @@ def test_hex_labels_kept_are_those_worked_out_and_a_hex_without_one_still_fails(
 
 
 def test_a_moved_state_equals_the_state_evolved_with_the_same_changes() -> None:
-    fields = [n for n in GameState.__slots__ if n != "cache"]
+    fields = [n for n in slots(GameState) if n != "cache"]
     checked = 0
     for state in _random_states(2):
         if state.phase is not Phase.MOVEMENT:

@@ -8,6 +8,7 @@ from leviathans.bots import SearchBot, make_bot, parse_think
 from leviathans.bots.search import air_exchange
 from leviathans.dice import Die, SeededDice
 from leviathans.errors import LeviathansError
+from leviathans.native import slots
 from leviathans.protocol import GameState
 from leviathans.rulesets.airfleet import AIRFLEET, Options, Step, quickstart_battle
 from leviathans.rulesets.airfleet.state import Phase
@@ -68,7 +69,7 @@ def test_the_search_bot_cannot_tell_two_futures_apart() -> None:
             game = game.apply(action, future)  # movement steps roll nothing
         moves.append(chosen)
     assert moves[0] == moves[1]
-    for name in getattr(type(state), "__slots__", ()):
+    for name in slots(type(state)):
         assert not hasattr(getattr(state, name, None), "roll"), name
 
 

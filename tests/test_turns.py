@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from leviathans.dice import DiceSource, SeededDice
+from leviathans.native import slots
 from leviathans.protocol import Event
 from leviathans.rulesets.airfleet import AIRFLEET, Options, quickstart_battle
 from leviathans.rulesets.airfleet.plan import turn_plan
@@ -66,7 +67,7 @@ def test_a_plan_refuses_a_phase_twice_or_an_action_taken_by_two_phases() -> None
 def test_evolve_copies_every_field() -> None:
     state = AIRFLEET.new_game(quickstart_battle(), SeededDice(1))
     copy = state.evolve()
-    for name in GameState.__slots__:
+    for name in slots(GameState):
         if name != "cache":
             assert getattr(copy, name) is getattr(state, name), name
     assert copy.cache == {} and copy.cache is not state.cache

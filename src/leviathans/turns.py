@@ -156,22 +156,7 @@ class GroupMovement(BasePhase):
         return side
 
     def settle(self, state: Any, dice: DiceSource, events: list[Event]) -> Any:
-        if state.moving is not None:
-            return state
-        while True:
-            while state.groups:
-                for i in self.waiting(state):
-                    if self.idle(state, i):
-                        state = self.finish_idle(state, i, events)
-                if self.waiting(state):
-                    return state
-                state = state.evolve(groups=state.groups[1:])
-            more = self.initiative.more_groups(state, dice, events)
-            if more is None:
-                return state
-            state = more
-            if not state.groups:
-                return state
+        return settle_groups(self, state, dice, events)
 
     def done(self, state: Any) -> bool:
         return state.moving is None and not state.groups
@@ -214,16 +199,6 @@ class TurnPlan:
                 f"turn={[p.phase.name for p in self.turn]})")
 
 
-def drive(state: S, plan: TurnPlan, dice: DiceSource, events: list[Event]) -> S:
-    """Play every step that needs no decision, until one does or the game is over."""
-    while True:
-        phase = state.phase  # type: ignore[attr-defined]
-        if phase is OVER:
-            return state
-        rules = plan.by_phase[phase]
-        state = rules.settle(state, dice, events)
-        if state.phase is not phase:  # type: ignore[attr-defined]
-            continue  # settling ended the phase (the game, say)
-        if not rules.done(state):
-            return state
-        state = plan.following[phase].begin(state, dice, events)
+# The driver's loops, in a module that leviathans.native compiles (this one holds classes that
+# plain-Python phases subclass, which a compiled module may not).
+from .driver import drive, settle_groups  # noqa: E402

@@ -11,8 +11,9 @@ functions are compiled, or loaded from the cache, at import).
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 from pathlib import Path
+
+from .. import native
 
 __all__ = ["SOURCES", "digest", "keep_in_step"]
 
@@ -32,11 +33,12 @@ SOURCES = (
 def digest(sources: tuple[str, ...] = SOURCES) -> str:
     h = hashlib.sha256()
     for name in sources:
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.origin is None:
+        # the source, also of a module running compiled (leviathans.native)
+        path = native.source_path(name)
+        if not path.exists():
             continue
         h.update(name.encode())
-        h.update(Path(spec.origin).read_bytes())
+        h.update(path.read_bytes())
     return h.hexdigest()
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
+from mypy_extensions import mypyc_attr
+
 from ...board import Board
 from ...dice import DiceSource
 from ...errors import HexError
@@ -191,6 +193,7 @@ def apply_deploy(state: GameState, action: Deploy, events: list[Event]) -> GameS
     return state.evolve(ships=tuple(ships))
 
 
+@mypyc_attr(native_class=False)  # a phase: see turns.BasePhase
 class DeploymentPhase(BasePhase):
     """Before the first turn: the sides place their ships, one at a time."""
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from ...dice import DiceExpr, DiceSource, Die
 from ...protocol import Event
 from ...turns import BasePhase
@@ -38,8 +40,8 @@ from .state import GameState, Phase
 from .turn import firing_order
 
 if TYPE_CHECKING:
+    from .initiative import Initiative
     from .setup import GameSetup
-    from .turn import Initiative
 
 __all__ = [
     "AttackOption",
@@ -438,6 +440,7 @@ def cease_fire(state: GameState) -> GameState:
     return state.evolve(firing=state.firing[1:], attacks=None)
 
 
+@mypyc_attr(native_class=False)  # a phase: see turns.BasePhase
 class GunneryPhase(BasePhase):
     """Each side in turn declares and rolls its attacks (R4-R6), in the order of the option
     ``fire_order``; all fire is simultaneous, damage takes effect at the turn's end."""
@@ -483,9 +486,9 @@ class GunneryPhase(BasePhase):
         if isinstance(action, japan.FleetBracket):
             return japan.why_fleet_bracket_illegal(state, action)
         if isinstance(action, Bracket):
-            from . import bracket
+            from .bracket import why_illegal as why_bracket_illegal  # see movement.finish_move
 
-            return bracket.why_illegal(state, action)
+            return why_bracket_illegal(state, action)
         return why_illegal(state, action)
 
     def apply(self, state: GameState, action: Fire | Bracket | Cease, dice: DiceSource,

@@ -20,6 +20,8 @@ from collections.abc import Iterator, Sequence
 from itertools import chain
 from typing import Any, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from ...dice import DiceSource
 from ...hexgrid import Facing, Hex, footprint
 from ...listing import Listed
@@ -428,10 +430,12 @@ def finish_move(state: GameState, prog: MoveProgress, events: list[Event]) -> Ga
     ships = state.ships
     if s.status != REMOVED and not state.setup.board.edge().isdisjoint(
             footprint(s.bow, s.facing, spec.length)):
-        from .nations import italy
+        # functions imported by name, not the submodule: compiled (leviathans.native), a
+        # submodule imported in a phase's method (``from . import bracket``) came back as None
+        from .nations.italy import flee, flees
 
-        if italy.flees(state, index):  # N5: an Italian ship flees and may return
-            return italy.flee(state, index, events).evolve(
+        if flees(state, index):  # N5: an Italian ship flees and may return
+            return flee(state, index, events).evolve(
                 moving=None, finished=state.finished | 1 << index)
         ships = (*ships[:index], s._replace(status=REMOVED), *ships[index + 1:])
         events.append(ShipLost(spec.name, spec.side, "ended its move on a half-hex"))
@@ -500,6 +504,7 @@ class MoveTakeover(MoveExtra, Protocol):
         ...
 
 
+@mypyc_attr(native_class=False)  # a phase: see turns.BasePhase
 class MovementPhase(GroupMovement):
     """Ships move group by group (by Type from the highest, the initiative loser first); the
     initiative rule gives the groups, and more when they run out (fog of war's reveals).

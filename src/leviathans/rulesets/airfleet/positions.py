@@ -19,6 +19,8 @@ from array import array
 from dataclasses import dataclass
 from functools import cache
 
+from mypy_extensions import mypyc_attr
+
 from ...board import Board
 from ...hexgrid import Facing, Hex, footprint
 from .geometry import turned_bow
@@ -86,6 +88,9 @@ def position_table(board: Board, length: int, pivot: int) -> PositionTable:
     )
 
 
+# A plain Python class even compiled (leviathans.native): the greedy bot keeps what it derives
+# from a search in a WeakKeyDictionary, and a compiled class takes no weak reference.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, eq=False)
 class EndSearch:
     """Every position a move can end on (other ships ignored), in the order first reached.

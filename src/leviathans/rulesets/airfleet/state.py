@@ -14,13 +14,13 @@ during movement.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...dice import DiceSource
 from ...errors import IllegalActionError
 from ...hexgrid import Hex, footprint
 from ...listing import Listed, listing
-from ...protocol import Concede, Draw, Event, Outcome, field_copier
+from ...protocol import Concede, Draw, Event, Outcome
 from ...turns import OVER, drive
 from ...turns import Phase as PhaseId
 from ...view_parts import PartCache
@@ -44,22 +44,22 @@ __all__ = ["GameState", "MoveProgress", "Phase"]
 class Phase:
     """The air-fleet game's phases (each made, and played, by the module of its rules)."""
 
-    DEPLOYMENT = PhaseId("DEPLOYMENT")
+    DEPLOYMENT: Final[PhaseId] = PhaseId("DEPLOYMENT")
     #: the start of a turn, before initiative (no decision)
-    TURN_START = PhaseId("TURN_START")
+    TURN_START: Final[PhaseId] = PhaseId("TURN_START")
     #: the quick-start initiative roll (no decision)
-    INITIATIVE_ROLL = PhaseId("INITIATIVE_ROLL")
+    INITIATIVE_ROLL: Final[PhaseId] = PhaseId("INITIATIVE_ROLL")
     #: fog-of-war initiative: both sides place their cards and dice in secret (F1)
-    INITIATIVE = PhaseId("INITIATIVE")
-    MOVEMENT = PhaseId("MOVEMENT")
-    GUNNERY = PhaseId("GUNNERY")
+    INITIATIVE: Final[PhaseId] = PhaseId("INITIATIVE")
+    MOVEMENT: Final[PhaseId] = PhaseId("MOVEMENT")
+    GUNNERY: Final[PhaseId] = PhaseId("GUNNERY")
     #: Commander rules: gunnery's damage takes effect at the end of gunnery (A1, no decision)
-    GUNNERY_DAMAGE = PhaseId("GUNNERY_DAMAGE")
+    GUNNERY_DAMAGE: Final[PhaseId] = PhaseId("GUNNERY_DAMAGE")
     #: Commander rules: crews repair slots destroyed in earlier turns (A9)
-    REPAIR = PhaseId("REPAIR")
+    REPAIR: Final[PhaseId] = PhaseId("REPAIR")
     #: the end of a turn: damage takes effect, destruction, the end of the game (no decision)
-    TURN_END = PhaseId("TURN_END")
-    OVER = OVER
+    TURN_END: Final[PhaseId] = PhaseId("TURN_END")
+    OVER: Final[PhaseId] = OVER
 
 
 class MoveProgress:
@@ -91,9 +91,6 @@ class MoveProgress:
         self.slipped = slipped
         #: A8: hexsides turned in place by a ship entering no hex (``manoeuvres.SPUN_*``)
         self.spun = spun
-
-
-_new_state = object.__new__
 
 
 #: ``GameState.cache`` key of the state's legal actions once listed to the end (issue 18.1:
@@ -156,7 +153,10 @@ class GameState:
 
     def __init__(self, setup: GameSetup, turn: int, phase: PhaseId,
                  ships: tuple[ShipState, ...],
-                 initiative: str | None = None) -> None:
+                 initiative: str | None = None, copy_of: GameState | None = None) -> None:
+        if copy_of is not None:  # evolve's copy (a compiled class is made only by __init__)
+            _copy_fields(copy_of, self)
+            return
         self.setup = setup
         self.turn = turn
         self.phase = phase
@@ -181,8 +181,7 @@ class GameState:
 
     def evolve(self, **changes: Any) -> GameState:
         """A copy with some fields changed (states are values: never mutate one in place)."""
-        new = _new_state(GameState)
-        _copy_fields(self, new)
+        new = GameState(self.setup, self.turn, self.phase, self.ships, None, self)
         afloat = self.cache.get(_AFLOAT)
         # the ships afloat stay known while the ships stay the same (issue 18.1: a turn's end
         # makes some ten states on one ships tuple); every other derived datum is made afresh
@@ -196,8 +195,7 @@ class GameState:
         """``evolve(ships=ships, moving=moving, finished=finished)`` written out (issue 18.1:
         every step of a move makes one; no keyword dict, no setattr per field). The ships
         afloat are carried over when ``ships`` is the same tuple."""
-        new = _new_state(GameState)
-        _copy_fields(self, new)
+        new = GameState(self.setup, self.turn, self.phase, self.ships, None, self)
         afloat = self.cache.get(_AFLOAT)
         new.cache = {} if afloat is None or ships is not self.ships else {_AFLOAT: afloat}
         new.ships = ships
@@ -401,7 +399,31 @@ class GameState:
 
 _SHIP_PARTS: PartCache[dict[str, Any]] = PartCache()
 
-_copy_fields = field_copier(tuple(n for n in GameState.__slots__ if n != "cache"))
+
+def _copy_fields(old: GameState, new: GameState) -> None:
+    """Copy every field but the cache (written out: the cheapest copy, compiled or not;
+    tests/test_turns.py's ``test_evolve_copies_every_field`` keeps it in step with
+    ``__slots__``)."""
+    new.attacks = old.attacks
+    new.destroyed_before = old.destroyed_before
+    new.draw_offer = old.draw_offer
+    new.events = old.events
+    new.finished = old.finished
+    new.firing = old.firing
+    new.fog = old.fog
+    new.groups = old.groups
+    new.hugs = old.hugs
+    new.initiative = old.initiative
+    new.moving = old.moving
+    new.nations = old.nations
+    new.outcome = old.outcome
+    new.phase = old.phase
+    new.ram = old.ram
+    new.repairs = old.repairs
+    new.setup = old.setup
+    new.ships = old.ships
+    new.torpedoes = old.torpedoes
+    new.turn = old.turn
 
 # The phase modules need GameState; import them after it is defined.
 from . import fog, screening, torpedoes, turn  # noqa: E402

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from mypy_extensions import mypyc_attr
+
 from ...dice import DiceSource, ScriptedDice, die
 from ...protocol import DRAW_AGREED, Draw, Event, Outcome
 from ...turns import BasePhase, drive
@@ -23,6 +25,7 @@ from .events import (
     TurnStarted,
     made_once,
 )
+from .initiative import Initiative
 from .nations import america
 from .setup import GameSetup
 from .ships import AFLOAT, KEEL_BROKEN, REMOVED, ShipSpec, ShipState
@@ -94,6 +97,7 @@ def firing_order(state: GameState, winner: str) -> tuple[str, ...]:
     return (loser, winner)
 
 
+@mypyc_attr(native_class=False)  # a phase: see turns.BasePhase
 class TurnStart(BasePhase):
     """A turn begins: what ships did last turn (moved, fired) is wiped."""
 
@@ -148,22 +152,7 @@ def enter_following(phase: PhaseId, state: GameState, dice: DiceSource, events: 
         enter(state, dice, events)
 
 
-class Initiative(BasePhase):
-    """An initiative rule: its phase decides who won the initiative and the movement order
-    (``state.initiative``, ``state.groups``); movement asks it for more groups when those run
-    out (:meth:`more_groups`) and gunnery for the side that counts as the winner
-    (:meth:`gunnery_winner`)."""
-
-    def more_groups(self, state: GameState, dice: DiceSource, events: list[Event]
-                    ) -> GameState | None:
-        """The state with the next movement groups, or ``None`` if no more come this turn."""
-        return None
-
-    def gunnery_winner(self, state: GameState) -> str:
-        assert state.initiative is not None
-        return state.initiative
-
-
+@mypyc_attr(native_class=False)  # a phase: see turns.BasePhase
 class RolledInitiative(Initiative):
     """The quick-start initiative: two red dice a side (no decision)."""
 
@@ -198,6 +187,7 @@ class RolledInitiative(Initiative):
         return True
 
 
+@mypyc_attr(native_class=False)  # a phase: see turns.BasePhase
 class TurnEnd(BasePhase):
     """Damage takes effect, destroyed ships leave the board, and the game may end; else the
     turn number moves on."""
@@ -213,6 +203,7 @@ class TurnEnd(BasePhase):
         return after
 
 
+@mypyc_attr(native_class=False)  # a phase: see turns.BasePhase
 class GunneryDamage(BasePhase):
     """Commander rules (A1 step 7): the damage marked in gunnery takes effect at the end of
     gunnery, before reinforce and repair (a crew destroyed this turn cannot repair, A9)."""
@@ -348,9 +339,10 @@ def _defeat(state: GameState, side: str) -> str | None:
     if state.nations is None:
         return _plain_defeat(state, side)
     ships = [i for i in state.afloat() if state.setup.ships[i].side == side]
-    from .nations import italy  # A11: fled Italian ships that may return count (N5)
+    # A11: fled Italian ships that may return count (N5)
+    from .nations.italy import may_return  # a name, not a submodule: see movement.finish_move
 
-    ships += italy.may_return(state, side)
+    ships += may_return(state, side)
     if not ships:
         return f"every {side} ship is destroyed"
     # guns; from the commander level torpedoes and ram slots too (A11)
