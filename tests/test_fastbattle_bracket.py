@@ -227,18 +227,54 @@ def _choices_equal_the_bots(setup: Any, seeds: Iterable[int]) -> tuple[int, int,
     return decisions, chosen, groups, wide
 
 
-def test_large_bracket_values_equal_the_engine() -> None:
-    """Groups of up to nine guns, any band, against any location in any state of damage, in
-    and out of trim: the loop's value is the engine's to the bit, where the outcome counts
-    pass 2**53 too (the engine divides whole numbers exactly: :func:`kernel._ratio`)."""
+def _random_group_value(state: Any, t: Any, w: Any, pick: random.Random, guns: list[int],
+                        crews: int) -> int:
+    """A bracket of ``guns`` of the first ship, each at a random band, at a random location
+    of the second, both damaged at random (the shooter's slots lost: ``crews`` random masks
+    and-ed, the more the fewer), the target moved or not: the loop's value of it is the
+    engine's to the bit. Returns the outcomes of its dice."""
     from leviathans.rulesets.airfleet.actions import Bracket as BracketAction
     from leviathans.rulesets.airfleet.bracket import BracketOption
     from leviathans.rulesets.airfleet.ships import ShipState
 
+    spec, tspec = state.setup.ships
+    bands = [pick.choice([b for b, band in enumerate((spec.slots[g].short,
+                                                      spec.slots[g].long)) if band])
+             for g in guns]
+    tl = pick.randrange(len(tspec.locations))
+    mine = ~spec.gun_mask
+    for _ in range(crews):
+        mine &= pick.getrandbits(36)
+    theirs = pick.getrandbits(36) & pick.getrandbits(36) & pick.getrandbits(36)
+    circled = pick.getrandbits(36) & ~theirs & pick.getrandbits(36) & pick.getrandbits(36)
+    moved = pick.random() < 0.5
+    ships = (ShipState(None, 0, destroyed=mine),  # type: ignore[arg-type]
+             ShipState(None, 0, destroyed=theirs, circled=circled,  # type: ignore[arg-type]
+                       moved=moved))
+    now = state.evolve(ships=ships)
+    dice = tuple((spec.slots[g].short, spec.slots[g].long)[b].dice
+                 for g, b in zip(guns, bands, strict=True))
+    option = BracketOption(0, tuple(guns), 1, tl, (0,) * len(guns), dice,
+                           BracketAction(spec.name, (), tspec.name, ""))
+    for p, (g, b) in enumerate(zip(guns, bands, strict=True)):
+        w.opts[p] = 0, g, 1, tl, b
+        w.bk_opt[0, p] = p
+        w.bk_comb[0, p] = p
+    got = kernel._group_value(t, w, 0, len(guns), 0, 0, 1, tl, int(moved), mine,
+                              theirs | circled, theirs)
+    assert got == bracket_value(now, option, KEEL_VALUE)
+    outcomes: int = breach.total_reach(*bracket_parts(now, option))[1]
+    return outcomes
+
+
+def test_large_bracket_values_equal_the_engine() -> None:
+    """Groups of up to nine guns, any band, against any location in any state of damage, in
+    and out of trim: the loop's value is the engine's to the bit, where the outcome counts
+    pass 2**53 too (the engine divides whole numbers exactly: :func:`kernel._ratio`)."""
     setup = load_setup(_matchup((["SML Dachs"], ["HML Raven"])))
     assert refusal(setup, GREEDY) is None
     t, w = tables_for(setup)
-    spec, tspec = setup.ships
+    spec = setup.ships[0]
     state = get_ruleset("airfleet").new_game(setup, SeededDice(0))
     family = [g for g in range(len(spec.slots)) if spec.bracket_mask >> g & 1
               and spec.slots[g].name == "10.5cm"]
@@ -247,30 +283,7 @@ def test_large_bracket_values_equal_the_engine() -> None:
     beyond = 0
     for _ in range(400):
         guns = sorted(pick.sample(family, pick.randint(2, 9)))
-        bands = [pick.choice([b for b, band in enumerate((spec.slots[g].short,
-                                                          spec.slots[g].long)) if band])
-                 for g in guns]
-        tl = pick.randrange(len(tspec.locations))
-        mine = pick.getrandbits(36) & pick.getrandbits(36) & ~spec.gun_mask
-        theirs = pick.getrandbits(36) & pick.getrandbits(36) & pick.getrandbits(36)
-        circled = pick.getrandbits(36) & ~theirs & pick.getrandbits(36) & pick.getrandbits(36)
-        moved = pick.random() < 0.5
-        ships = (ShipState(None, 0, destroyed=mine),  # type: ignore[arg-type]
-                 ShipState(None, 0, destroyed=theirs, circled=circled,  # type: ignore[arg-type]
-                           moved=moved))
-        now = state.evolve(ships=ships)
-        dice = tuple((spec.slots[g].short, spec.slots[g].long)[b].dice  # type: ignore[union-attr]
-                     for g, b in zip(guns, bands, strict=True))
-        option = BracketOption(0, tuple(guns), 1, tl, (0,) * len(guns), dice,
-                               BracketAction(spec.name, (), tspec.name, ""))
-        for p, (g, b) in enumerate(zip(guns, bands, strict=True)):
-            w.opts[p] = 0, g, 1, tl, b
-            w.bk_opt[0, p] = p
-            w.bk_comb[0, p] = p
-        got = kernel._group_value(t, w, 0, len(guns), 0, 0, 1, tl, int(moved), mine,
-                                  theirs | circled, theirs)
-        assert got == bracket_value(now, option, KEEL_VALUE)
-        outcomes = breach.total_reach(*bracket_parts(now, option))[1]
+        outcomes = _random_group_value(state, t, w, pick, guns, crews=2)
         beyond += 6 * outcomes * TWO_RED.outcomes() >= 2**53
     assert beyond > 20
 
@@ -385,14 +398,10 @@ def test_the_widest_bracket_values_equal_the_engine(name: str, gun: str, size: i
     """Groups of up to all the family's guns, any band, against any location in any state of
     damage, moved or not: the loop's value is the engine's to the bit, many of them past the
     64-bit numbers (the value's denominator 6 live outcomes 144 beyond 2**63)."""
-    from leviathans.rulesets.airfleet.actions import Bracket as BracketAction
-    from leviathans.rulesets.airfleet.bracket import BracketOption
-    from leviathans.rulesets.airfleet.ships import ShipState
-
     setup = load_setup(_matchup(([name], ["HML Raven"])))
     assert refusal(setup, GREEDY) is None
     t, w = tables_for(setup)
-    spec, tspec = setup.ships
+    spec = setup.ships[0]
     state = get_ruleset("airfleet").new_game(setup, SeededDice(0))
     family = [g for g in range(len(spec.slots)) if spec.bracket_mask >> g & 1
               and spec.slots[g].name == gun]
@@ -401,32 +410,8 @@ def test_the_widest_bracket_values_equal_the_engine(name: str, gun: str, size: i
     beyond = widest = 0
     for k in range(80):
         guns = sorted(pick.sample(family, size - k % 3 if k % 4 else pick.randint(2, size)))
-        bands = [pick.choice([b for b, band in enumerate((spec.slots[g].short,
-                                                          spec.slots[g].long)) if band])
-                 for g in guns]
-        tl = pick.randrange(len(tspec.locations))
         # its crews mostly intact (each location's crew die is one more die of the bracket)
-        mine = pick.getrandbits(36) & pick.getrandbits(36) & pick.getrandbits(36) \
-            & ~spec.gun_mask
-        theirs = pick.getrandbits(36) & pick.getrandbits(36) & pick.getrandbits(36)
-        circled = pick.getrandbits(36) & ~theirs & pick.getrandbits(36) & pick.getrandbits(36)
-        moved = pick.random() < 0.5
-        ships = (ShipState(None, 0, destroyed=mine),  # type: ignore[arg-type]
-                 ShipState(None, 0, destroyed=theirs, circled=circled,  # type: ignore[arg-type]
-                           moved=moved))
-        now = state.evolve(ships=ships)
-        dice = tuple((spec.slots[g].short, spec.slots[g].long)[b].dice  # type: ignore[union-attr]
-                     for g, b in zip(guns, bands, strict=True))
-        option = BracketOption(0, tuple(guns), 1, tl, (0,) * len(guns), dice,
-                               BracketAction(spec.name, (), tspec.name, ""))
-        for p, (g, b) in enumerate(zip(guns, bands, strict=True)):
-            w.opts[p] = 0, g, 1, tl, b
-            w.bk_opt[0, p] = p
-            w.bk_comb[0, p] = p
-        got = kernel._group_value(t, w, 0, len(guns), 0, 0, 1, tl, int(moved), mine,
-                                  theirs | circled, theirs)
-        assert got == bracket_value(now, option, KEEL_VALUE)
-        outcomes = breach.total_reach(*bracket_parts(now, option))[1]
+        outcomes = _random_group_value(state, t, w, pick, guns, crews=3)
         beyond += 36 * outcomes * TWO_RED.outcomes() >= 2**63
         widest = max(widest, 6 * 6 * outcomes * TWO_RED.outcomes())
     assert beyond >= 10 and widest >= 2**65  # past 64 bits
