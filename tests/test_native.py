@@ -139,3 +139,13 @@ def test_slots_lists_a_class_fields_compiled_or_not() -> None:
 
     assert native.slots(Plain) == ("a", "b")
     assert native.slots(One) == ("a",)
+
+
+@pytest.mark.skipif(PURE, reason="needs the build")
+def test_a_malformed_manifest_is_refused_not_a_crash() -> None:
+    manifest = _manifest()
+    assert native.check({**manifest, "libraries": None}) == "the build's manifest names no files"
+    assert native.check({**manifest, "libraries": {"x": 1}}) == (
+        "the build's manifest names no files")
+    assert native.check({**manifest, "sources": {"leviathans/x.py": [1, 2]}}) == (
+        "the build lists no sources")

@@ -43,16 +43,14 @@ MODULES: tuple[str, ...] = (
 
 #: the environment variable that turns the compiled modules off
 PURE_VARIABLE = "LEVIATHANS_PURE"
+#: the environment variable naming another place for the build (tests use it)
+HOME_VARIABLE = "LEVIATHANS_NATIVE_HOME"
 #: the manifest's format (a build of another format is not used)
 FORMAT = 1
 
 _PACKAGE = Path(__file__).resolve().parent
 _status = "pure: not looked for yet"
 _compiled: tuple[str, ...] = ()
-
-
-#: the environment variable naming another place for the build (tests use it)
-HOME_VARIABLE = "LEVIATHANS_NATIVE_HOME"
 
 
 def home() -> Path:
@@ -108,8 +106,13 @@ def check(manifest: dict[str, object]) -> str | None:
     modules = manifest.get("modules")
     if not isinstance(modules, dict) or tuple(modules) != MODULES:
         return "the build has another list of modules"
+    libraries = manifest.get("libraries")
+    if not isinstance(libraries, dict) or not all(
+            isinstance(v, str) for v in (*modules.values(), *libraries.values())):
+        return "the build's manifest names no files"
     sources = manifest.get("sources")
-    if not isinstance(sources, dict):
+    if not isinstance(sources, dict) or not all(
+            isinstance(v, list) and len(v) == 3 for v in sources.values()):
         return "the build lists no sources"
     return _stale(sources)
 
