@@ -21,14 +21,11 @@ S = TypeVar("S")
 
 def drive(state: S, plan: TurnPlan, dice: DiceSource, events: list[Event]) -> S:
     """Play every step that needs no decision, until one does or the game is over."""
-    by_phase = plan.by_phase
     while True:
         phase = state.phase  # type: ignore[attr-defined]
-        rules = by_phase.get(phase)
-        if rules is None:  # no phase of the plan: the game is over (turns.OVER)
-            if phase.name == "OVER":  # one Phase object per name: phase is turns.OVER
-                return state
-            raise KeyError(phase)
+        if phase is OVER:
+            return state
+        rules = plan.by_phase[phase]
         state = rules.settle(state, dice, events)
         if state.phase is not phase:  # type: ignore[attr-defined]
             continue  # settling ended the phase (the game, say)
@@ -57,3 +54,8 @@ def settle_groups(phase: Any, state: Any, dice: DiceSource, events: list[Event])
         state = more
         if not state.groups:
             return state
+
+
+# Last, after this module's functions: ``turns`` imports them at its own end, whichever of
+# the two modules is imported first.
+from .turns import OVER  # noqa: E402
