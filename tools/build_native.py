@@ -48,16 +48,9 @@ def _imports(module: str) -> set[str]:
                 stem = node.module or ""
             found.add(stem)
             found.update(f"{stem}.{a.name}" for a in node.names)
-    out = set()
-    for name in found:
-        if not name.startswith("leviathans"):
-            continue
-        try:
-            if native.source_path(name).exists():
-                out.add(name)
-        except AssertionError:
-            continue
-    return out
+    return {name for name in found
+            if (name == "leviathans" or name.startswith("leviathans."))
+            and native.source_path(name).exists()}
 
 
 def closure(modules: tuple[str, ...]) -> list[str]:
@@ -112,13 +105,12 @@ def build() -> None:
               script_args=["--quiet", "build_ext", "--build-lib", str(lib),
                            "--build-temp", str(Path(tmp, "obj")), "--parallel", "2"])
         shutil.copytree(lib, staging)
-    suffix = ".cpython"  # the extension files' names: <module>.<tag>.so
-    built = {str(p.relative_to(staging)): p for p in staging.rglob("*.so")}
+    built = [str(p.relative_to(staging)) for p in staging.rglob("*.so")]
 
     def file_of(module: str) -> str:
-        stem = module.replace(".", "/")
+        stem = module.replace(".", "/") + "."  # <module>.<tag>.so
         for rel in built:
-            if rel.startswith(stem + suffix) or rel.startswith(stem + "."):
+            if rel.startswith(stem):
                 return rel
         raise SystemExit(f"build_native: the build made no extension for {module}")
 
