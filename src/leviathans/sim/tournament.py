@@ -85,22 +85,21 @@ class Tournament:
     title: str
     entrants: list[str]
     pairings: list[Pairing]
-    #: each pairing's place by its (a, b), built when first asked: the matrix asks for every
-    #: cell, and a search through the pairings for each made the whole catalog's (146
-    #: entrants, 10,585 pairings) take minutes
-    _where: dict[tuple[str, str], int] = field(default_factory=dict, init=False,
-                                               repr=False, compare=False)
+    #: each pairing by its (a, b): the matrix asks for every cell, and a search through the
+    #: pairings for each made the whole catalog's (146 entrants, 10,585 pairings) take minutes
+    _by_names: dict[tuple[str, str], Pairing] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._by_names = {}
+        for p in self.pairings:
+            self._by_names.setdefault((p.a, p.b), p)
 
     def pairing(self, a: str, b: str) -> tuple[Pairing, bool] | None:
         """The pairing of ``a`` and ``b``, and whether ``a`` is its first entrant."""
-        if len(self._where) != len(self.pairings):
-            self._where = {}
-            for k, p in enumerate(self.pairings):
-                self._where.setdefault((p.a, p.b), k)
         for key, first in (((a, b), True), ((b, a), False)):
-            at = self._where.get(key)
-            if at is not None:
-                return self.pairings[at], first
+            found = self._by_names.get(key)
+            if found is not None:
+                return found, first
         return None
 
     def cell(self, row: str, col: str) -> Rate | None:
