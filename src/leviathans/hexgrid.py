@@ -58,8 +58,9 @@ class Facing(IntEnum):
 _STEPS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 
 _LABEL = re.compile(r"(\d{2})(\d{2})")
-#: :meth:`Hex.label` of each hex labelled so far, by its value
-_LABELS: dict[tuple[int, int], str] = {}
+#: :meth:`Hex.label` of each hex labelled so far, by its value (read by the compiled
+#: ``positions.hex_label`` too)
+LABELS: dict[tuple[int, int], str] = {}
 
 
 class Hex(NamedTuple):
@@ -94,12 +95,12 @@ class Hex(NamedTuple):
     def label(self) -> str:
         # every move's end and deployment writes labels: each is made once (a look-up by the
         # hex's value is several times cheaper); only labels that exist are kept
-        text = _LABELS.get(self)
+        text = LABELS.get(self)
         if text is None:
             column, row = self.offset()
             if not (1 <= column <= 99 and 1 <= row <= 99):
                 raise HexError(f"hex {tuple(self)} has no CCRR label (column {column}, row {row})")
-            text = _LABELS[self] = f"{column:02d}{row:02d}"  # at most 99 x 99 of them
+            text = LABELS[self] = f"{column:02d}{row:02d}"  # at most 99 x 99 of them
         return text
 
     def neighbour(self, facing: int, steps: int = 1) -> Hex:

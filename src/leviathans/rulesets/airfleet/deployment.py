@@ -20,7 +20,8 @@ from ...protocol import Event
 from ...turns import BasePhase
 from .actions import AirAction, Deploy
 from .events import Deployed
-from .ships import ShipState
+from .positions import FACING_NAMES, hex_label
+from .ships import ship_state
 from .state import GameState, Phase
 
 __all__ = ["DeploymentPhase", "apply_deploy", "first_deployment", "legal_deployments",
@@ -187,9 +188,9 @@ def apply_deploy(state: GameState, action: Deploy, events: list[Event]) -> GameS
     ships = list(state.ships)
     s = ships[i]
     # (made whole, not by _replace: some four times cheaper, as at the turn's end)
-    ships[i] = ShipState(action.bow, action.facing, s.status, s.destroyed, s.circled, s.fired,
-                         s.moved, s.evading, s.si_lost)
-    events.append(Deployed(action.ship, action.bow.label(), action.facing.name))
+    ships[i] = ship_state(action.bow, action.facing, s.status, s.destroyed, s.circled,
+                          s.fired, s.moved, s.evading, s.si_lost)
+    events.append(Deployed(action.ship, hex_label(action.bow), FACING_NAMES[action.facing]))
     return state.evolve(ships=tuple(ships))
 
 

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from mypy_extensions import mypyc_attr
 
 from ...dice import DiceSource
+from ...driver import settle_groups
 from ...hexgrid import Facing, Hex, footprint
 from ...listing import Listed
 from ...protocol import Event
@@ -30,9 +31,9 @@ from ...turns import GroupMovement
 from . import manoeuvres, ramming
 from .actions import SLIPS, STEPS, AirAction, Ram, RamStrike, Step, StepKind
 from .events import MoveEnded, ShipLost
-from .positions import EndSearch, PositionTable, search_ends
+from .positions import FACING_NAMES, EndSearch, PositionTable, hex_label, search_ends
 from .setup import GameSetup
-from .ships import AFLOAT, REMOVED, ShipSpec, ShipState
+from .ships import AFLOAT, REMOVED, ShipSpec, ship_state
 from .state import _AFLOAT, _LISTED, GameState, MoveProgress, Phase
 
 __all__ = [
@@ -363,8 +364,8 @@ def apply_step(state: GameState, action: Step, events: list[Event]) -> GameState
                                         False, 0)
     assert nxt >= 0
     ships = list(state.ships)
-    ships[index] = ShipState(table.bows[nxt], table.facings[nxt], s.status, s.destroyed,
-                             s.circled, s.fired, s.moved or entered, s.evading, s.si_lost)
+    ships[index] = ship_state(table.bows[nxt], table.facings[nxt], s.status, s.destroyed,
+                              s.circled, s.fired, s.moved or entered, s.evading, s.si_lost)
     new_prog = MoveProgress(index, prog.mp - 1, since, turned, prog.used + 1, prog.occupied,
                             prog.start, prog.memo, nxt, slipped, spun)
     afloat = state.cache.get(_AFLOAT)
@@ -404,8 +405,8 @@ def quick_step(state: GameState, action: Step) -> GameState | None:
         return None
     ships = state.ships
     s = ships[index]
-    ship = ShipState(table.bows[nxt], table.facings[nxt], s.status, s.destroyed, s.circled,
-                     s.fired, s.moved or entered, s.evading, s.si_lost)
+    ship = ship_state(table.bows[nxt], table.facings[nxt], s.status, s.destroyed, s.circled,
+                      s.fired, s.moved or entered, s.evading, s.si_lost)
     new_prog = MoveProgress(index, prog.mp - 1, since, not entered, prog.used + 1,
                             prog.occupied, prog.start, prog.memo, nxt)
     afloat = state.cache.get(_AFLOAT)
@@ -425,18 +426,20 @@ def finish_move(state: GameState, prog: MoveProgress, events: list[Event]) -> Ga
     spec = state.setup.ships[index]
     s = state.ships[index]
     assert s.bow is not None
-    events.append(MoveEnded(spec.name, prog.start[0].label(), s.bow.label(), s.facing.name,
-                            prog.used, prog.used + prog.mp))
+    events.append(MoveEnded(spec.name, hex_label(prog.start[0]), hex_label(s.bow),
+                            FACING_NAMES[s.facing], prog.used, prog.used + prog.mp))
     ships = state.ships
     if s.status != REMOVED and not state.setup.board.edge().isdisjoint(
             footprint(s.bow, s.facing, spec.length)):
-        # functions imported by name, not the submodule: compiled (leviathans.native), a
-        # submodule imported in a phase's method (``from . import bracket``) came back as None
-        from .nations.italy import flee, flees
+        if state.nations is not None:  # (an import in compiled code costs, even when done)
+            # functions imported by name, not the submodule: compiled (leviathans.native), a
+            # submodule imported in a phase's method (``from . import bracket``) came back
+            # as None
+            from .nations.italy import flee, flees
 
-        if flees(state, index):  # N5: an Italian ship flees and may return
-            return flee(state, index, events).evolve(
-                moving=None, finished=state.finished | 1 << index)
+            if flees(state, index):  # N5: an Italian ship flees and may return
+                return flee(state, index, events).evolve(
+                    moving=None, finished=state.finished | 1 << index)
         ships = (*ships[:index], s._replace(status=REMOVED), *ships[index + 1:])
         events.append(ShipLost(spec.name, spec.side, "ended its move on a half-hex"))
     return state.moved(ships, None, state.finished | 1 << index)
@@ -584,6 +587,15 @@ class MovementPhase(GroupMovement):
                 after = mines_after_move(state, after, index, dice, events)
             return after
         return self._extra(action).apply(state, action, dice, events)
+
+    # GroupMovement's two, restated here so that they are compiled: the driver calls them at
+    # every step that ends a move (issue 18.1)
+    def settle(self, state: GameState, dice: DiceSource, events: list[Event]) -> GameState:
+        after: GameState = settle_groups(self, state, dice, events)
+        return after
+
+    def done(self, state: GameState) -> bool:
+        return state.moving is None and not state.groups
 
     def waiting(self, state: GameState) -> list[int]:
         return list(candidates(state))

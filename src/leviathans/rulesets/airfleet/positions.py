@@ -18,14 +18,29 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
 from ...board import Board
-from ...hexgrid import Facing, Hex, footprint
+from ...hexgrid import LABELS, Facing, Hex, footprint
 from .geometry import turned_bow
 
-__all__ = ["EndSearch", "PositionTable", "position_table", "search_ends"]
+__all__ = ["FACING_NAMES", "EndSearch", "PositionTable", "hex_label", "position_table",
+           "search_ends"]
+
+
+#: each facing's name by its number (R2): ``Facing.name`` is an enum property, which compiled
+#: code reaches only through a Python call (issue 18.1: every move's end names one)
+FACING_NAMES: Final = tuple(f.name for f in Facing)
+
+
+def hex_label(h: Hex) -> str:
+    """``h.label()``, without a Python call when the label was made before (issue 18.1: every
+    move's end writes two)."""
+    text = LABELS.get(h)
+    return text if text is not None else h.label()
+
 
 @dataclass(frozen=True, eq=False)
 class PositionTable:

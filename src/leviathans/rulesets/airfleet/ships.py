@@ -25,7 +25,8 @@ from .slot_kinds import (
     plain_effect,
 )
 
-__all__ = ["AFLOAT", "KEEL_BROKEN", "REMOVED", "ShipSpec", "ShipState", "compile_ship"]
+__all__ = ["AFLOAT", "KEEL_BROKEN", "REMOVED", "ShipSpec", "ShipState", "compile_ship",
+           "ship_state"]
 
 # Ship status.
 AFLOAT = 0
@@ -431,3 +432,14 @@ class ShipState(NamedTuple):
     @property
     def all_destroyed(self) -> int:
         return self.destroyed | self.circled
+
+
+_new_tuple = tuple.__new__
+
+
+def ship_state(bow: Hex | None, facing: Facing, status: int, destroyed: int, circled: int,
+               fired: int, moved: bool, evading: bool, si_lost: int) -> ShipState:
+    """``ShipState(...)`` with every field given, made without the interpreted ``__new__`` a
+    named tuple has (issue 18.1: every step of a move makes one)."""
+    return _new_tuple(ShipState, (bow, facing, status, destroyed, circled, fired, moved,
+                                  evading, si_lost))

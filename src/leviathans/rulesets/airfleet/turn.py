@@ -28,7 +28,7 @@ from .events import (
 from .initiative import Initiative
 from .nations import america
 from .setup import GameSetup
-from .ships import AFLOAT, KEEL_BROKEN, REMOVED, ShipSpec, ShipState
+from .ships import AFLOAT, KEEL_BROKEN, REMOVED, ShipSpec, ShipState, ship_state
 from .state import GameState, Phase
 
 __all__ = ["GunneryDamage", "Initiative", "RolledInitiative", "TurnEnd", "TurnStart", "concede",
@@ -295,8 +295,8 @@ def _end_turn(state: GameState, events: list[Event], phase: PhaseId, turn: int) 
     for k, s in enumerate(ships):
         if s.circled or s.fired or s.moved or s.evading:  # N6: evasion lasts the turn
             # (made whole, not by _replace: some four times cheaper, at every turn's end)
-            ships[k] = ShipState(s.bow, s.facing, s.status, s.destroyed | s.circled, 0, 0,
-                                 False, False, s.si_lost)
+            ships[k] = ship_state(s.bow, s.facing, s.status, s.destroyed | s.circled, 0, 0,
+                                  False, False, s.si_lost)
     # the same ships are afloat: the damage made good moves and removes none
     afloat = state.afloat_tuple()
     setup = state.setup
