@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -54,7 +55,7 @@ def side_to_deploy(state: GameState) -> str | None:
 
 
 #: ``GameState.cache`` key of :func:`side_to_deploy`'s answer
-_SIDE = "deploy side"
+_SIDE: Final = "deploy side"
 
 
 def _occupied(state: GameState) -> set[Hex]:
@@ -133,7 +134,7 @@ def legal_deployments(state: GameState) -> Iterator[Deploy]:
 
 
 #: the tag of :func:`legal_deployments`'s keys in ``GameSetup.memo``
-_DEPLOY = "deploy"
+_DEPLOY: Final = "deploy"
 
 
 @cache

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from typing import Final
 
 from ...hexgrid import Facing, Hex, distance, footprint
 from . import primitives as P
@@ -31,7 +32,7 @@ def relative_sectors(origin: tuple[int, int], target: tuple[int, int], facing: i
 
 
 #: R4 (the integer rule is shared with the compiled battle loop)
-_relative = cache(P.relative_sectors)
+_relative: Final = cache(P.relative_sectors)
 
 
 def relative_code(origin: tuple[int, int], target: tuple[int, int], facing: int) -> int:
@@ -139,9 +140,9 @@ def turned_bow(length: int, pivot: int, bow: Hex, facing: int, new_facing: int) 
 #: the target is in that arc.
 AttackGeometry = tuple[tuple[int, tuple[int, ...]] | None, ...]
 
-_GEOMETRY: dict[tuple[int, int, int, int, int], AttackGeometry] = {}
+_GEOMETRY: Final[dict[tuple[int, int, int, int, int], AttackGeometry]] = {}
 #: bound on the cached placements (a few hundred bytes each)
-GEOMETRY_CACHE_SIZE = 200_000
+GEOMETRY_CACHE_SIZE: Final = 200_000
 
 
 def attack_geometry(spec: ShipSpec, target: ShipSpec, dq: int, dr: int, facing: int,

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -183,8 +183,8 @@ def beyond_reach(state: GameState, side: str) -> bool:
 #: afloat, its slots destroyed in earlier turns): the firing side's options are kept with these
 #: and computed again when any of them changes. A rule that makes an attack depend on more
 #: (a charge spent) adds what it reads here; the screening hugs (A7) are in the key too.
-ATTACK_READS = ("bow", "facing", "status", "destroyed", "moved")  # moved: N6 Stabilizers
-_ATTACK_READ = attrgetter(*ATTACK_READS)
+ATTACK_READS: Final = ("bow", "facing", "status", "destroyed", "moved")  # moved: N6 Stabilizers
+_ATTACK_READ: Final = attrgetter(*ATTACK_READS)
 
 
 def current_attacks(state: GameState) -> tuple[AttackOption, ...]:
@@ -215,7 +215,7 @@ def legal_attacks(state: GameState) -> Iterator[AirAction | japan.FleetBracket]:
 _OptionIndex = tuple[tuple[AttackOption, ...], dict[Fire, AttackOption]]
 #: per attack-options tuple (by identity, the tuple kept alive with its index): each action's
 #: first option; the same tuple serves every state of a side's fire, so it is indexed once
-_INDEXES: dict[int, _OptionIndex] = {}
+_INDEXES: Final[dict[int, _OptionIndex]] = {}
 
 
 def find_option(state: GameState, action: Fire) -> AttackOption | None:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ...hexgrid import Hex, footprint
 from ...protocol import Event
@@ -61,7 +61,7 @@ __all__ = [
 Node = tuple[int, int, bool, bool, int]
 
 #: steps that enter a hex (location dice "go", R6)
-ENTERING = frozenset({"F", "P", "S"})
+ENTERING: Final = frozenset({"F", "P", "S"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,9 +117,9 @@ def node(prog: MoveProgress) -> Node:
 
 #: :func:`successors` by (table, helm, node): the legal steps and every move's end check
 #: walk the same nodes again and again (issue 18.1)
-_SUCCESSORS: dict[tuple[PositionTable, Helm, Node], tuple[tuple[str, Node], ...]] = {}
+_SUCCESSORS: Final[dict[tuple[PositionTable, Helm, Node], tuple[tuple[str, Node], ...]]] = {}
 #: bound on the answers kept (all are dropped when it is reached)
-SUCCESSORS_CACHE_SIZE = 100_000
+SUCCESSORS_CACHE_SIZE: Final = 100_000
 
 
 def successors(table: PositionTable, helm: Helm, n: Node) -> tuple[tuple[str, Node], ...]:
@@ -217,9 +217,9 @@ def why_not(table: PositionTable, helm: Helm, prog: MoveProgress, step: str, shi
 
 # --- the search of every end -------------------------------------------------------------------
 
-_SEARCHES: dict[tuple[object, ...], EndSearch] = {}
+_SEARCHES: Final[dict[tuple[object, ...], EndSearch]] = {}
 #: bound on the searches kept; the oldest go first
-SEARCH_CACHE_SIZE = 5_000
+SEARCH_CACHE_SIZE: Final = 5_000
 
 
 def search(table: PositionTable, helm: Helm, start: Node, mp: int) -> EndSearch:

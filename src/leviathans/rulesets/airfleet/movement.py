@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import chain
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -69,7 +69,7 @@ def candidates(state: GameState) -> Iterator[int]:
 
 #: per setup, side and ship type: the indices of the setup's ships of that side and type
 #: (issue 18.1: a group's candidates are looked for among its own ships, not every ship)
-_MEMBERS: dict[tuple[GameSetup, str, int], tuple[int, ...]] = {}
+_MEMBERS: Final[dict[tuple[GameSetup, str, int], tuple[int, ...]]] = {}
 
 
 def _members(setup: GameSetup, side: str, ship_type: int) -> tuple[int, ...]:
@@ -162,7 +162,7 @@ def _step_ok(state: GameState, prog: MoveProgress, step: str) -> bool:
 
 
 #: the steps that move a ship (every one but "E", the move's end)
-_MOVING = tuple(step for step in (*STEPS, *SLIPS) if step != "E")
+_MOVING: Final = tuple(step for step in (*STEPS, *SLIPS) if step != "E")
 
 
 def _commander_steps(state: GameState, prog: MoveProgress) -> None:
@@ -207,7 +207,7 @@ def _check_step(state: GameState, prog: MoveProgress, step: str) -> bool:
 
 
 #: the Step actions listed, by (ship name, step): values, made once (issue 18.1)
-_STEP_ACTIONS: dict[tuple[str, str], Step] = {}
+_STEP_ACTIONS: Final[dict[tuple[str, str], Step]] = {}
 
 
 def _step_action(name: str, step: StepKind) -> Step:
@@ -270,7 +270,7 @@ def _plain_steps(spec: ShipSpec, table: PositionTable, prog: MoveProgress) -> li
 
 
 #: per ship name, its F, L, R and E steps (the very objects :func:`_step_action` lists)
-_PLAIN_ACTIONS: dict[str, tuple[Step, Step, Step, Step]] = {}
+_PLAIN_ACTIONS: Final[dict[str, tuple[Step, Step, Step, Step]]] = {}
 
 
 def _plain_actions(name: str) -> tuple[Step, Step, Step, Step]:

@@ -140,9 +140,9 @@ class EndSearch:
         return out
 
 
-_SEARCHES: dict[tuple[object, ...], EndSearch] = {}
+_SEARCHES: Final[dict[tuple[object, ...], EndSearch]] = {}
 #: bound on the searches kept (a few kilobytes each); the oldest go first
-SEARCH_CACHE_SIZE = 20_000
+SEARCH_CACHE_SIZE: Final = 20_000
 
 
 def search_ends(table: PositionTable, start: int, mp: int, since: int, turned: bool,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ...cards.schema import Card, Slot
 from ...dice import DiceExpr, Die
@@ -29,19 +29,19 @@ __all__ = ["AFLOAT", "KEEL_BROKEN", "REMOVED", "ShipSpec", "ShipState", "compile
            "ship_state"]
 
 # Ship status.
-AFLOAT = 0
+AFLOAT: Final = 0
 #: The keel broke this turn: the ship is destroyed, but, all fire being simultaneous, it stays
 #: on the board and fires until the end of the turn.
-KEEL_BROKEN = 1
+KEEL_BROKEN: Final = 1
 #: Gone from the board (destroyed, or lost on a half-hex).
-REMOVED = 2
+REMOVED: Final = 2
 
 # R3: per type, (hexes, pivot hex index).
-_SHAPES = {1: (2, 0), 2: (3, 1), 3: (3, 1), 4: (4, 1)}
+_SHAPES: Final = {1: (2, 0), 2: (3, 1), 3: (3, 1), 4: (4, 1)}
 
 # R4: the sectors of each arc, as a mask relative to the ship's facing (bit k = sector k
 # clockwise from ahead): bow 0, starboard 1-2, stern 3, port 4-5.
-_ARCS = {"bow": 0b000001, "starboard": 0b000110, "stern": 0b001000, "port": 0b110000}
+_ARCS: Final = {"bow": 0b000001, "starboard": 0b000110, "stern": 0b001000, "port": 0b110000}
 
 # A3: a turret fires into the arcs next to its own too, every sector drawn from its own weapon
 # hex. A bow or stern turret: both side arcs. A side turret: the half of the bow and stern
@@ -49,10 +49,10 @@ _ARCS = {"bow": 0b000001, "starboard": 0b000110, "stern": 0b001000, "port": 0b11
 # holds sectors in bits 0-5, sectors counted only on the port side of the centre line (or on
 # it) in bits 6-11, only on the starboard side (or on it) in bits 12-17
 # (``geometry.relative_code`` gives a hex's code in the same layout).
-PORT_HALF = 6
-STARBOARD_HALF = 12
-_BOW_AND_STERN = 0b001001
-_TURRET_ARCS = {"bow": 0b110111, "stern": 0b111110,
+PORT_HALF: Final = 6
+STARBOARD_HALF: Final = 12
+_BOW_AND_STERN: Final = 0b001001
+_TURRET_ARCS: Final = {"bow": 0b110111, "stern": 0b111110,
                 "port": _ARCS["port"] | _BOW_AND_STERN << PORT_HALF,
                 "starboard": _ARCS["starboard"] | _BOW_AND_STERN << STARBOARD_HALF}
 
@@ -164,6 +164,9 @@ class ShipSpec:
     #: N2: holds a slot whose effect changes its attacks' firing part (an Officer, a
     #: Magazine, a Resolute gun): worked out once, not per shot (``breach.shooter``)
     british_parts: bool = field(init=False, default=False)
+    #: the hexes the ship must enter before each facing change (its card's): a field, not a
+    #: property reading the card, as every step asks (issue 18.1)
+    enter_before_turn: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
         reach = 0
@@ -173,6 +176,7 @@ class ShipSpec:
                     if band is not None and band.range > reach:
                         reach = band.range
         object.__setattr__(self, "gun_reach", reach)
+        object.__setattr__(self, "enter_before_turn", self.card.enter_before_turn)
         object.__setattr__(self, "british_parts", any(
             self.specials.get(e, 0) for e in (Effect.OFFICER, Effect.MAGAZINE,
                                               Effect.RESOLUTE_GUN)))
@@ -188,10 +192,6 @@ class ShipSpec:
     @property
     def si(self) -> int:
         return self.card.structural_integrity
-
-    @property
-    def enter_before_turn(self) -> int:
-        return self.card.enter_before_turn
 
     def hexes(self, bow: tuple[int, int], facing: int) -> tuple[Hex, ...]:
         return footprint(bow, facing, self.length)
@@ -226,27 +226,27 @@ class ShipSpec:
         return found
 
 
-_SHAPES_SEEN: dict[tuple[object, ...], int] = {}
+_SHAPES_SEEN: Final[dict[tuple[object, ...], int]] = {}
 
 
 def _shape_number(*shape: object) -> int:
     return _SHAPES_SEEN.setdefault(shape, len(_SHAPES_SEEN))
 
 
-_ENGINES = (Effect.ENGINE, Effect.RESERVE_ENGINE)
+_ENGINES: Final = (Effect.ENGINE, Effect.RESERVE_ENGINE)
 #: N4: Compartment Armor's bonus to its location's breach numbers
-COMPARTMENT_BONUS = 3
+COMPARTMENT_BONUS: Final = 3
 #: the effects listed in ``ShipSpec.specials`` although they are their own plain kind
-_SPECIAL = frozenset({Effect.OFFICER, Effect.MAGAZINE, Effect.INITIATIVE_CREW, Effect.FLAK,
+_SPECIAL: Final = frozenset({Effect.OFFICER, Effect.MAGAZINE, Effect.INITIATIVE_CREW, Effect.FLAK,
                       Effect.BOMBA_MINES, Effect.BOMBER, Effect.EFFAS_RAY, Effect.RAM,
                       Effect.REPAIR_CREW, Effect.SCREENING_CREW, Effect.RAMMING_CREW,
                       Effect.STEERING})
 #: the slots that fire: at a target (guns) or along a line (torpedoes, A5)
-_WEAPONS = (Effect.GUN, Effect.TORPEDO)
+_WEAPONS: Final = (Effect.GUN, Effect.TORPEDO)
 #: A9: crews that repair, and how many times their die is rolled (a Repair Crew twice, N6)
-_REPAIRS = {Effect.CREW: 1, Effect.RAMMING_CREW: 1, Effect.REPAIR_CREW: 2}
+_REPAIRS: Final = {Effect.CREW: 1, Effect.RAMMING_CREW: 1, Effect.REPAIR_CREW: 2}
 #: A11: what keeps a side in the game from the commander level, besides its guns
-_ARMS = (Effect.TORPEDO, Effect.RAM, Effect.RESOLUTE_GUN, Effect.LONG_GUN, Effect.BLAST_GUN,
+_ARMS: Final = (Effect.TORPEDO, Effect.RAM, Effect.RESOLUTE_GUN, Effect.LONG_GUN, Effect.BLAST_GUN,
          Effect.LUNGO, Effect.GRASSO, Effect.DOPPIO, Effect.ARC_TORPEDO)
 
 
@@ -434,7 +434,7 @@ class ShipState(NamedTuple):
         return self.destroyed | self.circled
 
 
-_new_tuple = tuple.__new__
+_new_tuple: Final = tuple.__new__
 
 
 def ship_state(bow: Hex | None, facing: Facing, status: int, destroyed: int, circled: int,

@@ -95,11 +95,11 @@ class MoveProgress:
 
 #: ``GameState.cache`` key of the state's legal actions once listed to the end (issue 18.1:
 #: ``apply`` of a listed action is then a look-up, as the starship and War Fleet states do)
-_LISTED = "listed"
+_LISTED: Final = "listed"
 #: ``GameState.cache`` key of :meth:`GameState.afloat_tuple`
-_AFLOAT = "afloat"
+_AFLOAT: Final = "afloat"
 #: the iterator of a tuple: a phase's whole list of legal actions, ready
-_TUPLE_ITERATOR = type(iter(()))
+_TUPLE_ITERATOR: Final = type(iter(()))
 
 
 class GameState:
@@ -397,7 +397,7 @@ class GameState:
         return f"<GameState turn {self.turn} {self.phase.name.lower()} to move {self.to_move}>"
 
 
-_SHIP_PARTS: PartCache[dict[str, Any]] = PartCache()
+_SHIP_PARTS: Final[PartCache[dict[str, Any]]] = PartCache()
 
 
 def _copy_fields(old: GameState, new: GameState) -> None:

@@ -7,6 +7,7 @@ The phases run under :func:`leviathans.turns.drive` in the order :mod:`.plan` gi
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -35,7 +36,7 @@ __all__ = ["GunneryDamage", "Initiative", "RolledInitiative", "TurnEnd", "TurnSt
            "draw", "end_turn", "enter_following", "firing_order", "movement_groups", "new_game",
            "roll_initiative", "turn_end_outcome", "why_draw_illegal"]
 
-RED = die("red")
+RED: Final = die("red")
 
 
 def roll_initiative(state: GameState, dice: DiceSource, events: list[Event]) -> str:
@@ -78,7 +79,7 @@ def movement_groups(state: GameState, winner: str) -> tuple[tuple[str, int], ...
 
 
 #: the tag of :func:`movement_groups`'s keys in ``GameSetup.memo``
-_GROUPS = "groups"
+_GROUPS: Final = "groups"
 
 
 def _movement_groups(setup: GameSetup, winner: str, ships: tuple[int, ...]
@@ -265,9 +266,9 @@ def _destroyed(setup: GameSetup, index: int, s: ShipState) -> str | None:
 
 
 #: the tag of :func:`_destroyed`'s keys in ``GameSetup.memo``
-_LOST = "lost"
+_LOST: Final = "lost"
 #: no answer kept yet
-_UNSEEN = "?"
+_UNSEEN: Final = "?"
 
 
 def _slots_lost(spec: ShipSpec, destroyed: int) -> str | None:
