@@ -91,6 +91,11 @@ def test_shapes_it_cannot_rewrite_keep_the_dataclass_init() -> None:
             if self.n < 0:
                 raise ValueError("negative")
 
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Scaled(EventBase):
+        n: int
+        factor: dataclasses.InitVar[int] = 1
+
     @dataclasses.dataclass(slots=True)
     class Loose(EventBase):
         n: int
@@ -99,6 +104,7 @@ def test_shapes_it_cannot_rewrite_keep_the_dataclass_init() -> None:
     assert not _is_fast(Checked)
     with pytest.raises(ValueError):
         Checked(-1)
+    assert not _is_fast(Scaled) and Scaled(2, 3).n == 2
     assert not _is_fast(Loose)
     _fast_init(Loose)  # not frozen: left as it is
     assert not _is_fast(Loose)

@@ -45,10 +45,13 @@ def _fast_init(cls: type) -> None:
     params = getattr(cls, "__dataclass_params__", None)
     if params is None or not params.frozen or hasattr(cls, "__post_init__"):
         return
+    plain = fields(cls)
+    if len(plain) != len(cls.__dataclass_fields__):  # type: ignore[attr-defined]
+        return  # an InitVar or a ClassVar: left to dataclasses
     names: list[str] = []
     scope: dict[str, Any] = {}
     signature: list[str] = []
-    for f in fields(cls):
+    for f in plain:
         if not f.init or f.kw_only or f.default_factory is not MISSING:
             return
         slot = getattr(cls, f.name, None)  # this class's slot, or a frozen base class's
