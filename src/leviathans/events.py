@@ -42,8 +42,8 @@ def _fast_init(cls: type) -> None:
     field, which costs several times more. Only the plain shape is rewritten (every field
     given to ``__init__`` by position or keyword, defaults as values, no ``__post_init__``);
     any other keeps what :mod:`dataclasses` wrote."""
-    params = getattr(cls, "__dataclass_params__", None)
-    if params is None or not params.frozen or hasattr(cls, "__post_init__"):
+    frozen: bool = cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    if not frozen or hasattr(cls, "__post_init__"):
         return
     plain = fields(cls)
     if len(plain) != len(cls.__dataclass_fields__):  # type: ignore[attr-defined]

@@ -53,8 +53,8 @@ PORT_HALF: Final = 6
 STARBOARD_HALF: Final = 12
 _BOW_AND_STERN: Final = 0b001001
 _TURRET_ARCS: Final = {"bow": 0b110111, "stern": 0b111110,
-                "port": _ARCS["port"] | _BOW_AND_STERN << PORT_HALF,
-                "starboard": _ARCS["starboard"] | _BOW_AND_STERN << STARBOARD_HALF}
+                       "port": _ARCS["port"] | _BOW_AND_STERN << PORT_HALF,
+                       "starboard": _ARCS["starboard"] | _BOW_AND_STERN << STARBOARD_HALF}
 
 
 def _arc_and_hex(location: str, ship_type: int, length: int) -> tuple[int, int]:
@@ -237,17 +237,17 @@ _ENGINES: Final = (Effect.ENGINE, Effect.RESERVE_ENGINE)
 #: N4: Compartment Armor's bonus to its location's breach numbers
 COMPARTMENT_BONUS: Final = 3
 #: the effects listed in ``ShipSpec.specials`` although they are their own plain kind
-_SPECIAL: Final = frozenset({Effect.OFFICER, Effect.MAGAZINE, Effect.INITIATIVE_CREW, Effect.FLAK,
-                      Effect.BOMBA_MINES, Effect.BOMBER, Effect.EFFAS_RAY, Effect.RAM,
-                      Effect.REPAIR_CREW, Effect.SCREENING_CREW, Effect.RAMMING_CREW,
-                      Effect.STEERING})
+_SPECIAL: Final = frozenset({
+    Effect.OFFICER, Effect.MAGAZINE, Effect.INITIATIVE_CREW, Effect.FLAK, Effect.BOMBA_MINES,
+    Effect.BOMBER, Effect.EFFAS_RAY, Effect.RAM, Effect.REPAIR_CREW, Effect.SCREENING_CREW,
+    Effect.RAMMING_CREW, Effect.STEERING})
 #: the slots that fire: at a target (guns) or along a line (torpedoes, A5)
 _WEAPONS: Final = (Effect.GUN, Effect.TORPEDO)
 #: A9: crews that repair, and how many times their die is rolled (a Repair Crew twice, N6)
 _REPAIRS: Final = {Effect.CREW: 1, Effect.RAMMING_CREW: 1, Effect.REPAIR_CREW: 2}
 #: A11: what keeps a side in the game from the commander level, besides its guns
-_ARMS: Final = (Effect.TORPEDO, Effect.RAM, Effect.RESOLUTE_GUN, Effect.LONG_GUN, Effect.BLAST_GUN,
-         Effect.LUNGO, Effect.GRASSO, Effect.DOPPIO, Effect.ARC_TORPEDO)
+_ARMS: Final = (Effect.TORPEDO, Effect.RAM, Effect.RESOLUTE_GUN, Effect.LONG_GUN,
+                Effect.BLAST_GUN, Effect.LUNGO, Effect.GRASSO, Effect.DOPPIO, Effect.ARC_TORPEDO)
 
 
 def _side(location: str) -> int:
