@@ -198,6 +198,51 @@ def test_generator_continues_cpython_random() -> None:
         assert ours == [rng.random() for _ in range(1500)]
 
 
+def test_skipped_draws_leave_the_generator_where_cpython_would() -> None:
+    """A draw nobody reads is skipped untempered (``kernel._skip``): the draws after it are
+    CPython's, also when a skip crosses one twist or several."""
+    for seed, skips in ((3, (0, 1, 5, 311, 312, 313)), (2**40 + 3, (700, 2, 1249, 0, 624))):
+        rng = random.Random(seed)
+        mt = np.zeros((3, 624), dtype=np.int64)
+        mti = np.zeros(3, dtype=np.int64)
+        kernel.seed_generator(mt, mti, 1, seed)
+        for n in skips:
+            kernel._skip(mt, mti, 1, n)
+            for _ in range(n):
+                rng.random()
+            assert kernel._random(mt, mti, 1) == rng.random(), (seed, n)
+        assert mti[1] == rng.getstate()[1][624]
+
+
+def test_gun_values_kept_between_moves_change_no_battle(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The gun values a move works out are kept per (ship, target, target moved) while the
+    slots destroyed on both stay the same (``kernel._gun_values``): a batch plays the same
+    battles as with the room too small to keep any (each move works them out again)."""
+    from leviathans.fastbattle import tables as tables_module
+    from leviathans.fastbattle.batch import play_greedy_batch
+
+    def play(setup: Any) -> tuple[Any, ...]:
+        monkeypatch.setattr(tables_module._WORK, "rooms", {}, raising=False)  # a new room
+        seeds = [(s, 3 * s + 1, 5 * s + 2) for s in range(40)]
+        batch = play_greedy_batch(setup, seeds)
+        _, w = tables_for(setup)
+        return batch.out, batch.log, batch.destroyed, batch.lost, w.v_key
+
+    for matchup in (airfleet_matchup(turn_limit=30), airfleet_matchup(*MIXED, turn_limit=30)):
+        setup = load_setup(matchup)
+        n = len(setup.ships)
+        *kept, keys = play(setup)
+        assert len(keys) == 2 * n * n + 3 * n
+        assert (keys[:2 * n * n] >= 0).sum() > n  # rows kept, with what they are for
+        monkeypatch.setattr(tables_module, "VALUES_KEPT", 0)
+        *again, keys = play(setup)
+        monkeypatch.undo()
+        assert len(keys) == 3 * n and (keys < 0).all()  # none kept: scratch rows only
+        for a, b in zip(kept, again, strict=True):
+            assert np.array_equal(a, b)
+
+
 def test_move_search_equals_the_engine() -> None:
     setup = quickstart_battle(Options())
     t, w = tables_for(setup)
@@ -210,8 +255,9 @@ def test_move_search_equals_the_engine() -> None:
             mp = pick.randint(1, 12)
             want = search_ends(table, start, mp, 0, False, spec.enter_before_turn)
             n = kernel.search_ends(t.kids[ch], t.rank[ch], int(t.bits[ch]), t.pt_fwd[tab], start,
-                                   mp, int(t.pt_n[tab]), w.nodes, w.seen, w.best, w.ends,
+                                   mp, int(t.pt_n[tab]), w.nodes, w.seen, w.ranked, w.ends,
                                    w.entered)
+            assert not w.ranked.any()  # left as it must be found
             assert list(w.ends[:n]) == list(want.ends)
             assert bytes(w.entered[:n].astype(np.uint8)) == want.entered
 

@@ -89,17 +89,26 @@ NARROW_LIMIT = (1 << 63) - 1
 # --- CPython's random.random() -------------------------------------------------------------
 
 
+@typed(f"void({_MT})")
+def _twist(mt: Arr, mti: Arr, g: int) -> None:
+    """Generator ``g``'s next 624 words (MT19937's twist, as CPython's ``_random``: in three
+    runs, so that no index wraps)."""
+    for k in range(227):
+        y = (mt[g, k] & 0x80000000) | (mt[g, k + 1] & 0x7FFFFFFF)
+        mt[g, k] = mt[g, k + 397] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+    for k in range(227, 623):
+        y = (mt[g, k] & 0x80000000) | (mt[g, k + 1] & 0x7FFFFFFF)
+        mt[g, k] = mt[g, k - 227] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+    y = (mt[g, 623] & 0x80000000) | (mt[g, 0] & 0x7FFFFFFF)
+    mt[g, 623] = mt[g, 396] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+    mti[g] = 0
+
+
 @typed(f"int64({_MT})")
 def _genrand(mt: Arr, mti: Arr, g: int) -> int:
     """The next 32-bit word of generator ``g`` (MT19937, as CPython's ``_random``)."""
     if mti[g] >= 624:
-        for k in range(624):
-            y = (mt[g, k] & 0x80000000) | (mt[g, (k + 1) % 624] & 0x7FFFFFFF)
-            v = mt[g, (k + 397) % 624] ^ (y >> 1)
-            if y & 1:
-                v ^= 0x9908B0DF
-            mt[g, k] = v
-        mti[g] = 0
+        _twist(mt, mti, g)
     y = mt[g, mti[g]]
     mti[g] += 1
     y ^= y >> 11
@@ -107,6 +116,20 @@ def _genrand(mt: Arr, mti: Arr, g: int) -> int:
     y ^= (y << 15) & 0xEFC60000
     y ^= y >> 18
     return int(y & MASK32)
+
+
+@typed(f"void({_MT}, int64)")
+def _skip(mt: Arr, mti: Arr, g: int, draws: int) -> None:
+    """Generator ``g`` past ``draws`` calls of :func:`_random` nobody reads: their words are
+    taken but not tempered (a bot draws once for every choice it weighs, and only the draws
+    of the choices tied for the best decide anything)."""
+    words = 2 * draws
+    while words > 0:
+        if mti[g] >= 624:
+            _twist(mt, mti, g)
+        take = min(624 - mti[g], words)
+        mti[g] += take
+        words -= take
 
 
 @typed(f"float64({_MT})")
@@ -229,13 +252,15 @@ def search_ends(kids: Arr, rank: Arr, bits: int, forward: Arr, start: int, mp: i
 
     ``scratch`` has three rows of room for the search's nodes; ``scratch_seen`` (one more
     than the number of nodes of any table: its last cell counts the levels searched so far)
-    marks the nodes met on a level, ``scratch_best`` the positions."""
+    marks the nodes met on a level, ``scratch_best`` the positions: all 0 when the search
+    begins, and left so (only the positions met are written: clearing the whole table at
+    each move cost more than the search of a short one).
+
+    ``npos`` is not read any more: the positions are what the nodes say."""
     mask = (1 << bits) - 1
     positions = scratch[0]
     level = scratch[1]
     nxt = scratch[2]
-    for p in range(npos):
-        scratch_best[p] = 0
     first = start << bits
     level[0] = first
     nlevel = 1
@@ -273,15 +298,14 @@ def search_ends(kids: Arr, rank: Arr, bits: int, forward: Arr, start: int, mp: i
         nlevel = nfound
         if level_one == 0:
             level_one = nfound
-    # the first node of each position, in node order
+    # the first node of each position, in node order (each position met holds its best
+    # rank + 1 >= 1: the first node sets it back to 0)
     n = 0
     straight = forward[start]
-    for p in range(npos):
-        scratch_best[p] = -1
     for node in range(npositions):
         p = positions[node]
-        if scratch_best[p] < 0:
-            scratch_best[p] = node
+        if scratch_best[p] > 0:
+            scratch_best[p] = 0
             ends[n] = p
             if node > level_one:
                 entered[n] = 1
@@ -661,18 +685,20 @@ def _best_by_mask(values: Arr, best: Arr, rows: int, guns: Arr, ngun: int, nloc:
 
 @typed("float64(int64[::1], int64[::1], int64, int64[::1], boolean, int64[::1], int64[::1], "
        "int64[::1], int64, int16[:, :, :, ::1], int64[:, :, ::1], int64, int64, int64[:, ::1], "
-       "int64[::1], int64[:, ::1], int64, int64, float64[:, :, :, ::1], float64[:, :, :, ::1], "
+       "int64[::1], int64[:, ::1], int64, int64, float64[:, :, :, ::1], int64[::1], "
        "float64[:, ::1], boolean[::1], int64[::1], int64[::1], int64, float64[::1], "
        "int64[:, ::1])")
 def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, pq: Arr,
                 pr: Arr, pf: Arr, radius: int, geo: Arr, band_tab: Arr, i: int, shape_i: int,
                 guns: Arr, nguns: Arr, placed: Arr,
-                nown: int, nthreat: int, own_values: Arr, threat_values: Arr, per_gun: Arr,
+                nown: int, nthreat: int, v_best: Arr, v_slot: Arr, per_gun: Arr,
                 earlier: Arr, near_q: Arr, near_r: Arr, nnear: int, scores: Arr,
                 slot_arc: Arr) -> float:
     """``greedy_airfleet.end_scores`` for the ends kept: value - CAUTION threat - NEAR near,
     each summed in the engine's order (see there). Returns the best score. A gun reads the
-    geometry of its firing arc (``slot_arc``: its location's, or its turret's, A3)."""
+    geometry of its firing arc (``slot_arc``: its location's, or its turret's, A3), its
+    values ``v_best[v_slot[e]]`` (:func:`_gun_values`: ``e`` an enemy we may fire at, then
+    ``nown + 2 * e + moved`` an enemy's guns against us)."""
     best_score = 0.0
     for kk in range(nkeep):
         k = keep[kk]
@@ -692,7 +718,7 @@ def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, 
                 v = -1.0
                 if row >= 0:
                     v = _value_at(band_tab, i, g, geo[shape_i, sj, row, slot_arc[i, g]],
-                                  own_values, e)
+                                  v_best, v_slot[e])
                 per_gun[e, g] = v
                 if v >= 0.0:
                     fires = True
@@ -742,7 +768,7 @@ def _score_ends(ends: Arr, keep: Arr, nkeep: int, entered: Arr, still_ok: bool, 
                 for n in range(nguns[j]):
                     g = guns[j, n]
                     v = _value_at(band_tab, j, g, geo[sj, shape_i, row, slot_arc[j, g]],
-                                  threat_values, 2 * e + moved)
+                                  v_best, v_slot[nown + 2 * e + moved])
                     if v > 0.0:
                         hits += v
             threat = threat + hits
@@ -782,14 +808,43 @@ def _fill_values(out: Arr, at: int, rc: Arr, rtop: Arr, routs: Arr, breach: Arr,
 
 
 @jit
+def _gun_values(t: Any, w: Any, i: int, j: int, moved_j: int, destroyed_i: int,
+                destroyed_j: int, e: int) -> int:
+    """The row of ``w.v_best`` holding ship ``i``'s live guns' best values against ship
+    ``j`` (:func:`_fill_values`, then :func:`_best_by_mask`), for a move's score; ``e``:
+    the move's use of it, whose scratch row serves when nothing is kept.
+
+    They depend on nothing but the two ships, ``moved_j`` and the slots destroyed on each,
+    and these change seldom (only damage changes them): so the last values of each ``(i, j,
+    moved_j)`` are kept in a row of their own (the first ``w.v_key`` rows, when the setup is
+    small enough) with what they were worked out for, and a move uses them again as long as
+    those are the same. The same values, so the same scores, draws and battles."""
+    nships = len(t.side)
+    kept = len(w.v_key) - 3 * nships
+    if kept > 0:
+        row = (i * nships + j) * 2 + moved_j
+        if w.v_key[row, 0] == destroyed_i and w.v_key[row, 1] == destroyed_j:
+            return row
+    else:
+        row = e
+    w.v_key[row, 0] = -1  # (not trusted while rewritten)
+    _fill_values(w.values, 0, t.rc, t.rtop, t.routs, t.breach, t.armour, t.si, t.hull_n,
+                 t.hull_slot, t.hull_bonus, t.loc_mask, t.keel_rolls, t.two_red_outcomes,
+                 t.crew_n, t.crew_slot, t.crew_kind, t.n_crew_kinds, t.trim_mask, t.band_wexpr,
+                 t.loc_lexpr, t.gun_mask, t.gun_rep, t.band_range, t.nloc, i, j, moved_j,
+                 destroyed_i, destroyed_j, t.slot_dice)
+    _best_by_mask(w.values, w.v_best[row:row + 1], 1, w.guns[i], w.nguns[i], t.nloc[j])
+    if kept > 0:
+        w.v_key[row, 0] = destroyed_i
+        w.v_key[row, 1] = destroyed_j
+    return row
+
+
+@jit
 def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_moved: Arr,
                  i: int, mt: Arr, mti: Arr, w: Any, commander: bool) -> tuple[int, int]:
     """The greedy bot moves ship ``i``; returns its end position (see ``end_scores``) and
     the MP its path there spends (Commander rules: the A8 search; else 0)."""
-    rc, rtop, routs, breach, armour, si = t.rc, t.rtop, t.routs, t.breach, t.armour, t.si
-    loc_mask, keel_rolls, two_red = t.loc_mask, t.keel_rolls, t.two_red_outcomes
-    crew_n, crew_slot, crew_kind, n_crew_kinds = t.crew_n, t.crew_slot, t.crew_kind, t.n_crew_kinds
-    trim_mask, band_wexpr, loc_lexpr = t.trim_mask, t.band_wexpr, t.loc_lexpr
     side = t.side[i]
     tab = t.sh_table[i]
     ch = t.sh_children[i]
@@ -805,7 +860,7 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
                         w.c_seen, w.best, w.ends, w.entered, w.end_depth, w.c_par)
     else:
         n = search_ends(t.kids[ch], t.rank[ch], t.bits[ch], t.pt_fwd[tab], start, mp,
-                        t.pt_n[tab], w.nodes, w.seen, w.best, w.ends, w.entered)
+                        t.pt_n[tab], w.nodes, w.seen, w.ranked, w.ends, w.entered)
     sq = t.pt_q[tab, start]
     sr = t.pt_r[tab, start]
     radius = 0
@@ -840,10 +895,14 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
         return int(start), 0
     # the enemies, and which of them can matter from some end
     nen = 0
-    own_guns = 0
-    for g in range(36):
-        if t.gun_mask[i] >> g & 1 and not st_destroyed[i] >> g & 1:
-            own_guns += 1
+    guns = w.guns  # live guns of each ship
+    nguns = w.nguns
+    for j in range(nships):
+        nguns[j] = 0
+        for g in range(36):
+            if t.gun_mask[j] >> g & 1 and not st_destroyed[j] >> g & 1:
+                guns[j, nguns[j]] = g
+                nguns[j] += 1
     nown = 0
     nthreat = 0
     for j in range(nships):
@@ -855,29 +914,20 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
         apart = P.offset_distance(t.pt_q[tj, st_pos[j]] - sq, t.pt_r[tj, st_pos[j]] - sr)
         if apart > t.reach[i, j] + radius:
             continue
-        if own_guns:
+        if nguns[i]:
             w.own[nown] = j
             # our guns against j as it stands (its moved flag)
-            _fill_values(w.own_values, nown, rc, rtop, routs, breach, armour, si, t.hull_n,
-                         t.hull_slot, t.hull_bonus, loc_mask, keel_rolls, two_red, crew_n,
-                         crew_slot, crew_kind, n_crew_kinds, trim_mask, band_wexpr,
-                         loc_lexpr, t.gun_mask, t.gun_rep, t.band_range, t.nloc, i, j,
-                         int(st_moved[j]), st_destroyed[i], st_destroyed[j], t.slot_dice)
+            w.v_slot[nown] = _gun_values(t, w, i, j, int(st_moved[j]), st_destroyed[i],
+                                         st_destroyed[j], nown)
             nown += 1
-        enemy_guns = 0
-        for g in range(36):
-            if t.gun_mask[j] >> g & 1 and not st_destroyed[j] >> g & 1:
-                enemy_guns += 1
-        if enemy_guns:
+        if nguns[j]:
             w.threats[nthreat] = j
-            for m in range(2):  # their guns against us, whether or not we entered a hex
-                _fill_values(w.threat_values, 2 * nthreat + m, rc, rtop, routs, breach,
-                             armour, si, t.hull_n, t.hull_slot, t.hull_bonus, loc_mask,
-                             keel_rolls, two_red, crew_n, crew_slot, crew_kind, n_crew_kinds,
-                             trim_mask, band_wexpr, loc_lexpr, t.gun_mask, t.gun_rep,
-                             t.band_range, t.nloc, j, i, m, st_destroyed[j], st_destroyed[i],
-                             t.slot_dice)
             nthreat += 1
+    for e in range(nthreat):
+        for m in range(2):  # their guns against us, whether or not we entered a hex
+            w.v_slot[nown + 2 * e + m] = _gun_values(t, w, w.threats[e], i, m,
+                                                     st_destroyed[w.threats[e]],
+                                                     st_destroyed[i], nown + 2 * e + m)
     # what each end's score needs, as plain arrays: the loop below reads nothing else
     ne = w.near_q
     nr = w.near_r
@@ -907,34 +957,26 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
         placed[nown + e, 2] = t.pt_f[tj, st_pos[j]]
         placed[nown + e, 3] = t.shape[j]
         placed[nown + e, 4] = j
-    guns = w.guns  # live guns of each ship
-    nguns = w.nguns
-    for j in range(nships):
-        nguns[j] = 0
-        for g in range(36):
-            if t.gun_mask[j] >> g & 1 and not st_destroyed[j] >> g & 1:
-                guns[j, nguns[j]] = g
-                nguns[j] += 1
-    for e in range(nown):
-        _best_by_mask(w.own_values[e:e + 1], w.own_best[e:e + 1], 1, guns[i], nguns[i],
-                      t.nloc[w.own[e]])
-    for e in range(nthreat):
-        j = w.threats[e]
-        _best_by_mask(w.threat_values[2 * e:2 * e + 2], w.threat_best[2 * e:2 * e + 2], 2,
-                      guns[j], nguns[j], t.nloc[i])
     best_score = _score_ends(
         w.ends, w.keep, nkeep, w.entered, not st_moved[i], t.pt_q[tab], t.pt_r[tab],
         t.pt_f[tab], t.geo_radius, t.geo, t.band_tab, i, t.shape[i],
-        guns, nguns, placed, nown, nthreat, w.own_best, w.threat_best, w.per_gun,
+        guns, nguns, placed, nown, nthreat, w.v_best, w.v_slot, w.per_gun,
         w.earlier, ne, nr, nn, w.scores, t.slot_arc)
     # one draw of the side's bot per end considered; the best score, ties by the highest draw
     chosen = -1
     top_draw = -1.0
+    unread = 0
     for kk in range(nkeep):
+        if w.scores[kk] != best_score:
+            unread += 1
+            continue
+        _skip(mt, mti, 1 + side, unread)
+        unread = 0
         draw = _random(mt, mti, 1 + side)
-        if w.scores[kk] == best_score and (chosen < 0 or draw > top_draw):
+        if chosen < 0 or draw > top_draw:
             chosen = kk
             top_draw = draw
+    _skip(mt, mti, 1 + side, unread)
     k = w.keep[chosen]
     st_moved[i] = st_moved[i] or w.entered[k] == 1
     return int(w.ends[k]), int(w.end_depth[k]) if commander else 0
@@ -2591,6 +2633,9 @@ def play(t: Any, w: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_circ
                                        st_destroyed[j] | st_circled[j], st_destroyed[j],
                                        t.slot_dice[i, g])
                     w.bk_value[o] = value
+                    if chosen >= 0 and value < best_value:
+                        _skip(mt, mti, 1 + side, 1)  # (its draw decides nothing)
+                        continue
                     d = _random(mt, mti, 1 + side)
                     if chosen < 0 or value > best_value or (value == best_value
                                                              and d > best_draw):
@@ -2768,8 +2813,11 @@ def _deploy(t: Any, dep_n: Arr, dep_pos: Arr, dep_score: Arr, st_pos: Arr, st_st
                         break
                 if not free:
                     continue
-                draw = _random(mt, mti, 1 + side)
                 score = dep_score[i, k]
+                if chosen >= 0 and score < best_score:
+                    _skip(mt, mti, 1 + side, 1)  # (its draw decides nothing)
+                    continue
+                draw = _random(mt, mti, 1 + side)
                 if chosen < 0 or score > best_score or (score == best_score
                                                          and draw > best_draw):
                     chosen = i

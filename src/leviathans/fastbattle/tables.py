@@ -152,6 +152,7 @@ class Work(NamedTuple):
 
     nodes: Any
     seen: Any
+    ranked: Any  # [position] kernel.search_ends's (all 0 between searches)
     best: Any
     ends: Any
     entered: Any
@@ -160,10 +161,13 @@ class Work(NamedTuple):
     enemies: Any
     own: Any
     threats: Any
-    own_values: Any
-    threat_values: Any
-    own_best: Any
-    threat_best: Any
+    values: Any  # [1, gun, band, location] one ship's guns against another's locations
+    #: [row, gun, band, location mask] live guns' best values against one ship, per move's
+    #: use (kernel._gun_values): a row per (ship, target, target moved) kept while the slots
+    #: destroyed on both are ``v_key``'s, then scratch rows for a setup too large to keep them
+    v_best: Any
+    v_key: Any  # [row] the slots destroyed on the ship and its target (-1: none kept)
+    v_slot: Any  # [use] a move's rows of ``v_best`` (enemy; then enemy's guns, moved or not)
     per_gun: Any
     earlier: Any
     scores: Any
@@ -673,15 +677,25 @@ def _repair_arrays(setup: GameSetup, dice: dict[Die, int]) -> tuple[Any, ...]:
         never, worth
 
 
+#: bytes of gun values a work room may keep between moves (kernel._gun_values)
+VALUES_KEPT = 32 << 20
+
+
 def build_work(t: Tables) -> Work:
     n = len(t.side)
     most = t.pt_q.shape[1]
     max_mp = int(np.minimum(t.eng_mp.sum(axis=1), t.mp_cap).max())
     nodes = t.kids.shape[1]
     codes = 4 * (int(t.ebt.max()) + 1) + 4  # A8 node codes (see kernel.search_helm)
+    masks = 1 << int(t.nloc.max())
+    # gun values kept per (ship, target, target moved), unless that is more than VALUES_KEPT
+    kept = 2 * n * n
+    if kept * 36 * 3 * masks * 8 > VALUES_KEPT:
+        kept = 0
     return Work(
         nodes=np.zeros((3, nodes * (max_mp + 1) + 1), dtype=I64),
         seen=np.zeros(nodes + 1, dtype=I64),
+        ranked=np.zeros(most, dtype=I64),
         best=np.zeros(most, dtype=I64),
         ends=np.zeros(most, dtype=I64),
         entered=np.zeros(most, dtype=I64),
@@ -690,10 +704,10 @@ def build_work(t: Tables) -> Work:
         enemies=np.zeros(n, dtype=I64),
         own=np.zeros(n, dtype=I64),
         threats=np.zeros(n, dtype=I64),
-        own_values=np.zeros((n, 36, 2, 6)),
-        threat_values=np.zeros((2 * n, 36, 2, 6)),
-        own_best=np.zeros((n, 36, 3, 64)),
-        threat_best=np.zeros((2 * n, 36, 3, 64)),
+        values=np.zeros((1, 36, 2, 6)),
+        v_best=np.zeros((kept + 3 * n, 36, 3, masks)),
+        v_key=np.full((kept + 3 * n, 2), -1, dtype=I64),
+        v_slot=np.zeros(3 * n, dtype=I64),
         per_gun=np.zeros((n, 36)),
         earlier=np.zeros(36, dtype=np.bool_),
         scores=np.zeros(most),
