@@ -255,8 +255,7 @@ def test_move_search_equals_the_engine() -> None:
             mp = pick.randint(1, 12)
             want = search_ends(table, start, mp, 0, False, spec.enter_before_turn)
             n = kernel.search_ends(t.kids[ch], t.rank[ch], int(t.bits[ch]), t.pt_fwd[tab], start,
-                                   mp, int(t.pt_n[tab]), w.nodes, w.seen, w.ranked, w.ends,
-                                   w.entered)
+                                   mp, w.nodes, w.seen, w.ranked, w.ends, w.entered)
             assert not w.ranked.any()  # left as it must be found
             assert list(w.ends[:n]) == list(want.ends)
             assert bytes(w.entered[:n].astype(np.uint8)) == want.entered

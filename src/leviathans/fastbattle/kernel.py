@@ -242,10 +242,10 @@ def build_geometry(radius: int, shp_len: Arr, shp_type: Arr, shp_nloc: Arr, shp_
 # --- the move search (positions.search_ends) --------------------------------------------------
 
 
-@typed("int64(int64[:, ::1], int64[::1], int64, int64[::1], int64, int64, int64, "
+@typed("int64(int64[:, ::1], int64[::1], int64, int64[::1], int64, int64, "
        "int64[:, ::1], int64[::1], int64[::1], int64[::1], int64[::1])")
 def search_ends(kids: Arr, rank: Arr, bits: int, forward: Arr, start: int, mp: int,
-                npos: int, scratch: Arr, scratch_seen: Arr, scratch_best: Arr, ends: Arr,
+                scratch: Arr, scratch_seen: Arr, scratch_best: Arr, ends: Arr,
                 entered: Arr) -> int:
     """Every end of a move from ``start`` with ``mp`` movement points (none entered yet, no
     turn made): fills ``ends`` and ``entered`` in the order first reached, returns how many.
@@ -253,10 +253,7 @@ def search_ends(kids: Arr, rank: Arr, bits: int, forward: Arr, start: int, mp: i
     ``scratch`` has three rows of room for the search's nodes; ``scratch_seen`` (one more
     than the number of nodes of any table: its last cell counts the levels searched so far)
     marks the nodes met on a level, ``scratch_best`` the positions: all 0 when the search
-    begins, and left so (only the positions met are written: clearing the whole table at
-    each move cost more than the search of a short one).
-
-    ``npos`` is not read any more: the positions are what the nodes say."""
+    begins, and left so (only the positions met are written, not the whole table)."""
     mask = (1 << bits) - 1
     positions = scratch[0]
     level = scratch[1]
@@ -860,7 +857,7 @@ def _greedy_move(t: Any, st_pos: Arr, st_status: Arr, st_destroyed: Arr, st_move
                         w.c_seen, w.best, w.ends, w.entered, w.end_depth, w.c_par)
     else:
         n = search_ends(t.kids[ch], t.rank[ch], t.bits[ch], t.pt_fwd[tab], start, mp,
-                        t.pt_n[tab], w.nodes, w.seen, w.ranked, w.ends, w.entered)
+                        w.nodes, w.seen, w.ranked, w.ends, w.entered)
     sq = t.pt_q[tab, start]
     sr = t.pt_r[tab, start]
     radius = 0
